@@ -1,0 +1,116 @@
+/*
+ * vfetch — ATI R300/R500 vertex front-end.
+ *
+ * Compiles the VAP vertex-stream register words into a plan. See
+ * ../shared/spec/r300-vap-prog-stream-cntl.txt and docs/r300.md for every field and decision.
+ *
+ * The hardware model: per vertex, the vertex fetcher builds one stream of dwords, and the
+ * elements (PROG_STREAM_CNTL 0..15, until LAST_VEC) consume it in order, each taking the dwords
+ * of its data type and then SKIP_DWORDS more. With vertex arrays (3D_LOAD_VBPNTR) the stream
+ * is array 0's count dwords of record `index`, then array 1's, ... (an element may straddle two
+ * arrays); in immediate mode it is one record of vtx_size dwords per vertex.
+ *
+ * The plan's streams are the arrays in order (stream i = array i, bound at run time with the
+ * array's memory starting at its record 0), or the single immediate stream (sequential: draw
+ * position p reads record p, whatever index buffer the run has).
+ *
+ * Output: one vec4 of float32 per DST_VEC_LOC written. By default a compact record holding only
+ * the vectors the elements write, in DST_VEC_LOC order; vfetch_plan_location(plan, loc) gives
+ * the first slot of each (slot = 4 bytes, a vector = 4 slots). With VFETCH_R300_LAYOUT_FULL the
+ * record is the whole 32-vector input memory (128 slots, vector v at slot 4v).
+ */
+#ifndef VFETCH_R300_H
+#define VFETCH_R300_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vfetch/vfetch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** R300 DATA_TYPE codes (VAP_PROG_STREAM_CNTL bits 3:0 / 19:16). */
+enum vfetch_r300_data_type {
+    VFETCH_R300_FLOAT_1 = 0,
+    VFETCH_R300_FLOAT_2 = 1,
+    VFETCH_R300_FLOAT_3 = 2,
+    VFETCH_R300_FLOAT_4 = 3,
+    VFETCH_R300_BYTE = 4,
+    VFETCH_R300_D3DCOLOR = 5,
+    VFETCH_R300_SHORT_2 = 6,
+    VFETCH_R300_SHORT_4 = 7,
+    VFETCH_R300_VECTOR_3_TTT = 8,
+    VFETCH_R300_VECTOR_3_EET = 9,
+    VFETCH_R300_FLOAT_8 = 10,
+    VFETCH_R300_FLT16_2 = 11,
+    VFETCH_R300_FLT16_4 = 12,
+};
+
+/** Most vertex arrays (3D_LOAD_VBPNTR). */
+#define VFETCH_R300_MAX_ARRAYS 16
+
+/** One vertex array of 3D_LOAD_VBPNTR. Its address is bound at run time. */
+struct vfetch_r300_array {
+    /** Dwords from one vertex's record to the next (VBPNTR STRIDE). 0 is allowed: every vertex
+        reads the same record. */
+    uint32_t stride_dwords;
+    /** Dwords this array contributes to each vertex's dword stream (VBPNTR SIZE/COUNT), >= 1,
+        and at most stride_dwords unless stride_dwords is 0. */
+    uint32_t count_dwords;
+};
+
+/** Output record layouts. */
+enum vfetch_r300_layout {
+    /** Only the vectors the elements write, in DST_VEC_LOC order, 16 bytes each (default). */
+    VFETCH_R300_LAYOUT_COMPACT = 0,
+    /** The full 32-vector input memory: 512 bytes, vector v at byte 16v. */
+    VFETCH_R300_LAYOUT_FULL = 1,
+};
+
+/** The register words and options of one R300 vertex format. Start with vfetch_r300_desc_init. */
+struct vfetch_r300_desc {
+    /** VAP_PROG_STREAM_CNTL_0..7 (0x2150..): element 2n in bits 15:0, 2n+1 in bits 31:16. */
+    uint32_t prog_stream_cntl[8];
+    /** Whether prog_stream_cntl_ext holds real register words. If false, every element uses
+        the identity swizzle and writes all four components. */
+    bool has_ext;
+    /** VAP_PROG_STREAM_CNTL_EXT_0..7 (0x21E0..): swizzles (bits 2:0, 5:3, 8:6, 11:9) and
+        write enables (15:12) for element 2n (low half) and 2n+1 (high half). */
+    uint32_t prog_stream_cntl_ext[8];
+    /** VAP_PSC_SGN_NORM_CNTL (0x21DC): bits 2i+1:2i choose the signed-normalize method of
+        element i. Default 0xAAAAAAAA (method 2 everywhere, what Mesa programs). */
+    uint32_t sgn_norm_cntl;
+    /** VAP_CNTL_STATUS (0x2140); only VC_SWAP, bits 1:0, is read. Default 0 (no swap). */
+    uint32_t cntl_status;
+    /** Number of vertex arrays, 0..16. 0 selects immediate mode (vtx_size_dwords). */
+    uint32_t num_arrays;
+    /** The vertex arrays (entries past num_arrays are ignored). */
+    struct vfetch_r300_array arrays[VFETCH_R300_MAX_ARRAYS];
+    /** Immediate mode only: dwords per vertex (VAP_VTX_SIZE), 1..128. */
+    uint32_t vtx_size_dwords;
+    /** Output layout, see vfetch_r300_layout. */
+    enum vfetch_r300_layout layout;
+};
+
+/** Defaults: all register words 0 (element 0 FLOAT_1 ...), no EXT, sgn_norm_cntl 0xAAAAAAAA,
+    no swap, immediate mode with 0 dwords (to be set), compact layout. */
+void vfetch_r300_desc_init(struct vfetch_r300_desc *desc);
+
+/**
+ * Translate R300 registers into a plan description (no plan allocated). Errors:
+ * VFETCH_ERESERVED_TYPE, VFETCH_ERESERVED_SGN_NORM, VFETCH_ERESERVED_SWIZZLE,
+ * VFETCH_EFLOAT8_LOC31, VFETCH_ENO_LAST_VEC, VFETCH_ESTREAM_UNDERRUN, VFETCH_ETOO_MANY_ARRAYS,
+ * VFETCH_EARRAY_LAYOUT, VFETCH_EINVAL (NULL, vtx_size out of range, bad layout).
+ */
+int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_plan_desc *out_desc);
+
+/** vfetch_r300_translate() followed by vfetch_plan_create(). */
+int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_plan **out_plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VFETCH_R300_H */

@@ -1,0 +1,174 @@
+/*
+ * vfetch — guest GPU vertex fetch for emulators.
+ *
+ * The umbrella header: version, error codes, plan lifecycle and the run call. Every contract of
+ * the API is written here, next to the declaration it governs.
+ *
+ * Conventions:
+ *  - Every function that can fail returns int: 0 on success or a negative VFETCH_E* code;
+ *    vfetch_strerror() turns a code into a sentence.
+ *  - On failure nothing is written to any output, and *out pointers are left untouched.
+ *  - A plan is immutable after creation; one plan may be run from many threads at once.
+ */
+#ifndef VFETCH_VFETCH_H
+#define VFETCH_VFETCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfetch/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VFETCH_VERSION_MAJOR 0
+#define VFETCH_VERSION_MINOR 1
+#define VFETCH_VERSION_PATCH 0
+
+/** The library's version as "major.minor.patch". */
+const char *vfetch_version(void);
+
+/**
+ * Error codes. Each names one kind of bad input so that a caller (or a test) can tell them
+ * apart. New codes are only ever appended.
+ */
+enum vfetch_error {
+    VFETCH_OK = 0,
+    VFETCH_EINVAL = -1,            /**< a required pointer is NULL or an argument is out of range */
+    VFETCH_ENOMEM = -2,            /**< allocation failed */
+    VFETCH_EPLAN = -3,             /**< a hand-built plan description is inconsistent */
+    VFETCH_ERESERVED_TYPE = -4,    /**< R300 DATA_TYPE 13..15 */
+    VFETCH_ERESERVED_SGN_NORM = -5, /**< R300 VAP_PSC_SGN_NORM_CNTL method 3 on a signed
+                                         normalized element */
+    VFETCH_ERESERVED_SWIZZLE = -6, /**< swizzle selector 6 or 7 */
+    VFETCH_EFLOAT8_LOC31 = -7,     /**< R300 FLOAT_8 at DST_VEC_LOC 31 (would write vector 32) */
+    VFETCH_ENO_LAST_VEC = -8,      /**< R300: 16 elements and none has LAST_VEC */
+    VFETCH_ESTREAM_UNDERRUN = -9,  /**< the elements need more dwords than the arrays (or the
+                                        immediate VTX_SIZE) supply */
+    VFETCH_ETOO_MANY_ARRAYS = -10, /**< more vertex arrays than the hardware has (R300: 16) */
+    VFETCH_EARRAY_LAYOUT = -11,    /**< a vertex array's stride or count is unusable (count 0,
+                                        or record size larger than the stride) */
+    VFETCH_ESHORT_STREAM = -12,    /**< a bound stream buffer is smaller than the vertex range
+                                        reads */
+    VFETCH_ESHORT_OUTPUT = -13,    /**< the output buffer is smaller than count records */
+    VFETCH_ESHORT_INDICES = -14,   /**< the index buffer is smaller than the draw positions read */
+    VFETCH_EOVERFLOW = -15,        /**< a byte size computed from the range overflows */
+    VFETCH_EINDEX_RANGE = -16,     /**< an index plus the index offset is negative */
+    VFETCH_EMISSING_STREAM = -17,  /**< a stream the plan reads has no buffer bound */
+    VFETCH_ECOUNT
+};
+
+/** A short English sentence for an error code ("unknown error" for anything else). */
+const char *vfetch_strerror(int code);
+
+/** An immutable compiled plan. */
+typedef struct vfetch_plan vfetch_plan;
+
+/**
+ * Validate a description and compile it into a plan (kernels chosen here, never per vertex).
+ * Returns VFETCH_EPLAN for an inconsistent description (bad enum, format/conversion mismatch,
+ * component count, stream index, slot past out_slots, stride not a multiple of 4 under a dword
+ * swap mode, ...), VFETCH_ERESERVED_SWIZZLE for selectors 6/7.
+ */
+int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan);
+
+/** Free a plan. NULL is allowed. */
+void vfetch_plan_free(vfetch_plan *plan);
+
+/** The description a plan was created from (normalised: unused fields zeroed). */
+const struct vfetch_plan_desc *vfetch_plan_get_desc(const vfetch_plan *plan);
+
+/**
+ * Bytes of stream s that one vertex reads: one past the highest physical byte any op touches
+ * (0 if the plan does not read the stream). Run-time bounds checks use it.
+ */
+uint32_t vfetch_plan_stream_extent(const vfetch_plan *plan, unsigned stream);
+
+/** Bytes one output record needs (out_slots * 4). */
+uint32_t vfetch_plan_record_size(const vfetch_plan *plan);
+
+/** Bytes from one output record to the next. */
+uint32_t vfetch_plan_out_stride(const vfetch_plan *plan);
+
+/** First output slot of a front-end location (R300: DST_VEC_LOC), or -1 if not written. */
+int vfetch_plan_location(const vfetch_plan *plan, unsigned location);
+
+/**
+ * Write a human-readable description of the plan, one line per stream and per op, into buf
+ * (always NUL-terminated when size > 0). Returns the length the full text needs, excluding the
+ * NUL (like snprintf), so a caller can size the buffer with a first call of size 0.
+ */
+size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size);
+
+/**
+ * A stable 64-bit hash of the plan's normalised description: the same description gives the
+ * same hash on every run, machine and library build of this major version. For plan caches.
+ */
+uint64_t vfetch_plan_hash(const vfetch_plan *plan);
+
+/** 1 if two plans have identical normalised descriptions, else 0. */
+int vfetch_plan_equal(const vfetch_plan *a, const vfetch_plan *b);
+
+/** Width of the entries of an index buffer. */
+enum vfetch_index_type {
+    VFETCH_INDEX_NONE = 0, /**< no index buffer: indexed streams read record p */
+    VFETCH_INDEX_U16 = 1,
+    VFETCH_INDEX_U32 = 2,
+};
+
+/** Memory bound to one stream for one run. */
+struct vfetch_binding {
+    /** Start of record 0. */
+    const void *data;
+    /** Bytes readable from data. Every byte a run reads is checked against it first. */
+    size_t size;
+};
+
+/**
+ * Everything one run needs besides the plan. Start from vfetch_run_params_init(), then set the
+ * fields you use.
+ */
+struct vfetch_run_params {
+    /** One binding per plan stream (num_streams entries). */
+    const struct vfetch_binding *streams;
+    /** Number of entries in streams; must be at least the plan's num_streams. */
+    uint32_t num_streams;
+    /** First draw position. With an index buffer it is the first index entry read. */
+    uint32_t first;
+    /** Number of vertices to convert. 0 is valid and writes nothing. */
+    uint32_t count;
+    /** Index buffer (native byte order), or NULL with index_type VFETCH_INDEX_NONE. */
+    const void *indices;
+    /** Width of the index entries. */
+    enum vfetch_index_type index_type;
+    /** Bytes readable from indices. */
+    size_t indices_size;
+    /** Added to every index entry (R300 index offset), in 64-bit arithmetic; a negative sum
+        is VFETCH_EINDEX_RANGE. Default 0. */
+    int64_t index_offset;
+    /** Indices above it (after the offset) are clamped to it (R300 VAP_VF_MAX_VTX_INDX).
+        Default UINT32_MAX, i.e. no clamp. */
+    uint32_t max_index;
+    /** Output: count records of the plan's out_stride bytes (the last one only needs the
+        record size). Slots no op writes, and components an op masks off, are not touched. */
+    void *out;
+    /** Bytes writable at out. */
+    size_t out_size;
+};
+
+/** Defaults: no streams, no indices, max_index = UINT32_MAX, everything else 0. */
+void vfetch_run_params_init(struct vfetch_run_params *params);
+
+/**
+ * Convert params->count vertices with a plan. Validates everything first (bindings, every
+ * byte every fetch of the range implies, index entries, output size, size overflow); on error
+ * returns the code and writes nothing.
+ */
+int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VFETCH_VFETCH_H */

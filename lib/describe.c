@@ -1,0 +1,68 @@
+/* vfetch_plan_describe: a plan as text, one line per stream and per op. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+struct text {
+    char *buf;
+    size_t size;
+    size_t len; /* length the full text needs */
+};
+
+static void text_printf(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *at = t->len < t->size ? t->buf + t->len : NULL;
+    size_t room = t->len < t->size ? t->size - t->len : 0;
+    int n = vsnprintf(at, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->len += (size_t)n;
+}
+
+static const char *const order_name[] = { "little", "swap16", "swap32", "swaphalf", "big-endian" };
+static const char *const step_name[] = { "indexed", "sequential", "constant" };
+static const char swizzle_char[] = "xyzw01";
+
+size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
+{
+    struct text t = { buf, size, 0 };
+    if (buf && size)
+        buf[0] = '\0';
+    if (!plan)
+        return 0;
+    const struct vfetch_plan_desc *d = &plan->desc;
+
+    text_printf(&t, "plan %016llx: %u stream(s), %u op(s), record %u slots (%u bytes), stride %u, "
+                    "path per-op\n",
+                (unsigned long long)plan->hash, d->num_streams, d->num_ops, d->out_slots,
+                plan->record_size, plan->out_stride);
+    for (unsigned s = 0; s < d->num_streams; s++)
+        text_printf(&t, "  stream %u: stride %u, %s, %s, reads %u bytes per vertex\n", s,
+                    d->streams[s].stride, order_name[d->streams[s].order],
+                    step_name[d->streams[s].step], plan->stream_extent[s]);
+    for (unsigned i = 0; i < d->num_ops; i++) {
+        const struct vfetch_op *op = &d->ops[i];
+        text_printf(&t, "  op %u: %s x%u %s", i, vfetch_format_info[op->format].name, op->count,
+                    vfetch_conversion_name[op->conversion]);
+        if (op->shift)
+            text_printf(&t, " >>%u", op->shift);
+        text_printf(&t, " from");
+        const unsigned sources = vfetch_format_info[op->format].packed ? 1 : op->count;
+        for (unsigned c = 0; c < sources; c++)
+            text_printf(&t, "%s s%u+%u", c ? "," : "", op->src[c].stream, op->src[c].offset);
+        text_printf(&t, " swizzle %c%c%c%c", swizzle_char[op->swizzle[0]],
+                    swizzle_char[op->swizzle[1]], swizzle_char[op->swizzle[2]],
+                    swizzle_char[op->swizzle[3]]);
+        text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
+                    op->write_mask & 2 ? 'y' : '-', op->write_mask & 4 ? 'z' : '-',
+                    op->write_mask & 8 ? 'w' : '-');
+        if (op->write_mask)
+            text_printf(&t, " -> slots %u..%u\n", op->dst_slot, op->dst_slot + 3);
+        else
+            text_printf(&t, " -> nothing\n");
+    }
+    return t.len;
+}

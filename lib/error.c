@@ -1,0 +1,39 @@
+/* Version string and error texts. */
+#include "vfetch/vfetch.h"
+
+#define VFETCH_STR2(x) #x
+#define VFETCH_STR(x) VFETCH_STR2(x)
+
+const char *vfetch_version(void)
+{
+    return VFETCH_STR(VFETCH_VERSION_MAJOR) "." VFETCH_STR(VFETCH_VERSION_MINOR) "." VFETCH_STR(
+        VFETCH_VERSION_PATCH);
+}
+
+const char *vfetch_strerror(int code)
+{
+    switch (code) {
+    case VFETCH_OK: return "success";
+    case VFETCH_EINVAL: return "invalid argument (NULL pointer or value out of range)";
+    case VFETCH_ENOMEM: return "out of memory";
+    case VFETCH_EPLAN: return "inconsistent plan description";
+    case VFETCH_ERESERVED_TYPE: return "reserved R300 DATA_TYPE (13..15)";
+    case VFETCH_ERESERVED_SGN_NORM:
+        return "reserved R300 signed-normalize method 3 on a signed normalized element";
+    case VFETCH_ERESERVED_SWIZZLE: return "reserved swizzle selector (6 or 7)";
+    case VFETCH_EFLOAT8_LOC31: return "R300 FLOAT_8 at DST_VEC_LOC 31 would write vector 32";
+    case VFETCH_ENO_LAST_VEC: return "R300 stream has 16 elements and none has LAST_VEC";
+    case VFETCH_ESTREAM_UNDERRUN:
+        return "elements need more dwords than the vertex arrays or VTX_SIZE supply";
+    case VFETCH_ETOO_MANY_ARRAYS: return "more vertex arrays than the hardware has";
+    case VFETCH_EARRAY_LAYOUT:
+        return "unusable vertex array layout (count 0, or count larger than stride)";
+    case VFETCH_ESHORT_STREAM: return "a stream buffer is smaller than the vertex range reads";
+    case VFETCH_ESHORT_OUTPUT: return "the output buffer is smaller than the records written";
+    case VFETCH_ESHORT_INDICES: return "the index buffer is smaller than the draw range reads";
+    case VFETCH_EOVERFLOW: return "a byte size computed from the range overflows";
+    case VFETCH_EINDEX_RANGE: return "an index plus the index offset is out of range";
+    case VFETCH_EMISSING_STREAM: return "a stream the plan reads has no buffer bound";
+    default: return "unknown error";
+    }
+}

@@ -1,0 +1,279 @@
+/*
+ * Plan creation: validate a description, normalise it (so that equal formats hash equal),
+ * compile every source component into a byte map, choose the kernels. Nothing here runs per
+ * vertex.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void vfetch_plan_desc_init(struct vfetch_plan_desc *desc)
+{
+    if (!desc)
+        return;
+    memset(desc, 0, sizeof *desc);
+    for (unsigned i = 0; i < VFETCH_MAX_LOCATIONS; i++)
+        desc->location_slot[i] = -1;
+}
+
+static int plan_check_stream(const struct vfetch_stream *s)
+{
+    if ((unsigned)s->order > VFETCH_ORDER_BIG_ENDIAN || (unsigned)s->step > VFETCH_STEP_CONSTANT)
+        return VFETCH_EPLAN;
+    const int dword_swap = s->order >= VFETCH_ORDER_SWAP_16 && s->order <= VFETCH_ORDER_SWAP_HALF;
+    if (dword_swap && s->stride % 4 != 0)
+        return VFETCH_EPLAN;
+    return VFETCH_OK;
+}
+
+static int plan_check_op(const struct vfetch_plan_desc *desc, const struct vfetch_op *op)
+{
+    if ((unsigned)op->format >= VFETCH_FORMAT_COUNT || (unsigned)op->conversion >= VFETCH_CONV_COUNT)
+        return VFETCH_EPLAN;
+    const struct vfetch_format_info *fi = &vfetch_format_info[op->format];
+    if (fi->is_float != (op->conversion == VFETCH_CONV_FLOAT))
+        return VFETCH_EPLAN;
+    const int shifted = op->conversion == VFETCH_CONV_UINT || op->conversion == VFETCH_CONV_SINT;
+    if (op->shift > (shifted ? 31 : 0))
+        return VFETCH_EPLAN;
+    if (fi->packed ? op->count != fi->max_count : op->count < 1 || op->count > fi->max_count)
+        return VFETCH_EPLAN;
+    for (unsigned c = 0; c < op->count; c++) {
+        if (op->src[c].stream >= desc->num_streams)
+            return VFETCH_EPLAN;
+        if (fi->packed && (op->src[c].stream != op->src[0].stream || op->src[c].offset != op->src[0].offset))
+            return VFETCH_EPLAN;
+        /* Offsets stay far below 2^32 so that offset + container never wraps. */
+        if (op->src[c].offset > UINT32_MAX - 8)
+            return VFETCH_EPLAN;
+    }
+    for (unsigned c = 0; c < 4; c++) {
+        if (op->swizzle[c] == 6 || op->swizzle[c] == 7)
+            return VFETCH_ERESERVED_SWIZZLE;
+        if (op->swizzle[c] > VFETCH_SWIZZLE_1)
+            return VFETCH_EPLAN;
+        if ((op->write_mask >> c & 1) && (uint32_t)op->dst_slot + c >= desc->out_slots)
+            return VFETCH_EPLAN;
+    }
+    if (op->write_mask > 0xf)
+        return VFETCH_EPLAN;
+    return VFETCH_OK;
+}
+
+static int plan_check(const struct vfetch_plan_desc *desc)
+{
+    if (desc->num_streams < 1 || desc->num_streams > VFETCH_MAX_STREAMS)
+        return VFETCH_EPLAN;
+    if (desc->num_ops < 1 || desc->num_ops > VFETCH_MAX_OPS)
+        return VFETCH_EPLAN;
+    if (desc->out_slots < 1 || desc->out_slots > VFETCH_MAX_SLOTS)
+        return VFETCH_EPLAN;
+    if (desc->out_stride != 0 && (desc->out_stride % 4 != 0 || desc->out_stride < desc->out_slots * 4))
+        return VFETCH_EPLAN;
+    for (unsigned s = 0; s < desc->num_streams; s++) {
+        int err = plan_check_stream(&desc->streams[s]);
+        if (err)
+            return err;
+    }
+    /* Swizzle errors outrank structural ones so that a reserved selector is always reported
+       as such, whatever op it is in. */
+    int first_err = VFETCH_OK;
+    for (unsigned i = 0; i < desc->num_ops; i++) {
+        int err = plan_check_op(desc, &desc->ops[i]);
+        if (err == VFETCH_ERESERVED_SWIZZLE)
+            return err;
+        if (err && !first_err)
+            first_err = err;
+    }
+    return first_err;
+}
+
+/* Copy only the fields that mean something, everything else zero, so that memcmp and the
+   hash see equal formats as equal. */
+static void plan_normalise(const struct vfetch_plan_desc *in, struct vfetch_plan_desc *out)
+{
+    memset(out, 0, sizeof *out);
+    out->num_streams = in->num_streams;
+    for (unsigned s = 0; s < in->num_streams; s++) {
+        out->streams[s].stride = in->streams[s].step == VFETCH_STEP_CONSTANT ? 0 : in->streams[s].stride;
+        out->streams[s].order = in->streams[s].order;
+        out->streams[s].step = in->streams[s].step;
+    }
+    out->num_ops = in->num_ops;
+    for (unsigned i = 0; i < in->num_ops; i++) {
+        const struct vfetch_op *a = &in->ops[i];
+        struct vfetch_op *b = &out->ops[i];
+        b->format = a->format;
+        b->conversion = a->conversion;
+        b->shift = a->shift;
+        b->count = a->count;
+        for (unsigned c = 0; c < a->count; c++) {
+            /* Member by member: a struct copy could carry padding bytes into memcmp. */
+            b->src[c].stream = a->src[c].stream;
+            b->src[c].offset = a->src[c].offset;
+        }
+        memcpy(b->swizzle, a->swizzle, 4);
+        b->write_mask = a->write_mask;
+        b->dst_slot = a->write_mask ? a->dst_slot : 0;
+    }
+    out->out_slots = in->out_slots;
+    out->out_stride = in->out_stride ? in->out_stride : in->out_slots * 4;
+    for (unsigned l = 0; l < VFETCH_MAX_LOCATIONS; l++) {
+        const int16_t slot = in->location_slot[l];
+        out->location_slot[l] = slot >= 0 && (uint32_t)slot < in->out_slots ? slot : -1;
+    }
+}
+
+/* Physical byte of logical byte b under a stream byte order (dword swaps are an XOR). */
+static uint32_t plan_physical_byte(enum vfetch_byte_order order, uint32_t b)
+{
+    switch (order) {
+    case VFETCH_ORDER_SWAP_16: return b ^ 1;
+    case VFETCH_ORDER_SWAP_32: return b ^ 3;
+    case VFETCH_ORDER_SWAP_HALF: return b ^ 2;
+    default: return b;
+    }
+}
+
+static void plan_compile_lane(const struct vfetch_plan_desc *desc, const struct vfetch_op *op,
+                              unsigned c, struct vfetch_lane *lane, uint32_t *extent)
+{
+    const struct vfetch_format_info *fi = &vfetch_format_info[op->format];
+    const struct vfetch_source *src = &op->src[c];
+    const enum vfetch_byte_order order = desc->streams[src->stream].order;
+
+    lane->stream = src->stream;
+    lane->nbytes = fi->container;
+    lane->field_shift = fi->field_shift[c];
+    lane->field_bits = fi->field_bits[c];
+    for (unsigned k = 0; k < fi->container; k++) {
+        const uint32_t logical = order == VFETCH_ORDER_BIG_ENDIAN
+                                     ? src->offset + (fi->container - 1 - k)
+                                     : src->offset + k;
+        lane->byte_off[k] = plan_physical_byte(order, logical);
+        if (lane->byte_off[k] + 1 > extent[src->stream])
+            extent[src->stream] = lane->byte_off[k] + 1;
+    }
+}
+
+/* FNV-1a over an explicit little-endian serialisation: independent of struct padding and of
+   the host's byte order. */
+static uint64_t plan_hash_bytes(uint64_t h, uint32_t value, unsigned nbytes)
+{
+    for (unsigned k = 0; k < nbytes; k++) {
+        h ^= (value >> (8 * k)) & 0xff;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = plan_hash_bytes(h, d->num_streams, 4);
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        h = plan_hash_bytes(h, d->streams[s].stride, 4);
+        h = plan_hash_bytes(h, (uint32_t)d->streams[s].order, 1);
+        h = plan_hash_bytes(h, (uint32_t)d->streams[s].step, 1);
+    }
+    h = plan_hash_bytes(h, d->num_ops, 4);
+    for (unsigned i = 0; i < d->num_ops; i++) {
+        const struct vfetch_op *op = &d->ops[i];
+        h = plan_hash_bytes(h, (uint32_t)op->format, 1);
+        h = plan_hash_bytes(h, (uint32_t)op->conversion, 1);
+        h = plan_hash_bytes(h, op->shift, 1);
+        h = plan_hash_bytes(h, op->count, 1);
+        for (unsigned c = 0; c < 4; c++) {
+            h = plan_hash_bytes(h, op->src[c].stream, 1);
+            h = plan_hash_bytes(h, op->src[c].offset, 4);
+            h = plan_hash_bytes(h, op->swizzle[c], 1);
+        }
+        h = plan_hash_bytes(h, op->write_mask, 1);
+        h = plan_hash_bytes(h, op->dst_slot, 2);
+    }
+    h = plan_hash_bytes(h, d->out_slots, 4);
+    h = plan_hash_bytes(h, d->out_stride, 4);
+    for (unsigned l = 0; l < VFETCH_MAX_LOCATIONS; l++)
+        h = plan_hash_bytes(h, (uint16_t)d->location_slot[l], 2);
+    return h;
+}
+
+int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
+{
+    if (!desc || !out_plan)
+        return VFETCH_EINVAL;
+    int err = plan_check(desc);
+    if (err)
+        return err;
+
+    struct vfetch_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return VFETCH_ENOMEM;
+    plan_normalise(desc, &plan->desc);
+    const struct vfetch_plan_desc *d = &plan->desc;
+
+    for (unsigned i = 0; i < d->num_ops; i++) {
+        const struct vfetch_op *op = &d->ops[i];
+        struct vfetch_op_exec *x = &plan->ops[i];
+        x->convert = vfetch_ref_convert_kernel(op->format, op->conversion);
+        x->format = op->format;
+        x->conversion = op->conversion;
+        x->shift = op->shift;
+        x->count = op->count;
+        memcpy(x->swizzle, op->swizzle, 4);
+        x->write_mask = op->write_mask;
+        x->dst_slot = op->dst_slot;
+        for (unsigned c = 0; c < op->count; c++)
+            plan_compile_lane(d, op, c, &x->lane[c], plan->stream_extent);
+    }
+    plan->record_size = d->out_slots * 4;
+    plan->out_stride = d->out_stride;
+    plan->hash = plan_hash_desc(d);
+    *out_plan = plan;
+    return VFETCH_OK;
+}
+
+void vfetch_plan_free(vfetch_plan *plan)
+{
+    free(plan);
+}
+
+const struct vfetch_plan_desc *vfetch_plan_get_desc(const vfetch_plan *plan)
+{
+    return plan ? &plan->desc : NULL;
+}
+
+uint32_t vfetch_plan_stream_extent(const vfetch_plan *plan, unsigned stream)
+{
+    return plan && stream < VFETCH_MAX_STREAMS ? plan->stream_extent[stream] : 0;
+}
+
+uint32_t vfetch_plan_record_size(const vfetch_plan *plan)
+{
+    return plan ? plan->record_size : 0;
+}
+
+uint32_t vfetch_plan_out_stride(const vfetch_plan *plan)
+{
+    return plan ? plan->out_stride : 0;
+}
+
+int vfetch_plan_location(const vfetch_plan *plan, unsigned location)
+{
+    if (!plan || location >= VFETCH_MAX_LOCATIONS)
+        return -1;
+    return plan->desc.location_slot[location];
+}
+
+uint64_t vfetch_plan_hash(const vfetch_plan *plan)
+{
+    return plan ? plan->hash : 0;
+}
+
+int vfetch_plan_equal(const vfetch_plan *a, const vfetch_plan *b)
+{
+    if (!a || !b)
+        return a == b;
+    return memcmp(&a->desc, &b->desc, sizeof a->desc) == 0;
+}
