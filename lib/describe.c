@@ -36,9 +36,10 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
     const struct vfetch_plan_desc *d = &plan->desc;
 
     text_printf(&t, "plan %016llx: %u stream(s), %u op(s), record %u slots (%u bytes), stride %u, "
-                    "path per-op\n",
+                    "path %s, isa %s\n",
                 (unsigned long long)plan->hash, d->num_streams, d->num_ops, d->out_slots,
-                plan->record_size, plan->out_stride);
+                plan->record_size, plan->out_stride, plan->record ? "record-program" : "per-op",
+                plan->isa);
     for (unsigned s = 0; s < d->num_streams; s++)
         text_printf(&t, "  stream %u: stride %u, %s, %s, reads %u bytes per vertex\n", s,
                     d->streams[s].stride, order_name[d->streams[s].order],

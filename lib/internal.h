@@ -6,11 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vfetch/vfetch.h"
-
-/** Vertices converted per kernel call: the executor's batch. */
-#define VFETCH_BATCH 64
 
 /** One source component, compiled: where its container's bytes are and which field to take. */
 struct vfetch_lane {
@@ -18,24 +16,29 @@ struct vfetch_lane {
     uint8_t nbytes;      /**< container size: 1, 2 or 4 */
     uint8_t field_shift; /**< lowest bit of the field in the assembled container */
     uint8_t field_bits;  /**< width of the field */
+    /** How byte_off is laid out, so that kernels can load the container in one go:
+        VFETCH_LANE_LE (byte_off[k] = byte_off[0] + k), VFETCH_LANE_BE (byte_off[k] =
+        byte_off[0] - k), or VFETCH_LANE_SCATTERED (anything else: assemble byte by byte). */
+    uint8_t layout;
     /** Physical byte offsets within the record of the container's bytes, least significant
         first (the stream's byte order already applied). */
     uint32_t byte_off[4];
 };
 
+enum { VFETCH_LANE_LE = 0, VFETCH_LANE_BE = 1, VFETCH_LANE_SCATTERED = 2 };
+
 struct vfetch_op_exec;
 
-/** Record pointers of one batch: rec[stream][i] is vertex i's record in that stream. */
-typedef const uint8_t *vfetch_batch_records[VFETCH_MAX_STREAMS][VFETCH_BATCH];
-
 /**
- * A per-op kernel: convert n (<= VFETCH_BATCH) vertices of one op into vec4 floats, with the
- * missing components filled with (0, 0, 0, 1). Results are float32 bit patterns (so that NaN
- * payloads travel untouched on every ABI). One signature for every variant.
+ * A per-op kernel: convert n vertices of one op and store them. Stream s's records start at
+ * base[s] and are stride[s] bytes apart (only the streams the op reads are set). Vertex i's
+ * output record starts at dst + i * dst_stride; the kernel stores the components the write
+ * mask enables, swizzled, at slots dst_slot + c, and touches no other byte. One signature for
+ * the reference and every SIMD variant.
  */
-#define VFETCH_CONVERT_FN(name) \
-    void name(const struct vfetch_op_exec *op, const vfetch_batch_records *rec, size_t n, \
-              uint32_t (*out)[4])
+#define VFETCH_CONVERT_FN(name)                                                             \
+    void name(const struct vfetch_op_exec *op, const uint8_t *const *base,                  \
+              const size_t *stride, size_t n, uint8_t *dst, size_t dst_stride)
 typedef VFETCH_CONVERT_FN(vfetch_convert_fn);
 
 /** One op, compiled. */
@@ -51,6 +54,8 @@ struct vfetch_op_exec {
     struct vfetch_lane lane[4];
 };
 
+struct vfetch_record_prog;
+
 struct vfetch_plan {
     struct vfetch_plan_desc desc;         /**< normalised copy */
     struct vfetch_op_exec ops[VFETCH_MAX_OPS];
@@ -58,6 +63,8 @@ struct vfetch_plan {
     uint32_t record_size;                 /**< out_slots * 4 */
     uint32_t out_stride;
     uint64_t hash;
+    const char *isa;                      /**< level the kernels were chosen for */
+    struct vfetch_record_prog *record;    /**< the record program, or NULL: per-op path */
 };
 
 /** Container size and field layout of each format. */
@@ -74,8 +81,24 @@ extern const struct vfetch_format_info vfetch_format_info[VFETCH_FORMAT_COUNT];
 
 extern const char *const vfetch_conversion_name[VFETCH_CONV_COUNT];
 
-/** The reference kernel for a format x conversion pair (NULL for an invalid pair). */
-vfetch_convert_fn *vfetch_ref_convert_kernel(enum vfetch_format format,
-                                             enum vfetch_conversion conv);
+/** Float32 bits of 1.0, the default w. */
+#define VFETCH_ONE_BITS 0x3f800000u
+
+/**
+ * Store one converted vec4 (float32 bits, missing components already defaulted) into an
+ * output record: swizzle, then only the components the write mask enables. Shared by the
+ * reference and the SIMD kernels' scalar paths.
+ */
+static inline void vfetch_store_vec4(const struct vfetch_op_exec *op, const uint32_t v[4],
+                                     uint8_t *record)
+{
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(op->write_mask >> c & 1))
+            continue;
+        const uint8_t sel = op->swizzle[c];
+        const uint32_t bits = sel < 4 ? v[sel] : sel == VFETCH_SWIZZLE_0 ? 0 : VFETCH_ONE_BITS;
+        memcpy(record + 4 * ((size_t)op->dst_slot + c), &bits, 4);
+    }
+}
 
 #endif

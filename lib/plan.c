@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dsp.h"
 
 void vfetch_plan_desc_init(struct vfetch_plan_desc *desc)
 {
@@ -117,6 +117,7 @@ static void plan_normalise(const struct vfetch_plan_desc *in, struct vfetch_plan
         b->write_mask = a->write_mask;
         b->dst_slot = a->write_mask ? a->dst_slot : 0;
     }
+    out->path = in->path;
     out->out_slots = in->out_slots;
     out->out_stride = in->out_stride ? in->out_stride : in->out_slots * 4;
     for (unsigned l = 0; l < VFETCH_MAX_LOCATIONS; l++) {
@@ -155,6 +156,12 @@ static void plan_compile_lane(const struct vfetch_plan_desc *desc, const struct 
         if (lane->byte_off[k] + 1 > extent[src->stream])
             extent[src->stream] = lane->byte_off[k] + 1;
     }
+    unsigned le = 1, be = 1;
+    for (unsigned k = 1; k < fi->container; k++) {
+        le &= lane->byte_off[k] == lane->byte_off[0] + k;
+        be &= lane->byte_off[k] == lane->byte_off[0] - k;
+    }
+    lane->layout = le ? VFETCH_LANE_LE : be ? VFETCH_LANE_BE : VFETCH_LANE_SCATTERED;
 }
 
 /* FNV-1a over an explicit little-endian serialisation: independent of struct padding and of
@@ -196,6 +203,7 @@ static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
     h = plan_hash_bytes(h, d->out_stride, 4);
     for (unsigned l = 0; l < VFETCH_MAX_LOCATIONS; l++)
         h = plan_hash_bytes(h, (uint16_t)d->location_slot[l], 2);
+    h = plan_hash_bytes(h, (uint32_t)d->path, 1);
     return h;
 }
 
@@ -212,11 +220,14 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         return VFETCH_ENOMEM;
     plan_normalise(desc, &plan->desc);
     const struct vfetch_plan_desc *d = &plan->desc;
+    struct vfetch_dsp dsp;
+    vfetch_dsp_current(&dsp);
+    plan->isa = dsp.name;
 
     for (unsigned i = 0; i < d->num_ops; i++) {
         const struct vfetch_op *op = &d->ops[i];
         struct vfetch_op_exec *x = &plan->ops[i];
-        x->convert = vfetch_ref_convert_kernel(op->format, op->conversion);
+        x->convert = dsp.convert[op->format][op->conversion];
         x->format = op->format;
         x->conversion = op->conversion;
         x->shift = op->shift;

@@ -2,6 +2,7 @@
  * The executor: validate a run completely, then convert batch by batch with the kernels the
  * plan chose. Nothing is written before every check has passed.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -109,15 +110,51 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
     return VFETCH_OK;
 }
 
-/* Swizzle one converted vec4 into the output record, storing only enabled components. */
-static inline void run_store(const struct vfetch_op_exec *op, const uint32_t v[4], uint8_t *record)
+/* Bytes of record staging on the stack: indexed streams are gathered into contiguous records
+   here so that every kernel sees strided sources. */
+#define RUN_STAGE_BYTES 16384
+#define RUN_MAX_BATCH 256
+
+/*
+ * Convert draw positions [first, first + n) with the per-op kernels. Streams that are strided
+ * for this range (sequential, constant, or indexed without an index buffer) are read in place;
+ * indexed streams of an indexed run are staged first.
+ */
+static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *p, uint32_t first,
+                       size_t n, uint8_t *out, uint8_t *stage)
 {
-    for (unsigned c = 0; c < 4; c++) {
-        if (!(op->write_mask >> c & 1))
+    const struct vfetch_plan_desc *d = &plan->desc;
+    const uint8_t *base[VFETCH_MAX_STREAMS];
+    size_t stride[VFETCH_MAX_STREAMS];
+    size_t stage_used = 0;
+
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        const uint32_t extent = plan->stream_extent[s];
+        if (extent == 0)
             continue;
-        const uint8_t sel = op->swizzle[c];
-        const uint32_t bits = sel < 4 ? v[sel] : sel == VFETCH_SWIZZLE_0 ? 0 : 0x3f800000u;
-        memcpy(record + 4 * ((size_t)op->dst_slot + c), &bits, 4);
+        const struct vfetch_stream *st = &d->streams[s];
+        const uint8_t *data = p->streams[s].data;
+        if (st->step == VFETCH_STEP_CONSTANT) {
+            base[s] = data;
+            stride[s] = 0;
+        } else if (st->step == VFETCH_STEP_SEQUENTIAL || p->index_type == VFETCH_INDEX_NONE) {
+            base[s] = data + (size_t)first * st->stride;
+            stride[s] = st->stride;
+        } else {
+            uint8_t *to = stage + stage_used;
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t idx = (uint64_t)run_vertex_index(p, first + (uint32_t)i);
+                memcpy(to + i * extent, data + (size_t)(idx * st->stride), extent);
+            }
+            base[s] = to;
+            stride[s] = extent;
+            stage_used += n * extent;
+        }
+    }
+    for (unsigned o = 0; o < d->num_ops; o++) {
+        const struct vfetch_op_exec *op = &plan->ops[o];
+        if (op->write_mask)
+            op->convert(op, base, stride, n, out, plan->out_stride);
     }
 }
 
@@ -130,35 +167,34 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     if (err || p->count == 0)
         return err;
 
-    const struct vfetch_plan_desc *d = &plan->desc;
-    vfetch_batch_records rec;
-    uint32_t converted[VFETCH_BATCH][4];
-    uint8_t *out = p->out;
+    /* Batch size: as many vertices as the staging area holds (at least one: every extent is
+       at most 16 streams x a few KiB, checked below). Without staging, one batch. */
+    size_t staged_bytes = 0;
+    if (p->index_type != VFETCH_INDEX_NONE)
+        for (unsigned s = 0; s < plan->desc.num_streams; s++)
+            if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED)
+                staged_bytes += plan->stream_extent[s];
+    size_t batch = staged_bytes ? RUN_STAGE_BYTES / staged_bytes : p->count;
+    if (staged_bytes && batch > RUN_MAX_BATCH)
+        batch = RUN_MAX_BATCH;
 
-    for (uint32_t done = 0; done < p->count; done += VFETCH_BATCH) {
-        const size_t n = p->count - done < VFETCH_BATCH ? p->count - done : VFETCH_BATCH;
-        for (size_t i = 0; i < n; i++) {
-            const uint32_t pos = p->first + done + (uint32_t)i;
-            const uint64_t idx =
-                p->index_type == VFETCH_INDEX_NONE ? pos : (uint64_t)run_vertex_index(p, pos);
-            for (unsigned s = 0; s < d->num_streams; s++) {
-                if (plan->stream_extent[s] == 0)
-                    continue;
-                const struct vfetch_stream *st = &d->streams[s];
-                const uint64_t r = st->step == VFETCH_STEP_INDEXED      ? idx
-                                   : st->step == VFETCH_STEP_SEQUENTIAL ? pos
-                                                                        : 0;
-                rec[s][i] = (const uint8_t *)p->streams[s].data + (size_t)(r * st->stride);
-            }
-        }
-        for (unsigned o = 0; o < d->num_ops; o++) {
-            const struct vfetch_op_exec *op = &plan->ops[o];
-            if (!op->write_mask)
-                continue;
-            op->convert(op, (const vfetch_batch_records *)&rec, n, converted);
-            for (size_t i = 0; i < n; i++)
-                run_store(op, converted[i], out + (size_t)(done + i) * plan->out_stride);
-        }
+    _Alignas(64) uint8_t stage_small[RUN_STAGE_BYTES];
+    uint8_t *stage = stage_small;
+    uint8_t *stage_heap = NULL;
+    if (staged_bytes && batch == 0) {
+        /* One vertex's records exceed the stack area: stage on the heap, one at a time. */
+        stage = stage_heap = malloc(staged_bytes);
+        if (!stage_heap)
+            return VFETCH_ENOMEM;
+        batch = 1;
     }
+
+    uint8_t *out = p->out;
+    for (uint32_t done = 0; done < p->count;) {
+        const size_t n = p->count - done < batch ? p->count - done : batch;
+        run_per_op(plan, p, p->first + done, n, out + (size_t)done * plan->out_stride, stage);
+        done += (uint32_t)n;
+    }
+    free(stage_heap);
     return VFETCH_OK;
 }

@@ -155,6 +155,14 @@ struct vfetch_op {
     uint16_t dst_slot;
 };
 
+/** Which executor a plan uses. */
+enum vfetch_path {
+    /** The record program where the plan and the CPU allow it, else per-op kernels. */
+    VFETCH_PATH_AUTO = 0,
+    /** Always the per-op kernels (for comparisons and benchmarks). */
+    VFETCH_PATH_PER_OP = 1,
+};
+
 /** A whole plan description. Zero-initialise, then fill. */
 struct vfetch_plan_desc {
     /** Number of streams used, 1..VFETCH_MAX_STREAMS. */
@@ -174,6 +182,9 @@ struct vfetch_plan_desc {
         the plan does not write it. Informational; vfetch_plan_location() reads it. Set every
         unused entry to -1 (vfetch_plan_desc_init() does). */
     int16_t location_slot[VFETCH_MAX_LOCATIONS];
+    /** Executor choice, see vfetch_path. Default VFETCH_PATH_AUTO. Results are bit-identical
+        either way; only speed differs. */
+    enum vfetch_path path;
 };
 
 /** Fill a description with no streams, no ops, and every location unused. */

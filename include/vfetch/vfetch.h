@@ -30,6 +30,34 @@ extern "C" {
 const char *vfetch_version(void);
 
 /**
+ * CPU feature levels the kernels are built for. Each level implies the ones below it on its
+ * architecture; dispatch climbs the ladder and stops at the first level missing.
+ */
+enum vfetch_cpu_flag {
+    VFETCH_CPU_SSE2 = 1 << 0,   /**< x86-64 baseline */
+    VFETCH_CPU_SSE41 = 1 << 1,  /**< SSSE3 + SSE4.1 (pshufb, pmulld, blendv) */
+    VFETCH_CPU_AVX2 = 1 << 2,   /**< AVX2 + F16C, with the OS saving ymm state */
+    VFETCH_CPU_AVX512 = 1 << 3, /**< AVX-512 F/BW/DQ/VL/VBMI + F16C, OS saving zmm state */
+    VFETCH_CPU_NEON = 1 << 4,   /**< aarch64 Advanced SIMD */
+};
+
+/** The levels this CPU has (cpuid/xgetbv), ANDed with the current mask. */
+unsigned vfetch_cpu_flags(void);
+
+/**
+ * Restrict the levels used by plans created from now on (bits of vfetch_cpu_flag; 0 forces the
+ * scalar reference, ~0u allows everything). The initial mask is ~0u, or the value of the
+ * environment variable VFETCH_CPU_MASK, read once: a number (0x.. or decimal) of flag bits, or
+ * a level name ("c", "sse2", "sse41", "avx2", "avx512", "neon") meaning that level and those
+ * below it. Plans already created keep their kernels.
+ */
+void vfetch_set_cpu_mask(unsigned mask);
+
+/** Name of the best level vfetch_cpu_flags() allows: "avx512", "avx2", "sse41", "sse2",
+    "neon" or "c". */
+const char *vfetch_cpu_name(void);
+
+/**
  * Error codes. Each names one kind of bad input so that a caller (or a test) can tell them
  * apart. New codes are only ever appended.
  */

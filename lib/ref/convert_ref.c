@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "dsp.h"
 #include "ref/ref.h"
 
 const struct vfetch_format_info vfetch_format_info[VFETCH_FORMAT_COUNT] = {
@@ -116,19 +116,19 @@ static inline uint32_t ref_float_bits(float f)
     return u;
 }
 
-/* One kernel per format x conversion. CONVERT(field, lane, op) yields the float32 bits. */
+/* One kernel per format x conversion. CONVERT (using field, lane, op) yields float32 bits. */
 #define REF_KERNEL(name, NBYTES, CONVERT)                                                   \
     static VFETCH_CONVERT_FN(name)                                                          \
     {                                                                                       \
         for (size_t i = 0; i < n; i++) {                                                    \
-            uint32_t v[4] = { 0, 0, 0, 0x3f800000u }; /* missing: (0, 0, 0, 1) */          \
+            uint32_t v[4] = { 0, 0, 0, VFETCH_ONE_BITS }; /* missing: (0, 0, 0, 1) */      \
             for (unsigned c = 0; c < op->count; c++) {                                      \
                 const struct vfetch_lane *lane = &op->lane[c];                              \
-                const uint32_t field =                                                      \
-                    ref_field(ref_read_container((*rec)[lane->stream][i], lane, NBYTES), lane); \
+                const uint8_t *record = base[lane->stream] + i * stride[lane->stream];      \
+                const uint32_t field = ref_field(ref_read_container(record, lane, NBYTES), lane); \
                 v[c] = CONVERT;                                                             \
             }                                                                               \
-            memcpy(out[i], v, sizeof v);                                                    \
+            vfetch_store_vec4(op, v, dst + i * dst_stride);                                 \
         }                                                                                   \
     }
 
@@ -167,9 +167,7 @@ static vfetch_convert_fn *const ref_kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COU
     [VFETCH_FORMAT_FIXED_11_11_10] = REF_FIXED_ROW(fixed_11_11_10),
 };
 
-vfetch_convert_fn *vfetch_ref_convert_kernel(enum vfetch_format format, enum vfetch_conversion conv)
+void vfetch_dsp_init_c(struct vfetch_dsp *dsp)
 {
-    if ((unsigned)format >= VFETCH_FORMAT_COUNT || (unsigned)conv >= VFETCH_CONV_COUNT)
-        return NULL;
-    return ref_kernels[format][conv];
+    memcpy(dsp->convert, ref_kernels, sizeof ref_kernels);
 }

@@ -1,0 +1,129 @@
+/*
+ * CPU feature detection and the user/environment mask. Compiled with baseline flags only:
+ * nothing here may execute an instruction the CPU might lack.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsp.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+static uint64_t cpu_xgetbv(void)
+{
+    uint32_t eax, edx;
+    __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+    return ((uint64_t)edx << 32) | eax;
+}
+
+static unsigned cpu_detect(void)
+{
+    unsigned a, b, c, d, flags = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const unsigned sse2 = d >> 26 & 1, ssse3 = c >> 9 & 1, sse41 = c >> 19 & 1;
+    const unsigned osxsave = c >> 27 & 1, avx = c >> 28 & 1, f16c = c >> 29 & 1;
+    if (!sse2)
+        return 0;
+    flags |= VFETCH_CPU_SSE2;
+    if (!(ssse3 && sse41))
+        return flags;
+    flags |= VFETCH_CPU_SSE41;
+    if (!(osxsave && avx && f16c))
+        return flags;
+    /* The OS must save ymm (XCR0 bits 1, 2) before AVX may be used; zmm needs bits 5..7. */
+    const uint64_t xcr0 = cpu_xgetbv();
+    if ((xcr0 & 0x6) != 0x6)
+        return flags;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return flags;
+    if (!(b >> 5 & 1)) /* AVX2 */
+        return flags;
+    flags |= VFETCH_CPU_AVX2;
+    const unsigned f = b >> 16 & 1, dq = b >> 17 & 1, bw = b >> 30 & 1, vl = b >> 31 & 1;
+    const unsigned vbmi = c >> 1 & 1;
+    if (f && dq && bw && vl && vbmi && (xcr0 & 0xe0) == 0xe0)
+        flags |= VFETCH_CPU_AVX512;
+    return flags;
+}
+#elif defined(__aarch64__)
+static unsigned cpu_detect(void)
+{
+    return VFETCH_CPU_NEON; /* Advanced SIMD is mandatory on aarch64 */
+}
+#else
+static unsigned cpu_detect(void)
+{
+    return 0;
+}
+#endif
+
+/* Level names, best first, with the flag bits "this level and those below it". */
+static const struct {
+    const char *name;
+    unsigned flag, and_below;
+} cpu_levels[] = {
+    { "avx512", VFETCH_CPU_AVX512, 0xf },
+    { "avx2", VFETCH_CPU_AVX2, 0x7 },
+    { "sse41", VFETCH_CPU_SSE41, 0x3 },
+    { "sse2", VFETCH_CPU_SSE2, 0x1 },
+    { "neon", VFETCH_CPU_NEON, VFETCH_CPU_NEON },
+    { "c", 0, 0 },
+};
+
+static unsigned cpu_parse_mask(const char *text)
+{
+    for (size_t i = 0; i < sizeof cpu_levels / sizeof cpu_levels[0]; i++)
+        if (strcmp(text, cpu_levels[i].name) == 0)
+            return cpu_levels[i].and_below;
+    char *end;
+    const unsigned long v = strtoul(text, &end, 0);
+    return *text && !*end ? (unsigned)v : ~0u; /* unparsable: no restriction */
+}
+
+/* -1 until first use; detection and the environment are read once. Benign if two threads
+   race: both compute the same values. */
+static atomic_int cpu_detected = -1;
+static atomic_uint cpu_mask;
+static atomic_int cpu_mask_set;
+
+static unsigned cpu_detected_flags(void)
+{
+    int f = atomic_load(&cpu_detected);
+    if (f < 0) {
+        f = (int)cpu_detect();
+        if (!atomic_load(&cpu_mask_set)) {
+            const char *env = getenv("VFETCH_CPU_MASK");
+            atomic_store(&cpu_mask, env ? cpu_parse_mask(env) : ~0u);
+        }
+        atomic_store(&cpu_detected, f);
+    }
+    return (unsigned)f;
+}
+
+/* The levels this library was built with (meson passes VFETCH_BUILT_* as 0 or 1). */
+static const unsigned cpu_built = (VFETCH_BUILT_SSE2 ? VFETCH_CPU_SSE2 : 0) |
+                                  (VFETCH_BUILT_SSE41 ? VFETCH_CPU_SSE41 : 0) |
+                                  (VFETCH_BUILT_AVX2 ? VFETCH_CPU_AVX2 : 0) |
+                                  (VFETCH_BUILT_AVX512 ? VFETCH_CPU_AVX512 : 0) |
+                                  (VFETCH_BUILT_NEON ? VFETCH_CPU_NEON : 0);
+
+unsigned vfetch_cpu_allowed(void)
+{
+    const unsigned detected = cpu_detected_flags();
+    return detected & atomic_load(&cpu_mask);
+}
+
+unsigned vfetch_cpu_flags(void)
+{
+    return vfetch_cpu_allowed() & cpu_built;
+}
+
+void vfetch_set_cpu_mask(unsigned mask)
+{
+    cpu_detected_flags(); /* read the environment first, so that it cannot override this */
+    atomic_store(&cpu_mask_set, 1);
+    atomic_store(&cpu_mask, mask);
+}

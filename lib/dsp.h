@@ -1,0 +1,36 @@
+/*
+ * The kernel table: one entry per format x conversion, filled once per CPU level by climbing
+ * the ISA ladder (reference first, then sse2, sse41, avx2, avx512 or neon), dav1d-style.
+ */
+#ifndef VFETCH_DSP_H
+#define VFETCH_DSP_H
+
+#include "internal.h"
+
+struct vfetch_dsp {
+    vfetch_convert_fn *convert[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT];
+    /** Name of the best level applied ("c" for the reference only). */
+    const char *name;
+    /** Its vfetch_cpu_flag bit (0 for the reference). */
+    unsigned level;
+};
+
+/** Detected levels ANDed with the mask (built or not). */
+unsigned vfetch_cpu_allowed(void);
+
+/** Fill a table for the levels in allowed (vfetch_cpu_flag bits). */
+void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed);
+
+/** The table for the current CPU and mask (computed on each call; cheap, no global state). */
+void vfetch_dsp_current(struct vfetch_dsp *dsp);
+
+/* Per-level initialisers, each defined in its level's compilation of the lib/simd templates (and
+   the reference one in lib/ref/). A level only overwrites the entries it implements. */
+void vfetch_dsp_init_c(struct vfetch_dsp *dsp);
+void vfetch_dsp_init_sse2(struct vfetch_dsp *dsp);
+void vfetch_dsp_init_sse41(struct vfetch_dsp *dsp);
+void vfetch_dsp_init_avx2(struct vfetch_dsp *dsp);
+void vfetch_dsp_init_avx512(struct vfetch_dsp *dsp);
+void vfetch_dsp_init_neon(struct vfetch_dsp *dsp);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * Per-op kernels, one per format x conversion, compiled once per ISA level (see vec.h).
+ *
+ * The general path: any op of any plan runs here when the record program cannot. Each
+ * iteration converts VEC_LANES vertices, component by component (lanes = vertices, so every
+ * parameter is uniform across the vector): gather the component's containers, extract the
+ * field, convert, then transpose the four components into vec4 records and store. Tails run
+ * through the same code with fewer lanes gathered and stored: no byte outside the caller's
+ * buffers is touched. The arithmetic mirrors lib/ref/ operation for operation (exact int ->
+ * float, exact power-of-two scales, one IEEE division), so results are bit-identical.
+ */
+#include "dsp.h"
+#include "simd/vec.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the SIMD kernels assume a little-endian host"
+#endif
+
+/* Load one container (1, 2 or 4 bytes) of a vertex record. */
+VEC_INLINE uint32_t load_container(const uint8_t *record, const struct vfetch_lane *lane,
+                                   unsigned nbytes)
+{
+    if (nbytes == 1)
+        return record[lane->byte_off[0]];
+    if (lane->layout == VFETCH_LANE_LE) {
+        if (nbytes == 2) {
+            uint16_t v;
+            memcpy(&v, record + lane->byte_off[0], 2);
+            return v;
+        }
+        uint32_t v;
+        memcpy(&v, record + lane->byte_off[0], 4);
+        return v;
+    }
+    if (lane->layout == VFETCH_LANE_BE) {
+        if (nbytes == 2) {
+            uint16_t v;
+            memcpy(&v, record + lane->byte_off[0] - 1, 2);
+            return __builtin_bswap16(v);
+        }
+        uint32_t v;
+        memcpy(&v, record + lane->byte_off[0] - 3, 4);
+        return __builtin_bswap32(v);
+    }
+    uint32_t v = 0;
+    for (unsigned k = 0; k < nbytes; k++)
+        v |= (uint32_t)record[lane->byte_off[k]] << (8 * k);
+    return v;
+}
+
+/* Containers of m (<= VEC_LANES) vertices into a vector; lanes past m are zero. */
+VEC_INLINE vi gather(const uint8_t *base, size_t stride, const struct vfetch_lane *lane, size_t m,
+                     unsigned nbytes)
+{
+    uint32_t lanes[VEC_LANES] = { 0 };
+    for (size_t i = 0; i < m; i++)
+        lanes[i] = load_container(base + i * stride, lane, nbytes);
+    return vi_loadu(lanes);
+}
+
+/* 2^-shift (0..31), exact. */
+VEC_INLINE float pow2_neg(unsigned shift)
+{
+    const uint32_t bits = (127u - shift) << 23;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* A fixed-point field of every lane to float, as the reference does it. */
+VEC_INLINE vf convert_fixed(vi container, const struct vfetch_lane *lane, unsigned shift,
+                            enum vfetch_conversion conv)
+{
+    const unsigned bits = lane->field_bits;
+    const vi u = vi_srl(vi_sll(container, 32 - lane->field_shift - bits), 32 - bits);
+    const vi sign = vi_set1(1u << (bits - 1));
+    const vi s = vi_sub(vi_xor(u, sign), sign);
+    const vf unorm_den = vf_set1((float)((1u << bits) - 1));
+    const vf snorm_den = vf_set1((float)((1u << (bits - 1)) - 1));
+
+    switch (conv) {
+    case VFETCH_CONV_UINT: return vf_mul(vf_cvt(u), vf_set1(pow2_neg(shift)));
+    case VFETCH_CONV_SINT: return vf_mul(vf_cvt(s), vf_set1(pow2_neg(shift)));
+    case VFETCH_CONV_UNORM: return vf_div(vf_cvt(u), unorm_den);
+    case VFETCH_CONV_SNORM_ZERO: return vf_div(vf_cvt(s), snorm_den);
+    case VFETCH_CONV_SNORM_ZERO_CLAMP:
+        return vf_max(vf_div(vf_cvt(s), snorm_den), vf_set1(-1.0f));
+    default: /* VFETCH_CONV_SNORM_NO_ZERO: (2s + 1) / (2^n - 1) */
+        return vf_div(vf_cvt(vi_add(vi_add(s, s), vi_set1(1))), unorm_den);
+    }
+}
+
+/* Store m vertices' swizzled components; full 4-component writes go through a transpose. */
+VEC_INLINE void store_records(const struct vfetch_op_exec *op, const vf comp[4], size_t m,
+                              uint8_t *dst, size_t dst_stride)
+{
+    vf o[4];
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t sel = op->swizzle[k];
+        o[k] = sel < 4 ? comp[sel] : vf_set1(sel == VFETCH_SWIZZLE_0 ? 0.0f : 1.0f);
+    }
+    uint8_t *at = dst + 4 * (size_t)op->dst_slot;
+    if (op->write_mask == 0xf && m == VEC_LANES) {
+        const vf t0 = VEC_UNPACKLO_PS(o[0], o[1]), t1 = VEC_UNPACKHI_PS(o[0], o[1]);
+        const vf t2 = VEC_UNPACKLO_PS(o[2], o[3]), t3 = VEC_UNPACKHI_PS(o[2], o[3]);
+        const vf r0 = VEC_PD_AS_PS(VEC_UNPACKLO_PD(VEC_PS_AS_PD(t0), VEC_PS_AS_PD(t2)));
+        const vf r1 = VEC_PD_AS_PS(VEC_UNPACKHI_PD(VEC_PS_AS_PD(t0), VEC_PS_AS_PD(t2)));
+        const vf r2 = VEC_PD_AS_PS(VEC_UNPACKLO_PD(VEC_PS_AS_PD(t1), VEC_PS_AS_PD(t3)));
+        const vf r3 = VEC_PD_AS_PS(VEC_UNPACKHI_PD(VEC_PS_AS_PD(t1), VEC_PS_AS_PD(t3)));
+        /* 128-bit lane j of r_k holds vertex 4j + k. */
+        for (unsigned j = 0; j < VEC_LANES / 4; j++) {
+            simde_mm_storeu_ps((float *)(void *)(at + (4 * j + 0) * dst_stride), vf_lane128(r0, j));
+            simde_mm_storeu_ps((float *)(void *)(at + (4 * j + 1) * dst_stride), vf_lane128(r1, j));
+            simde_mm_storeu_ps((float *)(void *)(at + (4 * j + 2) * dst_stride), vf_lane128(r2, j));
+            simde_mm_storeu_ps((float *)(void *)(at + (4 * j + 3) * dst_stride), vf_lane128(r3, j));
+        }
+        return;
+    }
+    float t[4][VEC_LANES];
+    for (unsigned k = 0; k < 4; k++)
+        vf_store(t[k], o[k]);
+    for (size_t i = 0; i < m; i++)
+        for (unsigned k = 0; k < 4; k++)
+            if (op->write_mask >> k & 1)
+                memcpy(at + i * dst_stride + 4 * k, &t[k][i], 4);
+}
+
+VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const *base,
+                           const size_t *stride, size_t n, uint8_t *dst, size_t dst_stride,
+                           enum vfetch_format format, enum vfetch_conversion conv)
+{
+    const unsigned nbytes = format == VFETCH_FORMAT_FIXED8                               ? 1
+                            : format == VFETCH_FORMAT_FIXED16 || format == VFETCH_FORMAT_FLOAT16 ? 2
+                                                                                          : 4;
+    for (size_t i0 = 0; i0 < n; i0 += VEC_LANES) {
+        const size_t m = n - i0 < VEC_LANES ? n - i0 : VEC_LANES;
+        vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
+        for (unsigned c = 0; c < op->count; c++) {
+            const struct vfetch_lane *lane = &op->lane[c];
+            const uint8_t *src = base[lane->stream] + i0 * stride[lane->stream];
+            const size_t sstride = stride[lane->stream];
+            if (format == VFETCH_FORMAT_FLOAT32) {
+                comp[c] = vi_as_vf(gather(src, sstride, lane, m, 4));
+            } else if (format == VFETCH_FORMAT_FLOAT16) {
+#if VEC_HAVE_F16C
+                uint16_t halves[VEC_LANES] = { 0 };
+                for (size_t i = 0; i < m; i++)
+                    halves[i] = (uint16_t)load_container(src + i * sstride, lane, 2);
+                comp[c] = vf_from_halves(halves);
+#else
+                comp[c] = vi_as_vf(vi_half_to_float_bits(gather(src, sstride, lane, m, 2)));
+#endif
+            } else {
+                comp[c] = convert_fixed(gather(src, sstride, lane, m, nbytes), lane, op->shift, conv);
+            }
+        }
+        store_records(op, comp, m, dst + i0 * dst_stride, dst_stride);
+    }
+}
+
+#define KERNEL(fmt, FORMAT, conv, CONV)                                                     \
+    static VFETCH_CONVERT_FN(NAME(convert_##fmt##_##conv))                                  \
+    {                                                                                       \
+        convert_op(op, base, stride, n, dst, dst_stride, FORMAT, CONV);                     \
+    }
+
+KERNEL(float32, VFETCH_FORMAT_FLOAT32, float, VFETCH_CONV_FLOAT)
+KERNEL(float16, VFETCH_FORMAT_FLOAT16, float, VFETCH_CONV_FLOAT)
+
+#define FIXED_KERNELS(fmt, FORMAT)                                                          \
+    KERNEL(fmt, FORMAT, uint, VFETCH_CONV_UINT)                                             \
+    KERNEL(fmt, FORMAT, sint, VFETCH_CONV_SINT)                                             \
+    KERNEL(fmt, FORMAT, unorm, VFETCH_CONV_UNORM)                                           \
+    KERNEL(fmt, FORMAT, snorm_zero, VFETCH_CONV_SNORM_ZERO)                                 \
+    KERNEL(fmt, FORMAT, snorm_zero_clamp, VFETCH_CONV_SNORM_ZERO_CLAMP)                     \
+    KERNEL(fmt, FORMAT, snorm_no_zero, VFETCH_CONV_SNORM_NO_ZERO)
+
+FIXED_KERNELS(fixed8, VFETCH_FORMAT_FIXED8)
+FIXED_KERNELS(fixed16, VFETCH_FORMAT_FIXED16)
+FIXED_KERNELS(fixed_10_10_10, VFETCH_FORMAT_FIXED_10_10_10)
+FIXED_KERNELS(fixed_11_11_10, VFETCH_FORMAT_FIXED_11_11_10)
+
+#define FIXED_ROW(fmt)                                                                      \
+    {                                                                                       \
+        NULL, NAME(convert_##fmt##_uint), NAME(convert_##fmt##_sint),                       \
+            NAME(convert_##fmt##_unorm), NAME(convert_##fmt##_snorm_zero),                  \
+            NAME(convert_##fmt##_snorm_zero_clamp), NAME(convert_##fmt##_snorm_no_zero)     \
+    }
+
+void NAME(vfetch_dsp_init)(struct vfetch_dsp *dsp)
+{
+    static vfetch_convert_fn *const kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT] = {
+        [VFETCH_FORMAT_FLOAT32] = { NAME(convert_float32_float) },
+        [VFETCH_FORMAT_FLOAT16] = { NAME(convert_float16_float) },
+        [VFETCH_FORMAT_FIXED8] = FIXED_ROW(fixed8),
+        [VFETCH_FORMAT_FIXED16] = FIXED_ROW(fixed16),
+        [VFETCH_FORMAT_FIXED_10_10_10] = FIXED_ROW(fixed_10_10_10),
+        [VFETCH_FORMAT_FIXED_11_11_10] = FIXED_ROW(fixed_11_11_10),
+    };
+    memcpy(dsp->convert, kernels, sizeof kernels);
+}
