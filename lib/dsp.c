@@ -11,6 +11,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
         return;
 #if VFETCH_BUILT_SSE2
     vfetch_dsp_init_sse2(dsp);
+    vfetch_record_init_sse2(dsp);
     dsp->name = "sse2";
     dsp->level = VFETCH_CPU_SSE2;
 #endif
@@ -18,6 +19,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
         return;
 #if VFETCH_BUILT_SSE41
     vfetch_dsp_init_sse41(dsp);
+    vfetch_record_init_sse41(dsp);
     dsp->name = "sse41";
     dsp->level = VFETCH_CPU_SSE41;
 #endif
@@ -25,6 +27,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
         return;
 #if VFETCH_BUILT_AVX2
     vfetch_dsp_init_avx2(dsp);
+    vfetch_record_init_avx2(dsp);
     dsp->name = "avx2";
     dsp->level = VFETCH_CPU_AVX2;
 #endif
@@ -32,6 +35,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
         return;
 #if VFETCH_BUILT_AVX512
     vfetch_dsp_init_avx512(dsp);
+    vfetch_record_init_avx512(dsp);
     dsp->name = "avx512";
     dsp->level = VFETCH_CPU_AVX512;
 #endif
@@ -40,6 +44,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
         return;
 #if VFETCH_BUILT_NEON
     vfetch_dsp_init_neon(dsp);
+    vfetch_record_init_neon(dsp);
     dsp->name = "neon";
     dsp->level = VFETCH_CPU_NEON;
 #endif

@@ -5,7 +5,7 @@
 #ifndef VFETCH_DSP_H
 #define VFETCH_DSP_H
 
-#include "internal.h"
+#include "record.h"
 
 struct vfetch_dsp {
     vfetch_convert_fn *convert[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT];
@@ -13,6 +13,11 @@ struct vfetch_dsp {
     const char *name;
     /** Its vfetch_cpu_flag bit (0 for the reference). */
     unsigned level;
+    /** The record-program executor of the best level that has one, or NULL. */
+    vfetch_record_fn *record;
+    /** Lanes per vector of that executor, and whether it takes 64/128-byte windows. */
+    unsigned record_lanes;
+    int record_wide_windows;
 };
 
 /** Detected levels ANDed with the mask (built or not). */
@@ -32,5 +37,10 @@ void vfetch_dsp_init_sse41(struct vfetch_dsp *dsp);
 void vfetch_dsp_init_avx2(struct vfetch_dsp *dsp);
 void vfetch_dsp_init_avx512(struct vfetch_dsp *dsp);
 void vfetch_dsp_init_neon(struct vfetch_dsp *dsp);
+void vfetch_record_init_sse2(struct vfetch_dsp *dsp);
+void vfetch_record_init_sse41(struct vfetch_dsp *dsp);
+void vfetch_record_init_avx2(struct vfetch_dsp *dsp);
+void vfetch_record_init_avx512(struct vfetch_dsp *dsp);
+void vfetch_record_init_neon(struct vfetch_dsp *dsp);
 
 #endif

@@ -65,6 +65,8 @@ struct vfetch_plan {
     uint64_t hash;
     const char *isa;                      /**< level the kernels were chosen for */
     struct vfetch_record_prog *record;    /**< the record program, or NULL: per-op path */
+    void (*record_run)(const struct vfetch_record_prog *, const uint8_t *const *,
+                       const size_t *, size_t, uint8_t *, size_t); /**< its executor */
 };
 
 /** Container size and field layout of each format. */

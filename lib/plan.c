@@ -241,12 +241,19 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
     plan->record_size = d->out_slots * 4;
     plan->out_stride = d->out_stride;
     plan->hash = plan_hash_desc(d);
+    if (d->path == VFETCH_PATH_AUTO && dsp.record) {
+        /* NULL when the format cannot be expressed: the per-op kernels run it. */
+        plan->record = vfetch_record_lower(plan, dsp.record_lanes, dsp.record_wide_windows);
+        plan->record_run = plan->record ? dsp.record : NULL;
+    }
     *out_plan = plan;
     return VFETCH_OK;
 }
 
 void vfetch_plan_free(vfetch_plan *plan)
 {
+    if (plan)
+        free(plan->record);
     free(plan);
 }
 

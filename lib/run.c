@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "record.h"
 
 void vfetch_run_params_init(struct vfetch_run_params *params)
 {
@@ -158,43 +158,160 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
     }
 }
 
-int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
+/*
+ * Draw positions [first, first + count) through the per-op kernels, in batches as large as the
+ * stage allows when indexed streams must be staged (one vertex at a time from the heap when a
+ * single vertex's records exceed the stage).
+ */
+static int run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                            uint32_t first, size_t count, uint8_t *out, uint8_t *stage)
 {
-    if (!plan || !params)
-        return VFETCH_EINVAL;
-    const struct vfetch_run_params *p = params;
-    int err = run_validate(plan, p);
-    if (err || p->count == 0)
-        return err;
-
-    /* Batch size: as many vertices as the staging area holds (at least one: every extent is
-       at most 16 streams x a few KiB, checked below). Without staging, one batch. */
     size_t staged_bytes = 0;
     if (p->index_type != VFETCH_INDEX_NONE)
         for (unsigned s = 0; s < plan->desc.num_streams; s++)
             if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED)
                 staged_bytes += plan->stream_extent[s];
-    size_t batch = staged_bytes ? RUN_STAGE_BYTES / staged_bytes : p->count;
+    size_t batch = staged_bytes ? RUN_STAGE_BYTES / staged_bytes : count;
     if (staged_bytes && batch > RUN_MAX_BATCH)
         batch = RUN_MAX_BATCH;
-
-    _Alignas(64) uint8_t stage_small[RUN_STAGE_BYTES];
-    uint8_t *stage = stage_small;
     uint8_t *stage_heap = NULL;
     if (staged_bytes && batch == 0) {
-        /* One vertex's records exceed the stack area: stage on the heap, one at a time. */
         stage = stage_heap = malloc(staged_bytes);
         if (!stage_heap)
             return VFETCH_ENOMEM;
         batch = 1;
     }
-
-    uint8_t *out = p->out;
-    for (uint32_t done = 0; done < p->count;) {
-        const size_t n = p->count - done < batch ? p->count - done : batch;
-        run_per_op(plan, p, p->first + done, n, out + (size_t)done * plan->out_stride, stage);
-        done += (uint32_t)n;
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < batch ? count - done : batch;
+        run_per_op(plan, p, first + (uint32_t)done, n, out + done * plan->out_stride, stage);
+        done += n;
     }
     free(stage_heap);
     return VFETCH_OK;
+}
+
+/*
+ * Copy the source bytes of `groups` groups starting at draw position `first` into the stage,
+ * laid out exactly as in memory (vertex i of stream s at i * stride): the record program's
+ * offsets stay valid and every window it loads lies inside the zero-padded stage. Indexed
+ * streams of an indexed run are gathered record by record. Returns 0 if the stage is too
+ * small.
+ */
+static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                            uint32_t first, size_t vertices, uint8_t *stage, size_t stage_size,
+                            const uint8_t **base, size_t *stride)
+{
+    const struct vfetch_plan_desc *d = &plan->desc;
+    const struct vfetch_record_prog *prog = plan->record;
+    size_t used = 0;
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        if (!prog->window_end[s])
+            continue;
+        const struct vfetch_stream *st = &d->streams[s];
+        const size_t sstride = st->step == VFETCH_STEP_CONSTANT ? 0 : st->stride;
+        const size_t span = (vertices - 1) * sstride + prog->window_end[s];
+        if (span > stage_size - used)
+            return 0;
+        uint8_t *to = stage + used;
+        memset(to, 0, span);
+        const uint8_t *data = p->streams[s].data;
+        const uint32_t extent = plan->stream_extent[s];
+        for (size_t i = 0; i < vertices; i++) {
+            const uint32_t pos = first + (uint32_t)i;
+            const uint64_t rec = st->step == VFETCH_STEP_CONSTANT ? 0
+                                 : st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE
+                                     ? (uint64_t)run_vertex_index(p, pos)
+                                     : pos;
+            memcpy(to + i * sstride, data + (size_t)(rec * st->stride), extent);
+            if (sstride == 0)
+                break;
+        }
+        base[s] = to;
+        stride[s] = sstride;
+        used += span;
+    }
+    return 1;
+}
+
+/* Whole groups that can run in place: every window of every stream inside its binding. */
+static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                              size_t groups, const uint8_t **base, size_t *stride)
+{
+    const struct vfetch_plan_desc *d = &plan->desc;
+    const struct vfetch_record_prog *prog = plan->record;
+    const size_t group = prog->group;
+    size_t safe = groups;
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        if (!prog->window_end[s])
+            continue;
+        const struct vfetch_stream *st = &d->streams[s];
+        const uint8_t *data = p->streams[s].data;
+        stride[s] = st->step == VFETCH_STEP_CONSTANT ? 0 : st->stride;
+        const size_t start = (size_t)p->first * stride[s];
+        base[s] = data + start;
+        const size_t size = p->streams[s].size;
+        if (start + prog->window_end[s] > size) {
+            safe = 0;
+        } else if (stride[s]) {
+            /* group g reads up to start + g*group*stride + window_end */
+            const size_t fit = (size - start - prog->window_end[s]) / (group * stride[s]) + 1;
+            safe = fit < safe ? fit : safe;
+        }
+    }
+    return safe;
+}
+
+/* The record-program path: groups in place where safe, through the stage where not; the
+   vertices of a last partial group run through the per-op kernels. */
+static int run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage)
+{
+    const struct vfetch_record_prog *prog = plan->record;
+    const size_t group = prog->group;
+    const size_t groups = p->count / group;
+    const uint8_t *base[VFETCH_MAX_STREAMS] = { NULL };
+    size_t stride[VFETCH_MAX_STREAMS] = { 0 };
+    uint8_t *out = p->out;
+    size_t done = 0; /* groups converted */
+
+    int staged_run = 0;
+    for (unsigned s = 0; s < plan->desc.num_streams; s++)
+        if (prog->window_end[s] && plan->desc.streams[s].step == VFETCH_STEP_INDEXED &&
+            p->index_type != VFETCH_INDEX_NONE)
+            staged_run = 1;
+    if (!staged_run) {
+        done = run_safe_groups(plan, p, groups, base, stride);
+        plan->record_run(prog, base, stride, done, out, plan->out_stride);
+    }
+    /* The rest, a batch of groups at a time through the stage. */
+    while (done < groups) {
+        size_t batch = groups - done;
+        const uint32_t first = p->first + (uint32_t)(done * group);
+        while (batch && !run_stage_groups(plan, p, first, batch * group, stage, RUN_STAGE_BYTES,
+                                          base, stride))
+            batch /= 2;
+        if (!batch)
+            break; /* one group does not fit the stage: per-op from here on */
+        plan->record_run(prog, base, stride, batch, out + done * group * plan->out_stride,
+                         plan->out_stride);
+        done += batch;
+    }
+    const size_t converted = done * group;
+    if (converted == p->count)
+        return VFETCH_OK;
+    return run_per_op_range(plan, p, p->first + (uint32_t)converted, p->count - converted,
+                            out + converted * plan->out_stride, stage);
+}
+
+int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    int err = run_validate(plan, params);
+    if (err || params->count == 0)
+        return err;
+
+    _Alignas(64) uint8_t stage[RUN_STAGE_BYTES];
+    if (plan->record)
+        return run_record(plan, params, stage);
+    return run_per_op_range(plan, params, params->first, params->count, params->out, stage);
 }

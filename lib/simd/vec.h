@@ -57,6 +57,8 @@ typedef simde__m512 vf;
 #define vi_sll(x, n) simde_mm512_sll_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_srl(x, n) simde_mm512_srl_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_slli(x, n) simde_mm512_slli_epi32((x), (n))
+#define vi_srli(x, n) simde_mm512_srli_epi32((x), (n))
+#define vi_andnot simde_mm512_andnot_si512
 #define vf_set1(x) simde_mm512_set1_ps(x)
 #define vf_mul simde_mm512_mul_ps
 #define vf_add simde_mm512_add_ps
@@ -117,6 +119,8 @@ typedef simde__m256 vf;
 #define vi_sll(x, n) simde_mm256_sll_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_srl(x, n) simde_mm256_srl_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_slli(x, n) simde_mm256_slli_epi32((x), (n))
+#define vi_srli(x, n) simde_mm256_srli_epi32((x), (n))
+#define vi_andnot simde_mm256_andnot_si256
 #define vf_set1(x) simde_mm256_set1_ps(x)
 #define vf_mul simde_mm256_mul_ps
 #define vf_add simde_mm256_add_ps
@@ -157,6 +161,8 @@ typedef simde__m128 vf;
 #define vi_sll(x, n) simde_mm_sll_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_srl(x, n) simde_mm_srl_epi32((x), simde_mm_cvtsi32_si128((int)(n)))
 #define vi_slli(x, n) simde_mm_slli_epi32((x), (n))
+#define vi_srli(x, n) simde_mm_srli_epi32((x), (n))
+#define vi_andnot simde_mm_andnot_si128
 #define vf_set1(x) simde_mm_set1_ps(x)
 #define vf_mul simde_mm_mul_ps
 #define vf_add simde_mm_add_ps

@@ -1,0 +1,268 @@
+/*
+ * Lowering a plan to a record program (see record.h). Runs once per plan; everything the SIMD
+ * loop needs per vector is decided here.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "record.h"
+
+/* What one output slot receives; ops run in order, so a later op's write replaces it. */
+enum slot_kind { SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED };
+
+struct slot_source {
+    enum slot_kind kind;
+    const struct vfetch_op_exec *op;
+    const struct vfetch_lane *lane;
+};
+
+static void record_slot_sources(const struct vfetch_plan *plan, struct slot_source *slots)
+{
+    for (unsigned s = 0; s < plan->desc.out_slots; s++)
+        slots[s] = (struct slot_source){ SLOT_KEEP, NULL, NULL };
+    for (unsigned o = 0; o < plan->desc.num_ops; o++) {
+        const struct vfetch_op_exec *op = &plan->ops[o];
+        for (unsigned c = 0; c < 4; c++) {
+            if (!(op->write_mask >> c & 1))
+                continue;
+            struct slot_source *slot = &slots[op->dst_slot + c];
+            const unsigned sel = op->swizzle[c];
+            slot->op = op;
+            slot->lane = NULL;
+            if (sel == VFETCH_SWIZZLE_0 || (sel < 3 && sel >= op->count))
+                slot->kind = SLOT_CONST0;
+            else if (sel == VFETCH_SWIZZLE_1 || sel >= op->count) /* missing w = 1 */
+                slot->kind = SLOT_CONST1;
+            else {
+                slot->lane = &op->lane[sel];
+                slot->kind = op->format == VFETCH_FORMAT_FLOAT32   ? SLOT_RAW32
+                             : op->format == VFETCH_FORMAT_FLOAT16 ? SLOT_HALF
+                                                                   : SLOT_FIXED;
+            }
+        }
+    }
+}
+
+static float record_pow2(int e)
+{
+    return ldexpf(1.0f, e);
+}
+
+static unsigned record_gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        const unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Bytes of one lane: for each of its 4 output bytes, the source byte (relative to the group's
+   first record) or -1 for zero. Returns the number of source bytes. */
+static unsigned record_lane_bytes(const struct slot_source *slot, const struct vfetch_plan *plan,
+                                  unsigned vertex, int64_t bytes[4])
+{
+    for (unsigned b = 0; b < 4; b++)
+        bytes[b] = -1;
+    if (!slot->lane)
+        return 0;
+    const struct vfetch_lane *lane = slot->lane;
+    const uint64_t rec = (uint64_t)vertex * plan->desc.streams[lane->stream].stride;
+    const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
+    for (unsigned b = 0; b < used; b++)
+        bytes[b] = (int64_t)(rec + lane->byte_off[b]);
+    return used;
+}
+
+/* Fill the per-lane arithmetic of lane i of a vector from its slot. */
+static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const struct slot_source *slot)
+{
+    v->mul[i] = 1.0f;
+    v->add[i] = 0.0f;
+    v->div[i] = 1.0f;
+    v->lo[i] = -INFINITY;
+    v->store_sel[i] = slot->kind == SLOT_KEEP ? 0 : -1;
+    if (slot->kind == SLOT_KEEP) {
+        v->passes |= VFETCH_RP_KEEP;
+        return;
+    }
+    if (slot->kind == SLOT_CONST1)
+        v->raw_or[i] = (int32_t)VFETCH_ONE_BITS;
+    if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32)
+        v->passes |= VFETCH_RP_RAW;
+    if (slot->kind == SLOT_HALF) {
+        v->half_sel[i] = -1;
+        v->passes |= VFETCH_RP_HALF;
+    }
+    if (slot->kind != SLOT_FIXED)
+        return;
+
+    const struct vfetch_op_exec *op = slot->op;
+    const unsigned n = slot->lane->field_bits;
+    const unsigned shl = 32 - slot->lane->field_shift - n;
+    const int is_signed = op->conversion != VFETCH_CONV_UINT && op->conversion != VFETCH_CONV_UNORM;
+    v->passes |= VFETCH_RP_FIXED;
+    v->fixed_sel[i] = -1;
+    v->shl[i] = (int32_t)shl;
+    v->shl_mul[i] = (int32_t)(1u << shl);
+    v->fmask[i] = (int32_t)((((1u << n) - 1) << (31 - n)) | (is_signed ? 0x80000000u : 0));
+    /* After the conversion the lane holds v * 2^(31-n), exactly. */
+    v->mul[i] = record_pow2(-(int)(31 - n));
+    switch (op->conversion) {
+    case VFETCH_CONV_UINT:
+    case VFETCH_CONV_SINT: v->mul[i] = record_pow2(-(int)(31 - n) - op->shift); break;
+    case VFETCH_CONV_UNORM: v->div[i] = (float)((1u << n) - 1); break;
+    case VFETCH_CONV_SNORM_ZERO: v->div[i] = (float)((1u << (n - 1)) - 1); break;
+    case VFETCH_CONV_SNORM_ZERO_CLAMP:
+        v->div[i] = (float)((1u << (n - 1)) - 1);
+        v->lo[i] = -1.0f;
+        v->passes |= VFETCH_RP_CLAMP;
+        break;
+    case VFETCH_CONV_SNORM_NO_ZERO:
+        v->mul[i] = record_pow2(-(int)(30 - n)); /* 2v */
+        v->add[i] = 1.0f;                        /* 2v + 1 */
+        v->div[i] = (float)((1u << n) - 1);
+        break;
+    default: break;
+    }
+    if (v->div[i] != 1.0f)
+        v->passes |= VFETCH_RP_DIV;
+}
+
+/*
+ * Place a run of lanes (one 128-bit lane, or the whole vector) in one window of `size` bytes.
+ * first_lane..first_lane+nlanes-1 are vector lanes; slots[] their sources; vertex[] the group
+ * vertex of each. Returns 0 if the bytes do not fit one stream and one window.
+ */
+static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector *v,
+                         const struct slot_source *const *slots, const unsigned *vertex,
+                         unsigned first_lane, unsigned nlanes, unsigned size, unsigned win_index,
+                         uint32_t *window_end)
+{
+    int64_t lo = INT64_MAX, hi = -1;
+    int stream = -1;
+    for (unsigned i = first_lane; i < first_lane + nlanes; i++) {
+        int64_t bytes[4];
+        if (!record_lane_bytes(slots[i], plan, vertex[i], bytes))
+            continue;
+        if (stream >= 0 && stream != slots[i]->lane->stream)
+            return 0;
+        stream = slots[i]->lane->stream;
+        for (unsigned b = 0; b < 4; b++) {
+            if (bytes[b] < 0)
+                continue;
+            lo = bytes[b] < lo ? bytes[b] : lo;
+            hi = bytes[b] > hi ? bytes[b] : hi;
+        }
+    }
+    if (stream < 0) { /* nothing to load: every lane constant or kept */
+        v->stream[win_index] = 0xff;
+        for (unsigned i = first_lane; i < first_lane + nlanes; i++)
+            for (unsigned b = 0; b < 4; b++)
+                v->ctrl[4 * i + b] = size == 16 ? 0x80 : 0;
+        return 1;
+    }
+    if (hi - lo >= (int64_t)size || hi > (int64_t)UINT32_MAX - size)
+        return 0;
+    v->stream[win_index] = (uint8_t)stream;
+    v->src_off[win_index] = (uint32_t)lo;
+    if ((uint32_t)lo + size > window_end[stream])
+        window_end[stream] = (uint32_t)lo + size;
+    v->passes |= VFETCH_RP_LOAD;
+    for (unsigned i = first_lane; i < first_lane + nlanes; i++) {
+        int64_t bytes[4];
+        record_lane_bytes(slots[i], plan, vertex[i], bytes);
+        for (unsigned b = 0; b < 4; b++) {
+            const unsigned at = 4 * i + b;
+            if (bytes[b] < 0) {
+                v->ctrl[at] = size == 16 ? 0x80 : 0;
+            } else {
+                /* pshufb indexes within the 128-bit lane; vpermb within the whole window */
+                v->ctrl[at] = (uint8_t)(bytes[b] - lo);
+                if (size != 16)
+                    v->zmask |= 1ull << at;
+            }
+        }
+    }
+    return 1;
+}
+
+struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
+                                               int wide_windows)
+{
+    const struct vfetch_plan_desc *d = &plan->desc;
+    if (plan->out_stride % 16 || plan->record_size % 16 || lanes % 4 || lanes > VFETCH_RP_LANES)
+        return NULL;
+    const unsigned pieces = plan->out_stride / 16;   /* P: 16-byte pieces per record */
+    const unsigned per_vector = lanes / 4;           /* Q: pieces per vector */
+    const unsigned group = per_vector / record_gcd(pieces, per_vector);
+    const unsigned num_vectors = group * pieces / per_vector;
+    if (num_vectors > 1024)
+        return NULL;
+
+    struct slot_source slots[VFETCH_MAX_SLOTS];
+    record_slot_sources(plan, slots);
+    const struct slot_source keep = { SLOT_KEEP, NULL, NULL };
+
+    struct vfetch_record_prog *prog =
+        calloc(1, sizeof *prog + num_vectors * sizeof(struct vfetch_rp_vector));
+    if (!prog)
+        return NULL;
+    prog->lanes = lanes;
+    prog->group = group;
+    prog->num_vectors = num_vectors;
+
+    for (unsigned k = 0; k < num_vectors; k++) {
+        struct vfetch_rp_vector *v = &prog->vec[k];
+        const struct slot_source *lane_slot[VFETCH_RP_LANES];
+        unsigned lane_vertex[VFETCH_RP_LANES];
+        for (unsigned i = 0; i < lanes; i++) {
+            const unsigned piece = k * per_vector + i / 4; /* within the group */
+            const unsigned slot = (piece % pieces) * 4 + i % 4;
+            lane_vertex[i] = piece / pieces;
+            lane_slot[i] = slot < d->out_slots ? &slots[slot] : &keep;
+            record_lane_params(v, i, lane_slot[i]);
+        }
+        v->dst_off = k * 4 * lanes;
+        int ok = 0;
+        if (wide_windows) {
+            /* One window for the whole vector if the bytes allow, else per 128-bit lane. */
+            struct vfetch_rp_vector trial = *v;
+            if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 64, 0, prog->window_end)) {
+                trial.window = VFETCH_RP_WINDOW_64;
+                *v = trial;
+                ok = 1;
+            } else if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 128, 0,
+                                     prog->window_end)) {
+                trial.window = VFETCH_RP_WINDOW_128;
+                *v = trial;
+                ok = 1;
+            }
+        }
+        if (!ok) {
+            v->window = VFETCH_RP_WINDOW_16;
+            v->zmask = 0;
+            ok = 1;
+            for (unsigned q = 0; q < per_vector && ok; q++)
+                ok = record_window(plan, v, lane_slot, lane_vertex, 4 * q, 4, 16, q, prog->window_end);
+            /* Lanes with nothing to load borrow a loaded lane's window: always in bounds. */
+            for (unsigned q = 0; q < per_vector && ok; q++) {
+                if (v->stream[q] != 0xff)
+                    continue;
+                for (unsigned r = 0; r < per_vector; r++)
+                    if (v->stream[r] != 0xff) {
+                        v->stream[q] = v->stream[r];
+                        v->src_off[q] = v->src_off[r];
+                        break;
+                    }
+            }
+        }
+        if (!ok) {
+            free(prog);
+            return NULL;
+        }
+    }
+    (void)d;
+    return prog;
+}

@@ -1,0 +1,92 @@
+/*
+ * The record program (../shared/DESIGN.md §3.1): a whole vertex format lowered to tables that
+ * one generic SIMD loop executes, a vector of output at a time.
+ *
+ * Output records are cut into 16-byte pieces (4 float lanes). A group is G consecutive
+ * vertices, chosen so that the group's pieces fill whole vectors of the level (4, 8 or 16
+ * lanes). For each vector of the group the program holds:
+ *   - where its source bytes come from: one window per 128-bit lane (16 bytes, shuffled with
+ *     pshufb/vpshufb), or on AVX-512 VBMI one 64- or 128-byte window for the whole vector
+ *     (vpermb / vpermt2b), at a byte offset from the group's first record in one stream;
+ *   - the byte-gather control: which window byte lands in each output byte, or zero: this one
+ *     permute does the byte swap, the placement and the zero fill of every attribute;
+ *   - per-lane arithmetic: the lane's container is shifted left so that its field's top bit is
+ *     bit 31 (shl), masked (fmask, which also keeps or drops the sign), arithmetic-shifted
+ *     right by one and converted exactly to float (= v * 2^(31-n)); then (f * mul + add) / div
+ *     and max(., lo), every step exact but the one division the reference also does;
+ *   - lanes that are raw float32 bits or constants (raw), binary16 (half: a second pass), or
+ *     left alone (keep: a masked store).
+ */
+#ifndef VFETCH_RECORD_H
+#define VFETCH_RECORD_H
+
+#include "internal.h"
+
+/** Most lanes in a vector (AVX-512: 16). */
+#define VFETCH_RP_LANES 16
+
+/** How a vector's source bytes are fetched. */
+enum vfetch_rp_window {
+    VFETCH_RP_WINDOW_16 = 0,  /**< one 16-byte window per 128-bit lane (pshufb per lane) */
+    VFETCH_RP_WINDOW_64 = 1,  /**< one 64-byte window for the vector (vpermb) */
+    VFETCH_RP_WINDOW_128 = 2, /**< one 128-byte window for the vector (vpermt2b) */
+};
+
+/** Which passes a vector needs (bits), so that the loop skips what a vector does not use. */
+enum {
+    VFETCH_RP_FIXED = 1 << 0, /**< some lanes are fixed-point conversions */
+    VFETCH_RP_DIV = 1 << 1,   /**< some fixed lane divides (normalised) */
+    VFETCH_RP_CLAMP = 1 << 2, /**< some fixed lane clamps at -1 */
+    VFETCH_RP_HALF = 1 << 3,  /**< some lanes are binary16 */
+    VFETCH_RP_KEEP = 1 << 4,  /**< some lanes are not written */
+    VFETCH_RP_RAW = 1 << 5,   /**< some lanes are raw bits or constants */
+    VFETCH_RP_LOAD = 1 << 6,  /**< the vector reads source bytes (else all lanes constant/kept) */
+};
+
+struct vfetch_rp_vector {
+    uint8_t window;       /**< enum vfetch_rp_window */
+    uint8_t passes;       /**< VFETCH_RP_* bits */
+    uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for 64/128 windows) */
+    uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
+                               bytes from the group's first record */
+    uint32_t dst_off;     /**< output byte offset from the group's first output record */
+    uint8_t ctrl[64];     /**< byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
+    uint64_t zmask;       /**< 64/128 windows: bit b set = output byte b comes from the window */
+    int32_t shl[VFETCH_RP_LANES];     /**< left shift (avx2/avx512) ... */
+    int32_t shl_mul[VFETCH_RP_LANES]; /**< ... or the same as a multiplier 2^shl (sse41/neon) */
+    int32_t fmask[VFETCH_RP_LANES];   /**< field mask after the shift right by one */
+    float mul[VFETCH_RP_LANES], add[VFETCH_RP_LANES], div[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
+    int32_t fixed_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the fixed-point result */
+    int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */
+    int32_t raw_or[VFETCH_RP_LANES];    /**< OR-ed into raw lanes (1.0 constants) */
+    int32_t store_sel[VFETCH_RP_LANES]; /**< all ones: lane is written (not kept) */
+};
+
+struct vfetch_record_prog {
+    uint32_t lanes;          /**< lanes per vector: 4, 8 or 16 */
+    uint32_t group;          /**< vertices per group (G) */
+    uint32_t num_vectors;    /**< vectors per group (K) */
+    /** Per stream: bytes past a group's first record that the group's windows may read
+        (so a group is safe to run in place when base + this <= end of buffer). */
+    uint32_t window_end[VFETCH_MAX_STREAMS];
+    struct vfetch_rp_vector vec[];
+};
+
+/**
+ * A record-program executor: run `groups` groups. Group g reads stream s at
+ * base[s] + g * group * stride[s] and writes dst + g * group * dst_stride.
+ */
+#define VFETCH_RECORD_FN(name)                                                              \
+    void name(const struct vfetch_record_prog *prog, const uint8_t *const *base,            \
+              const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
+typedef VFETCH_RECORD_FN(vfetch_record_fn);
+
+/**
+ * Lower a plan to a record program for vectors of `lanes` lanes; `wide_windows` allows the
+ * 64/128-byte windows (AVX-512 VBMI). Returns NULL where the plan cannot be expressed (the
+ * per-op path then runs it) or on allocation failure.
+ */
+struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
+                                               int wide_windows);
+
+#endif
