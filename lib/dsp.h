@@ -18,6 +18,10 @@ struct vfetch_dsp {
     /** Lanes per vector of that executor, and whether it takes 64/128-byte windows. */
     unsigned record_lanes;
     int record_wide_windows;
+    /** The next-narrower level's executor (avx2 under avx512), or NULL: a plan whose vectors
+        would mix many lane kinds may run cheaper on narrower vectors (vfetch_record_cost). */
+    vfetch_record_fn *record_narrow;
+    unsigned record_narrow_lanes;
 };
 
 /** Detected levels ANDed with the mask (built or not). */

@@ -245,6 +245,18 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         /* NULL when the format cannot be expressed: the per-op kernels run it. */
         plan->record = vfetch_record_lower(plan, dsp.record_lanes, dsp.record_wide_windows);
         plan->record_run = plan->record ? dsp.record : NULL;
+        if (dsp.record_narrow) {
+            struct vfetch_record_prog *narrow =
+                vfetch_record_lower(plan, dsp.record_narrow_lanes, 0);
+            if (narrow && (!plan->record ||
+                           vfetch_record_cost(narrow) < vfetch_record_cost(plan->record))) {
+                free(plan->record);
+                plan->record = narrow;
+                plan->record_run = dsp.record_narrow;
+            } else {
+                free(narrow);
+            }
+        }
     }
     *out_plan = plan;
     return VFETCH_OK;

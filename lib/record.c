@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "record.h"
 
@@ -70,8 +71,11 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
     const struct vfetch_lane *lane = slot->lane;
     const uint64_t rec = (uint64_t)vertex * plan->desc.streams[lane->stream].stride;
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
+    /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
+       shift at all; float bits and halves to the bottom. */
+    const unsigned at = slot->kind == SLOT_FIXED ? 4 - used : 0;
     for (unsigned b = 0; b < used; b++)
-        bytes[b] = (int64_t)(rec + lane->byte_off[b]);
+        bytes[at + b] = (int64_t)(rec + lane->byte_off[b]);
     return used;
 }
 
@@ -80,7 +84,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
 {
     v->mul[i] = 1.0f;
     v->add[i] = 0.0f;
-    v->div[i] = 1.0f;
+    float div = 1.0f;
     v->lo[i] = -INFINITY;
     v->store_sel[i] = slot->kind == SLOT_KEEP ? 0 : -1;
     if (slot->kind == SLOT_KEEP) {
@@ -100,33 +104,47 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
 
     const struct vfetch_op_exec *op = slot->op;
     const unsigned n = slot->lane->field_bits;
-    const unsigned shl = 32 - slot->lane->field_shift - n;
+    /* The container sits in the top bytes of the lane (record_lane_bytes), so its field's top
+       bit is at 32 - shl; shifting left by shl puts it at bit 31. */
+    const unsigned top_of_field = slot->lane->field_shift + n + 8 * (4 - slot->lane->nbytes);
+    const unsigned shl = 32 - top_of_field;
     const int is_signed = op->conversion != VFETCH_CONV_UINT && op->conversion != VFETCH_CONV_UNORM;
     v->passes |= VFETCH_RP_FIXED;
+    if (shl || slot->lane->nbytes == 4)
+        v->passes |= VFETCH_RP_SHIFT; /* packed fields: shift and clear the bits below */
     v->fixed_sel[i] = -1;
     v->shl[i] = (int32_t)shl;
     v->shl_mul[i] = (int32_t)(1u << shl);
-    v->fmask[i] = (int32_t)((((1u << n) - 1) << (31 - n)) | (is_signed ? 0x80000000u : 0));
-    /* After the conversion the lane holds v * 2^(31-n), exactly. */
-    v->mul[i] = record_pow2(-(int)(31 - n));
+    v->fmask[i] = (int32_t)~((1u << (32 - n)) - 1);
+    /* An unsigned field gets its top bit flipped, so that the signed conversion sees
+       u - 2^(n-1); adding 2^(n-1) back afterwards is exact. */
+    v->xmask[i] = is_signed ? 0 : (int32_t)0x80000000u;
+    const float bias = is_signed ? 0.0f : record_pow2((int)n - 1);
+    /* After the conversion the lane holds (v - bias) * 2^(32-n), exactly. */
+    v->mul[i] = record_pow2(-(int)(32 - n));
+    v->add[i] = bias;
     switch (op->conversion) {
     case VFETCH_CONV_UINT:
-    case VFETCH_CONV_SINT: v->mul[i] = record_pow2(-(int)(31 - n) - op->shift); break;
-    case VFETCH_CONV_UNORM: v->div[i] = (float)((1u << n) - 1); break;
-    case VFETCH_CONV_SNORM_ZERO: v->div[i] = (float)((1u << (n - 1)) - 1); break;
+    case VFETCH_CONV_SINT:
+        v->mul[i] = record_pow2(-(int)(32 - n) - op->shift);
+        v->add[i] = bias * record_pow2(-(int)op->shift);
+        break;
+    case VFETCH_CONV_UNORM: div = (float)((1u << n) - 1); break;
+    case VFETCH_CONV_SNORM_ZERO: div = (float)((1u << (n - 1)) - 1); break;
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
-        v->div[i] = (float)((1u << (n - 1)) - 1);
+        div = (float)((1u << (n - 1)) - 1);
         v->lo[i] = -1.0f;
         v->passes |= VFETCH_RP_CLAMP;
         break;
     case VFETCH_CONV_SNORM_NO_ZERO:
-        v->mul[i] = record_pow2(-(int)(30 - n)); /* 2v */
+        v->mul[i] = record_pow2(-(int)(31 - n)); /* 2v */
         v->add[i] = 1.0f;                        /* 2v + 1 */
-        v->div[i] = (float)((1u << n) - 1);
+        div = (float)((1u << n) - 1);
         break;
     default: break;
     }
-    if (v->div[i] != 1.0f)
+    v->div[i] = div;
+    if (div != 1.0f)
         v->passes |= VFETCH_RP_DIV;
 }
 
@@ -173,6 +191,14 @@ static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector
     for (unsigned i = first_lane; i < first_lane + nlanes; i++) {
         int64_t bytes[4];
         record_lane_bytes(slots[i], plan, vertex[i], bytes);
+        if (slots[i]->kind == SLOT_HALF) {
+            for (unsigned b = 0; b < 2; b++) {
+                const unsigned at = size == 16 ? 16 * (i / 4) + 2 * (i % 4) + b : 2 * i + b;
+                v->hctrl[at] = (uint8_t)(bytes[b] - lo);
+                if (size != 16)
+                    v->hzmask |= 1ull << at;
+            }
+        }
         for (unsigned b = 0; b < 4; b++) {
             const unsigned at = 4 * i + b;
             if (bytes[b] < 0) {
@@ -225,10 +251,12 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             record_lane_params(v, i, lane_slot[i]);
         }
         v->dst_off = k * 4 * lanes;
+        memset(v->hctrl, 0x80, sizeof v->hctrl);
         int ok = 0;
         if (wide_windows) {
             /* One window for the whole vector if the bytes allow, else per 128-bit lane. */
             struct vfetch_rp_vector trial = *v;
+            memset(trial.hctrl, 0, sizeof trial.hctrl); /* vpermb: unused bytes are masked */
             if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 64, 0, prog->window_end)) {
                 trial.window = VFETCH_RP_WINDOW_64;
                 *v = trial;
@@ -243,6 +271,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         if (!ok) {
             v->window = VFETCH_RP_WINDOW_16;
             v->zmask = 0;
+            v->hzmask = 0;
+            memset(v->hctrl, 0x80, sizeof v->hctrl);
             ok = 1;
             for (unsigned q = 0; q < per_vector && ok; q++)
                 ok = record_window(plan, v, lane_slot, lane_vertex, 4 * q, 4, 16, q, prog->window_end);
@@ -263,6 +293,29 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             return NULL;
         }
     }
-    (void)d;
+    for (unsigned s = 0; s < d->num_streams; s++)
+        if (prog->window_end[s])
+            prog->streams_read[prog->num_streams_read++] = (uint8_t)s;
     return prog;
+}
+
+unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
+{
+    static const struct {
+        unsigned pass, cost;
+    } weights[] = {
+        { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
+        { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
+        { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },
+    };
+    unsigned total = 0;
+    for (unsigned k = 0; k < prog->num_vectors; k++) {
+        unsigned c = 2; /* store and loop */
+        for (unsigned w = 0; w < sizeof weights / sizeof weights[0]; w++)
+            if (prog->vec[k].passes & weights[w].pass)
+                c += weights[w].cost;
+        total += c;
+    }
+    /* width factor lanes / 8 (xmm 0.5, ymm 1, zmm 2), in eighths to stay integral */
+    return total * prog->lanes * 1000 / (8 * prog->group);
 }

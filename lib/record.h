@@ -10,10 +10,11 @@
  *     (vpermb / vpermt2b), at a byte offset from the group's first record in one stream;
  *   - the byte-gather control: which window byte lands in each output byte, or zero: this one
  *     permute does the byte swap, the placement and the zero fill of every attribute;
- *   - per-lane arithmetic: the lane's container is shifted left so that its field's top bit is
- *     bit 31 (shl), masked (fmask, which also keeps or drops the sign), arithmetic-shifted
- *     right by one and converted exactly to float (= v * 2^(31-n)); then (f * mul + add) / div
- *     and max(., lo), every step exact but the one division the reference also does;
+ *   - per-lane arithmetic: the gather puts a fixed-point container in the lane's top bytes;
+ *     packed fields are shifted left so that the field's top bit is bit 31 and masked (shl,
+ *     fmask); an unsigned field's top bit is flipped (xmask), so that one signed int -> float
+ *     conversion gives (v - bias) * 2^(32-n) exactly; then (f * mul + add) / div and
+ *     max(., lo), every step exact but the one division the reference also does;
  *   - lanes that are raw float32 bits or constants (raw), binary16 (half: a second pass), or
  *     left alone (keep: a masked store).
  */
@@ -41,6 +42,7 @@ enum {
     VFETCH_RP_KEEP = 1 << 4,  /**< some lanes are not written */
     VFETCH_RP_RAW = 1 << 5,   /**< some lanes are raw bits or constants */
     VFETCH_RP_LOAD = 1 << 6,  /**< the vector reads source bytes (else all lanes constant/kept) */
+    VFETCH_RP_SHIFT = 1 << 7, /**< some fixed lane is a packed field: shift and mask */
 };
 
 struct vfetch_rp_vector {
@@ -52,9 +54,15 @@ struct vfetch_rp_vector {
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
     uint8_t ctrl[64];     /**< byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
     uint64_t zmask;       /**< 64/128 windows: bit b set = output byte b comes from the window */
+    /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
+        in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32
+        bytes for 64/128 windows), for one vcvtph2ps. */
+    uint8_t hctrl[64];
+    uint64_t hzmask;
     int32_t shl[VFETCH_RP_LANES];     /**< left shift (avx2/avx512) ... */
     int32_t shl_mul[VFETCH_RP_LANES]; /**< ... or the same as a multiplier 2^shl (sse41/neon) */
-    int32_t fmask[VFETCH_RP_LANES];   /**< field mask after the shift right by one */
+    int32_t fmask[VFETCH_RP_LANES];   /**< keeps the field's n top bits after the shift */
+    int32_t xmask[VFETCH_RP_LANES];   /**< 0x80000000 for unsigned fields (see record.c) */
     float mul[VFETCH_RP_LANES], add[VFETCH_RP_LANES], div[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
     int32_t fixed_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the fixed-point result */
     int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */
@@ -69,6 +77,9 @@ struct vfetch_record_prog {
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */
     uint32_t window_end[VFETCH_MAX_STREAMS];
+    /** The streams any window reads, so that the loop advances only those. */
+    uint32_t num_streams_read;
+    uint8_t streams_read[VFETCH_MAX_STREAMS];
     struct vfetch_rp_vector vec[];
 };
 
@@ -88,5 +99,12 @@ typedef VFETCH_RECORD_FN(vfetch_record_fn);
  */
 struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
                                                int wide_windows);
+
+/**
+ * Estimated cost per vertex of running a program (arbitrary units): the passes each vector
+ * needs, weighted by vector width (a 512-bit op counted as two 256-bit ones, as on CPUs that
+ * split them), divided by the vertices per group. Used to choose between widths.
+ */
+unsigned vfetch_record_cost(const struct vfetch_record_prog *prog);
 
 #endif

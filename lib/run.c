@@ -158,36 +158,35 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
     }
 }
 
-/*
- * Draw positions [first, first + count) through the per-op kernels, in batches as large as the
- * stage allows when indexed streams must be staged (one vertex at a time from the heap when a
- * single vertex's records exceed the stage).
- */
-static int run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_params *p,
-                            uint32_t first, size_t count, uint8_t *out, uint8_t *stage)
+/* Bytes one vertex needs in the stage on the per-op path: its indexed streams' records, when
+   the run has an index buffer. */
+static size_t run_staged_bytes(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
-    size_t staged_bytes = 0;
+    size_t bytes = 0;
     if (p->index_type != VFETCH_INDEX_NONE)
         for (unsigned s = 0; s < plan->desc.num_streams; s++)
             if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED)
-                staged_bytes += plan->stream_extent[s];
-    size_t batch = staged_bytes ? RUN_STAGE_BYTES / staged_bytes : count;
+                bytes += plan->stream_extent[s];
+    return bytes;
+}
+
+/*
+ * Draw positions [first, first + count) through the per-op kernels, in batches as large as the
+ * stage allows when indexed streams must be staged.
+ */
+static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                             uint32_t first, size_t count, uint8_t *out, uint8_t *stage,
+                             size_t stage_size)
+{
+    const size_t staged_bytes = run_staged_bytes(plan, p);
+    size_t batch = staged_bytes ? stage_size / staged_bytes : count;
     if (staged_bytes && batch > RUN_MAX_BATCH)
         batch = RUN_MAX_BATCH;
-    uint8_t *stage_heap = NULL;
-    if (staged_bytes && batch == 0) {
-        stage = stage_heap = malloc(staged_bytes);
-        if (!stage_heap)
-            return VFETCH_ENOMEM;
-        batch = 1;
-    }
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < batch ? count - done : batch;
         run_per_op(plan, p, first + (uint32_t)done, n, out + done * plan->out_stride, stage);
         done += n;
     }
-    free(stage_heap);
-    return VFETCH_OK;
 }
 
 /*
@@ -263,7 +262,8 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_p
 
 /* The record-program path: groups in place where safe, through the stage where not; the
    vertices of a last partial group run through the per-op kernels. */
-static int run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage)
+static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage,
+                       size_t stage_size)
 {
     const struct vfetch_record_prog *prog = plan->record;
     const size_t group = prog->group;
@@ -286,7 +286,7 @@ static int run_record(const vfetch_plan *plan, const struct vfetch_run_params *p
     while (done < groups) {
         size_t batch = groups - done;
         const uint32_t first = p->first + (uint32_t)(done * group);
-        while (batch && !run_stage_groups(plan, p, first, batch * group, stage, RUN_STAGE_BYTES,
+        while (batch && !run_stage_groups(plan, p, first, batch * group, stage, stage_size,
                                           base, stride))
             batch /= 2;
         if (!batch)
@@ -296,10 +296,9 @@ static int run_record(const vfetch_plan *plan, const struct vfetch_run_params *p
         done += batch;
     }
     const size_t converted = done * group;
-    if (converted == p->count)
-        return VFETCH_OK;
-    return run_per_op_range(plan, p, p->first + (uint32_t)converted, p->count - converted,
-                            out + converted * plan->out_stride, stage);
+    if (converted < p->count)
+        run_per_op_range(plan, p, p->first + (uint32_t)converted, p->count - converted,
+                         out + converted * plan->out_stride, stage, stage_size);
 }
 
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
@@ -310,8 +309,23 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     if (err || params->count == 0)
         return err;
 
-    _Alignas(64) uint8_t stage[RUN_STAGE_BYTES];
+    /* The stack stage; a vertex whose staged records alone exceed it gets a heap stage,
+       allocated here so that an allocation failure comes before any write. */
+    _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
+    uint8_t *stage = stage_stack, *stage_heap = NULL;
+    size_t stage_size = sizeof stage_stack;
+    const size_t staged_bytes = run_staged_bytes(plan, params);
+    if (staged_bytes > stage_size) {
+        stage = stage_heap = malloc(staged_bytes);
+        if (!stage_heap)
+            return VFETCH_ENOMEM;
+        stage_size = staged_bytes;
+    }
     if (plan->record)
-        return run_record(plan, params, stage);
-    return run_per_op_range(plan, params, params->first, params->count, params->out, stage);
+        run_record(plan, params, stage, stage_size);
+    else
+        run_per_op_range(plan, params, params->first, params->count, params->out, stage,
+                         stage_size);
+    free(stage_heap);
+    return VFETCH_OK;
 }

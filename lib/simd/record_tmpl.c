@@ -36,40 +36,83 @@ VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
     return vi_or(vi_and(sel, b), vi_andnot(sel, a));
 }
 
-/* The vector's source bytes, permuted into lanes (zero where nothing is read). */
-VEC_INLINE vi rp_gather(const struct vfetch_rp_vector *v, const uint8_t *const *gbase)
+/* The vector's source window(s): one register per 128-bit lane's window assembled, or the
+   64/128 bytes of a wide window (b is the second half of a 128-byte window). */
+struct rp_window {
+    vi a, b;
+};
+
+VEC_INLINE struct rp_window rp_load_window(const struct vfetch_rp_vector *v, const uint8_t *const *gbase)
 {
+    struct rp_window w;
 #if VEC_BITS == 128
-    const vi win = simde_mm_loadu_si128((const void *)(gbase[v->stream[0]] + v->src_off[0]));
-    return simde_mm_shuffle_epi8(win, simde_mm_loadu_si128((const void *)v->ctrl));
+    w.a = simde_mm_loadu_si128((const void *)(gbase[v->stream[0]] + v->src_off[0]));
 #elif VEC_BITS == 256
-    const vi win = simde_mm256_loadu2_m128i(
+    w.a = simde_mm256_loadu2_m128i(
         (const simde__m128i *)(const void *)(gbase[v->stream[1]] + v->src_off[1]),
         (const simde__m128i *)(const void *)(gbase[v->stream[0]] + v->src_off[0]));
-    return simde_mm256_shuffle_epi8(win, simde_mm256_loadu_si256((const void *)v->ctrl));
 #else
-    const vi ctrl = simde_mm512_loadu_si512((const void *)v->ctrl);
-    if (v->window == VFETCH_RP_WINDOW_64) {
-        const vi win = simde_mm512_loadu_si512((const void *)(gbase[v->stream[0]] + v->src_off[0]));
-        return simde_mm512_maskz_permutexvar_epi8(v->zmask, ctrl, win);
+    const uint8_t *p = gbase[v->stream[0]] + v->src_off[0];
+    if (v->window != VFETCH_RP_WINDOW_16) {
+        w.a = simde_mm512_loadu_si512((const void *)p);
+        if (v->window == VFETCH_RP_WINDOW_128)
+            w.b = simde_mm512_loadu_si512((const void *)(p + 64));
+        return w;
     }
-    if (v->window == VFETCH_RP_WINDOW_128) {
-        const uint8_t *p = gbase[v->stream[0]] + v->src_off[0];
-        const vi a = simde_mm512_loadu_si512((const void *)p);
-        const vi b = simde_mm512_loadu_si512((const void *)(p + 64));
-        return simde_mm512_maskz_permutex2var_epi8(v->zmask, a, ctrl, b);
-    }
-    vi win = simde_mm512_castsi128_si512(
-        simde_mm_loadu_si128((const void *)(gbase[v->stream[0]] + v->src_off[0])));
-    win = simde_mm512_inserti32x4(
-        win, simde_mm_loadu_si128((const void *)(gbase[v->stream[1]] + v->src_off[1])), 1);
-    win = simde_mm512_inserti32x4(
-        win, simde_mm_loadu_si128((const void *)(gbase[v->stream[2]] + v->src_off[2])), 2);
-    win = simde_mm512_inserti32x4(
-        win, simde_mm_loadu_si128((const void *)(gbase[v->stream[3]] + v->src_off[3])), 3);
-    return simde_mm512_shuffle_epi8(win, ctrl);
+    w.a = simde_mm512_castsi128_si512(simde_mm_loadu_si128((const void *)p));
+    w.a = simde_mm512_inserti32x4(
+        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[1]] + v->src_off[1])), 1);
+    w.a = simde_mm512_inserti32x4(
+        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[2]] + v->src_off[2])), 2);
+    w.a = simde_mm512_inserti32x4(
+        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[3]] + v->src_off[3])), 3);
+#endif
+    return w;
+}
+
+/* The byte gather: window bytes into lanes as ctrl says (zero where nothing is read). */
+VEC_INLINE vi rp_permute(const struct vfetch_rp_vector *v, struct rp_window w, const uint8_t *ctrl,
+                         uint64_t zmask)
+{
+    (void)v;
+    (void)zmask;
+#if VEC_BITS == 128
+    return simde_mm_shuffle_epi8(w.a, simde_mm_loadu_si128((const void *)ctrl));
+#elif VEC_BITS == 256
+    return simde_mm256_shuffle_epi8(w.a, simde_mm256_loadu_si256((const void *)ctrl));
+#else
+    const vi c = simde_mm512_loadu_si512((const void *)ctrl);
+    if (v->window == VFETCH_RP_WINDOW_64)
+        return simde_mm512_maskz_permutexvar_epi8(zmask, c, w.a);
+    if (v->window == VFETCH_RP_WINDOW_128)
+        return simde_mm512_maskz_permutex2var_epi8(zmask, w.a, c, w.b);
+    return simde_mm512_shuffle_epi8(w.a, c);
 #endif
 }
+
+#if VEC_HAVE_F16C
+/* The binary16 lanes through the level's F16C conversion (hctrl packs them first). */
+VEC_INLINE vi rp_halves(const struct vfetch_rp_vector *v, struct rp_window w)
+{
+    const vi packed = rp_permute(v, w, v->hctrl, v->hzmask);
+#if VEC_BITS == 256
+    /* halves sit in the low 8 bytes of each 128-bit lane: bring them together */
+    const simde__m128i h = simde_mm256_castsi256_si128(simde_mm256_permute4x64_epi64(packed, 0x08));
+    return simde_mm256_castps_si256(simde_mm256_cvtph_ps(h));
+#else
+    simde__m512i h = packed;
+    if (v->window == VFETCH_RP_WINDOW_16)
+        h = simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), packed);
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_castps_si512(_mm512_cvtph_ps(_mm512_castsi512_si256(h)));
+#else
+    uint16_t halves[16];
+    simde_mm256_storeu_si256((void *)halves, simde_mm512_castsi512_si256(h));
+    return simde_mm512_castps_si512(vf_from_halves(halves));
+#endif
+#endif
+}
+#endif
 
 /* container << shl, per lane. */
 VEC_INLINE vi rp_shift_left(vi x, const struct vfetch_rp_vector *v)
@@ -111,12 +154,18 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, const struct vfetch_rp_vector *v)
 
 VEC_INLINE void rp_vector(const struct vfetch_rp_vector *v, const uint8_t *const *gbase, uint8_t *gdst)
 {
-    const vi perm = (v->passes & VFETCH_RP_LOAD) ? rp_gather(v, gbase) : vi_set1(0);
+    struct rp_window w = { vi_set1(0), vi_set1(0) };
+    vi perm = vi_set1(0);
+    if (v->passes & VFETCH_RP_LOAD) {
+        w = rp_load_window(v, gbase);
+        perm = rp_permute(v, w, v->ctrl, v->zmask);
+    }
     vi res = vi_or(perm, rp_load(v->raw_or));
     if (v->passes & VFETCH_RP_FIXED) {
-        const vi x = rp_shift_left(perm, v);
-        /* arithmetic shift right by one (field now v * 2^(31-n)), then keep only the field */
-        const vi t = vi_and(vi_or(vi_srli(x, 1), vi_and(x, vi_set1(0x80000000u))), rp_load(v->fmask));
+        vi x = perm;
+        if (v->passes & VFETCH_RP_SHIFT)
+            x = vi_and(rp_shift_left(perm, v), rp_load(v->fmask));
+        const vi t = vi_xor(x, rp_load(v->xmask));
         vf f = vf_add(vf_mul(vf_cvt(t), rp_loadf(v->mul)), rp_loadf(v->add));
         if (v->passes & VFETCH_RP_DIV)
             f = vf_div(f, rp_loadf(v->div));
@@ -124,8 +173,13 @@ VEC_INLINE void rp_vector(const struct vfetch_rp_vector *v, const uint8_t *const
             f = vf_max(f, rp_loadf(v->lo));
         res = rp_blend(res, vf_as_vi(f), rp_load(v->fixed_sel));
     }
-    if (v->passes & VFETCH_RP_HALF)
+    if (v->passes & VFETCH_RP_HALF) {
+#if VEC_HAVE_F16C
+        res = rp_blend(res, rp_halves(v, w), rp_load(v->half_sel));
+#else
         res = rp_blend(res, vi_half_to_float_bits(perm), rp_load(v->half_sel));
+#endif
+    }
     rp_store(gdst + v->dst_off, res, v);
 }
 
@@ -133,17 +187,34 @@ static VFETCH_RECORD_FN(NAME(record_run))
 {
     const size_t group = prog->group;
     const uint8_t *gbase[VFETCH_MAX_STREAMS];
+    size_t gstep[VFETCH_MAX_STREAMS];
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        gbase[s] = base[s];
+        gstep[s] = group * stride[s];
+    }
+    uint8_t *gdst = dst;
+    const size_t dst_step = group * dst_stride;
     for (size_t g = 0; g < groups; g++) {
-        for (unsigned s = 0; s < VFETCH_MAX_STREAMS; s++)
-            gbase[s] = prog->window_end[s] ? base[s] + g * group * stride[s] : NULL;
-        uint8_t *gdst = dst + g * group * dst_stride;
         for (unsigned k = 0; k < prog->num_vectors; k++)
             rp_vector(&prog->vec[k], gbase, gdst);
+        for (unsigned i = 0; i < prog->num_streams_read; i++) {
+            const unsigned s = prog->streams_read[i];
+            gbase[s] += gstep[s];
+        }
+        gdst += dst_step;
     }
 }
 
 void NAME(vfetch_record_init)(struct vfetch_dsp *dsp)
 {
+#if VEC_BITS == 512
+    /* Zen 4 splits 512-bit ops: keep the 256-bit executor as the alternative. */
+    dsp->record_narrow = dsp->record;
+    dsp->record_narrow_lanes = dsp->record_lanes;
+#else
+    dsp->record_narrow = NULL;
+#endif
     dsp->record = NAME(record_run);
     dsp->record_lanes = VEC_LANES;
     dsp->record_wide_windows = VEC_BITS == 512;
