@@ -1,0 +1,319 @@
+/*
+ * vfetch benchmarks, in C over benchmark-c. Names are family/what/isa/count:
+ *
+ *   kernel/<format>_<conversion>/<isa>/<vertices>  one per-op kernel, called directly
+ *   baseline/memcpy/-/<bytes>                      memcpy of the same output bytes
+ *   plan/<config>/<isa>/<vertices>                 a whole plan through vfetch_run (record
+ *   plan/<config>/<isa>-perop/<vertices>           program where it applies / forced per-op)
+ *   compile/r300/-/-                               R300 registers -> plan
+ *
+ * Bytes processed = output bytes, items = vertices. Inputs are random with a fixed seed.
+ * bench/summary.py runs this and prints the ratio tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchmark-c/benchmark_c.h"
+#include "dsp.h"
+#include "vfetch/r300.h"
+
+#define MAX_VERTICES 65536
+#define SRC_BYTES (MAX_VERTICES * 128)
+#define OUT_BYTES (MAX_VERTICES * 64)
+
+static uint8_t *bench_src;
+static uint8_t *bench_out;
+static uint8_t *bench_copy;
+
+static const unsigned kernel_counts[] = { 16, 256, 4096, 65536 };
+static const unsigned plan_counts[] = { 256, 4096, 65536 };
+
+/* ISA levels, flag bits and names, best last. */
+static const struct {
+    const char *name;
+    unsigned flags;
+} levels[] = {
+    { "ref", 0 },
+    { "sse2", VFETCH_CPU_SSE2 },
+    { "sse41", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 },
+    { "avx2", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 },
+    { "avx512", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512 },
+    { "neon", VFETCH_CPU_NEON },
+};
+
+static int level_available(unsigned flags)
+{
+    vfetch_set_cpu_mask(~0u);
+    return (vfetch_cpu_flags() & flags) == flags;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)rng_state;
+}
+
+/* ---- memcpy baseline ---- */
+
+struct copy_job {
+    size_t bytes;
+};
+
+static void bench_memcpy(bmc_state *st, void *user)
+{
+    const struct copy_job *job = user;
+    while (bmc_keep_running(st)) {
+        memcpy(bench_copy, bench_out, job->bytes);
+        __asm__ volatile("" : : "r"(bench_copy) : "memory");
+    }
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
+}
+
+#define MAX_COPY_JOBS 64
+static struct copy_job copy_jobs[MAX_COPY_JOBS];
+static unsigned num_copy_jobs;
+
+static void register_memcpy(size_t bytes)
+{
+    for (unsigned i = 0; i < num_copy_jobs; i++)
+        if (copy_jobs[i].bytes == bytes)
+            return;
+    if (num_copy_jobs == MAX_COPY_JOBS)
+        return;
+    struct copy_job *job = &copy_jobs[num_copy_jobs++];
+    job->bytes = bytes;
+    char name[128];
+    snprintf(name, sizeof name, "baseline/memcpy/-/%zu", bytes);
+    bmc_register(name, bench_memcpy, job);
+}
+
+/* ---- per-op kernels ---- */
+
+struct kernel_job {
+    vfetch_convert_fn *fn;
+    vfetch_plan *plan; /* owns the compiled op */
+    size_t stride, n;
+};
+
+static void bench_kernel(bmc_state *st, void *user)
+{
+    const struct kernel_job *job = user;
+    const struct vfetch_op_exec *op = &job->plan->ops[0];
+    const uint8_t *base[VFETCH_MAX_STREAMS] = { bench_src };
+    size_t stride[VFETCH_MAX_STREAMS] = { job->stride };
+    while (bmc_keep_running(st))
+        job->fn(op, base, stride, job->n, bench_out, 16);
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)(job->n * 16));
+}
+
+static void register_kernels(void)
+{
+    for (unsigned f = 0; f < VFETCH_FORMAT_COUNT; f++) {
+        for (unsigned c = 0; c < VFETCH_CONV_COUNT; c++) {
+            const struct vfetch_format_info *fi = &vfetch_format_info[f];
+            if (fi->is_float != (c == VFETCH_CONV_FLOAT))
+                continue;
+            /* The element as a vertex buffer would hold it: components packed, little-endian. */
+            struct vfetch_plan_desc d;
+            vfetch_plan_desc_init(&d);
+            d.num_streams = 1;
+            d.num_ops = 1;
+            d.out_slots = 4;
+            struct vfetch_op *op = &d.ops[0];
+            op->format = (enum vfetch_format)f;
+            op->conversion = (enum vfetch_conversion)c;
+            op->count = fi->max_count;
+            for (unsigned k = 0; k < op->count; k++)
+                op->src[k].offset = fi->packed ? 0 : k * fi->container;
+            for (unsigned k = 0; k < 4; k++)
+                op->swizzle[k] = (uint8_t)k;
+            op->write_mask = 0xf;
+            d.streams[0].stride = fi->packed ? 4 : op->count * fi->container;
+            if (d.streams[0].stride % 4)
+                d.streams[0].stride += 4 - d.streams[0].stride % 4;
+            for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+                if (!level_available(levels[l].flags))
+                    continue;
+                struct vfetch_dsp dsp;
+                vfetch_dsp_init(&dsp, levels[l].flags);
+                if (l > 0 && strcmp(dsp.name, levels[l].name) != 0)
+                    continue; /* level not built */
+                for (size_t i = 0; i < sizeof kernel_counts / sizeof kernel_counts[0]; i++) {
+                    struct kernel_job *job = calloc(1, sizeof *job);
+                    vfetch_set_cpu_mask(0);
+                    if (!job || vfetch_plan_create(&d, &job->plan))
+                        abort();
+                    job->fn = dsp.convert[f][c];
+                    job->stride = d.streams[0].stride;
+                    job->n = kernel_counts[i];
+                    char name[160];
+                    snprintf(name, sizeof name, "kernel/%s_%s/%s/%u", fi->name,
+                             vfetch_conversion_name[c], levels[l].name, kernel_counts[i]);
+                    bmc_register(name, bench_kernel, job);
+                    register_memcpy(job->n * 16);
+                }
+            }
+        }
+    }
+}
+
+/* ---- whole R300 plans ---- */
+
+/* One R300 PROG_STREAM_CNTL element (a constant expression, for the table below). */
+#define el(type, loc, last, sgn, norm, skip)                                               \
+    ((uint32_t)(type) | (uint32_t)(skip) << 4 | (uint32_t)(loc) << 8 |                      \
+     (uint32_t)(last) << 13 | (uint32_t)(sgn) << 14 | (uint32_t)(norm) << 15)
+
+struct r300_config {
+    const char *name;
+    uint32_t elements[16];
+    unsigned num_elements;
+    unsigned vtx_dwords; /* one array of this stride, or immediate when immediate != 0 */
+    int immediate;
+};
+
+static const struct r300_config r300_configs[] = {
+    /* position FLOAT_3 + normal SHORT_4 signed normalized + color D3DCOLOR normalized +
+       texcoord FLT16_2: 28 bytes */
+    { "r300-r1", { el(2, 0, 0, 0, 0, 0), el(7, 1, 0, 1, 1, 0), el(5, 2, 0, 0, 1, 0), el(11, 3, 1, 0, 0, 0) }, 4, 7, 0 },
+    /* position FLOAT_3 + texcoord FLOAT_2: 20 bytes */
+    { "r300-r2", { el(2, 0, 0, 0, 0, 0), el(1, 1, 1, 0, 0, 0) }, 2, 5, 0 },
+    /* one BYTE unsigned normalized: 4 bytes */
+    { "r300-r3", { el(4, 0, 1, 0, 1, 0) }, 1, 1, 0 },
+    /* SHORT_2 signed not normalized + BYTE signed normalized: 8 bytes */
+    { "r300-r4", { el(6, 0, 0, 1, 0, 0), el(4, 1, 1, 1, 1, 0) }, 2, 2, 0 },
+    /* skinned: position FLOAT_3, BYTE indices (unsigned, not normalized), BYTE weights
+       (unsigned normalized), VECTOR_3_TTT normal (signed normalized): 24 bytes */
+    { "r300-skin", { el(2, 0, 0, 0, 0, 0), el(4, 1, 0, 0, 0, 0), el(4, 2, 0, 0, 1, 0), el(8, 3, 1, 1, 1, 0) }, 4, 6, 0 },
+    /* FLOAT_8: 32 bytes into two vectors */
+    { "r300-float8", { el(10, 0, 1, 0, 0, 0) }, 1, 8, 0 },
+    /* immediate stream: FLOAT_3 then skip one dword, D3DCOLOR: 20 bytes */
+    { "r300-immediate", { el(2, 0, 0, 0, 0, 1), el(5, 1, 1, 0, 1, 0) }, 2, 5, 1 },
+};
+
+static void r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_desc *d)
+{
+    vfetch_r300_desc_init(d);
+    for (unsigned e = 0; e < cfg->num_elements; e++)
+        d->prog_stream_cntl[e / 2] |= cfg->elements[e] << (16 * (e & 1));
+    if (cfg->immediate) {
+        d->vtx_size_dwords = cfg->vtx_dwords;
+    } else {
+        d->num_arrays = 1;
+        d->arrays[0].stride_dwords = cfg->vtx_dwords;
+        d->arrays[0].count_dwords = cfg->vtx_dwords;
+    }
+}
+
+struct plan_job {
+    vfetch_plan *plan;
+    size_t n, in_stride;
+};
+
+static void bench_plan(bmc_state *st, void *user)
+{
+    const struct plan_job *job = user;
+    struct vfetch_binding binding = { bench_src, SRC_BYTES };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &binding;
+    p.num_streams = 1;
+    p.count = (uint32_t)job->n;
+    p.out = bench_out;
+    p.out_size = OUT_BYTES;
+    const size_t out_bytes = job->n * vfetch_plan_out_stride(job->plan);
+    while (bmc_keep_running(st)) {
+        if (vfetch_run(job->plan, &p) != 0) {
+            bmc_skip_with_error(st, "vfetch_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+}
+
+static void register_plans(void)
+{
+    for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
+        const struct r300_config *cfg = &r300_configs[c];
+        struct vfetch_r300_desc rd;
+        r300_config_desc(cfg, &rd);
+        struct vfetch_plan_desc pd;
+        if (vfetch_r300_translate(&rd, &pd))
+            abort();
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            if (!level_available(levels[l].flags))
+                continue;
+            for (int perop = 0; perop < 2; perop++) {
+                if (perop && l == 0)
+                    continue; /* the reference is per-op already */
+                pd.path = perop ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
+                vfetch_set_cpu_mask(levels[l].flags);
+                vfetch_plan *plan;
+                if (vfetch_plan_create(&pd, &plan))
+                    abort();
+                if (l > 0 && strcmp(plan->isa, levels[l].name) != 0) {
+                    vfetch_plan_free(plan); /* level not built */
+                    continue;
+                }
+                for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+                    struct plan_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    job->plan = plan; /* shared by the counts, freed at exit */
+                    job->n = plan_counts[i];
+                    char name[160];
+                    snprintf(name, sizeof name, "plan/%s/%s%s/%u", cfg->name, levels[l].name,
+                             perop ? "-perop" : "", plan_counts[i]);
+                    bmc_register(name, bench_plan, job);
+                    register_memcpy(job->n * vfetch_plan_out_stride(plan));
+                }
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
+/* ---- compile ---- */
+
+static void bench_compile(bmc_state *st, void *user)
+{
+    (void)user;
+    struct vfetch_r300_desc rd;
+    r300_config_desc(&r300_configs[0], &rd);
+    while (bmc_keep_running(st)) {
+        vfetch_plan *plan;
+        if (vfetch_r300_compile(&rd, &plan)) {
+            bmc_skip_with_error(st, "compile failed");
+            break;
+        }
+        vfetch_plan_free(plan);
+    }
+    bmc_set_items_processed(st, bmc_iterations(st));
+}
+
+int main(int argc, char **argv)
+{
+    bench_src = malloc(SRC_BYTES);
+    bench_out = malloc(OUT_BYTES);
+    bench_copy = malloc(OUT_BYTES);
+    if (!bench_src || !bench_out || !bench_copy)
+        return 1;
+    for (size_t i = 0; i < SRC_BYTES; i++)
+        bench_src[i] = (uint8_t)rng();
+    memset(bench_out, 0, OUT_BYTES);
+    memset(bench_copy, 0, OUT_BYTES);
+
+    register_kernels();
+    register_plans();
+    bmc_register("compile/r300/-/-", bench_compile, NULL);
+    vfetch_set_cpu_mask(~0u);
+    printf("vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());
+    return bmc_main(argc, argv);
+}
