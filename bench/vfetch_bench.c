@@ -72,6 +72,7 @@ static void bench_memcpy(bmc_state *st, void *user)
         __asm__ volatile("" : : "r"(bench_copy) : "memory");
     }
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
+    bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
 }
 
 #define MAX_COPY_JOBS 64
@@ -110,6 +111,7 @@ static void bench_kernel(bmc_state *st, void *user)
         job->fn(op, base, stride, job->n, bench_out, 16);
     bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)(job->n * 16));
+    bmc_set_counter(st, "out_bytes", (double)(job->n * 16), BMC_COUNTER_DEFAULT);
 }
 
 static void register_kernels(void)
@@ -236,6 +238,7 @@ static void bench_plan(bmc_state *st, void *user)
     }
     bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
 }
 
 static void register_plans(void)
