@@ -1,0 +1,70 @@
+/* Guard-page buffers (see guard.h): one mapping per buffer, with a registry to unmap it. */
+#define _DEFAULT_SOURCE
+#include "guard.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct guard_map {
+    void *user;
+    void *base;
+    size_t len;
+};
+
+#define GUARD_MAX_MAPS 4096
+static struct guard_map guard_maps[GUARD_MAX_MAPS];
+
+static size_t guard_page(void)
+{
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Layout: [guard page][data pages][guard page]; the user buffer is placed at one end. */
+static void *guard_alloc(size_t n, int at_tail)
+{
+    const size_t page = guard_page();
+    const size_t data = (n + page - 1) / page * page;
+    const size_t len = data + 2 * page;
+    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    if (mprotect(base, page, PROT_NONE) || mprotect(base + page + data, page, PROT_NONE)) {
+        munmap(base, len);
+        return NULL;
+    }
+    void *user = at_tail ? base + page + data - n : base + page;
+    for (size_t i = 0; i < GUARD_MAX_MAPS; i++) {
+        if (!guard_maps[i].base) {
+            guard_maps[i] = (struct guard_map){ user, base, len };
+            return user;
+        }
+    }
+    munmap(base, len);
+    return NULL;
+}
+
+void *guard_alloc_tail(size_t n)
+{
+    return guard_alloc(n, 1);
+}
+
+void *guard_alloc_head(size_t n)
+{
+    return guard_alloc(n, 0);
+}
+
+void guard_free(void *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < GUARD_MAX_MAPS; i++) {
+        if (guard_maps[i].base && guard_maps[i].user == p) {
+            munmap(guard_maps[i].base, guard_maps[i].len);
+            guard_maps[i].base = NULL;
+            return;
+        }
+    }
+    abort(); /* not ours: a test bug */
+}

@@ -1,0 +1,19 @@
+/*
+ * Guard-page buffers: memory placed against PROT_NONE pages, so that any read or write one
+ * byte outside the buffer crashes the test instead of passing silently.
+ */
+#ifndef VFETCH_TEST_GUARD_H
+#define VFETCH_TEST_GUARD_H
+
+#include <stddef.h>
+
+/** n bytes (n may be 0) whose end is exactly the start of a PROT_NONE page. NULL on failure. */
+void *guard_alloc_tail(size_t n);
+
+/** n bytes (n may be 0) that start right after a PROT_NONE page. NULL on failure. */
+void *guard_alloc_head(size_t n);
+
+/** Free a buffer from guard_alloc_tail/head. NULL is allowed. */
+void guard_free(void *p);
+
+#endif
