@@ -67,6 +67,8 @@ static int plan_check(const struct vfetch_plan_desc *desc)
         return VFETCH_EPLAN;
     if (desc->num_ops < 1 || desc->num_ops > VFETCH_MAX_OPS)
         return VFETCH_EPLAN;
+    if ((unsigned)desc->path > VFETCH_PATH_PER_OP)
+        return VFETCH_EPLAN;
     if (desc->out_slots < 1 || desc->out_slots > VFETCH_MAX_SLOTS)
         return VFETCH_EPLAN;
     if (desc->out_stride != 0 && (desc->out_stride % 4 != 0 || desc->out_stride < desc->out_slots * 4))

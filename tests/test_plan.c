@@ -1,0 +1,256 @@
+/*
+ * Plan creation from hand-built descriptions: every rejection, the derived sizes, describe,
+ * hash and equality, and the error texts.
+ */
+#include <stdlib.h>
+
+#include "testutil.h"
+#include "vfetch/vfetch.h"
+
+/* A valid base description: one stream of 16-byte records, one FLOAT32 x3 op -> slots 0..3. */
+static void base_desc(struct vfetch_plan_desc *d)
+{
+    vfetch_plan_desc_init(d);
+    d->num_streams = 1;
+    d->streams[0].stride = 16;
+    d->num_ops = 1;
+    d->out_slots = 4;
+    struct vfetch_op *op = &d->ops[0];
+    op->format = VFETCH_FORMAT_FLOAT32;
+    op->conversion = VFETCH_CONV_FLOAT;
+    op->count = 3;
+    for (unsigned c = 0; c < 4; c++) {
+        op->src[c].offset = 4 * c;
+        op->swizzle[c] = (uint8_t)c;
+    }
+    op->write_mask = 0xf;
+}
+
+#define SENTINEL ((vfetch_plan *)(uintptr_t)0x1234)
+
+/* Create must fail with `want` and leave the out pointer alone. */
+static void expect_reject(const struct vfetch_plan_desc *d, int want, int line)
+{
+    vfetch_plan *plan = SENTINEL;
+    const int got = vfetch_plan_create(d, &plan);
+    test_checks += 2;
+    if (got != want) {
+        test_failures++;
+        fprintf(stderr, "test_plan.c:%d: vfetch_plan_create = %d, want %d\n", line, got, want);
+    }
+    if (plan != SENTINEL) {
+        test_failures++;
+        fprintf(stderr, "test_plan.c:%d: out pointer written on error\n", line);
+    }
+    if (got == 0)
+        vfetch_plan_free(plan);
+}
+
+#define REJECT(mutation, code)                                                             \
+    do {                                                                                    \
+        struct vfetch_plan_desc d;                                                          \
+        base_desc(&d);                                                                      \
+        mutation;                                                                           \
+        expect_reject(&d, code, __LINE__);                                                  \
+    } while (0)
+
+static void test_rejections(void)
+{
+    struct vfetch_plan_desc ok;
+    base_desc(&ok);
+    vfetch_plan *plan = NULL;
+    CHECK_EQ(vfetch_plan_create(&ok, &plan), VFETCH_OK);
+    vfetch_plan_free(plan);
+
+    CHECK_EQ(vfetch_plan_create(NULL, &plan), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_plan_create(&ok, NULL), VFETCH_EINVAL);
+
+    REJECT(d.ops[0].format = VFETCH_FORMAT_COUNT, VFETCH_EPLAN);
+    REJECT(d.ops[0].conversion = VFETCH_CONV_COUNT, VFETCH_EPLAN);
+    REJECT(d.ops[0].conversion = VFETCH_CONV_UNORM, VFETCH_EPLAN); /* fixed conv on a float */
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED8, d.ops[0].conversion = VFETCH_CONV_FLOAT), VFETCH_EPLAN);
+    REJECT(d.ops[0].count = 0, VFETCH_EPLAN);
+    REJECT(d.ops[0].count = 5, VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED_10_10_10, d.ops[0].conversion = VFETCH_CONV_UINT,
+            d.ops[0].count = 2), VFETCH_EPLAN); /* packed: exactly 3 */
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED_10_10_10, d.ops[0].conversion = VFETCH_CONV_UINT,
+            d.ops[0].count = 3), VFETCH_EPLAN); /* packed: the three sources must agree */
+    REJECT(d.ops[0].shift = 1, VFETCH_EPLAN); /* shift on a float */
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED8, d.ops[0].conversion = VFETCH_CONV_UNORM,
+            d.ops[0].shift = 1), VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED8, d.ops[0].conversion = VFETCH_CONV_UINT,
+            d.ops[0].shift = 32), VFETCH_EPLAN);
+    REJECT(d.ops[0].src[1].stream = 1, VFETCH_EPLAN);
+    REJECT(d.num_streams = 0, VFETCH_EPLAN);
+    REJECT(d.num_streams = VFETCH_MAX_STREAMS + 1, VFETCH_EPLAN);
+    REJECT(d.num_ops = 0, VFETCH_EPLAN);
+    REJECT(d.num_ops = VFETCH_MAX_OPS + 1, VFETCH_EPLAN);
+    REJECT(d.out_slots = 0, VFETCH_EPLAN);
+    REJECT(d.out_slots = VFETCH_MAX_SLOTS + 1, VFETCH_EPLAN);
+    REJECT(d.ops[0].dst_slot = 1, VFETCH_EPLAN); /* slot 4 past out_slots */
+    REJECT(d.out_stride = 18, VFETCH_EPLAN);
+    REJECT(d.out_stride = 12, VFETCH_EPLAN);
+    REJECT((d.streams[0].order = VFETCH_ORDER_SWAP_32, d.streams[0].stride = 18), VFETCH_EPLAN);
+    REJECT((d.streams[0].order = VFETCH_ORDER_SWAP_16, d.streams[0].stride = 17), VFETCH_EPLAN);
+    REJECT(d.streams[0].order = (enum vfetch_byte_order)5, VFETCH_EPLAN);
+    REJECT(d.streams[0].step = (enum vfetch_step)3, VFETCH_EPLAN);
+    REJECT(d.path = (enum vfetch_path)2, VFETCH_EPLAN);
+    REJECT(d.ops[0].write_mask = 0x10, VFETCH_EPLAN);
+    REJECT(d.ops[0].swizzle[2] = 6, VFETCH_ERESERVED_SWIZZLE);
+    REJECT(d.ops[0].swizzle[0] = 7, VFETCH_ERESERVED_SWIZZLE);
+    REJECT(d.ops[0].swizzle[0] = 8, VFETCH_EPLAN);
+    /* a masked-off component may point past out_slots: it is never stored */
+    {
+        struct vfetch_plan_desc d;
+        base_desc(&d);
+        d.ops[0].dst_slot = 2;
+        d.ops[0].write_mask = 0x3;
+        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        vfetch_plan_free(plan);
+    }
+    /* big-endian and little orders take any stride */
+    {
+        struct vfetch_plan_desc d;
+        base_desc(&d);
+        d.streams[0].order = VFETCH_ORDER_BIG_ENDIAN;
+        d.streams[0].stride = 13;
+        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        vfetch_plan_free(plan);
+    }
+}
+
+static void test_sizes(void)
+{
+    struct vfetch_plan_desc d;
+    base_desc(&d);
+    d.ops[0].src[0].offset = 4; /* x at 4, y at 4, z at 8 */
+    d.ops[0].src[1].offset = 4;
+    vfetch_plan *plan;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 12);      /* z: bytes 8..11 */
+    CHECK_EQ(vfetch_plan_stream_extent(plan, 1), 0);
+    CHECK_EQ(vfetch_plan_record_size(plan), 16);
+    CHECK_EQ(vfetch_plan_out_stride(plan), 16);            /* 0 means out_slots * 4 */
+    CHECK_EQ(vfetch_plan_location(plan, 0), -1);
+    CHECK_EQ(vfetch_plan_location(plan, 99), -1);
+    vfetch_plan_free(plan);
+
+    /* SWAP_32: logical byte 0 is physical byte 3 */
+    base_desc(&d);
+    d.streams[0].order = VFETCH_ORDER_SWAP_32;
+    d.ops[0].format = VFETCH_FORMAT_FIXED8;
+    d.ops[0].conversion = VFETCH_CONV_UINT;
+    d.ops[0].count = 1;
+    d.ops[0].src[0].offset = 0;
+    d.out_stride = 32;
+    d.location_slot[5] = 0;
+    d.location_slot[6] = 4; /* past out_slots: normalised to -1 */
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 4);
+    CHECK_EQ(vfetch_plan_out_stride(plan), 32);
+    CHECK_EQ(vfetch_plan_location(plan, 5), 0);
+    CHECK_EQ(vfetch_plan_location(plan, 6), -1);
+    CHECK(vfetch_plan_get_desc(plan) != NULL);
+    CHECK_EQ(vfetch_plan_get_desc(plan)->out_stride, 32);
+    vfetch_plan_free(plan);
+
+    /* BIG_ENDIAN FIXED16 at offset 5: bytes 5 and 6 */
+    base_desc(&d);
+    d.streams[0].order = VFETCH_ORDER_BIG_ENDIAN;
+    d.ops[0].format = VFETCH_FORMAT_FIXED16;
+    d.ops[0].conversion = VFETCH_CONV_SINT;
+    d.ops[0].count = 1;
+    d.ops[0].src[0].offset = 5;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 7);
+    vfetch_plan_free(plan);
+}
+
+static void test_describe(void)
+{
+    struct vfetch_plan_desc d;
+    base_desc(&d);
+    vfetch_plan *plan;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    const size_t need = vfetch_plan_describe(plan, NULL, 0);
+    CHECK(need > 0);
+    char *text = malloc(need + 1);
+    CHECK_EQ(vfetch_plan_describe(plan, text, need + 1), need);
+    CHECK_EQ(strlen(text), need);
+    CHECK(strstr(text, "float32") != NULL);
+    CHECK(strstr(text, "op 0") != NULL);
+    CHECK(strstr(text, "stream 0") != NULL);
+    printf("%s", text);
+    /* truncation: always NUL-terminated, still returns the full length */
+    char small[10];
+    memset(small, 'x', sizeof small);
+    CHECK_EQ(vfetch_plan_describe(plan, small, sizeof small), need);
+    CHECK_EQ(small[9], '\0');
+    CHECK_EQ(strncmp(small, text, 9), 0);
+    free(text);
+    vfetch_plan_free(plan);
+}
+
+static void test_hash(void)
+{
+    struct vfetch_plan_desc a, b;
+    base_desc(&a);
+    base_desc(&b);
+    /* fields the plan ignores: sources past count, dst_slot of a fully masked op */
+    b.ops[0].src[3].offset = 1234;
+    b.ops[0].src[3].stream = 9;
+    vfetch_plan *pa, *pb, *pc;
+    CHECK_EQ(vfetch_plan_create(&a, &pa), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_create(&b, &pb), VFETCH_OK);
+    CHECK(vfetch_plan_hash(pa) == vfetch_plan_hash(pb));
+    CHECK_EQ(vfetch_plan_equal(pa, pb), 1);
+    vfetch_plan_free(pb);
+    CHECK_EQ(vfetch_plan_create(&a, &pb), VFETCH_OK); /* stable across creations */
+    CHECK(vfetch_plan_hash(pa) == vfetch_plan_hash(pb));
+
+    static const int changes = 6;
+    for (int i = 0; i < changes; i++) {
+        base_desc(&b);
+        switch (i) {
+        case 0: b.streams[0].stride = 20; break;
+        case 1: b.ops[0].src[2].offset = 12; break;
+        case 2: b.ops[0].swizzle[3] = VFETCH_SWIZZLE_0; break;
+        case 3: b.ops[0].write_mask = 0x7; break;
+        case 4: b.out_stride = 32; break;
+        default: b.streams[0].order = VFETCH_ORDER_SWAP_32; break;
+        }
+        CHECK_EQ(vfetch_plan_create(&b, &pc), VFETCH_OK);
+        CHECK(vfetch_plan_hash(pa) != vfetch_plan_hash(pc));
+        CHECK_EQ(vfetch_plan_equal(pa, pc), 0);
+        vfetch_plan_free(pc);
+    }
+    CHECK_EQ(vfetch_plan_equal(pa, NULL), 0);
+    CHECK_EQ(vfetch_plan_hash(NULL), 0);
+    vfetch_plan_free(pa);
+    vfetch_plan_free(pb);
+    vfetch_plan_free(NULL);
+}
+
+static void test_strerror(void)
+{
+    CHECK(strcmp(vfetch_strerror(VFETCH_OK), "success") == 0);
+    for (int code = VFETCH_EINVAL; code > VFETCH_ECOUNT; code--) {
+        const char *text = vfetch_strerror(code);
+        CHECK(text && *text && strcmp(text, "unknown error") != 0);
+        for (int other = VFETCH_EINVAL; other > code; other--)
+            CHECK(strcmp(text, vfetch_strerror(other)) != 0);
+    }
+    CHECK(strcmp(vfetch_strerror(VFETCH_ECOUNT), "unknown error") == 0);
+    CHECK(strcmp(vfetch_strerror(1), "unknown error") == 0);
+    CHECK(strcmp(vfetch_version(), "0.1.0") == 0);
+}
+
+int main(void)
+{
+    test_rejections();
+    test_sizes();
+    test_describe();
+    test_hash();
+    test_strerror();
+    return test_summary("plan");
+}
