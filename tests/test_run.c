@@ -1,0 +1,388 @@
+/*
+ * vfetch_run: every run error (and that nothing is written on error), and the run semantics:
+ * index buffers, offset and clamp, steps, byte orders, swizzle constants, write masks, op
+ * order, output gaps. Buffers sit against guard pages so that any stray access crashes.
+ */
+#include <stdlib.h>
+
+#include "guard.h"
+#include "testutil.h"
+#include "vfetch/vfetch.h"
+
+#define PATTERN 0xA5
+
+/* One stream of 8-byte records: FIXED16 x2 UINT at 0 and 2, FIXED8 x1 UINT at 4. */
+static vfetch_plan *make_plan(enum vfetch_step step, enum vfetch_byte_order order)
+{
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    d.num_streams = 1;
+    d.streams[0].stride = 8;
+    d.streams[0].step = step;
+    d.streams[0].order = order;
+    d.num_ops = 2;
+    d.out_slots = 8;
+    struct vfetch_op *a = &d.ops[0], *b = &d.ops[1];
+    a->format = VFETCH_FORMAT_FIXED16;
+    a->conversion = VFETCH_CONV_UINT;
+    a->count = 2;
+    a->src[1].offset = 2;
+    b->format = VFETCH_FORMAT_FIXED8;
+    b->conversion = VFETCH_CONV_UINT;
+    b->count = 1;
+    b->src[0].offset = 4;
+    b->dst_slot = 4;
+    for (unsigned c = 0; c < 4; c++)
+        a->swizzle[c] = b->swizzle[c] = (uint8_t)c;
+    a->write_mask = b->write_mask = 0xf;
+    vfetch_plan *plan = NULL;
+    if (vfetch_plan_create(&d, &plan))
+        abort();
+    return plan;
+}
+
+/* Records whose fields encode the record number r: u16 r, u16 r + 1000, u8 r & 0xff. */
+static uint8_t *make_records(unsigned n, size_t size, int at_head)
+{
+    uint8_t *p = at_head ? guard_alloc_head(size) : guard_alloc_tail(size);
+    memset(p, 0, size);
+    for (unsigned r = 0; r < n && (size_t)r * 8 + 5 <= size; r++) {
+        const uint16_t x = (uint16_t)r, y = (uint16_t)(r + 1000);
+        memcpy(p + 8 * r, &x, 2);
+        memcpy(p + 8 * r + 2, &y, 2);
+        p[8 * r + 4] = (uint8_t)r;
+    }
+    return p;
+}
+
+static void check_record(const float *out, unsigned r, int line)
+{
+    test_checks += 8;
+    const float want[8] = { (float)r, (float)(r + 1000), 0, 1, (float)(r & 0xff), 0, 0, 1 };
+    for (unsigned k = 0; k < 8; k++) {
+        if (test_float_bits(out[k]) != test_float_bits(want[k])) {
+            test_failures++;
+            fprintf(stderr, "test_run.c:%d: record %u slot %u = %g, want %g\n", line, r, k,
+                    (double)out[k], (double)want[k]);
+            return;
+        }
+    }
+}
+
+static int untouched(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != PATTERN)
+            return 0;
+    return 1;
+}
+
+/* A run that must fail with `want` and leave the output untouched. */
+static void expect_error(const vfetch_plan *plan, const struct vfetch_run_params *p, int want, int line)
+{
+    if (p->out)
+        memset(p->out, PATTERN, p->out_size);
+    const int got = vfetch_run(plan, p);
+    test_checks += 2;
+    if (got != want) {
+        test_failures++;
+        fprintf(stderr, "test_run.c:%d: vfetch_run = %d, want %d\n", line, got, want);
+    }
+    if (p->out && !untouched(p->out, p->out_size)) {
+        test_failures++;
+        fprintf(stderr, "test_run.c:%d: output written on error\n", line);
+    }
+}
+
+static void test_errors(void)
+{
+    vfetch_plan *plan = make_plan(VFETCH_STEP_INDEXED, VFETCH_ORDER_LITTLE);
+    const unsigned n = 10;
+    uint8_t *src = make_records(n, 8 * (n - 1) + 5, 0); /* exactly what 10 records need */
+    float *out = guard_alloc_tail(n * 32);
+    struct vfetch_binding b = { src, 8 * (n - 1) + 5 };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &b;
+    p.num_streams = 1;
+    p.count = n;
+    p.out = out;
+    p.out_size = n * 32;
+
+    CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK); /* the exact sizes suffice */
+    for (unsigned r = 0; r < n; r++)
+        check_record(out + 8 * r, r, __LINE__);
+
+    CHECK_EQ(vfetch_run(NULL, &p), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_run(plan, NULL), VFETCH_EINVAL);
+    struct vfetch_run_params q = p;
+    q.num_streams = 0;
+    expect_error(plan, &q, VFETCH_EINVAL, __LINE__);
+    q = p;
+    q.streams = NULL;
+    expect_error(plan, &q, VFETCH_EINVAL, __LINE__);
+    q = p;
+    q.index_type = (enum vfetch_index_type)3;
+    expect_error(plan, &q, VFETCH_EINVAL, __LINE__);
+    q = p;
+    q.index_type = VFETCH_INDEX_U16; /* indices NULL */
+    expect_error(plan, &q, VFETCH_EINVAL, __LINE__);
+    q = p;
+    q.out = NULL;
+    CHECK_EQ(vfetch_run(plan, &q), VFETCH_EINVAL);
+
+    struct vfetch_binding missing = { NULL, 1000 };
+    q = p;
+    q.streams = &missing;
+    expect_error(plan, &q, VFETCH_EMISSING_STREAM, __LINE__);
+
+    struct vfetch_binding short_src = { src + 1, 8 * (n - 1) + 4 }; /* one byte short */
+    q = p;
+    q.streams = &short_src;
+    expect_error(plan, &q, VFETCH_ESHORT_STREAM, __LINE__);
+    q = p;
+    q.first = 1; /* the last record is one further */
+    expect_error(plan, &q, VFETCH_ESHORT_STREAM, __LINE__);
+
+    q = p;
+    q.out = (uint8_t *)out + 1;
+    q.out_size = n * 32 - 1; /* need 9 * 32 + 32 */
+    expect_error(plan, &q, VFETCH_ESHORT_OUTPUT, __LINE__);
+
+    q = p;
+    q.first = UINT32_MAX;
+    q.count = 2;
+    expect_error(plan, &q, VFETCH_EOVERFLOW, __LINE__);
+
+    uint16_t *idx = guard_alloc_tail(4 * sizeof(uint16_t));
+    idx[0] = 9;
+    idx[1] = 0;
+    idx[2] = 10; /* one past the last record */
+    idx[3] = 3;
+    q = p;
+    q.indices = idx;
+    q.index_type = VFETCH_INDEX_U16;
+    q.indices_size = 4 * sizeof(uint16_t);
+    q.count = 4;
+    expect_error(plan, &q, VFETCH_ESHORT_STREAM, __LINE__);
+    q.max_index = 9; /* the clamp brings it back in */
+    memset(out, PATTERN, n * 32);
+    CHECK_EQ(vfetch_run(plan, &q), VFETCH_OK);
+    check_record(out + 0, 9, __LINE__);
+    check_record(out + 8, 0, __LINE__);
+    check_record(out + 16, 9, __LINE__);
+    check_record(out + 24, 3, __LINE__);
+    q.max_index = UINT32_MAX;
+    q.index_offset = -1; /* 0 - 1 < 0 */
+    expect_error(plan, &q, VFETCH_EINDEX_RANGE, __LINE__);
+    q.index_offset = 0;
+    q.count = 5; /* a fifth entry is past indices_size */
+    expect_error(plan, &q, VFETCH_ESHORT_INDICES, __LINE__);
+    q.count = 3;
+    q.first = 2; /* entries 2..4: entry 4 is past the end */
+    expect_error(plan, &q, VFETCH_ESHORT_INDICES, __LINE__);
+
+    /* count 0 writes nothing and needs no buffers */
+    q = p;
+    q.count = 0;
+    q.out = NULL;
+    q.out_size = 0;
+    CHECK_EQ(vfetch_run(plan, &q), VFETCH_OK);
+
+    guard_free(idx);
+    guard_free(src);
+    guard_free(out);
+    vfetch_plan_free(plan);
+}
+
+static void test_indices_and_steps(void)
+{
+    const unsigned n = 300;
+    uint8_t *src = make_records(n, 8 * n, 1);
+    struct vfetch_binding b = { src, 8 * n };
+    float *out = guard_alloc_tail(70 * 32);
+    uint32_t *idx32 = malloc(70 * 4);
+    uint16_t *idx16 = malloc(70 * 2);
+    for (unsigned i = 0; i < 70; i++) {
+        idx32[i] = (i * 37u) % 250;
+        idx16[i] = (uint16_t)idx32[i];
+    }
+    for (int step = 0; step < 3; step++) {
+        vfetch_plan *plan = make_plan((enum vfetch_step)step, VFETCH_ORDER_LITTLE);
+        for (int it = 0; it < 3; it++) {
+            struct vfetch_run_params p;
+            vfetch_run_params_init(&p);
+            p.streams = &b;
+            p.num_streams = 1;
+            p.first = 3;
+            p.count = 67;
+            p.out = out;
+            p.out_size = 70 * 32;
+            if (it == 1) {
+                p.indices = idx32;
+                p.index_type = VFETCH_INDEX_U32;
+                p.indices_size = 70 * 4;
+                p.index_offset = 40;
+                p.max_index = 260;
+            } else if (it == 2) {
+                p.indices = idx16;
+                p.index_type = VFETCH_INDEX_U16;
+                p.indices_size = 70 * 2;
+            }
+            memset(out, PATTERN, 70 * 32);
+            CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+            for (unsigned i = 0; i < p.count; i++) {
+                const unsigned pos = p.first + i;
+                unsigned rec = pos;
+                if (step == VFETCH_STEP_CONSTANT)
+                    rec = 0;
+                else if (step == VFETCH_STEP_INDEXED && it == 1)
+                    rec = idx32[pos] + 40 > 260 ? 260 : idx32[pos] + 40;
+                else if (step == VFETCH_STEP_INDEXED && it == 2)
+                    rec = idx16[pos];
+                check_record(out + 8 * i, rec, __LINE__);
+            }
+            CHECK(untouched((uint8_t *)(out + 8 * 67), 3 * 32));
+        }
+        vfetch_plan_free(plan);
+    }
+    free(idx32);
+    free(idx16);
+    guard_free(src);
+    guard_free(out);
+}
+
+/* The byte orders on FIXED16 and FLOAT32 (32-bit value 0x11223344 stored as 44 33 22 11). */
+static void test_byte_orders(void)
+{
+    static const uint8_t bytes[8] = { 0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55 };
+    /* logical dword 0 after each swap, read little-endian; halves 0 and 1 as u16 */
+    static const uint32_t dword0[5] = { 0x11223344, 0x22114433, 0x44332211, 0x33441122, 0 };
+    for (int order = 0; order < 5; order++) {
+        struct vfetch_plan_desc d;
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 1;
+        d.streams[0].stride = 8;
+        d.streams[0].order = (enum vfetch_byte_order)order;
+        d.num_ops = 2;
+        d.out_slots = 8;
+        d.ops[0].format = VFETCH_FORMAT_FIXED16;
+        d.ops[0].conversion = VFETCH_CONV_UINT;
+        d.ops[0].count = 2;
+        d.ops[0].src[1].offset = 2;
+        d.ops[1].format = VFETCH_FORMAT_FLOAT32;
+        d.ops[1].conversion = VFETCH_CONV_FLOAT;
+        d.ops[1].count = 1;
+        d.ops[1].dst_slot = 4;
+        for (unsigned c = 0; c < 4; c++)
+            d.ops[0].swizzle[c] = d.ops[1].swizzle[c] = (uint8_t)c;
+        d.ops[0].write_mask = d.ops[1].write_mask = 0xf;
+        vfetch_plan *plan;
+        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        uint8_t *src = guard_alloc_tail(8);
+        memcpy(src, bytes, 8);
+        uint32_t *out = guard_alloc_head(32);
+        struct vfetch_binding b = { src, 8 };
+        struct vfetch_run_params p;
+        vfetch_run_params_init(&p);
+        p.streams = &b;
+        p.num_streams = 1;
+        p.count = 1;
+        p.out = out;
+        p.out_size = 32;
+        CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+        uint32_t want = dword0[order];
+        uint16_t h0 = (uint16_t)want, h1 = (uint16_t)(want >> 16);
+        if (order == VFETCH_ORDER_BIG_ENDIAN) { /* each container big-endian in place */
+            want = 0x44332211;
+            h0 = 0x4433;
+            h1 = 0x2211;
+        }
+        CHECK_FLOAT(test_bits_float(out[0]), (float)h0);
+        CHECK_FLOAT(test_bits_float(out[1]), (float)h1);
+        CHECK_EQ(out[4], want);
+        guard_free(src);
+        guard_free(out);
+        vfetch_plan_free(plan);
+    }
+}
+
+/* Swizzle constants, write masks, op order, output gaps. */
+static void test_output_rules(void)
+{
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    d.num_streams = 1;
+    d.streams[0].stride = 4;
+    d.num_ops = 2;
+    d.out_slots = 6;
+    d.out_stride = 32; /* 8 gap bytes per record */
+    struct vfetch_op *a = &d.ops[0], *b = &d.ops[1];
+    a->format = VFETCH_FORMAT_FIXED8;
+    a->conversion = VFETCH_CONV_UINT;
+    a->count = 2; /* x = byte 0, y = byte 1 */
+    a->src[1].offset = 1;
+    a->swizzle[0] = VFETCH_SWIZZLE_Y;
+    a->swizzle[1] = VFETCH_SWIZZLE_0;
+    a->swizzle[2] = VFETCH_SWIZZLE_1;
+    a->swizzle[3] = VFETCH_SWIZZLE_Z; /* missing z = 0 */
+    a->write_mask = 0xb;              /* x, y, w: slot 2 untouched */
+    b->format = VFETCH_FORMAT_FIXED8;
+    b->conversion = VFETCH_CONV_UINT;
+    b->count = 1;
+    b->src[0].offset = 3;
+    b->swizzle[0] = VFETCH_SWIZZLE_X;
+    b->swizzle[1] = VFETCH_SWIZZLE_W; /* missing w = 1 */
+    b->write_mask = 0x3;
+    b->dst_slot = 3; /* overwrites a's w (slot 3), writes slot 4; slot 5 untouched */
+    for (int path = 0; path < 2; path++) {
+        d.path = (enum vfetch_path)path;
+        vfetch_plan *plan;
+        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        uint8_t *src = guard_alloc_tail(4 * 5);
+        for (unsigned i = 0; i < 20; i++)
+            src[i] = (uint8_t)(i + 1);
+        const size_t out_size = 4 * 32 + 24;
+        uint8_t *out = guard_alloc_tail(out_size);
+        memset(out, PATTERN, out_size);
+        struct vfetch_binding bd = { src, 20 };
+        struct vfetch_run_params p;
+        vfetch_run_params_init(&p);
+        p.streams = &bd;
+        p.num_streams = 1;
+        p.count = 5;
+        p.out = out;
+        p.out_size = out_size;
+        CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+        for (unsigned v = 0; v < 5; v++) {
+            const uint8_t *rec = out + 32 * v;
+            float f[6];
+            memcpy(f, rec, 24);
+            CHECK_FLOAT(f[0], (float)(4 * v + 2)); /* y */
+            CHECK_FLOAT(f[1], 0.0f);
+            CHECK(untouched(rec + 8, 4));
+            CHECK_FLOAT(f[3], (float)(4 * v + 4)); /* b's x replaced a's w */
+            CHECK_FLOAT(f[4], 1.0f);
+            CHECK(untouched(rec + 20, 4));
+            if (v < 4)
+                CHECK(untouched(rec + 24, 8)); /* the gap */
+        }
+        guard_free(src);
+        guard_free(out);
+        vfetch_plan_free(plan);
+    }
+}
+
+int main(void)
+{
+    vfetch_run_params_init(NULL); /* harmless */
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    CHECK_EQ(p.max_index, UINT32_MAX);
+    CHECK_EQ(p.index_type, VFETCH_INDEX_NONE);
+    test_errors();
+    test_indices_and_steps();
+    test_byte_orders();
+    test_output_rules();
+    return test_summary("run");
+}
