@@ -19,23 +19,27 @@
 #include <simde/x86/avx512.h>
 #include <simde/x86/f16c.h>
 #define VEC_BITS 512
-#define VEC_HAVE_F16C 1
 #elif defined(VFETCH_ISA_AVX2)
 #include <simde/x86/avx2.h>
 #include <simde/x86/f16c.h>
 #define VEC_BITS 256
-#define VEC_HAVE_F16C 1
 #elif defined(VFETCH_ISA_SSE41)
 #include <simde/x86/sse4.1.h>
 #define VEC_BITS 128
-#define VEC_HAVE_F16C 0
 #else /* sse2, neon */
 #include <simde/x86/sse2.h>
 #define VEC_BITS 128
-#define VEC_HAVE_F16C 0
 #endif
 
 #define VEC_LANES (VEC_BITS / 32)
+
+/* F16C only where it is the real instruction: SIMDe's emulation keeps signalling-NaN bits
+   (hardware quiets them) and is a slow scalar loop; the integer path is exact everywhere. */
+#if VEC_BITS >= 256 && defined(SIMDE_X86_F16C_NATIVE)
+#define VEC_HAVE_F16C 1
+#else
+#define VEC_HAVE_F16C 0
+#endif
 
 /* Entry points get the level's suffix: NAME(convert) -> convert_avx2 ... */
 #define VEC_CAT2(a, b) a##_##b
