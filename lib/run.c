@@ -274,10 +274,19 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     size_t done = 0; /* groups converted */
 
     int staged_run = 0;
-    for (unsigned s = 0; s < plan->desc.num_streams; s++)
-        if (prog->window_end[s] && plan->desc.streams[s].step == VFETCH_STEP_INDEXED &&
-            p->index_type != VFETCH_INDEX_NONE)
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        const struct vfetch_stream *st = &plan->desc.streams[s];
+        if (prog->window_end[s] && st->step == VFETCH_STEP_INDEXED &&
+            p->index_type != VFETCH_INDEX_NONE) {
+            /* Gathered records keep the stream's stride (the program's offsets assume it);
+               records longer than their stride would overlap in the stage. */
+            if (plan->stream_extent[s] > st->stride) {
+                run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
+                return;
+            }
             staged_run = 1;
+        }
+    }
     if (!staged_run) {
         done = run_safe_groups(plan, p, groups, base, stride);
         plan->record_run(prog, base, stride, done, out, plan->out_stride);

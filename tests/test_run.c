@@ -373,6 +373,62 @@ static void test_output_rules(void)
     }
 }
 
+/*
+ * Records longer than their stride (each vertex reads 8 bytes, records 4 bytes apart: vertex
+ * i's second dword is vertex i+1's first) through an index buffer: each vertex must see its own
+ * 8 bytes, on every path. Regression: the record program's gather stage once laid gathered
+ * records at the stream stride, so a later record overwrote the tail of the one before.
+ */
+static void test_overlapping_records(void)
+{
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    d.num_streams = 1;
+    d.streams[0].stride = 4;
+    d.num_ops = 1;
+    d.out_slots = 4;
+    struct vfetch_op *op = &d.ops[0];
+    op->format = VFETCH_FORMAT_FIXED16;
+    op->conversion = VFETCH_CONV_UINT;
+    op->count = 4;
+    for (unsigned c = 0; c < 4; c++) {
+        op->src[c].offset = 2 * c;
+        op->swizzle[c] = (uint8_t)c;
+    }
+    op->write_mask = 0xf;
+    vfetch_plan *plan = NULL;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+
+    /* 40 u16 values 0..39: record r holds r*2, r*2+1, r*2+2, r*2+3. */
+    enum { VALUES = 40, COUNT = 32 };
+    uint8_t *data = guard_alloc_tail(2 * VALUES);
+    for (uint16_t v = 0; v < VALUES; v++)
+        memcpy(data + 2 * v, &v, 2);
+    uint32_t *idx = guard_alloc_tail(4 * COUNT);
+    for (unsigned i = 0; i < COUNT; i++)
+        idx[i] = (i * 7) % 19; /* max 18: reads up to byte 18*4 + 8 = 80 */
+    float *out = guard_alloc_tail(16 * COUNT);
+    struct vfetch_binding b = { data, 2 * VALUES };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &b;
+    p.num_streams = 1;
+    p.count = COUNT;
+    p.indices = idx;
+    p.index_type = VFETCH_INDEX_U32;
+    p.indices_size = 4 * COUNT;
+    p.out = out;
+    p.out_size = 16 * COUNT;
+    CHECK_EQ(vfetch_run(plan, &p), 0);
+    for (unsigned i = 0; i < COUNT; i++)
+        for (unsigned c = 0; c < 4; c++)
+            CHECK_FLOAT(out[4 * i + c], (float)(2 * idx[i] + c));
+    guard_free(data);
+    guard_free(idx);
+    guard_free(out);
+    vfetch_plan_free(plan);
+}
+
 int main(void)
 {
     vfetch_run_params_init(NULL); /* harmless */
@@ -384,5 +440,6 @@ int main(void)
     test_indices_and_steps();
     test_byte_orders();
     test_output_rules();
+    test_overlapping_records();
     return test_summary("run");
 }

@@ -1,0 +1,798 @@
+/*
+ * checkasm: every per-op SIMD kernel and every record-program executor, at every ISA level this
+ * CPU has (each forced through the kernel table of that level), against the scalar reference,
+ * bit for bit. dav1d's checkasm is the model.
+ *
+ * Per-op kernels (one per format x conversion):
+ *   - exhaustive: every value of every fixed-point field (8, 10, 11, 16 bits) under every
+ *     conversion and every dequantisation shift, all 65,536 binary16 values, 65,536 random float32
+ *     bit patterns plus the special values; in every byte order;
+ *   - random cases: vertex counts 0..67 and a few large ones, component counts, offsets,
+ *     strides (odd ones where the byte order allows), swizzles, write masks, destination slots
+ *     and strides; every source and destination alignment 0..15;
+ *   - buffers are exact and placed against PROT_NONE pages at their tail, or at their head:
+ *     any byte read or written outside them crashes the test;
+ *   - all of it again with FTZ/DAZ (x86 MXCSR) or FZ (aarch64 FPCR) set while the kernel runs.
+ * Record programs: random valid vertex formats (several streams, byte orders, ops, masks,
+ *   overlapping writes, padded output strides), run through vfetch_run on exact guarded buffers,
+ *   directly and through index buffers, with every program variant a level can choose (AVX-512:
+ *   64/128-byte windows, 16-byte windows, and the 256-bit program), against the reference-only
+ *   plan. The share of formats that get a record program is asserted.
+ *
+ * A mismatch prints the kernel, the level, the seed, the input bytes, both outputs and the
+ * first differing byte; `test_checkasm --seed N --kernel NAME --isa LEVEL` replays it.
+ *
+ * Usage: test_checkasm [--seed N] [--kernel NAME|record] [--isa LEVEL] [--quick] [--list]
+ */
+#define _DEFAULT_SOURCE
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsp.h"
+#include "guard.h"
+#include "testutil.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+/* ---- options, random numbers ------------------------------------------------------------ */
+
+static uint64_t opt_seed = 0x5eed;
+static const char *opt_kernel;
+static const char *opt_isa;
+static bool opt_quick;
+static unsigned mismatch_reports;
+
+static uint64_t rng;
+
+static uint64_t rnd(void)
+{
+    /* xorshift64*: fast, and good enough to pick test cases */
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545F4914F6CDD1Dull;
+}
+
+static uint32_t rnd_below(uint32_t n)
+{
+    return n ? (uint32_t)((rnd() >> 32) % n) : 0;
+}
+
+static void rnd_fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(rnd() >> 56);
+}
+
+/* Seed for one named test, so that --kernel replays the same cases as a full run. */
+static void rng_seed_for(const char *name)
+{
+    uint64_t h = opt_seed ^ 0xcbf29ce484222325ull;
+    for (const char *c = name; *c; c++)
+        h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+    rng = h ? h : 1;
+}
+
+/* ---- ISA levels ---------------------------------------------------------------------------- */
+
+struct level {
+    const char *name;
+    unsigned bit;
+    struct vfetch_dsp dsp;
+};
+
+static struct level levels[5];
+static unsigned num_levels;
+static struct vfetch_dsp ref_dsp;
+
+static void levels_init(void)
+{
+    static const struct { const char *name; unsigned bit, upto; } ladder[] = {
+        { "sse2", VFETCH_CPU_SSE2, VFETCH_CPU_SSE2 },
+        { "sse41", VFETCH_CPU_SSE41, VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 },
+        { "avx2", VFETCH_CPU_AVX2, VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 },
+        { "avx512", VFETCH_CPU_AVX512,
+          VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512 },
+        { "neon", VFETCH_CPU_NEON, VFETCH_CPU_NEON },
+    };
+    /* vfetch_cpu_flags(): detected, built, and within VFETCH_CPU_MASK. */
+    const unsigned have = vfetch_cpu_flags();
+    vfetch_dsp_init(&ref_dsp, 0);
+    for (unsigned i = 0; i < sizeof ladder / sizeof ladder[0]; i++) {
+        if (!(have & ladder[i].bit) || (opt_isa && strcmp(opt_isa, ladder[i].name) != 0))
+            continue;
+        struct level *l = &levels[num_levels];
+        l->name = ladder[i].name;
+        l->bit = ladder[i].bit;
+        vfetch_dsp_init(&l->dsp, ladder[i].upto);
+        CHECK(strcmp(l->dsp.name, l->name) == 0); /* the table really is that level's */
+        num_levels++;
+    }
+}
+
+/* Flush-to-zero / denormals-are-zero while a kernel runs (the reference always runs without). */
+static unsigned fp_saved;
+
+static void fp_flush_begin(bool on)
+{
+    if (!on)
+        return;
+#if defined(__x86_64__) || defined(__i386__)
+    fp_saved = _mm_getcsr();
+    _mm_setcsr(fp_saved | 0x8040); /* FTZ (bit 15) | DAZ (bit 6) */
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fp_saved = (unsigned)fpcr;
+    fpcr |= 1u << 24; /* FZ */
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
+static void fp_flush_end(bool on)
+{
+    if (!on)
+        return;
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(fp_saved);
+#elif defined(__aarch64__)
+    uint64_t fpcr = fp_saved;
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
+/* ---- reporting ----------------------------------------------------------------------------- */
+
+static void dump_bytes(const char *label, const uint8_t *p, size_t n)
+{
+    fprintf(stderr, "    %-8s", label);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%02x", i && i % 4 == 0 ? " " : "", p[i]);
+    fprintf(stderr, "\n");
+}
+
+/*
+ * Compare two output buffers of records `stride` bytes apart. On a difference: one report with
+ * the vertex's input bytes (src/src_len of that vertex), both records and the first differing
+ * byte. Returns true when equal.
+ */
+static bool compare_outputs(const char *what, const char *isa, const char *detail,
+                            const uint8_t *want, const uint8_t *got, size_t size, size_t stride,
+                            const uint8_t *src, size_t src_stride, size_t src_len)
+{
+    test_checks++;
+    if (memcmp(want, got, size) == 0)
+        return true;
+    test_failures++;
+    if (mismatch_reports++ >= 10)
+        return false;
+    size_t b = 0;
+    while (want[b] == got[b])
+        b++;
+    const size_t vertex = stride ? b / stride : 0;
+    const size_t rec = stride ? vertex * stride : 0;
+    const size_t rec_len = (size - rec < stride || !stride) ? size - rec : stride;
+    fprintf(stderr, "MISMATCH %s at %s (%s), seed %" PRIu64 ": vertex %zu, byte %zu of its record"
+                    " (want %02x, got %02x)\n    replay: test_checkasm --seed %" PRIu64
+                    " --kernel %s --isa %s\n",
+            what, isa, detail, opt_seed, vertex, b - rec, want[b], got[b], opt_seed, what, isa);
+    if (src)
+        dump_bytes("input", src + vertex * src_stride, src_len);
+    dump_bytes("want", want + rec, rec_len);
+    dump_bytes("got", got + rec, rec_len);
+    return false;
+}
+
+/* ---- per-op kernels -------------------------------------------------------------------- */
+
+struct kernel {
+    char name[40];
+    enum vfetch_format format;
+    enum vfetch_conversion conversion;
+};
+
+static struct kernel kernels[VFETCH_FORMAT_COUNT * VFETCH_CONV_COUNT];
+static unsigned num_kernels;
+
+static void kernels_init(void)
+{
+    for (unsigned f = 0; f < VFETCH_FORMAT_COUNT; f++)
+        for (unsigned c = 0; c < VFETCH_CONV_COUNT; c++) {
+            if (vfetch_format_info[f].is_float != (c == VFETCH_CONV_FLOAT))
+                continue;
+            struct kernel *k = &kernels[num_kernels++];
+            k->format = (enum vfetch_format)f;
+            k->conversion = (enum vfetch_conversion)c;
+            snprintf(k->name, sizeof k->name, "%s_%s", vfetch_format_info[f].name,
+                     vfetch_conversion_name[c]);
+        }
+}
+
+/* One per-op kernel test case: an op over one stream, and where its buffers sit. */
+struct op_case {
+    struct vfetch_op op;
+    struct vfetch_stream stream;
+    size_t n;               /* vertices */
+    size_t dst_stride;
+    unsigned src_align;     /* head placement: base address mod 16 */
+    unsigned dst_align;
+    bool src_at_head, dst_at_head;
+    bool flush;             /* FTZ/DAZ while the kernel runs */
+    const uint8_t *data;    /* source bytes to use (NULL: random) */
+    size_t data_size;
+};
+
+static const char *order_names[] = { "little", "swap16", "swap32", "swaphalf", "big-endian" };
+
+/* Highest output byte (exclusive) one record of the op touches. */
+static size_t op_record_extent(const struct vfetch_op *op)
+{
+    unsigned hi = 0;
+    for (unsigned c = 0; c < 4; c++)
+        if (op->write_mask >> c & 1)
+            hi = c + 1;
+    return hi ? 4 * ((size_t)op->dst_slot + hi) : 0;
+}
+
+static uint8_t *place(size_t size, bool at_head, unsigned align, uint8_t **alloc)
+{
+    *alloc = at_head ? guard_alloc_head(size + align) : guard_alloc_tail(size);
+    if (!*alloc) {
+        fprintf(stderr, "guard allocation of %zu bytes failed\n", size);
+        exit(2);
+    }
+    return at_head ? *alloc + align : *alloc;
+}
+
+/* Run one case through the reference and through kernel k of every level. */
+static void run_op_case(const struct kernel *k, const struct op_case *oc)
+{
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    d.num_streams = 1;
+    d.streams[0] = oc->stream;
+    d.num_ops = 1;
+    d.ops[0] = oc->op;
+    d.out_slots = oc->op.dst_slot + 4u;
+    d.path = VFETCH_PATH_PER_OP;
+    vfetch_plan *plan;
+    int err = vfetch_plan_create(&d, &plan);
+    CHECK_EQ(err, 0);
+    if (err)
+        return;
+    struct vfetch_op_exec x = plan->ops[0];
+    const size_t extent = vfetch_plan_stream_extent(plan, 0);
+    const size_t stride = oc->stream.stride;
+    const size_t n = oc->n;
+    const size_t src_size = n ? (n - 1) * stride + extent : 0;
+    const size_t rec_extent = op_record_extent(&oc->op);
+    const size_t dst_size = n && rec_extent ? (n - 1) * oc->dst_stride + rec_extent : 0;
+
+    uint8_t *src_alloc, *dst_alloc;
+    uint8_t *src = place(src_size, oc->src_at_head, oc->src_align, &src_alloc);
+    uint8_t *dst = place(dst_size, oc->dst_at_head, oc->dst_align, &dst_alloc);
+    if (oc->data) {
+        if (oc->data_size < src_size) {
+            fprintf(stderr, "internal: case data too short\n");
+            exit(2);
+        }
+        memcpy(src, oc->data, src_size);
+    } else {
+        rnd_fill(src, src_size);
+    }
+    uint8_t *pattern = malloc(dst_size + 1), *want = malloc(dst_size + 1);
+    rnd_fill(pattern, dst_size);
+    memcpy(want, pattern, dst_size);
+
+    const uint8_t *base[VFETCH_MAX_STREAMS] = { src };
+    const size_t strides[VFETCH_MAX_STREAMS] = { stride };
+    ref_dsp.convert[k->format][k->conversion](&x, base, strides, n, want, oc->dst_stride);
+
+    char detail[160];
+    snprintf(detail, sizeof detail, "%s, n %zu, count %u, shift %u, stride %zu, swizzle %u%u%u%u"
+             " mask %x slot %u, dst stride %zu%s",
+             order_names[oc->stream.order], n, oc->op.count, oc->op.shift, stride,
+             oc->op.swizzle[0], oc->op.swizzle[1], oc->op.swizzle[2], oc->op.swizzle[3],
+             oc->op.write_mask, oc->op.dst_slot, oc->dst_stride, oc->flush ? ", FTZ/DAZ" : "");
+    for (unsigned l = 0; l < num_levels; l++) {
+        vfetch_convert_fn *fn = levels[l].dsp.convert[k->format][k->conversion];
+        memcpy(dst, pattern, dst_size);
+        fp_flush_begin(oc->flush);
+        fn(&x, base, strides, n, dst, oc->dst_stride);
+        fp_flush_end(oc->flush);
+        compare_outputs(k->name, levels[l].name, detail, want, dst, dst_size, oc->dst_stride,
+                        src, stride, extent);
+    }
+    free(pattern);
+    free(want);
+    guard_free(src_alloc);
+    guard_free(dst_alloc);
+    vfetch_plan_free(plan);
+}
+
+/* The identity op of kernel k reading contiguous components from offset 0. */
+static struct vfetch_op full_op(const struct kernel *k)
+{
+    const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
+    struct vfetch_op op = { .format = k->format, .conversion = k->conversion,
+                            .count = fi->max_count, .write_mask = 0xf };
+    for (unsigned c = 0; c < 4; c++) {
+        op.swizzle[c] = (uint8_t)c;
+        if (c < op.count)
+            op.src[c].offset = fi->packed ? 0 : c * fi->container;
+    }
+    return op;
+}
+
+/*
+ * Exhaustive domain: vertex i holds value i (mod the field's range) in its first field and a
+ * bijection of i in the others, so every field sees every value. Returns the vertex count.
+ */
+static size_t exhaustive_data(const struct kernel *k, uint8_t **out, size_t *stride)
+{
+    const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
+    size_t n;
+    if (fi->packed)
+        n = (size_t)1 << fi->field_bits[0];
+    else if (k->format == VFETCH_FORMAT_FLOAT32)
+        n = 65536;
+    else
+        n = (size_t)1 << (8 * fi->container);
+    *stride = fi->packed ? 4 : (size_t)fi->container * fi->max_count;
+    uint8_t *p = malloc(n * *stride);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *v = p + i * *stride;
+        if (fi->packed) {
+            uint32_t word = 0;
+            for (unsigned c = 0; c < 3; c++) {
+                const uint32_t m = (1u << fi->field_bits[c]) - 1;
+                const uint32_t val = (uint32_t)(c == 0 ? i : c == 1 ? ~i : i * 5 + 3) & m;
+                word |= val << fi->field_shift[c];
+            }
+            memcpy(v, &word, 4);
+        } else if (k->format == VFETCH_FORMAT_FLOAT32) {
+            static const uint32_t special[] = {
+                0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001,
+                0xffbfffff, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f800000,
+            };
+            for (unsigned c = 0; c < 4; c++) {
+                const uint32_t bits = i < 12 ? special[(i + c) % 12] : (uint32_t)(rnd() >> 32);
+                memcpy(v + 4 * c, &bits, 4);
+            }
+        } else {
+            for (unsigned c = 0; c < fi->max_count; c++) {
+                const uint32_t val = (uint32_t)(c == 0 ? i : c == 1 ? ~i : c == 2 ? i * 5 + 3 : i ^ 0x5555);
+                memcpy(v + c * fi->container, &val, fi->container); /* little-endian host */
+            }
+        }
+    }
+    *out = p;
+    return n;
+}
+
+static void check_kernel_exhaustive(const struct kernel *k)
+{
+    uint8_t *data;
+    size_t stride;
+    const size_t n = exhaustive_data(k, &data, &stride);
+    const bool shifted = k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT;
+    const unsigned shifts = shifted ? 32 : 1;
+    for (unsigned order = 0; order <= VFETCH_ORDER_BIG_ENDIAN; order++) {
+        if (opt_quick && order != VFETCH_ORDER_LITTLE && order != VFETCH_ORDER_SWAP_32)
+            continue;
+        for (unsigned shift = 0; shift < shifts; shift++) {
+            if (opt_quick && shift % 8 != 0 && shift != 31)
+                continue;
+            struct op_case oc = {
+                .op = full_op(k),
+                .stream = { (uint32_t)stride, (enum vfetch_byte_order)order, VFETCH_STEP_INDEXED },
+                .n = n, .dst_stride = 16, .data = data, .data_size = n * stride,
+                .flush = shift == 1, /* one pass of every domain with FTZ/DAZ on */
+            };
+            oc.op.shift = (uint8_t)shift;
+            run_op_case(k, &oc);
+            if (!shifted && order == VFETCH_ORDER_LITTLE) {
+                oc.flush = true;
+                run_op_case(k, &oc);
+            }
+        }
+    }
+    free(data);
+}
+
+/* A random case of kernel k with n vertices. */
+static struct op_case random_op_case(const struct kernel *k, size_t n, unsigned align)
+{
+    const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
+    struct op_case oc = { .n = n, .src_align = align, .dst_align = (align * 7 + 3) % 16 };
+    oc.stream.order = (enum vfetch_byte_order)rnd_below(5);
+    oc.stream.step = VFETCH_STEP_INDEXED;
+    const bool dword_swap = oc.stream.order >= VFETCH_ORDER_SWAP_16 &&
+                            oc.stream.order <= VFETCH_ORDER_SWAP_HALF;
+    /* Strides 0..71, odd ones where the byte order allows. */
+    uint32_t stride = rnd_below(72);
+    if (dword_swap)
+        stride &= ~3u;
+    oc.stream.stride = stride;
+    oc.op = full_op(k);
+    oc.op.count = fi->packed ? 3 : (uint8_t)(1 + rnd_below(fi->max_count));
+    const unsigned room = 24;
+    for (unsigned c = 0; c < oc.op.count; c++) {
+        /* Unaligned offsets, overlapping components; packed formats share one container. */
+        oc.op.src[c].offset = fi->packed && c ? oc.op.src[0].offset : rnd_below(room);
+    }
+    for (unsigned c = 0; c < 4; c++)
+        oc.op.swizzle[c] = (uint8_t)rnd_below(6);
+    oc.op.write_mask = (uint8_t)(rnd_below(4) ? rnd_below(16) : 0xf);
+    if (k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT)
+        oc.op.shift = (uint8_t)rnd_below(32);
+    oc.op.dst_slot = (uint16_t)rnd_below(6);
+    const size_t rec = 4 * ((size_t)oc.op.dst_slot + 4);
+    oc.dst_stride = rec + 4 * rnd_below(4);
+    oc.src_at_head = rnd_below(2);
+    oc.dst_at_head = rnd_below(2);
+    oc.flush = rnd_below(2);
+    return oc;
+}
+
+static void check_kernel_random(const struct kernel *k)
+{
+    static const size_t large[] = { 255, 1000, 4099 };
+    const unsigned repeats = opt_quick ? 1 : 3;
+    for (unsigned r = 0; r < repeats; r++) {
+        for (size_t n = 0; n <= 67; n++) {
+            struct op_case oc = random_op_case(k, n, (unsigned)(n + r) % 16);
+            run_op_case(k, &oc);
+        }
+        for (unsigned i = 0; i < sizeof large / sizeof large[0]; i++) {
+            struct op_case oc = random_op_case(k, large[i], rnd_below(16));
+            run_op_case(k, &oc);
+        }
+    }
+    /* Every alignment of source and destination, head-placed, with a fixed layout. */
+    for (unsigned a = 0; a < 16; a++) {
+        struct op_case oc = random_op_case(k, 37, a);
+        oc.src_at_head = oc.dst_at_head = true;
+        oc.dst_align = a;
+        run_op_case(k, &oc);
+    }
+}
+
+static void check_kernels(void)
+{
+    for (unsigned i = 0; i < num_kernels; i++) {
+        const struct kernel *k = &kernels[i];
+        if (opt_kernel && strcmp(opt_kernel, k->name) != 0)
+            continue;
+        const unsigned before = test_failures, checks = test_checks;
+        rng_seed_for(k->name);
+        check_kernel_exhaustive(k);
+        check_kernel_random(k);
+        printf("  %-22s %6u cases x %u levels %s\n", k->name,
+               num_levels ? (test_checks - checks) / num_levels : 0, num_levels,
+               test_failures == before ? "ok" : "FAILED");
+    }
+}
+
+/* ---- record programs through vfetch_run ------------------------------------------------- */
+
+/*
+ * A random valid vertex format. Returns true when it is regular: each op writes its own vec4,
+ * reads one stream, and the output stride is whole vec4s -- what every R300 format without
+ * straddling or repeated DST_VEC_LOC is, and what a record program must always express.
+ */
+static bool random_plan_desc(struct vfetch_plan_desc *d)
+{
+    bool regular = true;
+    vfetch_plan_desc_init(d);
+    d->num_streams = 1 + rnd_below(3);
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        struct vfetch_stream *st = &d->streams[s];
+        st->order = (enum vfetch_byte_order)(rnd_below(3) ? VFETCH_ORDER_LITTLE : rnd_below(5));
+        st->step = (enum vfetch_step)(rnd_below(6) ? VFETCH_STEP_INDEXED : rnd_below(3));
+        st->stride = 4 * (1 + rnd_below(16));
+        if (rnd_below(5) == 0 && (st->order == VFETCH_ORDER_LITTLE || st->order == VFETCH_ORDER_BIG_ENDIAN))
+            st->stride += 1 + rnd_below(3); /* odd strides */
+    }
+    d->num_ops = 1 + rnd_below(8);
+    unsigned slots = 0;
+    for (unsigned i = 0; i < d->num_ops; i++) {
+        const struct kernel *k = &kernels[rnd_below(num_kernels)];
+        const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
+        struct vfetch_op *op = &d->ops[i];
+        *op = full_op(k);
+        const unsigned s = rnd_below(d->num_streams);
+        const uint32_t stride = d->streams[s].stride;
+        op->count = fi->packed ? 3 : (uint8_t)(1 + rnd_below(fi->max_count));
+        /* Mostly aligned, contiguous components inside the record, like real formats. */
+        uint32_t at = stride > fi->container * op->count
+                          ? rnd_below(stride - fi->container * op->count + 1) : 0;
+        if (rnd_below(4))
+            at -= at % fi->container;
+        for (unsigned c = 0; c < op->count; c++) {
+            op->src[c].stream = (uint8_t)(rnd_below(8) ? s : rnd_below(d->num_streams));
+            op->src[c].offset = fi->packed ? at : at + c * fi->container;
+        }
+        if (fi->packed)
+            for (unsigned c = 1; c < 3; c++)
+                op->src[c].stream = op->src[0].stream;
+        for (unsigned c = 1; c < op->count; c++)
+            regular &= op->src[c].stream == op->src[0].stream;
+        if (rnd_below(3) == 0)
+            for (unsigned c = 0; c < 4; c++)
+                op->swizzle[c] = (uint8_t)rnd_below(6);
+        op->write_mask = (uint8_t)(rnd_below(4) ? 0xf : rnd_below(16));
+        if (k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT)
+            op->shift = (uint8_t)(rnd_below(3) ? 0 : rnd_below(32));
+        /* Usually the next free vec4; sometimes an overlap with an earlier op. */
+        op->dst_slot = (uint16_t)(rnd_below(6) || !slots ? slots : rnd_below(slots));
+        regular &= op->dst_slot == slots; /* overlaps may mix streams in one vector */
+        if (op->dst_slot == slots)
+            slots += 4;
+    }
+    d->out_slots = slots ? slots : 4;
+    for (unsigned i = 0; i < d->num_ops; i++)
+        if (d->ops[i].dst_slot + 4u > d->out_slots)
+            d->out_slots = d->ops[i].dst_slot + 4u;
+    if (rnd_below(4) == 0)
+        d->out_stride = 4 * (d->out_slots + rnd_below(4));
+    regular &= d->out_slots % 4 == 0 && d->out_stride % 16 == 0;
+    return regular;
+}
+
+/* Buffers of one run, each exactly as large as the run needs, against guard pages. */
+struct run_buffers {
+    uint8_t *alloc[VFETCH_MAX_STREAMS + 2];
+    struct vfetch_binding bind[VFETCH_MAX_STREAMS];
+    uint8_t *idx;
+    size_t idx_size;
+    enum vfetch_index_type idx_type;
+    uint32_t first, count;
+    int64_t index_offset;
+    uint32_t max_index;
+    size_t out_size;
+};
+
+static void run_buffers_make(const vfetch_plan *plan, struct run_buffers *b, bool head)
+{
+    const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan);
+    b->idx_type = (enum vfetch_index_type)rnd_below(3);
+    b->count = rnd_below(5) ? rnd_below(70) : 200 + rnd_below(900);
+    b->first = rnd_below(5);
+    b->index_offset = 0;
+    b->max_index = UINT32_MAX;
+    uint32_t max_record = b->first + (b->count ? b->count - 1 : 0);
+    if (b->idx_type != VFETCH_INDEX_NONE) {
+        const size_t w = b->idx_type == VFETCH_INDEX_U16 ? 2 : 4;
+        const uint32_t range = 1 + rnd_below(300);
+        b->idx_size = w * ((size_t)b->first + b->count);
+        b->alloc[VFETCH_MAX_STREAMS] = b->idx = place(b->idx_size, head, 0, &b->alloc[VFETCH_MAX_STREAMS]);
+        b->index_offset = rnd_below(3) ? 0 : rnd_below(10);
+        if (rnd_below(3) == 0)
+            b->max_index = rnd_below(range + 10);
+        uint32_t hi = 0;
+        for (size_t i = 0; i < b->first + (size_t)b->count; i++) {
+            const uint32_t v = rnd_below(range);
+            if (w == 2) {
+                const uint16_t h = (uint16_t)v;
+                memcpy(b->idx + 2 * i, &h, 2);
+            } else {
+                memcpy(b->idx + 4 * i, &v, 4);
+            }
+            if (i >= b->first) {
+                uint64_t e = (uint64_t)v + (uint64_t)b->index_offset;
+                if (e > b->max_index)
+                    e = b->max_index;
+                if (e > hi)
+                    hi = (uint32_t)e;
+            }
+        }
+        max_record = hi > max_record ? hi : max_record;
+    }
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        const size_t extent = vfetch_plan_stream_extent(plan, s);
+        size_t size = 0;
+        if (b->count && extent) {
+            const size_t records = d->streams[s].step == VFETCH_STEP_CONSTANT ? 1 : (size_t)max_record + 1;
+            size = (records - 1) * d->streams[s].stride + extent;
+        }
+        uint8_t *p = place(size, head, 0, &b->alloc[s]);
+        rnd_fill(p, size);
+        b->bind[s] = (struct vfetch_binding){ p, size };
+    }
+    b->out_size = b->count ? (size_t)(b->count - 1) * vfetch_plan_out_stride(plan) +
+                             vfetch_plan_record_size(plan) : 0;
+}
+
+static void run_buffers_free(struct run_buffers *b)
+{
+    for (unsigned i = 0; i < VFETCH_MAX_STREAMS + 2; i++)
+        guard_free(b->alloc[i]);
+    memset(b, 0, sizeof *b);
+}
+
+static int run_with(const vfetch_plan *plan, const struct run_buffers *b, uint8_t *out)
+{
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = b->bind;
+    p.num_streams = vfetch_plan_get_desc(plan)->num_streams;
+    p.first = b->first;
+    p.count = b->count;
+    p.indices = b->idx;
+    p.index_type = b->idx_type;
+    p.indices_size = b->idx_size;
+    p.index_offset = b->index_offset;
+    p.max_index = b->max_index;
+    p.out = out;
+    p.out_size = b->out_size;
+    return vfetch_run(plan, &p);
+}
+
+/* A plan variant: the level's plan with a given record program swapped in. */
+struct variant {
+    const char *name;
+    unsigned lanes;
+    int wide;
+    vfetch_record_fn *fn;
+};
+
+static unsigned level_variants(const struct level *l, struct variant v[4])
+{
+    unsigned n = 0;
+    v[n++] = (struct variant){ "chosen", 0, 0, NULL };
+    if (l->dsp.record) {
+        v[n++] = (struct variant){ "native", l->dsp.record_lanes, l->dsp.record_wide_windows, l->dsp.record };
+        if (l->dsp.record_wide_windows)
+            v[n++] = (struct variant){ "16-byte windows", l->dsp.record_lanes, 0, l->dsp.record };
+    }
+    if (l->dsp.record_narrow)
+        v[n++] = (struct variant){ "narrow", l->dsp.record_narrow_lanes, 0, l->dsp.record_narrow };
+    return n;
+}
+
+static void check_record_programs(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record");
+    const unsigned plans = opt_quick ? 300 : 1500;
+    unsigned with_record[5] = { 0 }, regular_with_record[5] = { 0 }, regular_plans = 0;
+    unsigned before = test_failures;
+    for (unsigned i = 0; i < plans; i++) {
+        struct vfetch_plan_desc d;
+        const bool regular = random_plan_desc(&d);
+        regular_plans += regular;
+        vfetch_set_cpu_mask(0);
+        vfetch_plan *ref;
+        int err = vfetch_plan_create(&d, &ref);
+        CHECK_EQ(err, 0);
+        if (err)
+            continue;
+        struct run_buffers b = { 0 };
+        const bool head = rnd_below(2);
+        run_buffers_make(ref, &b, head);
+        uint8_t *want = malloc(b.out_size + 1), *pattern = malloc(b.out_size + 1);
+        rnd_fill(pattern, b.out_size);
+        memcpy(want, pattern, b.out_size);
+        CHECK_EQ(run_with(ref, &b, want), 0);
+
+        for (unsigned l = 0; l < num_levels; l++) {
+            const unsigned upto = levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON
+                                                                   : (levels[l].bit << 1) - 1;
+            vfetch_set_cpu_mask(upto);
+            vfetch_plan *plan;
+            CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+            if (!plan)
+                continue;
+            with_record[l] += plan->record != NULL;
+            regular_with_record[l] += regular && plan->record != NULL;
+            if (getenv("CHECKASM_SHOW_IRREGULAR") && regular && !plan->record && levels[l].dsp.record) {
+                char text[4096];
+                vfetch_plan_describe(plan, text, sizeof text);
+                fprintf(stderr, "%s", text);
+            }
+            struct variant v[4];
+            const unsigned nv = level_variants(&levels[l], v);
+            for (unsigned j = 0; j < nv; j++) {
+                if (v[j].fn) {
+                    struct vfetch_record_prog *prog = vfetch_record_lower(plan, v[j].lanes, v[j].wide);
+                    if (!prog)
+                        continue;
+                    free(plan->record);
+                    plan->record = prog;
+                    plan->record_run = v[j].fn;
+                }
+                uint8_t *out_alloc;
+                uint8_t *out = place(b.out_size, head, 0, &out_alloc);
+                memcpy(out, pattern, b.out_size);
+                const bool flush = rnd_below(2);
+                fp_flush_begin(flush);
+                const int rc = run_with(plan, &b, out);
+                fp_flush_end(flush);
+                CHECK_EQ(rc, 0);
+                char detail[96];
+                snprintf(detail, sizeof detail, "random plan %u, %s program, %u vertices%s%s", i,
+                         v[j].name, b.count, b.idx ? ", indexed" : "", flush ? ", FTZ/DAZ" : "");
+                if (!compare_outputs("record", levels[l].name, detail, want, out, b.out_size,
+                                     vfetch_plan_out_stride(plan), NULL, 0, 0) &&
+                    mismatch_reports <= 10) {
+                    char text[4096];
+                    vfetch_plan_describe(plan, text, sizeof text);
+                    fprintf(stderr, "%s", text);
+                }
+                guard_free(out_alloc);
+            }
+            vfetch_plan_free(plan);
+        }
+        free(want);
+        free(pattern);
+        run_buffers_free(&b);
+        vfetch_plan_free(ref);
+    }
+    vfetch_set_cpu_mask(~0u);
+    for (unsigned l = 0; l < num_levels; l++) {
+        printf("  record programs at %-7s %u of %u random formats, %u of %u regular ones %s\n",
+               levels[l].name, with_record[l], plans, regular_with_record[l], regular_plans,
+               test_failures == before ? "ok" : "FAILED");
+        /* A level with a record executor must take the fast path for every regular format. */
+        if (levels[l].dsp.record)
+            CHECK_EQ(regular_with_record[l], regular_plans);
+        else
+            CHECK_EQ(with_record[l], 0);
+    }
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+    printf("usage: test_checkasm [--seed N] [--kernel NAME|record] [--isa LEVEL] [--quick] [--list]\n");
+}
+
+int main(int argc, char **argv)
+{
+    bool list = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            opt_seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
+            opt_kernel = argv[++i];
+        else if (!strcmp(argv[i], "--isa") && i + 1 < argc)
+            opt_isa = argv[++i];
+        else if (!strcmp(argv[i], "--quick"))
+            opt_quick = true;
+        else if (!strcmp(argv[i], "--list"))
+            list = true;
+        else {
+            usage();
+            return 2;
+        }
+    }
+    if (getenv("VFETCH_CHECKASM_QUICK"))
+        opt_quick = true;
+    kernels_init();
+    if (list) {
+        for (unsigned i = 0; i < num_kernels; i++)
+            printf("%s\n", kernels[i].name);
+        printf("record\n");
+        return 0;
+    }
+    levels_init();
+    printf("checkasm: seed %" PRIu64 ", levels:", opt_seed);
+    for (unsigned l = 0; l < num_levels; l++)
+        printf(" %s", levels[l].name);
+    printf("%s\n", opt_quick ? " (quick)" : "");
+    if (opt_isa && num_levels == 0) {
+        fprintf(stderr, "level %s is not available here\n", opt_isa);
+        return 77; /* meson: skipped */
+    }
+    check_kernels();
+    check_record_programs();
+    return test_summary("checkasm");
+}
