@@ -52,6 +52,15 @@ struct vfetch_op_exec {
     uint8_t write_mask;
     uint16_t dst_slot;
     struct vfetch_lane lane[4];
+    /** Window fetch, for levels with a byte shuffle: when every component lies in one stream
+        within 16 bytes (win_ok), one 16-byte load at record + win_lo and one shuffle by
+        win_ctrl put container c, little-endian and zero-extended, into 32-bit lane c (lanes
+        past count zero). win_span = highest byte - win_lo + 1 bounds what a load may read. */
+    uint8_t win_ok;
+    uint8_t win_stream;
+    uint8_t win_span;
+    uint32_t win_lo;
+    uint8_t win_ctrl[16];
 };
 
 struct vfetch_record_prog;

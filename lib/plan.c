@@ -166,6 +166,32 @@ static void plan_compile_lane(const struct vfetch_plan_desc *desc, const struct 
     lane->layout = le ? VFETCH_LANE_LE : be ? VFETCH_LANE_BE : VFETCH_LANE_SCATTERED;
 }
 
+/* The window fetch of an op (see vfetch_op_exec): possible when all of its bytes lie in one
+   stream within 16 bytes. */
+static void plan_compile_window(struct vfetch_op_exec *x)
+{
+    uint32_t lo = UINT32_MAX, hi = 0;
+    x->win_ok = 0;
+    for (unsigned c = 0; c < x->count; c++) {
+        if (x->lane[c].stream != x->lane[0].stream)
+            return;
+        for (unsigned k = 0; k < x->lane[c].nbytes; k++) {
+            lo = x->lane[c].byte_off[k] < lo ? x->lane[c].byte_off[k] : lo;
+            hi = x->lane[c].byte_off[k] > hi ? x->lane[c].byte_off[k] : hi;
+        }
+    }
+    if (hi - lo >= 16)
+        return;
+    memset(x->win_ctrl, 0x80, sizeof x->win_ctrl);
+    for (unsigned c = 0; c < x->count; c++)
+        for (unsigned k = 0; k < x->lane[c].nbytes; k++)
+            x->win_ctrl[4 * c + k] = (uint8_t)(x->lane[c].byte_off[k] - lo);
+    x->win_ok = 1;
+    x->win_stream = x->lane[0].stream;
+    x->win_lo = lo;
+    x->win_span = (uint8_t)(hi - lo + 1);
+}
+
 /* FNV-1a over an explicit little-endian serialisation: independent of struct padding and of
    the host's byte order. */
 static uint64_t plan_hash_bytes(uint64_t h, uint32_t value, unsigned nbytes)
@@ -239,6 +265,7 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         x->dst_slot = op->dst_slot;
         for (unsigned c = 0; c < op->count; c++)
             plan_compile_lane(d, op, c, &x->lane[c], plan->stream_extent);
+        plan_compile_window(x);
     }
     plan->record_size = d->out_slots * 4;
     plan->out_stride = d->out_stride;

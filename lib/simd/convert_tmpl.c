@@ -125,10 +125,89 @@ VEC_INLINE void store_records(const struct vfetch_op_exec *op, const vf comp[4],
                 memcpy(at + i * dst_stride + 4 * k, &t[k][i], 4);
 }
 
+/* Containers (low bits of each lane) of one component to floats. */
+VEC_INLINE vf convert_component(vi container, const struct vfetch_lane *lane, unsigned shift,
+                                enum vfetch_format format, enum vfetch_conversion conv)
+{
+    if (format == VFETCH_FORMAT_FLOAT32)
+        return vi_as_vf(container);
+    if (format == VFETCH_FORMAT_FLOAT16) {
+#if VEC_HAVE_F16C
+        return vf_from_half_lanes(container);
+#else
+        return vi_as_vf(vi_half_to_float_bits(container));
+#endif
+    }
+    return convert_fixed(container, lane, shift, conv);
+}
+
+#if VEC_HAVE_SHUFFLE
+/* One vertex's window: 16 bytes from its first byte, shuffled so that lane c is container c.
+   A window that would pass the bytes the call may read is copied to the stack first. */
+VEC_INLINE simde__m128i window_at(const uint8_t *at, int safe, unsigned span, simde__m128i ctrl)
+{
+    if (safe)
+        return simde_mm_shuffle_epi8(simde_mm_loadu_si128((const void *)at), ctrl);
+    uint8_t tmp[16] = { 0 };
+    memcpy(tmp, at, span);
+    return simde_mm_shuffle_epi8(simde_mm_loadu_si128((const void *)tmp), ctrl);
+}
+
+/*
+ * The window path: one load and one shuffle per vertex fetch all of its components, a
+ * transpose makes them per-component vectors. Vertex i's window [i*stride, i*stride + 16)
+ * (from win_lo) is read in place when it ends within the bytes the call may touch, i.e.
+ * before (n-1)*stride + win_span; the last few vertices go through a stack copy.
+ */
+VEC_INLINE void convert_op_window(const struct vfetch_op_exec *op, const uint8_t *const *base,
+                                  const size_t *stride, size_t n, uint8_t *dst, size_t dst_stride,
+                                  enum vfetch_format format, enum vfetch_conversion conv)
+{
+    if (n == 0)
+        return;
+    const size_t sstride = stride[op->win_stream];
+    const uint8_t *src = base[op->win_stream] + op->win_lo;
+    const unsigned span = op->win_span;
+    const simde__m128i ctrl = simde_mm_loadu_si128((const void *)op->win_ctrl);
+    const size_t end = (n - 1) * sstride + span;
+    size_t n_safe = 0;
+    if (end >= 16)
+        n_safe = sstride ? (end - 16) / sstride + 1 : n;
+    if (n_safe > n)
+        n_safe = n;
+
+    for (size_t i0 = 0; i0 < n; i0 += VEC_LANES) {
+        const size_t m = n - i0 < VEC_LANES ? n - i0 : VEC_LANES;
+        const uint8_t *at = src + i0 * sstride;
+        simde__m128i w[VEC_LANES];
+        if (i0 + VEC_LANES <= n_safe) {
+            for (unsigned i = 0; i < VEC_LANES; i++)
+                w[i] = simde_mm_shuffle_epi8(simde_mm_loadu_si128((const void *)(at + i * sstride)), ctrl);
+        } else {
+            for (unsigned i = 0; i < VEC_LANES; i++)
+                w[i] = i < m ? window_at(at + i * sstride, i0 + i < n_safe, span, ctrl)
+                             : simde_mm_setzero_si128();
+        }
+        vi containers[4];
+        vec_window_comps(w, containers);
+        vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
+        for (unsigned c = 0; c < op->count; c++)
+            comp[c] = convert_component(containers[c], &op->lane[c], op->shift, format, conv);
+        store_records(op, comp, m, dst + i0 * dst_stride, dst_stride);
+    }
+}
+#endif
+
 VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const *base,
                            const size_t *stride, size_t n, uint8_t *dst, size_t dst_stride,
                            enum vfetch_format format, enum vfetch_conversion conv)
 {
+#if VEC_HAVE_SHUFFLE
+    if (op->win_ok) {
+        convert_op_window(op, base, stride, n, dst, dst_stride, format, conv);
+        return;
+    }
+#endif
     const unsigned nbytes = format == VFETCH_FORMAT_FIXED8                               ? 1
                             : format == VFETCH_FORMAT_FIXED16 || format == VFETCH_FORMAT_FLOAT16 ? 2
                                                                                           : 4;

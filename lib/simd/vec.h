@@ -86,6 +86,21 @@ VEC_INLINE vf vf_cvt(vi x)
     return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
 #endif
 }
+#if VEC_HAVE_F16C
+/* Halves in the low 16 bits of each lane to floats. */
+VEC_INLINE vf vf_from_half_lanes(vi x)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x));
+#else
+    const simde__m256i lo = simde_mm512_castsi512_si256(x), hi = simde_mm512_extracti64x4_epi64(x, 1);
+    const simde__m256i packed = simde_mm256_permute4x64_epi64(simde_mm256_packus_epi32(lo, hi), 0xd8);
+    const simde__m256 flo = simde_mm256_cvtph_ps(simde_mm256_castsi256_si128(packed));
+    const simde__m256 fhi = simde_mm256_cvtph_ps(simde_mm256_extracti128_si256(packed, 1));
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(flo), fhi, 1);
+#endif
+}
+#endif
 /* 16 halves (uint16 array) to floats. */
 VEC_INLINE vf vf_from_halves(const uint16_t *h)
 {
@@ -143,6 +158,14 @@ VEC_INLINE vf vf_from_halves(const uint16_t *h)
 {
     return simde_mm256_cvtph_ps(simde_mm_loadu_si128((const void *)h));
 }
+#if VEC_HAVE_F16C
+/* Halves in the low 16 bits of each lane to floats (values < 2^16, so packus is exact). */
+VEC_INLINE vf vf_from_half_lanes(vi x)
+{
+    const vi packed = simde_mm256_permute4x64_epi64(simde_mm256_packus_epi32(x, x), 0x08);
+    return simde_mm256_cvtph_ps(simde_mm256_castsi256_si128(packed));
+}
+#endif
 #define VEC_UNPACKLO_PS simde_mm256_unpacklo_ps
 #define VEC_UNPACKHI_PS simde_mm256_unpackhi_ps
 #define VEC_UNPACKLO_PD simde_mm256_unpacklo_pd
@@ -188,6 +211,65 @@ VEC_INLINE vi vi_select_lt(vi x, vi y, vi f, vi t)
 #define VEC_PS_AS_PD simde_mm_castps_pd
 #define VEC_PD_AS_PS simde_mm_castpd_ps
 #define vf_lane128(x, j) (x)
+#endif
+
+/*
+ * Window fetch (levels with a byte shuffle: pshufb, or tbl on NEON): w[i] holds vertex i's
+ * containers in 32-bit lanes 0..3; vec_window_comps transposes VEC_LANES of them so that
+ * comp[c] lane i is container c of vertex i, the layout the per-op kernels convert.
+ */
+#if defined(VFETCH_ISA_SSE41) || defined(VFETCH_ISA_NEON) || defined(VFETCH_ISA_AVX2) ||  \
+    defined(VFETCH_ISA_AVX512)
+#define VEC_HAVE_SHUFFLE 1
+#if VEC_BITS == 128
+#include <simde/x86/ssse3.h>
+#endif
+#if VEC_BITS == 512
+#define VEC_UNPACKLO_EPI32 simde_mm512_unpacklo_epi32
+#define VEC_UNPACKHI_EPI32 simde_mm512_unpackhi_epi32
+#define VEC_UNPACKLO_EPI64 simde_mm512_unpacklo_epi64
+#define VEC_UNPACKHI_EPI64 simde_mm512_unpackhi_epi64
+VEC_INLINE vi vec_join128(const simde__m128i *w, unsigned j)
+{
+    vi x = simde_mm512_castsi128_si512(w[j]);
+    x = simde_mm512_inserti32x4(x, w[j + 4], 1);
+    x = simde_mm512_inserti32x4(x, w[j + 8], 2);
+    return simde_mm512_inserti32x4(x, w[j + 12], 3);
+}
+#elif VEC_BITS == 256
+#define VEC_UNPACKLO_EPI32 simde_mm256_unpacklo_epi32
+#define VEC_UNPACKHI_EPI32 simde_mm256_unpackhi_epi32
+#define VEC_UNPACKLO_EPI64 simde_mm256_unpacklo_epi64
+#define VEC_UNPACKHI_EPI64 simde_mm256_unpackhi_epi64
+VEC_INLINE vi vec_join128(const simde__m128i *w, unsigned j)
+{
+    return simde_mm256_set_m128i(w[j + 4], w[j]);
+}
+#else
+#define VEC_UNPACKLO_EPI32 simde_mm_unpacklo_epi32
+#define VEC_UNPACKHI_EPI32 simde_mm_unpackhi_epi32
+#define VEC_UNPACKLO_EPI64 simde_mm_unpacklo_epi64
+#define VEC_UNPACKHI_EPI64 simde_mm_unpackhi_epi64
+VEC_INLINE vi vec_join128(const simde__m128i *w, unsigned j)
+{
+    return w[j];
+}
+#endif
+VEC_INLINE void vec_window_comps(const simde__m128i w[VEC_LANES], vi comp[4])
+{
+    /* 128-bit lane q of x_j holds vertex 4q + j; a 4x4 transpose within each 128-bit lane
+       then gives lane 4q + j of comp[c] = container c of vertex 4q + j. */
+    const vi x0 = vec_join128(w, 0), x1 = vec_join128(w, 1);
+    const vi x2 = vec_join128(w, 2), x3 = vec_join128(w, 3);
+    const vi t0 = VEC_UNPACKLO_EPI32(x0, x1), t1 = VEC_UNPACKHI_EPI32(x0, x1);
+    const vi t2 = VEC_UNPACKLO_EPI32(x2, x3), t3 = VEC_UNPACKHI_EPI32(x2, x3);
+    comp[0] = VEC_UNPACKLO_EPI64(t0, t2);
+    comp[1] = VEC_UNPACKHI_EPI64(t0, t2);
+    comp[2] = VEC_UNPACKLO_EPI64(t1, t3);
+    comp[3] = VEC_UNPACKHI_EPI64(t1, t3);
+}
+#else
+#define VEC_HAVE_SHUFFLE 0
 #endif
 
 /*
