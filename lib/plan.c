@@ -277,8 +277,10 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         if (dsp.record_narrow) {
             struct vfetch_record_prog *narrow =
                 vfetch_record_lower(plan, dsp.record_narrow_lanes, 0);
-            if (narrow && (!plan->record ||
-                           vfetch_record_cost(narrow) < vfetch_record_cost(plan->record))) {
+            /* The wide program must be clearly cheaper: on CPUs that split 512-bit ops
+               (Zen 4, where this was measured) the 256-bit one wins every near-tie. */
+            if (narrow && (!plan->record || 4 * (uint64_t)vfetch_record_cost(narrow) <=
+                                                5 * (uint64_t)vfetch_record_cost(plan->record))) {
                 free(plan->record);
                 plan->record = narrow;
                 plan->record_run = dsp.record_narrow;

@@ -36,72 +36,99 @@ VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
     return vi_or(vi_and(sel, b), vi_andnot(sel, a));
 }
 
+/* A vector's tables, loaded into registers once per block of groups (through uint8_t
+   pointers the compiler could not keep them there itself: every store may alias them). */
+struct rp_regs {
+    vi ctrl, hctrl, raw_or, shl, fmask, xmask, fixed_sel, half_sel, store_sel;
+    vf mul, add, div, lo;
+};
+
+VEC_INLINE struct rp_regs rp_regs_load(const struct vfetch_rp_vector *v)
+{
+    struct rp_regs r;
+    r.ctrl = vi_loadu(v->ctrl);
+    r.hctrl = vi_loadu(v->hctrl);
+    r.raw_or = rp_load(v->raw_or);
+#if VEC_BITS == 128
+    r.shl = rp_load(v->shl_mul);
+#else
+    r.shl = rp_load(v->shl);
+#endif
+    r.fmask = rp_load(v->fmask);
+    r.xmask = rp_load(v->xmask);
+    r.fixed_sel = rp_load(v->fixed_sel);
+    r.half_sel = rp_load(v->half_sel);
+    r.store_sel = rp_load(v->store_sel);
+    r.mul = rp_loadf(v->mul);
+    r.add = rp_loadf(v->add);
+    r.div = rp_loadf(v->div);
+    r.lo = rp_loadf(v->lo);
+    return r;
+}
+
 /* The vector's source window(s): one register per 128-bit lane's window assembled, or the
-   64/128 bytes of a wide window (b is the second half of a 128-byte window). */
+   64/128 bytes of a wide window (b is the second half of a 128-byte window). p[q] is lane q's
+   window start for the current group. */
 struct rp_window {
     vi a, b;
 };
 
-VEC_INLINE struct rp_window rp_load_window(const struct vfetch_rp_vector *v, const uint8_t *const *gbase)
+VEC_INLINE struct rp_window rp_load_window(unsigned window, const uint8_t *const p[4])
 {
     struct rp_window w;
+    (void)window;
 #if VEC_BITS == 128
-    w.a = simde_mm_loadu_si128((const void *)(gbase[v->stream[0]] + v->src_off[0]));
+    w.a = simde_mm_loadu_si128((const void *)p[0]);
+    w.b = w.a;
 #elif VEC_BITS == 256
-    w.a = simde_mm256_loadu2_m128i(
-        (const simde__m128i *)(const void *)(gbase[v->stream[1]] + v->src_off[1]),
-        (const simde__m128i *)(const void *)(gbase[v->stream[0]] + v->src_off[0]));
+    w.a = simde_mm256_loadu2_m128i((const simde__m128i *)(const void *)p[1],
+                                   (const simde__m128i *)(const void *)p[0]);
+    w.b = w.a;
 #else
-    const uint8_t *p = gbase[v->stream[0]] + v->src_off[0];
-    if (v->window != VFETCH_RP_WINDOW_16) {
-        w.a = simde_mm512_loadu_si512((const void *)p);
-        if (v->window == VFETCH_RP_WINDOW_128)
-            w.b = simde_mm512_loadu_si512((const void *)(p + 64));
+    if (window != VFETCH_RP_WINDOW_16) {
+        w.a = simde_mm512_loadu_si512((const void *)p[0]);
+        w.b = window == VFETCH_RP_WINDOW_128 ? simde_mm512_loadu_si512((const void *)(p[0] + 64)) : w.a;
         return w;
     }
-    w.a = simde_mm512_castsi128_si512(simde_mm_loadu_si128((const void *)p));
-    w.a = simde_mm512_inserti32x4(
-        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[1]] + v->src_off[1])), 1);
-    w.a = simde_mm512_inserti32x4(
-        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[2]] + v->src_off[2])), 2);
-    w.a = simde_mm512_inserti32x4(
-        w.a, simde_mm_loadu_si128((const void *)(gbase[v->stream[3]] + v->src_off[3])), 3);
+    w.a = simde_mm512_castsi128_si512(simde_mm_loadu_si128((const void *)p[0]));
+    w.a = simde_mm512_inserti32x4(w.a, simde_mm_loadu_si128((const void *)p[1]), 1);
+    w.a = simde_mm512_inserti32x4(w.a, simde_mm_loadu_si128((const void *)p[2]), 2);
+    w.a = simde_mm512_inserti32x4(w.a, simde_mm_loadu_si128((const void *)p[3]), 3);
+    w.b = w.a;
 #endif
     return w;
 }
 
 /* The byte gather: window bytes into lanes as ctrl says (zero where nothing is read). */
-VEC_INLINE vi rp_permute(const struct vfetch_rp_vector *v, struct rp_window w, const uint8_t *ctrl,
-                         uint64_t zmask)
+VEC_INLINE vi rp_permute(unsigned window, struct rp_window w, vi ctrl, uint64_t zmask)
 {
-    (void)v;
+    (void)window;
     (void)zmask;
 #if VEC_BITS == 128
-    return simde_mm_shuffle_epi8(w.a, simde_mm_loadu_si128((const void *)ctrl));
+    return simde_mm_shuffle_epi8(w.a, ctrl);
 #elif VEC_BITS == 256
-    return simde_mm256_shuffle_epi8(w.a, simde_mm256_loadu_si256((const void *)ctrl));
+    return simde_mm256_shuffle_epi8(w.a, ctrl);
 #else
-    const vi c = simde_mm512_loadu_si512((const void *)ctrl);
-    if (v->window == VFETCH_RP_WINDOW_64)
-        return simde_mm512_maskz_permutexvar_epi8(zmask, c, w.a);
-    if (v->window == VFETCH_RP_WINDOW_128)
-        return simde_mm512_maskz_permutex2var_epi8(zmask, w.a, c, w.b);
-    return simde_mm512_shuffle_epi8(w.a, c);
+    if (window == VFETCH_RP_WINDOW_64)
+        return simde_mm512_maskz_permutexvar_epi8(zmask, ctrl, w.a);
+    if (window == VFETCH_RP_WINDOW_128)
+        return simde_mm512_maskz_permutex2var_epi8(zmask, w.a, ctrl, w.b);
+    return simde_mm512_shuffle_epi8(w.a, ctrl);
 #endif
 }
 
 #if VEC_HAVE_F16C
 /* The binary16 lanes through the level's F16C conversion (hctrl packs them first). */
-VEC_INLINE vi rp_halves(const struct vfetch_rp_vector *v, struct rp_window w)
+VEC_INLINE vi rp_halves(unsigned window, struct rp_window w, vi hctrl, uint64_t hzmask)
 {
-    const vi packed = rp_permute(v, w, v->hctrl, v->hzmask);
+    const vi packed = rp_permute(window, w, hctrl, hzmask);
 #if VEC_BITS == 256
     /* halves sit in the low 8 bytes of each 128-bit lane: bring them together */
     const simde__m128i h = simde_mm256_castsi256_si128(simde_mm256_permute4x64_epi64(packed, 0x08));
     return simde_mm256_castps_si256(simde_mm256_cvtph_ps(h));
 #else
     simde__m512i h = packed;
-    if (v->window == VFETCH_RP_WINDOW_16)
+    if (window == VFETCH_RP_WINDOW_16)
         h = simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), packed);
 #if defined(SIMDE_X86_AVX512F_NATIVE)
     return _mm512_castps_si512(_mm512_cvtph_ps(_mm512_castsi512_si256(h)));
@@ -115,21 +142,24 @@ VEC_INLINE vi rp_halves(const struct vfetch_rp_vector *v, struct rp_window w)
 #endif
 
 /* container << shl, per lane. */
-VEC_INLINE vi rp_shift_left(vi x, const struct vfetch_rp_vector *v)
+VEC_INLINE vi rp_shift_left(vi x, vi shl)
 {
 #if VEC_BITS == 512
-    return simde_mm512_sllv_epi32(x, rp_load(v->shl));
+    return simde_mm512_sllv_epi32(x, shl);
 #elif VEC_BITS == 256
-    return simde_mm256_sllv_epi32(x, rp_load(v->shl));
+    return simde_mm256_sllv_epi32(x, shl);
 #else
-    return simde_mm_mullo_epi32(x, rp_load(v->shl_mul)); /* x * 2^shl = x << shl, mod 2^32 */
+    return simde_mm_mullo_epi32(x, shl); /* x * 2^shl = x << shl, mod 2^32 */
 #endif
 }
 
 /* Store the lanes store_sel enables; every other byte stays untouched. */
-VEC_INLINE void rp_store(uint8_t *at, vi res, const struct vfetch_rp_vector *v)
+VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
+                         const struct vfetch_rp_vector *v)
 {
-    if (!(v->passes & VFETCH_RP_KEEP)) {
+    (void)v;
+    (void)store_sel;
+    if (!(passes & VFETCH_RP_KEEP)) {
 #if VEC_BITS == 512
         simde_mm512_storeu_si512((void *)at, res);
 #elif VEC_BITS == 256
@@ -140,9 +170,9 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, const struct vfetch_rp_vector *v)
         return;
     }
 #if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
-    _mm512_mask_storeu_epi32(at, _mm512_movepi32_mask(rp_load(v->store_sel)), res);
+    _mm512_mask_storeu_epi32(at, _mm512_movepi32_mask(store_sel), res);
 #elif VEC_BITS == 256
-    simde_mm256_maskstore_epi32((int32_t *)(void *)at, rp_load(v->store_sel), res);
+    simde_mm256_maskstore_epi32((int32_t *)(void *)at, store_sel, res);
 #else
     int32_t lanes[VEC_LANES];
     memcpy(lanes, &res, sizeof lanes);
@@ -152,36 +182,62 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, const struct vfetch_rp_vector *v)
 #endif
 }
 
-VEC_INLINE void rp_vector(const struct vfetch_rp_vector *v, const uint8_t *const *gbase, uint8_t *gdst)
+/*
+ * One vector of the program over `groups` consecutive groups: the tables stay in registers,
+ * only the window loads, the arithmetic and the store run per group.
+ */
+static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
+                          const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step)
 {
-    struct rp_window w = { vi_set1(0), vi_set1(0) };
-    vi perm = vi_set1(0);
-    if (v->passes & VFETCH_RP_LOAD) {
-        w = rp_load_window(v, gbase);
-        perm = rp_permute(v, w, v->ctrl, v->zmask);
-    }
-    vi res = vi_or(perm, rp_load(v->raw_or));
-    if (v->passes & VFETCH_RP_FIXED) {
-        vi x = perm;
-        if (v->passes & VFETCH_RP_SHIFT)
-            x = vi_and(rp_shift_left(perm, v), rp_load(v->fmask));
-        const vi t = vi_xor(x, rp_load(v->xmask));
-        vf f = vf_add(vf_mul(vf_cvt(t), rp_loadf(v->mul)), rp_loadf(v->add));
-        if (v->passes & VFETCH_RP_DIV)
-            f = vf_div(f, rp_loadf(v->div));
-        if (v->passes & VFETCH_RP_CLAMP)
-            f = vf_max(f, rp_loadf(v->lo));
-        res = rp_blend(res, vf_as_vi(f), rp_load(v->fixed_sel));
-    }
-    if (v->passes & VFETCH_RP_HALF) {
+    const struct rp_regs r = rp_regs_load(v);
+    const unsigned passes = v->passes, window = v->window;
+    const uint64_t zmask = v->zmask, hzmask = v->hzmask;
+    (void)hzmask;
+    const uint8_t *p[4] = { NULL, NULL, NULL, NULL };
+    size_t step[4] = { 0, 0, 0, 0 };
+    if (passes & VFETCH_RP_LOAD)
+        for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++) {
+            p[q] = gbase[v->stream[q]] + v->src_off[q];
+            step[q] = gstep[v->stream[q]];
+        }
+    uint8_t *at = gdst + v->dst_off;
+    for (size_t g = 0; g < groups; g++) {
+        struct rp_window w = { vi_set1(0), vi_set1(0) };
+        vi perm = vi_set1(0);
+        if (passes & VFETCH_RP_LOAD) {
+            w = rp_load_window(window, p);
+            perm = rp_permute(window, w, r.ctrl, zmask);
+            for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
+                p[q] += step[q];
+        }
+        vi res = vi_or(perm, r.raw_or);
+        if (passes & VFETCH_RP_FIXED) {
+            vi x = perm;
+            if (passes & VFETCH_RP_SHIFT)
+                x = vi_and(rp_shift_left(perm, r.shl), r.fmask);
+            const vi t = vi_xor(x, r.xmask);
+            vf f = vf_add(vf_mul(vf_cvt(t), r.mul), r.add);
+            if (passes & VFETCH_RP_DIV)
+                f = vf_div(f, r.div);
+            if (passes & VFETCH_RP_CLAMP)
+                f = vf_max(f, r.lo);
+            res = rp_blend(res, vf_as_vi(f), r.fixed_sel);
+        }
+        if (passes & VFETCH_RP_HALF) {
 #if VEC_HAVE_F16C
-        res = rp_blend(res, rp_halves(v, w), rp_load(v->half_sel));
+            res = rp_blend(res, rp_halves(window, w, r.hctrl, hzmask), r.half_sel);
 #else
-        res = rp_blend(res, vi_half_to_float_bits(perm), rp_load(v->half_sel));
+            res = rp_blend(res, vi_half_to_float_bits(perm), r.half_sel);
 #endif
+        }
+        rp_store(at, res, passes, r.store_sel, v);
+        at += dst_step;
     }
-    rp_store(gdst + v->dst_off, res, v);
 }
+
+/* Groups per block: the vectors run one after another over a block, whose source and output
+   stay in L1 meanwhile. */
+#define RP_BLOCK 64
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
@@ -193,16 +249,16 @@ static VFETCH_RECORD_FN(NAME(record_run))
         gbase[s] = base[s];
         gstep[s] = group * stride[s];
     }
-    uint8_t *gdst = dst;
     const size_t dst_step = group * dst_stride;
-    for (size_t g = 0; g < groups; g++) {
+    for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
+        const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
         for (unsigned k = 0; k < prog->num_vectors; k++)
-            rp_vector(&prog->vec[k], gbase, gdst);
+            rp_vector_run(&prog->vec[k], gbase, gstep, nb, dst, dst_step);
         for (unsigned i = 0; i < prog->num_streams_read; i++) {
             const unsigned s = prog->streams_read[i];
-            gbase[s] += gstep[s];
+            gbase[s] += nb * gstep[s];
         }
-        gdst += dst_step;
+        dst += nb * dst_step;
     }
 }
 
