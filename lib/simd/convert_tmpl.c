@@ -216,22 +216,10 @@ VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const
         vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
         for (unsigned c = 0; c < op->count; c++) {
             const struct vfetch_lane *lane = &op->lane[c];
-            const uint8_t *src = base[lane->stream] + i0 * stride[lane->stream];
             const size_t sstride = stride[lane->stream];
-            if (format == VFETCH_FORMAT_FLOAT32) {
-                comp[c] = vi_as_vf(gather(src, sstride, lane, m, 4));
-            } else if (format == VFETCH_FORMAT_FLOAT16) {
-#if VEC_HAVE_F16C
-                uint16_t halves[VEC_LANES] = { 0 };
-                for (size_t i = 0; i < m; i++)
-                    halves[i] = (uint16_t)load_container(src + i * sstride, lane, 2);
-                comp[c] = vf_from_halves(halves);
-#else
-                comp[c] = vi_as_vf(vi_half_to_float_bits(gather(src, sstride, lane, m, 2)));
-#endif
-            } else {
-                comp[c] = convert_fixed(gather(src, sstride, lane, m, nbytes), lane, op->shift, conv);
-            }
+            const uint8_t *src = base[lane->stream] + i0 * sstride;
+            comp[c] = convert_component(gather(src, sstride, lane, m, nbytes), lane, op->shift,
+                                        format, conv);
         }
         store_records(op, comp, m, dst + i0 * dst_stride, dst_stride);
     }
