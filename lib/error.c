@@ -34,6 +34,7 @@ const char *vfetch_strerror(int code)
     case VFETCH_EOVERFLOW: return "a byte size computed from the range overflows";
     case VFETCH_EINDEX_RANGE: return "an index plus the index offset is out of range";
     case VFETCH_EMISSING_STREAM: return "a stream the plan reads has no buffer bound";
+    case VFETCH_ERESERVED_COLOR: return "reserved GX color format (6 or 7) on an enabled color";
     default: return "unknown error";
     }
 }

@@ -84,7 +84,8 @@ enum vfetch_error {
     VFETCH_EOVERFLOW = -15,        /**< a byte size computed from the range overflows */
     VFETCH_EINDEX_RANGE = -16,     /**< an index plus the index offset is negative */
     VFETCH_EMISSING_STREAM = -17,  /**< a stream the plan reads has no buffer bound */
-    VFETCH_ECOUNT = -18            /**< one below the last code (not an error code) */
+    VFETCH_ERESERVED_COLOR = -18,  /**< GX color format 6 or 7 on a color the VCD enables */
+    VFETCH_ECOUNT = -19            /**< one below the last code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

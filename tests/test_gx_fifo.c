@@ -1,0 +1,171 @@
+/*
+ * Real GameCube/Wii captures (the .dff files in ../shared/testdata/gx, Dolphin FIFO logs, format
+ * in the README there): replay every frame's CP register writes and draw commands, and check that the
+ * vertex sizes vfetch_gx_vertex_size() computes walk each frame's FIFO data exactly to its end.
+ * Prints per-file totals (frames, draws, vertices, vertex formats seen).
+ *
+ * Usage: test_gx_fifo DIR   (skips, exit 77, when DIR does not exist)
+ */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "testutil.h"
+#include "vfetch/gx.h"
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+struct totals {
+    unsigned frames, draws, cp_writes;
+    uint64_t vertices;
+    unsigned formats;
+    struct vfetch_gx_desc seen[64];
+};
+
+static void note_format(struct totals *t, const struct vfetch_gx_desc *d)
+{
+    for (unsigned i = 0; i < t->formats; i++)
+        if (!memcmp(&t->seen[i], d, sizeof *d))
+            return;
+    if (t->formats < 64)
+        t->seen[t->formats++] = *d;
+}
+
+/* Walk one frame's FIFO bytes; returns 1 when every command, and every draw's vertices, end
+   exactly at the end of the data. */
+static int walk_frame(const uint8_t *p, size_t size, uint32_t *cp, struct totals *t, const char *name)
+{
+    size_t pos = 0;
+    while (pos < size) {
+        const uint8_t op = p[pos];
+        size_t len;
+        if (op >= 0x80 && op <= 0xbf) {
+            if (pos + 3 > size)
+                break;
+            const unsigned f = op & 7, count = (unsigned)p[pos + 1] << 8 | p[pos + 2];
+            const struct vfetch_gx_desc d = { cp[0x50], cp[0x60], cp[0x70 + f], cp[0x80 + f],
+                                              cp[0x90 + f] };
+            uint32_t vsize = 0;
+            const int err = vfetch_gx_vertex_size(&d, &vsize);
+            if (err) {
+                fprintf(stderr, "%s: draw at %zu: %s\n", name, pos, vfetch_strerror(err));
+                return 0;
+            }
+            len = 3 + (size_t)count * vsize;
+            t->draws++;
+            t->vertices += count;
+            note_format(t, &d);
+        } else {
+            switch (op) {
+            case 0x00: case 0x44: case 0x48: len = 1; break;
+            case 0x08:
+                if (pos + 6 > size)
+                    return 0;
+                cp[p[pos + 1]] = be32(p + pos + 2);
+                t->cp_writes++;
+                len = 6;
+                break;
+            case 0x10:
+                if (pos + 5 > size)
+                    return 0;
+                len = 5 + 4 * (size_t)(((be32(p + pos + 1) >> 16) & 0xf) + 1);
+                break;
+            case 0x20: case 0x28: case 0x30: case 0x38: case 0x61: len = 5; break;
+            case 0x40: len = 9; break;
+            default:
+                fprintf(stderr, "%s: unknown FIFO opcode 0x%02x at %zu of %zu\n", name, op, pos, size);
+                return 0;
+            }
+        }
+        pos += len;
+    }
+    if (pos != size)
+        fprintf(stderr, "%s: the last command ends at %zu, the frame at %zu\n", name, pos, size);
+    return pos == size;
+}
+
+static void replay_file(const char *path, const char *name)
+{
+    FILE *file = fopen(path, "rb");
+    CHECK(file != NULL);
+    if (!file)
+        return;
+    fseek(file, 0, SEEK_END);
+    const long n = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n);
+    CHECK(fread(b, 1, (size_t)n, file) == (size_t)n);
+    fclose(file);
+
+    CHECK_EQ(le32(b), 0x0D01F1F0u);
+    /* header: id, version, min version, then (u64 offset, u32 count) for bpMem, cpMem, xfMem,
+       xfRegs, then u64 frame-list offset, u32 frame count */
+    const uint64_t cp_off = le64(b + 24);
+    const uint32_t cp_count = le32(b + 32);
+    const uint64_t frames_off = le64(b + 60);
+    const uint32_t frames = le32(b + 68);
+    CHECK(cp_count <= 256 && cp_off + 4ull * cp_count <= (uint64_t)n);
+    uint32_t cp[256] = { 0 };
+    for (uint32_t i = 0; i < cp_count && i < 256; i++)
+        cp[i] = le32(b + cp_off + 4 * i);
+
+    struct totals t = { 0 };
+    for (uint32_t fr = 0; fr < frames; fr++) {
+        const uint8_t *info = b + frames_off + 64ull * fr;
+        const uint64_t data = le64(info);
+        const uint32_t size = le32(info + 8);
+        CHECK(data + size <= (uint64_t)n);
+        if (data + size > (uint64_t)n)
+            break;
+        CHECK(walk_frame(b + data, size, cp, &t, name));
+        t.frames++;
+    }
+    CHECK(t.draws > 0);
+    if (!strcmp(name, "v1cb0df8_texture.dff"))
+        CHECK_EQ(t.vertices, 12330); /* the count the capture's README gives */
+    printf("%-28s %3u frames %5u draws %7llu vertices %3u CP writes %2u vertex formats\n", name,
+           t.frames, t.draws, (unsigned long long)t.vertices, t.cp_writes, t.formats);
+    for (unsigned i = 0; i < t.formats; i++) {
+        uint32_t vsize = 0;
+        vfetch_gx_vertex_size(&t.seen[i], &vsize);
+        printf("    VCD %08x %08x VAT %08x %08x %08x: %u bytes per vertex\n", t.seen[i].vcd_lo,
+               t.seen[i].vcd_hi, t.seen[i].vat_a, t.seen[i].vat_b, t.seen[i].vat_c, vsize);
+    }
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir_name = argc > 1 ? argv[1] : "../shared/testdata/gx";
+    DIR *dir = opendir(dir_name);
+    if (!dir) {
+        printf("no capture directory %s: skipped\n", dir_name);
+        return 77;
+    }
+    unsigned files = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        const size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 4, ".dff") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir_name, e->d_name);
+        replay_file(path, e->d_name);
+        files++;
+    }
+    closedir(dir);
+    CHECK_EQ(files, 3);
+    return test_summary("gx-fifo");
+}
