@@ -130,13 +130,7 @@ VEC_INLINE vi rp_halves(unsigned window, struct rp_window w, vi hctrl, uint64_t 
     simde__m512i h = packed;
     if (window == VFETCH_RP_WINDOW_16)
         h = simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), packed);
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_castps_si512(_mm512_cvtph_ps(_mm512_castsi512_si256(h)));
-#else
-    uint16_t halves[16];
-    simde_mm256_storeu_si256((void *)halves, simde_mm512_castsi512_si256(h));
-    return simde_mm512_castps_si512(vf_from_halves(halves));
-#endif
+    return vf_as_vi(vf_from_packed_halves(simde_mm512_castsi512_si256(h)));
 #endif
 }
 #endif

@@ -87,31 +87,29 @@ VEC_INLINE vf vf_cvt(vi x)
 #endif
 }
 #if VEC_HAVE_F16C
+/* 16 halves packed in 256 bits to floats. */
+VEC_INLINE vf vf_from_packed_halves(simde__m256i h)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_cvtph_ps(h);
+#else
+    const simde__m256 lo = simde_mm256_cvtph_ps(simde_mm256_castsi256_si128(h));
+    const simde__m256 hi = simde_mm256_cvtph_ps(simde_mm256_extracti128_si256(h, 1));
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
+#endif
+}
 /* Halves in the low 16 bits of each lane to floats. */
 VEC_INLINE vf vf_from_half_lanes(vi x)
 {
 #if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x));
+    return vf_from_packed_halves(_mm512_cvtepi32_epi16(x));
 #else
+    /* values < 2^16, so the unsigned saturating pack is exact */
     const simde__m256i lo = simde_mm512_castsi512_si256(x), hi = simde_mm512_extracti64x4_epi64(x, 1);
-    const simde__m256i packed = simde_mm256_permute4x64_epi64(simde_mm256_packus_epi32(lo, hi), 0xd8);
-    const simde__m256 flo = simde_mm256_cvtph_ps(simde_mm256_castsi256_si128(packed));
-    const simde__m256 fhi = simde_mm256_cvtph_ps(simde_mm256_extracti128_si256(packed, 1));
-    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(flo), fhi, 1);
+    return vf_from_packed_halves(simde_mm256_permute4x64_epi64(simde_mm256_packus_epi32(lo, hi), 0xd8));
 #endif
 }
 #endif
-/* 16 halves (uint16 array) to floats. */
-VEC_INLINE vf vf_from_halves(const uint16_t *h)
-{
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)h));
-#else
-    const simde__m256 lo = simde_mm256_cvtph_ps(simde_mm_loadu_si128((const void *)h));
-    const simde__m256 hi = simde_mm256_cvtph_ps(simde_mm_loadu_si128((const void *)(h + 8)));
-    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
-#endif
-}
 #define VEC_UNPACKLO_PS simde_mm512_unpacklo_ps
 #define VEC_UNPACKHI_PS simde_mm512_unpackhi_ps
 #define VEC_UNPACKLO_PD simde_mm512_unpacklo_pd
@@ -153,10 +151,6 @@ VEC_INLINE vi vi_select_lt(vi x, vi y, vi f, vi t)
 {
     const vi lt = simde_mm256_cmpgt_epi32(y, x);
     return simde_mm256_or_si256(simde_mm256_and_si256(lt, t), simde_mm256_andnot_si256(lt, f));
-}
-VEC_INLINE vf vf_from_halves(const uint16_t *h)
-{
-    return simde_mm256_cvtph_ps(simde_mm_loadu_si128((const void *)h));
 }
 #if VEC_HAVE_F16C
 /* Halves in the low 16 bits of each lane to floats (values < 2^16, so packus is exact). */
