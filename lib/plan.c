@@ -32,8 +32,9 @@ static int plan_check_op(const struct vfetch_plan_desc *desc, const struct vfetc
     if ((unsigned)op->format >= VFETCH_FORMAT_COUNT || (unsigned)op->conversion >= VFETCH_CONV_COUNT)
         return VFETCH_EPLAN;
     const struct vfetch_format_info *fi = &vfetch_format_info[op->format];
-    if (fi->is_float != (op->conversion == VFETCH_CONV_FLOAT))
+    if (!vfetch_pair_valid(op->format, op->conversion))
         return VFETCH_EPLAN;
+
     const int shifted = op->conversion == VFETCH_CONV_UINT || op->conversion == VFETCH_CONV_SINT;
     if (op->shift > (shifted ? 31 : 0))
         return VFETCH_EPLAN;
@@ -57,6 +58,11 @@ static int plan_check_op(const struct vfetch_plan_desc *desc, const struct vfetc
             return VFETCH_EPLAN;
     }
     if (op->write_mask > 0xf)
+        return VFETCH_EPLAN;
+    /* RGBA8 packs the components in order into one slot. */
+    if (op->conversion == VFETCH_CONV_PACK_UNORM8 &&
+        (op->write_mask != 1 || op->swizzle[0] != 0 || op->swizzle[1] != 1 ||
+         op->swizzle[2] != 2 || op->swizzle[3] != 3))
         return VFETCH_EPLAN;
     return VFETCH_OK;
 }

@@ -9,7 +9,7 @@
 #include "record.h"
 
 /* What one output slot receives; ops run in order, so a later op's write replaces it. */
-enum slot_kind { SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED };
+enum slot_kind { SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED, SLOT_INT };
 
 struct slot_source {
     enum slot_kind kind;
@@ -36,9 +36,10 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
                 slot->kind = SLOT_CONST1;
             else {
                 slot->lane = &op->lane[sel];
-                slot->kind = op->format == VFETCH_FORMAT_FLOAT32   ? SLOT_RAW32
-                             : op->format == VFETCH_FORMAT_FLOAT16 ? SLOT_HALF
-                                                                   : SLOT_FIXED;
+                slot->kind = op->format == VFETCH_FORMAT_FLOAT32        ? SLOT_RAW32
+                             : op->format == VFETCH_FORMAT_FLOAT16      ? SLOT_HALF
+                             : op->conversion == VFETCH_CONV_INTEGER ? SLOT_INT
+                                                                     : SLOT_FIXED;
             }
         }
     }
@@ -71,6 +72,7 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
     const struct vfetch_lane *lane = slot->lane;
     const uint64_t rec = (uint64_t)vertex * plan->desc.streams[lane->stream].stride;
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
+    /* Integer fields keep only the bits of their field (raw_and): they start at bit 0. */
     /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
        shift at all; float bits and halves to the bottom. */
     const unsigned at = slot->kind == SLOT_FIXED ? 4 - used : 0;
@@ -86,6 +88,8 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     v->add[i] = 0.0f;
     float div = 1.0f;
     v->lo[i] = -INFINITY;
+    v->raw_and[i] = -1;
+    v->widen_mask[i] = -1;
     v->store_sel[i] = slot->kind == SLOT_KEEP ? 0 : -1;
     if (slot->kind == SLOT_KEEP) {
         v->passes |= VFETCH_RP_KEEP;
@@ -93,8 +97,13 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     }
     if (slot->kind == SLOT_CONST1)
         v->raw_or[i] = (int32_t)VFETCH_ONE_BITS;
-    if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32)
+    if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32 ||
+        slot->kind == SLOT_INT)
         v->passes |= VFETCH_RP_RAW;
+    if (slot->kind == SLOT_INT && slot->lane->field_bits < 8 * slot->lane->nbytes) {
+        v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
+        v->passes |= VFETCH_RP_MASK;
+    }
     if (slot->kind == SLOT_HALF) {
         v->half_sel[i] = -1;
         v->passes |= VFETCH_RP_HALF;
@@ -103,14 +112,15 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
         return;
 
     const struct vfetch_op_exec *op = slot->op;
-    const unsigned n = slot->lane->field_bits;
+    unsigned n = slot->lane->field_bits;
     /* The container sits in the top bytes of the lane (record_lane_bytes), so its field's top
        bit is at 32 - shl; shifting left by shl puts it at bit 31. */
     const unsigned top_of_field = slot->lane->field_shift + n + 8 * (4 - slot->lane->nbytes);
     const unsigned shl = 32 - top_of_field;
-    const int is_signed = op->conversion != VFETCH_CONV_UINT && op->conversion != VFETCH_CONV_UNORM;
+    const int is_signed = op->conversion != VFETCH_CONV_UINT && op->conversion != VFETCH_CONV_UNORM &&
+                          op->conversion != VFETCH_CONV_UNORM8;
     v->passes |= VFETCH_RP_FIXED;
-    if (shl || slot->lane->nbytes == 4)
+    if (shl || slot->lane->field_shift)
         v->passes |= VFETCH_RP_SHIFT; /* packed fields: shift and clear the bits below */
     v->fixed_sel[i] = -1;
     v->shl[i] = (int32_t)shl;
@@ -119,11 +129,22 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     /* An unsigned field gets its top bit flipped, so that the signed conversion sees
        u - 2^(n-1); adding 2^(n-1) back afterwards is exact. */
     v->xmask[i] = is_signed ? 0 : (int32_t)0x80000000u;
+    enum vfetch_conversion conversion = op->conversion;
+    if (conversion == VFETCH_CONV_UNORM8) {
+        /* 4 and 8 bits: widening is exact scaling (v * 17 / 255 = v / 15): plain UNORM. */
+        if (n != 4 && n != 8) {
+            v->widen_shr[i] = (int32_t)n;
+            v->widen_mask[i] = (int32_t)0xff000000u;
+            v->passes |= VFETCH_RP_WIDEN | VFETCH_RP_SHIFT;
+            n = 8; /* from here on an unsigned 8-bit field at the top of the lane */
+        }
+        conversion = VFETCH_CONV_UNORM;
+    }
     const float bias = is_signed ? 0.0f : record_pow2((int)n - 1);
     /* After the conversion the lane holds (v - bias) * 2^(32-n), exactly. */
     v->mul[i] = record_pow2(-(int)(32 - n));
     v->add[i] = bias;
-    switch (op->conversion) {
+    switch (conversion) {
     case VFETCH_CONV_UINT:
     case VFETCH_CONV_SINT:
         v->mul[i] = record_pow2(-(int)(32 - n) - op->shift);
@@ -227,6 +248,16 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     if (num_vectors > 1024)
         return NULL;
 
+    /* RGBA8 packing crosses lanes; integer fields above bit 0 would need a right shift. */
+    for (unsigned o = 0; o < d->num_ops; o++) {
+        const struct vfetch_op_exec *op = &plan->ops[o];
+        if (op->conversion == VFETCH_CONV_PACK_UNORM8)
+            return NULL;
+        for (unsigned c = 0; c < op->count; c++)
+            if (op->conversion == VFETCH_CONV_INTEGER && op->lane[c].field_shift)
+                return NULL;
+    }
+
     struct slot_source slots[VFETCH_MAX_SLOTS];
     record_slot_sources(plan, slots);
     const struct slot_source keep = { SLOT_KEEP, NULL, NULL };
@@ -306,7 +337,8 @@ unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
     } weights[] = {
         { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
         { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
-        { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },
+        { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },   { VFETCH_RP_WIDEN, 3 },
+        { VFETCH_RP_MASK, 1 },
     };
     unsigned total = 0;
     for (unsigned k = 0; k < prog->num_vectors; k++) {

@@ -15,8 +15,10 @@
  *     fmask); an unsigned field's top bit is flipped (xmask), so that one signed int -> float
  *     conversion gives (v - bias) * 2^(32-n) exactly; then (f * mul + add) / div and
  *     max(., lo), every step exact but the one division the reference also does;
- *   - lanes that are raw float32 bits or constants (raw), binary16 (half: a second pass), or
- *     left alone (keep: a masked store).
+ *   - UNORM8 lanes widen a 5..7-bit field to 8 bits by repeating its bits (x | x >> n) before
+ *     the conversion; 4- and 8-bit fields need no widening (v * 17 / 255 = v / 15);
+ *   - lanes that are raw float32 bits, integer fields (masked) or constants (raw), binary16
+ *     (half: a second pass), or left alone (keep: a masked store).
  */
 #ifndef VFETCH_RECORD_H
 #define VFETCH_RECORD_H
@@ -43,11 +45,13 @@ enum {
     VFETCH_RP_RAW = 1 << 5,   /**< some lanes are raw bits or constants */
     VFETCH_RP_LOAD = 1 << 6,  /**< the vector reads source bytes (else all lanes constant/kept) */
     VFETCH_RP_SHIFT = 1 << 7, /**< some fixed lane is a packed field: shift and mask */
+    VFETCH_RP_WIDEN = 1 << 8, /**< some fixed lane widens a 5..7-bit field to 8 bits (UNORM8) */
+    VFETCH_RP_MASK = 1 << 9,  /**< some raw lane keeps only a field's bits (INTEGER) */
 };
 
 struct vfetch_rp_vector {
     uint8_t window;       /**< enum vfetch_rp_window */
-    uint8_t passes;       /**< VFETCH_RP_* bits */
+    uint16_t passes;      /**< VFETCH_RP_* bits */
     uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for 64/128 windows) */
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
@@ -63,10 +67,14 @@ struct vfetch_rp_vector {
     int32_t shl_mul[VFETCH_RP_LANES]; /**< ... or the same as a multiplier 2^shl (sse41/neon) */
     int32_t fmask[VFETCH_RP_LANES];   /**< keeps the field's n top bits after the shift */
     int32_t xmask[VFETCH_RP_LANES];   /**< 0x80000000 for unsigned fields (see record.c) */
+    /** UNORM8 widening of an n-bit field at the top of the lane: x | x >> n, keeping the top
+        8 bits (widen_shr = n, widen_mask = 0xff000000; 0 and all ones elsewhere). */
+    int32_t widen_shr[VFETCH_RP_LANES], widen_mask[VFETCH_RP_LANES];
     float mul[VFETCH_RP_LANES], add[VFETCH_RP_LANES], div[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
     int32_t fixed_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the fixed-point result */
     int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */
     int32_t raw_or[VFETCH_RP_LANES];    /**< OR-ed into raw lanes (1.0 constants) */
+    int32_t raw_and[VFETCH_RP_LANES];   /**< ANDed into raw lanes first (integer fields) */
     int32_t store_sel[VFETCH_RP_LANES]; /**< all ones: lane is written (not kept) */
 };
 

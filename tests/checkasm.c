@@ -203,7 +203,7 @@ static void kernels_init(void)
 {
     for (unsigned f = 0; f < VFETCH_FORMAT_COUNT; f++)
         for (unsigned c = 0; c < VFETCH_CONV_COUNT; c++) {
-            if (vfetch_format_info[f].is_float != (c == VFETCH_CONV_FLOAT))
+            if (!vfetch_pair_valid((enum vfetch_format)f, (enum vfetch_conversion)c))
                 continue;
             struct kernel *k = &kernels[num_kernels++];
             k->format = (enum vfetch_format)f;
@@ -320,7 +320,8 @@ static struct vfetch_op full_op(const struct kernel *k)
 {
     const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
     struct vfetch_op op = { .format = k->format, .conversion = k->conversion,
-                            .count = fi->max_count, .write_mask = 0xf };
+                            .count = fi->max_count,
+                            .write_mask = k->conversion == VFETCH_CONV_PACK_UNORM8 ? 1 : 0xf };
     for (unsigned c = 0; c < 4; c++) {
         op.swizzle[c] = (uint8_t)c;
         if (c < op.count)
@@ -337,24 +338,28 @@ static size_t exhaustive_data(const struct kernel *k, uint8_t **out, size_t *str
 {
     const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
     size_t n;
-    if (fi->packed)
+    if (fi->packed && fi->container <= 2)
+        n = (size_t)1 << (8 * fi->container); /* every container value */
+    else if (fi->packed)
         n = (size_t)1 << fi->field_bits[0];
     else if (k->format == VFETCH_FORMAT_FLOAT32)
         n = 65536;
     else
         n = (size_t)1 << (8 * fi->container);
-    *stride = fi->packed ? 4 : (size_t)fi->container * fi->max_count;
+    *stride = fi->packed ? 4 : (size_t)fi->container * fi->max_count; /* dword swaps: x4 */
     uint8_t *p = malloc(n * *stride);
     for (size_t i = 0; i < n; i++) {
         uint8_t *v = p + i * *stride;
-        if (fi->packed) {
+        if (fi->packed && fi->container <= 2) {
+            memcpy(v, &i, fi->container); /* little-endian host */
+        } else if (fi->packed) {
             uint32_t word = 0;
-            for (unsigned c = 0; c < 3; c++) {
+            for (unsigned c = 0; c < fi->max_count; c++) {
                 const uint32_t m = (1u << fi->field_bits[c]) - 1;
-                const uint32_t val = (uint32_t)(c == 0 ? i : c == 1 ? ~i : i * 5 + 3) & m;
+                const uint32_t val = (uint32_t)(c == 0 ? i : c == 1 ? ~i : c == 2 ? i * 5 + 3 : i ^ 0x55) & m;
                 word |= val << fi->field_shift[c];
             }
-            memcpy(v, &word, 4);
+            memcpy(v, &word, fi->container);
         } else if (k->format == VFETCH_FORMAT_FLOAT32) {
             static const uint32_t special[] = {
                 0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001,
@@ -420,7 +425,7 @@ static struct op_case random_op_case(const struct kernel *k, size_t n, unsigned 
         stride &= ~3u;
     oc.stream.stride = stride;
     oc.op = full_op(k);
-    oc.op.count = fi->packed ? 3 : (uint8_t)(1 + rnd_below(fi->max_count));
+    oc.op.count = fi->packed ? fi->max_count : (uint8_t)(1 + rnd_below(fi->max_count));
     const unsigned room = 24;
     for (unsigned c = 0; c < oc.op.count; c++) {
         /* Unaligned offsets, overlapping components; packed formats share one container. */
@@ -429,6 +434,11 @@ static struct op_case random_op_case(const struct kernel *k, size_t n, unsigned 
     for (unsigned c = 0; c < 4; c++)
         oc.op.swizzle[c] = (uint8_t)rnd_below(6);
     oc.op.write_mask = (uint8_t)(rnd_below(4) ? rnd_below(16) : 0xf);
+    if (k->conversion == VFETCH_CONV_PACK_UNORM8) { /* identity swizzle, one slot */
+        for (unsigned c = 0; c < 4; c++)
+            oc.op.swizzle[c] = (uint8_t)c;
+        oc.op.write_mask = 1;
+    }
     if (k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT)
         oc.op.shift = (uint8_t)rnd_below(32);
     oc.op.dst_slot = (uint16_t)rnd_below(6);
@@ -508,7 +518,7 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
         *op = full_op(k);
         const unsigned s = rnd_below(d->num_streams);
         const uint32_t stride = d->streams[s].stride;
-        op->count = fi->packed ? 3 : (uint8_t)(1 + rnd_below(fi->max_count));
+        op->count = fi->packed ? fi->max_count : (uint8_t)(1 + rnd_below(fi->max_count));
         /* Mostly aligned, contiguous components inside the record, like real formats. */
         uint32_t at = stride > fi->container * op->count
                           ? rnd_below(stride - fi->container * op->count + 1) : 0;
@@ -519,7 +529,7 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
             op->src[c].offset = fi->packed ? at : at + c * fi->container;
         }
         if (fi->packed)
-            for (unsigned c = 1; c < 3; c++)
+            for (unsigned c = 1; c < fi->max_count; c++)
                 op->src[c].stream = op->src[0].stream;
         for (unsigned c = 1; c < op->count; c++)
             regular &= op->src[c].stream == op->src[0].stream;
@@ -527,6 +537,15 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
             for (unsigned c = 0; c < 4; c++)
                 op->swizzle[c] = (uint8_t)rnd_below(6);
         op->write_mask = (uint8_t)(rnd_below(4) ? 0xf : rnd_below(16));
+        if (k->conversion == VFETCH_CONV_PACK_UNORM8) {
+            for (unsigned c = 0; c < 4; c++)
+                op->swizzle[c] = (uint8_t)c;
+            op->write_mask = 1;
+        }
+        /* What the record program leaves to the per-op path: RGBA8 packing, integer fields
+           above bit 0. */
+        regular &= k->conversion != VFETCH_CONV_PACK_UNORM8 &&
+                   !(k->conversion == VFETCH_CONV_INTEGER && fi->packed);
         if (k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT)
             op->shift = (uint8_t)(rnd_below(3) ? 0 : rnd_below(32));
         /* Usually the next free vec4; sometimes an overlap with an earlier op. */

@@ -95,6 +95,13 @@ enum vfetch_format {
                                            bits 9:0, 19:10, 29:20 (R300 VECTOR_3_TTT) */
     VFETCH_FORMAT_FIXED_11_11_10 = 5, /**< 4-byte container shared by 3 components:
                                            bits 10:0, 21:11, 31:22 (R300 VECTOR_3_EET) */
+    VFETCH_FORMAT_RGB565 = 6,   /**< 2-byte container shared by 3 components: R 15:11, G 10:5,
+                                     B 4:0 (GX rgb565) */
+    VFETCH_FORMAT_RGBA4444 = 7, /**< 2-byte container shared by 4 components: R 15:12, G 11:8,
+                                     B 7:4, A 3:0 (GX rgba4444) */
+    VFETCH_FORMAT_RGBA6666 = 8, /**< 3-byte container shared by 4 components: R 23:18,
+                                     G 17:12, B 11:6, A 5:0 (GX rgba6666) */
+    VFETCH_FORMAT_UINT6 = 9,    /**< 1-byte container, bits 5:0 (GX matrix index byte) */
     VFETCH_FORMAT_COUNT
 };
 
@@ -111,6 +118,16 @@ enum vfetch_conversion {
     VFETCH_CONV_SNORM_ZERO = 4, /**< signed v / (2^(n-1) - 1); -2^(n-1) gives slightly below -1 */
     VFETCH_CONV_SNORM_ZERO_CLAMP = 5, /**< max(signed v / (2^(n-1) - 1), -1) */
     VFETCH_CONV_SNORM_NO_ZERO = 6,    /**< (2v + 1) / (2^n - 1): symmetric, 0 is not exact */
+    /** Fields of 4..8 bits: widened to 8 bits by bit replication (v << (8-n) | v >> (2n-8)),
+        then / 255 (GX colors). Equals UNORM for 4 and 8 bits, not for 5 and 6. */
+    VFETCH_CONV_UNORM8 = 7,
+    /** The field's unsigned value stored as a 32-bit integer, not a float (GX matrix indices).
+        Missing components and the constant selectors still store float 0.0 / 1.0 bits. */
+    VFETCH_CONV_INTEGER = 8,
+    /** Fields of 4..8 bits, RGBA8 output: each component widened to 8 bits as UNORM8 does
+        (missing ones: 0, 0, 0, 255), packed into the one slot dst_slot as bytes R, G, B, A in
+        memory order. Needs the identity swizzle and write_mask 1. */
+    VFETCH_CONV_PACK_UNORM8 = 9,
     VFETCH_CONV_COUNT
 };
 
@@ -136,11 +153,12 @@ struct vfetch_source {
 struct vfetch_op {
     /** Storage format of every component of this element. */
     enum vfetch_format format;
-    /** Numeric conversion: FLOAT for float formats, any other for fixed formats. */
+    /** Numeric conversion: FLOAT for float formats, any other for fixed formats (UNORM8 and
+        PACK_UNORM8 only where every field has 4..8 bits). */
     enum vfetch_conversion conversion;
     /** For UINT/SINT: the result is v * 2^-shift (0..31). Must be 0 otherwise. */
     uint8_t shift;
-    /** Components the element supplies, 1..4 (the packed formats supply exactly 3). Missing
+    /** Components the element supplies, 1..4 (a packed format supplies all of its fields: 3 or 4). Missing
         components read as x = y = z = 0, w = 1. */
     uint8_t count;
     /** Location of each supplied component (entries past count are ignored). For the packed

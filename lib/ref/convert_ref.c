@@ -17,6 +17,10 @@ const struct vfetch_format_info vfetch_format_info[VFETCH_FORMAT_COUNT] = {
                                        { 10, 10, 10, 0 } },
     [VFETCH_FORMAT_FIXED_11_11_10] = { "fixed_11_11_10", 4, 1, 3, 0, { 0, 11, 22, 0 },
                                        { 11, 11, 10, 0 } },
+    [VFETCH_FORMAT_RGB565] = { "rgb565", 2, 1, 3, 0, { 11, 5, 0, 0 }, { 5, 6, 5, 0 } },
+    [VFETCH_FORMAT_RGBA4444] = { "rgba4444", 2, 1, 4, 0, { 12, 8, 4, 0 }, { 4, 4, 4, 4 } },
+    [VFETCH_FORMAT_RGBA6666] = { "rgba6666", 3, 1, 4, 0, { 18, 12, 6, 0 }, { 6, 6, 6, 6 } },
+    [VFETCH_FORMAT_UINT6] = { "uint6", 1, 0, 4, 0, { 0, 0, 0, 0 }, { 6, 6, 6, 6 } },
 };
 
 const char *const vfetch_conversion_name[VFETCH_CONV_COUNT] = {
@@ -27,6 +31,9 @@ const char *const vfetch_conversion_name[VFETCH_CONV_COUNT] = {
     [VFETCH_CONV_SNORM_ZERO] = "snorm_zero",
     [VFETCH_CONV_SNORM_ZERO_CLAMP] = "snorm_zero_clamp",
     [VFETCH_CONV_SNORM_NO_ZERO] = "snorm_no_zero",
+    [VFETCH_CONV_UNORM8] = "unorm8",
+    [VFETCH_CONV_INTEGER] = "integer",
+    [VFETCH_CONV_PACK_UNORM8] = "pack_unorm8",
 };
 
 uint32_t vfetch_ref_half_to_float_bits(uint16_t half)
@@ -89,6 +96,7 @@ float vfetch_ref_fixed_to_float(uint32_t field, unsigned bits, enum vfetch_conve
         return r < -1.0f ? -1.0f : r;
     }
     case VFETCH_CONV_SNORM_NO_ZERO: return (float)(2 * s + 1) / unorm_den;
+    case VFETCH_CONV_UNORM8: return (float)vfetch_widen8(u, bits) / 255.0f;
     default: return 0.0f;
     }
 }
@@ -134,6 +142,22 @@ static inline uint32_t ref_float_bits(float f)
 
 #define REF_FIXED(conv) ref_float_bits(vfetch_ref_fixed_to_float(field, lane->field_bits, conv, op->shift))
 
+/* RGBA8: bytes R, G, B, A (missing 0, 0, 0, 255) into the op's one slot. */
+#define REF_PACK_KERNEL(name, NBYTES)                                                       \
+    static VFETCH_CONVERT_FN(name)                                                          \
+    {                                                                                       \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            uint8_t rgba[4] = { 0, 0, 0, 255 };                                             \
+            for (unsigned c = 0; c < op->count; c++) {                                      \
+                const struct vfetch_lane *lane = &op->lane[c];                              \
+                const uint8_t *record = base[lane->stream] + i * stride[lane->stream];      \
+                const uint32_t field = ref_field(ref_read_container(record, lane, NBYTES), lane); \
+                rgba[c] = (uint8_t)vfetch_widen8(field, lane->field_bits);                  \
+            }                                                                               \
+            memcpy(dst + i * dst_stride + 4 * (size_t)op->dst_slot, rgba, 4);               \
+        }                                                                                   \
+    }
+
 REF_KERNEL(convert_float32_c, 4, field)
 REF_KERNEL(convert_float16_c, 2, vfetch_ref_half_to_float_bits((uint16_t)field))
 
@@ -144,18 +168,26 @@ REF_KERNEL(convert_float16_c, 2, vfetch_ref_half_to_float_bits((uint16_t)field))
     REF_KERNEL(convert_##fmt##_snorm_zero_c, NBYTES, REF_FIXED(VFETCH_CONV_SNORM_ZERO))     \
     REF_KERNEL(convert_##fmt##_snorm_zero_clamp_c, NBYTES,                                  \
                REF_FIXED(VFETCH_CONV_SNORM_ZERO_CLAMP))                                     \
-    REF_KERNEL(convert_##fmt##_snorm_no_zero_c, NBYTES, REF_FIXED(VFETCH_CONV_SNORM_NO_ZERO))
+    REF_KERNEL(convert_##fmt##_snorm_no_zero_c, NBYTES, REF_FIXED(VFETCH_CONV_SNORM_NO_ZERO)) \
+    REF_KERNEL(convert_##fmt##_unorm8_c, NBYTES, REF_FIXED(VFETCH_CONV_UNORM8))             \
+    REF_KERNEL(convert_##fmt##_integer_c, NBYTES, field)                                    \
+    REF_PACK_KERNEL(convert_##fmt##_pack_unorm8_c, NBYTES)
 
 REF_FIXED_KERNELS(fixed8, 1)
 REF_FIXED_KERNELS(fixed16, 2)
 REF_FIXED_KERNELS(fixed_10_10_10, 4)
 REF_FIXED_KERNELS(fixed_11_11_10, 4)
+REF_FIXED_KERNELS(rgb565, 2)
+REF_FIXED_KERNELS(rgba4444, 2)
+REF_FIXED_KERNELS(rgba6666, 3)
+REF_FIXED_KERNELS(uint6, 1)
 
 #define REF_FIXED_ROW(fmt)                                                                  \
     {                                                                                       \
         NULL, convert_##fmt##_uint_c, convert_##fmt##_sint_c, convert_##fmt##_unorm_c,      \
             convert_##fmt##_snorm_zero_c, convert_##fmt##_snorm_zero_clamp_c,               \
-            convert_##fmt##_snorm_no_zero_c                                                 \
+            convert_##fmt##_snorm_no_zero_c, convert_##fmt##_unorm8_c,                      \
+            convert_##fmt##_integer_c, convert_##fmt##_pack_unorm8_c                        \
     }
 
 static vfetch_convert_fn *const ref_kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT] = {
@@ -165,6 +197,10 @@ static vfetch_convert_fn *const ref_kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COU
     [VFETCH_FORMAT_FIXED16] = REF_FIXED_ROW(fixed16),
     [VFETCH_FORMAT_FIXED_10_10_10] = REF_FIXED_ROW(fixed_10_10_10),
     [VFETCH_FORMAT_FIXED_11_11_10] = REF_FIXED_ROW(fixed_11_11_10),
+    [VFETCH_FORMAT_RGB565] = REF_FIXED_ROW(rgb565),
+    [VFETCH_FORMAT_RGBA4444] = REF_FIXED_ROW(rgba4444),
+    [VFETCH_FORMAT_RGBA6666] = REF_FIXED_ROW(rgba6666),
+    [VFETCH_FORMAT_UINT6] = REF_FIXED_ROW(uint6),
 };
 
 void vfetch_dsp_init_c(struct vfetch_dsp *dsp)

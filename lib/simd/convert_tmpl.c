@@ -22,6 +22,10 @@ VEC_INLINE uint32_t load_container(const uint8_t *record, const struct vfetch_la
 {
     if (nbytes == 1)
         return record[lane->byte_off[0]];
+    if (nbytes == 3) { /* rgba6666: a 4-byte load could pass the end of the buffer */
+        return (uint32_t)record[lane->byte_off[0]] | (uint32_t)record[lane->byte_off[1]] << 8 |
+               (uint32_t)record[lane->byte_off[2]] << 16;
+    }
     if (lane->layout == VFETCH_LANE_LE) {
         if (nbytes == 2) {
             uint16_t v;
@@ -67,12 +71,25 @@ VEC_INLINE float pow2_neg(unsigned shift)
     return f;
 }
 
+/* The unsigned field of every lane. */
+VEC_INLINE vi field_of(vi container, const struct vfetch_lane *lane)
+{
+    const unsigned bits = lane->field_bits;
+    return vi_srl(vi_sll(container, 32 - lane->field_shift - bits), 32 - bits);
+}
+
+/* n-bit fields (4..8) widened to 8 bits by repeating their bits, as vfetch_widen8 does. */
+VEC_INLINE vi widen8(vi u, unsigned bits)
+{
+    return vi_and(vi_or(vi_sll(u, 8 - bits), vi_srl(u, 2 * bits - 8)), vi_set1(0xff));
+}
+
 /* A fixed-point field of every lane to float, as the reference does it. */
 VEC_INLINE vf convert_fixed(vi container, const struct vfetch_lane *lane, unsigned shift,
                             enum vfetch_conversion conv)
 {
     const unsigned bits = lane->field_bits;
-    const vi u = vi_srl(vi_sll(container, 32 - lane->field_shift - bits), 32 - bits);
+    const vi u = field_of(container, lane);
     const vi sign = vi_set1(1u << (bits - 1));
     const vi s = vi_sub(vi_xor(u, sign), sign);
     const vf unorm_den = vf_set1((float)((1u << bits) - 1));
@@ -85,8 +102,11 @@ VEC_INLINE vf convert_fixed(vi container, const struct vfetch_lane *lane, unsign
     case VFETCH_CONV_SNORM_ZERO: return vf_div(vf_cvt(s), snorm_den);
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
         return vf_max(vf_div(vf_cvt(s), snorm_den), vf_set1(-1.0f));
-    default: /* VFETCH_CONV_SNORM_NO_ZERO: (2s + 1) / (2^n - 1) */
+    case VFETCH_CONV_SNORM_NO_ZERO: /* (2s + 1) / (2^n - 1) */
         return vf_div(vf_cvt(vi_add(vi_add(s, s), vi_set1(1))), unorm_den);
+    case VFETCH_CONV_UNORM8: return vf_div(vf_cvt(widen8(u, bits)), vf_set1(255.0f));
+    default: /* VFETCH_CONV_INTEGER (PACK_UNORM8 never gets here) */
+        return vi_as_vf(u);
     }
 }
 
@@ -141,6 +161,53 @@ VEC_INLINE vf convert_component(vi container, const struct vfetch_lane *lane, un
     return convert_fixed(container, lane, shift, conv);
 }
 
+/* RGBA8: m vertices' components widened to bytes and packed into the op's one slot. */
+VEC_INLINE void pack_unorm8_store(const struct vfetch_op_exec *op, const vi containers[4],
+                                  size_t m, uint8_t *dst, size_t dst_stride)
+{
+    vi rgba = vi_set1(0xff000000u); /* missing components: 0, 0, 0, 255 */
+    for (unsigned c = 0; c < op->count; c++) {
+        const vi byte = widen8(field_of(containers[c], &op->lane[c]), op->lane[c].field_bits);
+        rgba = c == 3 ? vi_or(vi_and(rgba, vi_set1(0x00ffffff)), vi_sll(byte, 24))
+                      : vi_or(rgba, vi_sll(byte, 8 * c));
+    }
+    uint32_t t[VEC_LANES];
+    memcpy(t, &rgba, sizeof t);
+    uint8_t *at = dst + 4 * (size_t)op->dst_slot;
+    for (size_t i = 0; i < m; i++)
+        memcpy(at + i * dst_stride, &t[i], 4);
+}
+
+/* Convert the containers of m vertices (lanes) and store their records. */
+VEC_INLINE void convert_and_store(const struct vfetch_op_exec *op, const vi containers[4],
+                                  size_t m, uint8_t *dst, size_t dst_stride,
+                                  enum vfetch_format format, enum vfetch_conversion conv)
+{
+    if (conv == VFETCH_CONV_PACK_UNORM8) {
+        pack_unorm8_store(op, containers, m, dst, dst_stride);
+        return;
+    }
+    vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
+    for (unsigned c = 0; c < op->count; c++)
+        comp[c] = convert_component(containers[c], &op->lane[c], op->shift, format, conv);
+    store_records(op, comp, m, dst, dst_stride);
+}
+
+/* Bytes of a format's container (a constant in each kernel). */
+VEC_INLINE unsigned container_size(enum vfetch_format format)
+{
+    switch (format) {
+    case VFETCH_FORMAT_FIXED8:
+    case VFETCH_FORMAT_UINT6: return 1;
+    case VFETCH_FORMAT_FIXED16:
+    case VFETCH_FORMAT_FLOAT16:
+    case VFETCH_FORMAT_RGB565:
+    case VFETCH_FORMAT_RGBA4444: return 2;
+    case VFETCH_FORMAT_RGBA6666: return 3;
+    default: return 4;
+    }
+}
+
 #if VEC_HAVE_SHUFFLE
 /* One vertex's window: 16 bytes from its first byte, shuffled so that lane c is container c.
    A window that would pass the bytes the call may read is copied to the stack first. */
@@ -190,10 +257,7 @@ VEC_INLINE void convert_op_window(const struct vfetch_op_exec *op, const uint8_t
         }
         vi containers[4];
         vec_window_comps(w, containers);
-        vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
-        for (unsigned c = 0; c < op->count; c++)
-            comp[c] = convert_component(containers[c], &op->lane[c], op->shift, format, conv);
-        store_records(op, comp, m, dst + i0 * dst_stride, dst_stride);
+        convert_and_store(op, containers, m, dst + i0 * dst_stride, dst_stride, format, conv);
     }
 }
 #endif
@@ -208,20 +272,16 @@ VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const
         return;
     }
 #endif
-    const unsigned nbytes = format == VFETCH_FORMAT_FIXED8                               ? 1
-                            : format == VFETCH_FORMAT_FIXED16 || format == VFETCH_FORMAT_FLOAT16 ? 2
-                                                                                          : 4;
+    const unsigned nbytes = container_size(format);
     for (size_t i0 = 0; i0 < n; i0 += VEC_LANES) {
         const size_t m = n - i0 < VEC_LANES ? n - i0 : VEC_LANES;
-        vf comp[4] = { vf_set1(0.0f), vf_set1(0.0f), vf_set1(0.0f), vf_set1(1.0f) };
+        vi containers[4];
         for (unsigned c = 0; c < op->count; c++) {
             const struct vfetch_lane *lane = &op->lane[c];
             const size_t sstride = stride[lane->stream];
-            const uint8_t *src = base[lane->stream] + i0 * sstride;
-            comp[c] = convert_component(gather(src, sstride, lane, m, nbytes), lane, op->shift,
-                                        format, conv);
+            containers[c] = gather(base[lane->stream] + i0 * sstride, sstride, lane, m, nbytes);
         }
-        store_records(op, comp, m, dst + i0 * dst_stride, dst_stride);
+        convert_and_store(op, containers, m, dst + i0 * dst_stride, dst_stride, format, conv);
     }
 }
 
@@ -240,18 +300,27 @@ KERNEL(float16, VFETCH_FORMAT_FLOAT16, float, VFETCH_CONV_FLOAT)
     KERNEL(fmt, FORMAT, unorm, VFETCH_CONV_UNORM)                                           \
     KERNEL(fmt, FORMAT, snorm_zero, VFETCH_CONV_SNORM_ZERO)                                 \
     KERNEL(fmt, FORMAT, snorm_zero_clamp, VFETCH_CONV_SNORM_ZERO_CLAMP)                     \
-    KERNEL(fmt, FORMAT, snorm_no_zero, VFETCH_CONV_SNORM_NO_ZERO)
+    KERNEL(fmt, FORMAT, snorm_no_zero, VFETCH_CONV_SNORM_NO_ZERO)                           \
+    KERNEL(fmt, FORMAT, unorm8, VFETCH_CONV_UNORM8)                                         \
+    KERNEL(fmt, FORMAT, integer, VFETCH_CONV_INTEGER)                                       \
+    KERNEL(fmt, FORMAT, pack_unorm8, VFETCH_CONV_PACK_UNORM8)
 
 FIXED_KERNELS(fixed8, VFETCH_FORMAT_FIXED8)
 FIXED_KERNELS(fixed16, VFETCH_FORMAT_FIXED16)
 FIXED_KERNELS(fixed_10_10_10, VFETCH_FORMAT_FIXED_10_10_10)
 FIXED_KERNELS(fixed_11_11_10, VFETCH_FORMAT_FIXED_11_11_10)
+FIXED_KERNELS(rgb565, VFETCH_FORMAT_RGB565)
+FIXED_KERNELS(rgba4444, VFETCH_FORMAT_RGBA4444)
+FIXED_KERNELS(rgba6666, VFETCH_FORMAT_RGBA6666)
+FIXED_KERNELS(uint6, VFETCH_FORMAT_UINT6)
 
 #define FIXED_ROW(fmt)                                                                      \
     {                                                                                       \
         NULL, NAME(convert_##fmt##_uint), NAME(convert_##fmt##_sint),                       \
             NAME(convert_##fmt##_unorm), NAME(convert_##fmt##_snorm_zero),                  \
-            NAME(convert_##fmt##_snorm_zero_clamp), NAME(convert_##fmt##_snorm_no_zero)     \
+            NAME(convert_##fmt##_snorm_zero_clamp), NAME(convert_##fmt##_snorm_no_zero),    \
+            NAME(convert_##fmt##_unorm8), NAME(convert_##fmt##_integer),                    \
+            NAME(convert_##fmt##_pack_unorm8)                                               \
     }
 
 void NAME(vfetch_dsp_init)(struct vfetch_dsp *dsp)
@@ -263,6 +332,10 @@ void NAME(vfetch_dsp_init)(struct vfetch_dsp *dsp)
         [VFETCH_FORMAT_FIXED16] = FIXED_ROW(fixed16),
         [VFETCH_FORMAT_FIXED_10_10_10] = FIXED_ROW(fixed_10_10_10),
         [VFETCH_FORMAT_FIXED_11_11_10] = FIXED_ROW(fixed_11_11_10),
+        [VFETCH_FORMAT_RGB565] = FIXED_ROW(rgb565),
+        [VFETCH_FORMAT_RGBA4444] = FIXED_ROW(rgba4444),
+        [VFETCH_FORMAT_RGBA6666] = FIXED_ROW(rgba6666),
+        [VFETCH_FORMAT_UINT6] = FIXED_ROW(uint6),
     };
     memcpy(dsp->convert, kernels, sizeof kernels);
 }

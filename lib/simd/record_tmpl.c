@@ -12,6 +12,7 @@
 
 #if VEC_BITS == 128
 #include <simde/x86/sse4.1.h>
+#include <simde/x86/avx2.h> /* simde_mm_srlv_epi32: emulated below AVX2 */
 #endif
 
 VEC_INLINE vi rp_load(const int32_t *p)
@@ -39,7 +40,8 @@ VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
 /* A vector's tables, loaded into registers once per block of groups (through uint8_t
    pointers the compiler could not keep them there itself: every store may alias them). */
 struct rp_regs {
-    vi ctrl, hctrl, raw_or, shl, fmask, xmask, fixed_sel, half_sel, store_sel;
+    vi ctrl, hctrl, raw_or, raw_and, shl, fmask, xmask, widen_shr, widen_mask, fixed_sel,
+        half_sel, store_sel;
     vf mul, add, div, lo;
 };
 
@@ -49,6 +51,9 @@ VEC_INLINE struct rp_regs rp_regs_load(const struct vfetch_rp_vector *v)
     r.ctrl = vi_loadu(v->ctrl);
     r.hctrl = vi_loadu(v->hctrl);
     r.raw_or = rp_load(v->raw_or);
+    r.raw_and = rp_load(v->raw_and);
+    r.widen_shr = rp_load(v->widen_shr);
+    r.widen_mask = rp_load(v->widen_mask);
 #if VEC_BITS == 128
     r.shl = rp_load(v->shl_mul);
 #else
@@ -147,6 +152,18 @@ VEC_INLINE vi rp_shift_left(vi x, vi shl)
 #endif
 }
 
+/* x >> shr, per lane. */
+VEC_INLINE vi rp_shift_right(vi x, vi shr)
+{
+#if VEC_BITS == 512
+    return simde_mm512_srlv_epi32(x, shr);
+#elif VEC_BITS == 256
+    return simde_mm256_srlv_epi32(x, shr);
+#else
+    return simde_mm_srlv_epi32(x, shr);
+#endif
+}
+
 /* Store the lanes store_sel enables; every other byte stays untouched. */
 VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
                          const struct vfetch_rp_vector *v)
@@ -204,11 +221,14 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const
             for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
                 p[q] += step[q];
         }
-        vi res = vi_or(perm, r.raw_or);
+        vi res = passes & VFETCH_RP_MASK ? vi_and(perm, r.raw_and) : perm;
+        res = vi_or(res, r.raw_or);
         if (passes & VFETCH_RP_FIXED) {
             vi x = perm;
             if (passes & VFETCH_RP_SHIFT)
                 x = vi_and(rp_shift_left(perm, r.shl), r.fmask);
+            if (passes & VFETCH_RP_WIDEN)
+                x = vi_and(vi_or(x, rp_shift_right(x, r.widen_shr)), r.widen_mask);
             const vi t = vi_xor(x, r.xmask);
             vf f = vf_add(vf_mul(vf_cvt(t), r.mul), r.add);
             if (passes & VFETCH_RP_DIV)
