@@ -35,6 +35,8 @@ const char *vfetch_strerror(int code)
     case VFETCH_EINDEX_RANGE: return "an index plus the index offset is out of range";
     case VFETCH_EMISSING_STREAM: return "a stream the plan reads has no buffer bound";
     case VFETCH_ERESERVED_COLOR: return "reserved GX color format (6 or 7) on an enabled color";
+    case VFETCH_EARRAY_INDEX: return "a GX array index reads past the end of the bound array";
+    case VFETCH_EREGISTER: return "not a GX CP vertex register (0x30, 0x40, 0x50, 0x60, 0x70-0x97, 0xA0-0xBF)";
     default: return "unknown error";
     }
 }

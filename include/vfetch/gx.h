@@ -2,9 +2,13 @@
  * vfetch GameCube/Wii front-end: the command processor's vertex descriptor (VCD_LO/VCD_HI) and
  * one vertex attribute table entry (VAT A/B/C of the format a draw selects), decoded.
  *
- * This first part decodes the registers and sizes one vertex in the command stream, which an
- * emulator needs to walk a display list or FIFO; plan compilation builds on the same decoding.
- * Behaviour table: docs/gx.md.
+ * Three levels of use:
+ *  - vfetch_gx_decode() / vfetch_gx_vertex_size(): the registers decoded, and the byte size of
+ *    one vertex in the command stream (what a display-list or FIFO walker needs);
+ *  - vfetch_gx_compile() + vfetch_gx_run(): a compiled GX vertex format that converts a draw's
+ *    vertices (direct and indexed attributes) into a host layout;
+ *  - vfetch_gx_state: CP register writes in, the cached compiled format of each VAT out.
+ * Behaviour table (every field, every decision, the differences from Dolphin): docs/gx.md.
  */
 #ifndef VFETCH_GX_H
 #define VFETCH_GX_H
@@ -117,6 +121,176 @@ int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format 
 /** Bytes of one vertex in the command stream (what a FIFO or display-list walker needs).
     Same errors as vfetch_gx_decode. */
 int vfetch_gx_vertex_size(const struct vfetch_gx_desc *desc, uint32_t *size);
+
+/* ---- compiled vertex formats ------------------------------------------------------------ */
+
+/** How converted vertices are laid out. */
+enum vfetch_gx_layout {
+    /** One vec4 (16 bytes) per present location, in location order; missing components
+        (0, 0, 0, 1): positions XY get z = 0 and w = 1, texcoords S get t = 0. Matrix indices
+        follow as 32-bit integers, four to a vec4, the last vec4 padded with 0. */
+    VFETCH_GX_LAYOUT_VEC4 = 0,
+    /** Only the components present, 4 bytes each, in location order (like an emulator's
+        native vertex buffer): position 2/3, normal 3 (NBT 9), color 4 floats or one RGBA8,
+        texcoord 1/2, one integer per matrix index. */
+    VFETCH_GX_LAYOUT_PACKED = 1,
+};
+
+/** How colors are delivered. Alpha always comes from the format (the color count does not
+    change it: rgb565, rgb888 and rgb888x give alpha 255), as on the hardware and in Dolphin. */
+enum vfetch_gx_color_output {
+    VFETCH_GX_COLOR_FLOAT = 0, /**< four floats, each 8-bit channel / 255 */
+    VFETCH_GX_COLOR_RGBA8 = 1, /**< one 32-bit slot: bytes R, G, B, A in memory order (the
+                                    vec4 layout zero-fills the other three slots) */
+};
+
+/** Output locations, in layout order: vfetch_gx_plan_location() gives each one's first slot. */
+enum vfetch_gx_location {
+    VFETCH_GX_LOC_POSITION = 0,
+    VFETCH_GX_LOC_NORMAL = 1,   /**< the normal, or the first vec3 of NBT */
+    VFETCH_GX_LOC_NBT1 = 2,     /**< NBT's second vec3 (the SDK's binormal) */
+    VFETCH_GX_LOC_NBT2 = 3,     /**< NBT's third vec3 (the SDK's tangent) */
+    VFETCH_GX_LOC_COLOR0 = 4,
+    VFETCH_GX_LOC_COLOR1 = 5,
+    VFETCH_GX_LOC_TEXCOORD0 = 6,   /**< texcoord n at VFETCH_GX_LOC_TEXCOORD0 + n */
+    VFETCH_GX_LOC_POS_MATRIX = 14, /**< the position-matrix index (an integer slot) */
+    VFETCH_GX_LOC_TEX_MATRIX0 = 15, /**< texcoord-matrix index n at 15 + n (integer slots) */
+    VFETCH_GX_NUM_LOCATIONS = 23,
+};
+
+/** What vfetch_gx_compile() needs. Zero-initialised = defaults (vec4 layout, float colors,
+    automatic executor). */
+struct vfetch_gx_compile_params {
+    /** VCD_LO/HI and the VAT A/B/C of the format. */
+    struct vfetch_gx_desc regs;
+    /** CP ARRAY_STRIDE of each attribute's array (0xB0 + attribute id), used by indexed
+        attributes: element i of array a is at its binding + i * array_stride[a]. */
+    uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
+    enum vfetch_gx_layout layout;
+    enum vfetch_gx_color_output color_output;
+    /** Executor of the converter plan (results are identical either way). */
+    enum vfetch_path path;
+};
+
+/** An immutable compiled GX vertex format; one may be run from many threads at once. */
+typedef struct vfetch_gx_plan vfetch_gx_plan;
+
+/**
+ * Compile a vertex format. Errors: VFETCH_EINVAL (NULL, layout or color output out of range),
+ * VFETCH_ERESERVED_COLOR, VFETCH_ENOMEM. A VCD with no attribute at all (not even a matrix
+ * index) is valid: its vertices are 0 bytes and convert to nothing (output stride 0).
+ */
+int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan);
+
+/** Free a compiled format. NULL is allowed. */
+void vfetch_gx_plan_free(vfetch_gx_plan *plan);
+
+/** The decoded format (sizes, shifts, diagnostics) a plan was compiled from. */
+const struct vfetch_gx_format *vfetch_gx_plan_format(const vfetch_gx_plan *plan);
+
+/** The converter plan (over the vertex with every attribute direct), for describe/hash; NULL
+    for a format with nothing to convert. */
+const vfetch_plan *vfetch_gx_plan_converter(const vfetch_gx_plan *plan);
+
+/** Bytes from one output vertex to the next (vec4 layout: a multiple of 16). */
+uint32_t vfetch_gx_plan_out_stride(const vfetch_gx_plan *plan);
+
+/** First 32-bit output slot of a location (enum vfetch_gx_location), or -1 if not present. */
+int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location);
+
+/** What to do with an array index past the end of its bound array. */
+enum vfetch_gx_index_policy {
+    VFETCH_GX_INDEX_ERROR = 0, /**< VFETCH_EARRAY_INDEX, nothing written (default) */
+    VFETCH_GX_INDEX_CLAMP = 1, /**< read the last whole element instead */
+};
+
+/** One draw's data. Start from zero (or vfetch_gx_run_params_init()). */
+struct vfetch_gx_run_params {
+    /** The draw's vertex data as it follows the draw command (big-endian, vertex_size bytes
+        per vertex), and the bytes readable there. */
+    const void *vertices;
+    size_t vertices_size;
+    /** Vertices in the draw. 0 is valid and writes nothing. */
+    uint32_t count;
+    /** Each indexed attribute's array (by attribute id), from the caller's mapping of CP
+        ARRAY_BASE: element i is at data + i * stride, and must lie within size. Arrays of
+        attributes that are not indexed are ignored. */
+    struct vfetch_binding arrays[VFETCH_GX_NUM_ATTRS];
+    enum vfetch_gx_index_policy index_policy;
+    /** Output: one record per vertex that is not skipped, vfetch_gx_plan_out_stride() apart. */
+    void *out;
+    size_t out_size;
+};
+
+/** What a run did. */
+struct vfetch_gx_result {
+    /** Output records written: count minus skipped. They are consecutive: a skipped vertex
+        takes no record (as in Dolphin), so primitives must be built on `written` vertices. */
+    uint32_t written;
+    /** Vertices whose position index is the skip value (0xFF index8, 0xFFFF index16): not
+        converted, no array read at that index. */
+    uint32_t skipped;
+    /** Array indices past the end that VFETCH_GX_INDEX_CLAMP replaced. */
+    uint32_t clamped;
+};
+
+/** Zero everything (VFETCH_GX_INDEX_ERROR). */
+void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params);
+
+/**
+ * Convert one draw. Checks first, then writes: VFETCH_EINVAL (NULL plan or params, policy out
+ * of range, NULL out with vertices to write), VFETCH_EOVERFLOW (count * vertex size),
+ * VFETCH_EMISSING_STREAM (no vertex data, or an indexed attribute's array unbound),
+ * VFETCH_ESHORT_STREAM (vertices_size below count * vertex size), VFETCH_EARRAY_INDEX (an
+ * index whose element does not lie within its array, under VFETCH_GX_INDEX_ERROR, or an array
+ * too small for even one element), VFETCH_ESHORT_OUTPUT. On error nothing is written and
+ * *result is untouched. result may be NULL.
+ */
+int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *params,
+                  struct vfetch_gx_result *result);
+
+/* ---- CP state -------------------------------------------------------------------------- */
+
+/** An emulator's CP vertex state: register writes in, compiled formats out. Not thread-safe:
+    one state per command-processor thread. */
+typedef struct vfetch_gx_state vfetch_gx_state;
+
+/** Options of a state's compiled formats (zero = defaults, as in vfetch_gx_compile_params). */
+struct vfetch_gx_state_params {
+    enum vfetch_gx_layout layout;
+    enum vfetch_gx_color_output color_output;
+    enum vfetch_path path;
+};
+
+/** Create a state with every register 0. params may be NULL (defaults). VFETCH_EINVAL for
+    out-of-range options, VFETCH_ENOMEM. */
+int vfetch_gx_state_create(const struct vfetch_gx_state_params *params, vfetch_gx_state **out);
+
+/** Free a state and every plan it handed out. NULL is allowed. */
+void vfetch_gx_state_free(vfetch_gx_state *state);
+
+/**
+ * One CP register write (the LOAD_CP_REG command's register byte and value): 0x30 MATINDEX_A,
+ * 0x40 MATINDEX_B, 0x50 VCD_LO, 0x60 VCD_HI, 0x70+f / 0x80+f / 0x90+f VAT A/B/C of format f
+ * (0..7), 0xA0+n ARRAY_BASE and 0xB0+n ARRAY_STRIDE (n 0..15; 12..15 are the XF indexed-load
+ * arrays). A write that changes a value marks the formats it affects for recompilation: VCD and
+ * strides all eight, a VAT word its own format. Other addresses: VFETCH_EREGISTER, no change.
+ */
+int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value);
+
+/** The value last written to a register (0 if never written or not held). */
+uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr);
+
+/**
+ * The compiled format for VAT format vat (0..7) under the current registers, compiled now if
+ * a register write made it dirty, else the cached one. The plan stays valid until a register
+ * write changes it (the next call returns its successor) or the state is freed. Errors as
+ * vfetch_gx_compile, VFETCH_EINVAL for vat > 7; the cached plan is then dropped.
+ */
+int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan);
+
+/** How many compilations the state has run (for tests of the cache, and statistics). */
+uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state);
 
 #ifdef __cplusplus
 }

@@ -85,7 +85,9 @@ enum vfetch_error {
     VFETCH_EINDEX_RANGE = -16,     /**< an index plus the index offset is negative */
     VFETCH_EMISSING_STREAM = -17,  /**< a stream the plan reads has no buffer bound */
     VFETCH_ERESERVED_COLOR = -18,  /**< GX color format 6 or 7 on a color the VCD enables */
-    VFETCH_ECOUNT = -19            /**< one below the last code (not an error code) */
+    VFETCH_EARRAY_INDEX = -19,     /**< a GX array index reads past the end of the bound array */
+    VFETCH_EREGISTER = -20,        /**< a GX CP register address the state does not hold */
+    VFETCH_ECOUNT = -21            /**< one below the last code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

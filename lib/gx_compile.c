@@ -1,0 +1,281 @@
+/*
+ * GX vertex format -> converter plan and staging program. The converter reads the "staged"
+ * vertex: the vertex as it would be with every attribute direct, in stream order. A format
+ * without indexed attributes is its own staged vertex, so its draws convert in place; other
+ * formats first copy each vertex's direct bytes and indexed elements into that layout
+ * (gx_run.c). docs/gx.md is the behaviour table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "gx_internal.h"
+
+/* Bytes of one component of a non-color format. */
+static unsigned gx_component_bytes(unsigned format)
+{
+    static const uint8_t size[5] = { 1, 1, 2, 2, 4 };
+    return size[format];
+}
+
+/* Plan format and conversion of a position, normal or texcoord component format. */
+static void gx_component_op(unsigned format, struct vfetch_op *op)
+{
+    switch (format) {
+    case VFETCH_GX_U8: op->format = VFETCH_FORMAT_FIXED8, op->conversion = VFETCH_CONV_UINT; break;
+    case VFETCH_GX_S8: op->format = VFETCH_FORMAT_FIXED8, op->conversion = VFETCH_CONV_SINT; break;
+    case VFETCH_GX_U16: op->format = VFETCH_FORMAT_FIXED16, op->conversion = VFETCH_CONV_UINT; break;
+    case VFETCH_GX_S16: op->format = VFETCH_FORMAT_FIXED16, op->conversion = VFETCH_CONV_SINT; break;
+    default: op->format = VFETCH_FORMAT_FLOAT32, op->conversion = VFETCH_CONV_FLOAT; break;
+    }
+}
+
+/* Output placement while ops are added in location order. */
+struct gx_builder {
+    struct vfetch_plan_desc desc;
+    const struct vfetch_gx_compile_params *params;
+    uint32_t next_slot;
+    int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];
+};
+
+/* Append an op whose `width` components go to the next free slots (vec4 layout: a whole
+   vec4, its missing components (0, 0, 0, 1)). */
+static struct vfetch_op *gx_add_op(struct gx_builder *b, unsigned location, unsigned width)
+{
+    struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
+    memset(op, 0, sizeof *op);
+    for (unsigned c = 0; c < 4; c++)
+        op->swizzle[c] = (uint8_t)c;
+    op->dst_slot = (uint16_t)b->next_slot;
+    b->location_slot[location] = (int16_t)b->next_slot;
+    if (b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+        op->write_mask = 0xf;
+        b->next_slot += 4;
+    } else {
+        op->write_mask = (uint8_t)((1u << width) - 1);
+        b->next_slot += width;
+    }
+    return op;
+}
+
+/* Components of a vector attribute at consecutive big-endian offsets. */
+static void gx_add_vector(struct gx_builder *b, unsigned location, unsigned format,
+                          unsigned count, unsigned shift, uint32_t offset)
+{
+    struct vfetch_op *op = gx_add_op(b, location, count);
+    gx_component_op(format, op);
+    op->count = (uint8_t)count;
+    op->shift = (uint8_t)shift;
+    for (unsigned c = 0; c < count; c++)
+        op->src[c].offset = offset + c * gx_component_bytes(format);
+}
+
+static void gx_add_color(struct gx_builder *b, unsigned location, const struct vfetch_gx_attr *at,
+                         uint32_t offset)
+{
+    const int rgba8 = b->params->color_output == VFETCH_GX_COLOR_RGBA8;
+    struct vfetch_op *op = gx_add_op(b, location, rgba8 ? 1 : 4);
+    op->conversion = rgba8 ? VFETCH_CONV_PACK_UNORM8 : VFETCH_CONV_UNORM8;
+    switch (at->format) {
+    case VFETCH_GX_RGB565: op->format = VFETCH_FORMAT_RGB565, op->count = 3; break;
+    case VFETCH_GX_RGBA4444: op->format = VFETCH_FORMAT_RGBA4444, op->count = 4; break;
+    case VFETCH_GX_RGBA6666: op->format = VFETCH_FORMAT_RGBA6666, op->count = 4; break;
+    case VFETCH_GX_RGBA8888: op->format = VFETCH_FORMAT_FIXED8, op->count = 4; break;
+    default: op->format = VFETCH_FORMAT_FIXED8, op->count = 3; break; /* rgb888, rgb888x */
+    }
+    const int packed = vfetch_format_info[op->format].packed;
+    for (unsigned c = 0; c < op->count; c++)
+        op->src[c].offset = offset + (packed ? 0 : c); /* missing alpha: 1.0 / 255 */
+    if (rgba8) {
+        op->write_mask = 1;
+        if (b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+            /* y, z, w of the color's vec4: zero (a constant op reading the color's byte) */
+            struct vfetch_op *zero = &b->desc.ops[b->desc.num_ops++];
+            memset(zero, 0, sizeof *zero);
+            zero->format = VFETCH_FORMAT_FIXED8;
+            zero->conversion = VFETCH_CONV_UINT;
+            zero->count = 1;
+            zero->src[0].offset = offset;
+            memset(zero->swizzle, VFETCH_SWIZZLE_0, 4);
+            zero->write_mask = 0xe;
+            zero->dst_slot = op->dst_slot;
+        }
+    }
+}
+
+/* Matrix indices: one integer slot each; the vec4 layout pads the last vec4 with 0. */
+static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_format *f)
+{
+    uint32_t offset = 0;
+    struct vfetch_op *last = NULL;
+    for (unsigned m = 0; m < 9; m++) {
+        const int present = m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
+        if (!present)
+            continue;
+        const unsigned location = m == 0 ? VFETCH_GX_LOC_POS_MATRIX : VFETCH_GX_LOC_TEX_MATRIX0 + m - 1;
+        struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
+        memset(op, 0, sizeof *op);
+        op->format = VFETCH_FORMAT_UINT6;
+        op->conversion = VFETCH_CONV_INTEGER;
+        op->count = 1;
+        op->src[0].offset = offset++;
+        op->swizzle[0] = VFETCH_SWIZZLE_X;
+        memset(op->swizzle + 1, VFETCH_SWIZZLE_0, 3);
+        op->write_mask = 1;
+        op->dst_slot = (uint16_t)b->next_slot;
+        b->location_slot[location] = (int16_t)b->next_slot++;
+        last = op;
+    }
+    if (last && b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+        const unsigned used = b->next_slot % 4; /* slots of the last vec4 in use, 0 = all */
+        if (used) {
+            last->write_mask = (uint8_t)((1u << (4 - used + 1)) - 1);
+            b->next_slot += 4 - used;
+        }
+    }
+}
+
+/* Staged offsets of every attribute, and the staging copies. */
+static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETCH_GX_NUM_ATTRS])
+{
+    const struct vfetch_gx_format *f = &p->format;
+    uint32_t src = 0, dst = 0;
+    p->position_copy = -1;
+    for (unsigned m = 0; m < 9; m++)
+        src += m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
+    if (src) /* matrix-index bytes: the same place in both */
+        p->copies[p->num_copies++] = (struct vfetch_gx_copy){ VFETCH_GX_FROM_VERTEX, 0, 0, 0, (uint16_t)src, 0 };
+    dst = src;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        const struct vfetch_gx_attr *at = &f->attr[a];
+        staged_off[a] = dst;
+        if (at->mode == VFETCH_GX_NONE)
+            continue;
+        if (at->mode == VFETCH_GX_DIRECT) {
+            struct vfetch_gx_copy *prev = p->num_copies ? &p->copies[p->num_copies - 1] : NULL;
+            if (prev && prev->array == VFETCH_GX_FROM_VERTEX && prev->src + prev->size == src &&
+                prev->dst + prev->size == dst)
+                prev->size = (uint16_t)(prev->size + at->element_size);
+            else
+                p->copies[p->num_copies++] = (struct vfetch_gx_copy){
+                    VFETCH_GX_FROM_VERTEX, 0, (uint16_t)src, (uint16_t)dst, at->element_size, 0 };
+        } else {
+            p->any_indexed = 1;
+            const unsigned index_size = at->mode == VFETCH_GX_INDEX8 ? 1 : 2;
+            const unsigned pieces = at->stream_size / index_size; /* 3: NBT with NORMALINDEX3 */
+            const unsigned piece = at->element_size / pieces;
+            if (a == VFETCH_GX_POSITION)
+                p->position_copy = (int8_t)p->num_copies;
+            for (unsigned j = 0; j < pieces; j++)
+                p->copies[p->num_copies++] = (struct vfetch_gx_copy){
+                    (uint8_t)a, (uint8_t)index_size, (uint16_t)(src + j * index_size),
+                    (uint16_t)(dst + j * piece), (uint16_t)piece, (uint16_t)(j * piece) };
+        }
+        src += at->stream_size;
+        dst += at->element_size;
+    }
+    p->staged_size = dst;
+}
+
+static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_off[VFETCH_GX_NUM_ATTRS])
+{
+    const struct vfetch_gx_format *f = &p->format;
+    struct gx_builder *b = calloc(1, sizeof *b);
+    if (!b)
+        return VFETCH_ENOMEM;
+    vfetch_plan_desc_init(&b->desc);
+    b->params = &p->params;
+    for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
+        b->location_slot[l] = -1;
+
+    const struct vfetch_gx_attr *pos = &f->attr[VFETCH_GX_POSITION];
+    if (pos->mode)
+        gx_add_vector(b, VFETCH_GX_LOC_POSITION, pos->format, pos->count, pos->shift,
+                      staged_off[VFETCH_GX_POSITION]);
+    const struct vfetch_gx_attr *nrm = &f->attr[VFETCH_GX_NORMAL];
+    if (nrm->mode)
+        for (unsigned j = 0; j < nrm->count / 3u; j++)
+            gx_add_vector(b, VFETCH_GX_LOC_NORMAL + j, nrm->format, 3, nrm->shift,
+                          staged_off[VFETCH_GX_NORMAL] + j * 3 * gx_component_bytes(nrm->format));
+    for (unsigned c = 0; c < 2; c++)
+        if (f->attr[VFETCH_GX_COLOR0 + c].mode)
+            gx_add_color(b, VFETCH_GX_LOC_COLOR0 + c, &f->attr[VFETCH_GX_COLOR0 + c],
+                         staged_off[VFETCH_GX_COLOR0 + c]);
+    for (unsigned t = 0; t < 8; t++) {
+        const struct vfetch_gx_attr *tc = &f->attr[VFETCH_GX_TEXCOORD0 + t];
+        if (tc->mode)
+            gx_add_vector(b, VFETCH_GX_LOC_TEXCOORD0 + t, tc->format, tc->count, tc->shift,
+                          staged_off[VFETCH_GX_TEXCOORD0 + t]);
+    }
+    gx_add_matrix_indices(b, f);
+
+    int err = VFETCH_OK;
+    memcpy(p->location_slot, b->location_slot, sizeof p->location_slot);
+    if (b->desc.num_ops) {
+        b->desc.num_streams = 1;
+        b->desc.streams[0] = (struct vfetch_stream){ p->staged_size, VFETCH_ORDER_BIG_ENDIAN,
+                                                     VFETCH_STEP_SEQUENTIAL };
+        b->desc.out_slots = b->next_slot;
+        b->desc.path = p->params.path;
+        for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
+            b->desc.location_slot[l] = b->location_slot[l];
+        err = vfetch_plan_create(&b->desc, &p->converter);
+        if (!err) {
+            p->out_stride = vfetch_plan_out_stride(p->converter);
+            p->record_size = vfetch_plan_record_size(p->converter);
+        }
+    }
+    free(b);
+    return err;
+}
+
+int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan)
+{
+    if (!params || !out_plan || (unsigned)params->layout > VFETCH_GX_LAYOUT_PACKED ||
+        (unsigned)params->color_output > VFETCH_GX_COLOR_RGBA8 ||
+        (unsigned)params->path > VFETCH_PATH_PER_OP)
+        return VFETCH_EINVAL;
+    struct vfetch_gx_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return VFETCH_ENOMEM;
+    p->params = *params;
+    int err = vfetch_gx_decode(&params->regs, &p->format);
+    uint32_t staged_off[VFETCH_GX_NUM_ATTRS];
+    if (!err) {
+        gx_build_staging(p, staged_off);
+        err = gx_build_converter(p, staged_off);
+    }
+    if (err) {
+        vfetch_gx_plan_free(p);
+        return err;
+    }
+    *out_plan = p;
+    return VFETCH_OK;
+}
+
+void vfetch_gx_plan_free(vfetch_gx_plan *plan)
+{
+    if (plan)
+        vfetch_plan_free(plan->converter);
+    free(plan);
+}
+
+const struct vfetch_gx_format *vfetch_gx_plan_format(const vfetch_gx_plan *plan)
+{
+    return plan ? &plan->format : NULL;
+}
+
+const vfetch_plan *vfetch_gx_plan_converter(const vfetch_gx_plan *plan)
+{
+    return plan ? plan->converter : NULL;
+}
+
+uint32_t vfetch_gx_plan_out_stride(const vfetch_gx_plan *plan)
+{
+    return plan ? plan->out_stride : 0;
+}
+
+int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location)
+{
+    return plan && location < VFETCH_GX_NUM_LOCATIONS ? plan->location_slot[location] : -1;
+}

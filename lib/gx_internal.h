@@ -1,0 +1,50 @@
+/*
+ * The compiled GX vertex format, shared by gx_compile.c (which builds it), gx_run.c (which runs
+ * it) and gx_state.c (which caches it). Not installed.
+ */
+#ifndef VFETCH_GX_INTERNAL_H
+#define VFETCH_GX_INTERNAL_H
+
+#include "vfetch/gx.h"
+
+/** Source of a staging copy that is the vertex itself (not an array). */
+#define VFETCH_GX_FROM_VERTEX 0xff
+
+/** Most staging copies: direct spans coalesce, so at most one per attribute plus the
+    three NBT elements and the matrix-index run. */
+#define VFETCH_GX_MAX_COPIES 32
+
+/**
+ * One step of staging: bytes copied into the staged vertex, the vertex with every attribute
+ * direct (the layout the converter plan reads). From the vertex itself, or from an array
+ * element whose index the vertex carries.
+ */
+struct vfetch_gx_copy {
+    uint8_t array;      /**< attribute id whose array is read, or VFETCH_GX_FROM_VERTEX */
+    uint8_t index_size; /**< indexed: 1 or 2 bytes, big-endian */
+    uint16_t src;       /**< vertex byte offset of the data (direct) or of the index */
+    uint16_t dst;       /**< staged byte offset */
+    uint16_t size;      /**< bytes copied */
+    uint16_t elem_off;  /**< indexed: offset within the element (NBT index3: 3 * j * size) */
+};
+
+struct vfetch_gx_plan {
+    struct vfetch_gx_format format;
+    struct vfetch_gx_compile_params params;
+    /** Converts staged vertices (or the vertices themselves when nothing is indexed); NULL
+        when the format has nothing to convert. */
+    vfetch_plan *converter;
+    uint32_t staged_size;
+    uint32_t out_stride;
+    uint32_t record_size;
+    int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];
+    /** Some attribute is indexed: vertices go through staging. */
+    uint8_t any_indexed;
+    /** Index of the position's copy when the position is indexed (its skip value is
+        checked), else -1. */
+    int8_t position_copy;
+    uint8_t num_copies;
+    struct vfetch_gx_copy copies[VFETCH_GX_MAX_COPIES];
+};
+
+#endif

@@ -1,0 +1,648 @@
+/*
+ * GX front-end, part 2: compiled formats and draws. Expected values are worked out by hand
+ * from ../shared/spec/gx-cp-vat.txt and the GX rules of ../shared/spec/DECISIONS.md (the
+ * arithmetic is in the comments); every error of vfetch_gx_compile/run and the CP state.
+ * Run at every ISA level (meson re-runs it under VFETCH_CPU_MASK).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "guard.h"
+#include "testutil.h"
+#include "vfetch/gx.h"
+
+/* VCD_LO mode field of attribute a (position 0, normal 1, color0 2, color1 3). */
+static uint32_t vcd(unsigned a, unsigned mode)
+{
+    return mode << (9 + 2 * a);
+}
+
+/* Compile or fail the test (returns NULL). */
+static vfetch_gx_plan *compile(const struct vfetch_gx_compile_params *cp)
+{
+    vfetch_gx_plan *plan = NULL;
+    const int err = vfetch_gx_compile(cp, &plan);
+    CHECK_EQ(err, 0);
+    return err ? NULL : plan;
+}
+
+/* Output buffer of `records` records against a guard page, prefilled with 0xEE. */
+struct out_buf {
+    uint8_t *p;
+    size_t size;
+};
+
+static struct out_buf out_make(const vfetch_gx_plan *plan, uint32_t records)
+{
+    struct out_buf o;
+    o.size = (size_t)vfetch_gx_plan_out_stride(plan) * records;
+    o.p = guard_alloc_tail(o.size);
+    memset(o.p, 0xee, o.size);
+    return o;
+}
+
+static float out_f(const struct out_buf *o, const vfetch_gx_plan *plan, uint32_t vertex, unsigned slot)
+{
+    float f;
+    memcpy(&f, o->p + (size_t)vertex * vfetch_gx_plan_out_stride(plan) + 4 * slot, 4);
+    return f;
+}
+
+static uint32_t out_u(const struct out_buf *o, const vfetch_gx_plan *plan, uint32_t vertex, unsigned slot)
+{
+    uint32_t u;
+    memcpy(&u, o->p + (size_t)vertex * vfetch_gx_plan_out_stride(plan) + 4 * slot, 4);
+    return u;
+}
+
+/* Run a direct draw whose vertices sit at the end of a guarded buffer. */
+static int run_direct(const vfetch_gx_plan *plan, const uint8_t *bytes, uint32_t count,
+                      struct out_buf *o, struct vfetch_gx_result *r)
+{
+    const size_t size = (size_t)count * vfetch_gx_plan_format(plan)->vertex_size;
+    uint8_t *v = guard_alloc_tail(size);
+    memcpy(v, bytes, size);
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = v;
+    p.vertices_size = size;
+    p.count = count;
+    p.out = o->p;
+    p.out_size = o->size;
+    const int err = vfetch_gx_run(plan, &p, r);
+    guard_free(v);
+    return err;
+}
+
+static void test_positions(void)
+{
+    /* s16 XYZ: big-endian 0x8000 = -32768, 0x0001 = 1, 0x7FFF = 32767; each * 2^-shift */
+    static const uint8_t v[6] = { 0x80, 0x00, 0x00, 0x01, 0x7f, 0xff };
+    static const unsigned shifts[3] = { 0, 1, 31 };
+    for (unsigned i = 0; i < 3; i++) {
+        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
+                                                         .vat_a = 1 | 3u << 1 | shifts[i] << 4 } };
+        vfetch_gx_plan *plan = compile(&cp);
+        if (!plan)
+            continue;
+        struct out_buf o = out_make(plan, 1);
+        struct vfetch_gx_result r;
+        CHECK_EQ(run_direct(plan, v, 1, &o, &r), 0);
+        CHECK_EQ(r.written, 1);
+        const float s = ldexpf(1.0f, -(int)shifts[i]);
+        CHECK_FLOAT(out_f(&o, plan, 0, 0), -32768.0f * s); /* shift 1: -16384, 31: -2^-16 */
+        CHECK_FLOAT(out_f(&o, plan, 0, 1), 1.0f * s);      /* shift 31: 2^-31 */
+        CHECK_FLOAT(out_f(&o, plan, 0, 2), 32767.0f * s);  /* shift 1: 16383.5 */
+        CHECK_FLOAT(out_f(&o, plan, 0, 3), 1.0f);          /* w = 1 */
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+
+    /* u8 XY shift 1: 0xFF = 255 -> 127.5 with BYTEDEQUANT, 255.0 without (the seed's rule);
+       z = 0, w = 1. s8 XY: 0x80 = -128 -> -64 / -128. */
+    static const uint8_t b[2] = { 0xff, 0x80 };
+    for (unsigned dq = 0; dq < 2; dq++)
+        for (unsigned sgn = 0; sgn < 2; sgn++) {
+            struct vfetch_gx_compile_params cp = {
+                .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT), .vat_a = sgn << 1 | 1u << 4 | dq << 30 } };
+            vfetch_gx_plan *plan = compile(&cp);
+            if (!plan)
+                continue;
+            struct out_buf o = out_make(plan, 1);
+            CHECK_EQ(run_direct(plan, b, 1, &o, NULL), 0);
+            const float s = dq ? 0.5f : 1.0f;
+            CHECK_FLOAT(out_f(&o, plan, 0, 0), (sgn ? -1.0f : 255.0f) * s);
+            CHECK_FLOAT(out_f(&o, plan, 0, 1), (sgn ? -128.0f : 128.0f) * s);
+            CHECK_FLOAT(out_f(&o, plan, 0, 2), 0.0f);
+            CHECK_FLOAT(out_f(&o, plan, 0, 3), 1.0f);
+            guard_free(o.p);
+            vfetch_gx_plan_free(plan);
+        }
+
+    /* f32 XYZ copied bit for bit: -0.0, a signalling NaN with payload, the smallest denormal;
+       format 5 (unused) reads the same, flagged. */
+    static const uint8_t f[12] = { 0x80, 0, 0, 0, 0x7f, 0xa0, 0x00, 0x01, 0, 0, 0, 1 };
+    for (unsigned fmt = 4; fmt <= 5; fmt++) {
+        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
+                                                         .vat_a = 1 | fmt << 1 } };
+        vfetch_gx_plan *plan = compile(&cp);
+        if (!plan)
+            continue;
+        CHECK_EQ(vfetch_gx_plan_format(plan)->diagnostics, fmt == 5 ? VFETCH_GX_DIAG_UNUSED_FORMAT : 0);
+        struct out_buf o = out_make(plan, 1);
+        CHECK_EQ(run_direct(plan, f, 1, &o, NULL), 0);
+        CHECK_EQ(out_u(&o, plan, 0, 0), 0x80000000u);
+        CHECK_EQ(out_u(&o, plan, 0, 1), 0x7fa00001u);
+        CHECK_EQ(out_u(&o, plan, 0, 2), 0x00000001u);
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+}
+
+static void test_normals(void)
+{
+    /* s8 N: 0x7F = 127 / 2^6 = 1.984375 (no clamp), 0x80 = -2.0, 0x40 = 1.0 */
+    static const uint8_t s8[3] = { 0x7f, 0x80, 0x40 };
+    struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(1, VFETCH_GX_DIRECT),
+                                                     .vat_a = 1u << 10 } };
+    vfetch_gx_plan *plan = compile(&cp);
+    if (plan) {
+        struct out_buf o = out_make(plan, 1);
+        CHECK_EQ(run_direct(plan, s8, 1, &o, NULL), 0);
+        CHECK_EQ(vfetch_gx_plan_location(plan, VFETCH_GX_LOC_NORMAL), 0);
+        CHECK_FLOAT(out_f(&o, plan, 0, 0), 1.984375f);
+        CHECK_FLOAT(out_f(&o, plan, 0, 1), -2.0f);
+        CHECK_FLOAT(out_f(&o, plan, 0, 2), 1.0f);
+        CHECK_FLOAT(out_f(&o, plan, 0, 3), 1.0f);
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+    /* u8 N (n/a in the seed, accepted like Dolphin): 0xFF / 2^7 = 1.9921875, flagged;
+       s16 NBT: 0x4000 / 2^14 = 1.0, 0xC000 = -1.0, three vec3 at locations 1, 2, 3 */
+    cp.regs.vat_a = 0;
+    plan = compile(&cp);
+    if (plan) {
+        CHECK_EQ(vfetch_gx_plan_format(plan)->diagnostics, VFETCH_GX_DIAG_UNSIGNED_NORMAL);
+        struct out_buf o = out_make(plan, 1);
+        static const uint8_t u8[3] = { 0xff, 0, 1 };
+        CHECK_EQ(run_direct(plan, u8, 1, &o, NULL), 0);
+        CHECK_FLOAT(out_f(&o, plan, 0, 0), 1.9921875f);
+        CHECK_FLOAT(out_f(&o, plan, 0, 2), 0.0078125f); /* 1 / 128 */
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+    cp.regs.vat_a = 1u << 9 | 3u << 10;
+    plan = compile(&cp);
+    if (plan) {
+        uint8_t v[18];
+        for (unsigned c = 0; c < 9; c++) {
+            v[2 * c] = c % 2 ? 0xc0 : 0x40;
+            v[2 * c + 1] = 0;
+        }
+        struct out_buf o = out_make(plan, 1);
+        CHECK_EQ(run_direct(plan, v, 1, &o, NULL), 0);
+        for (unsigned j = 0; j < 3; j++) {
+            const int slot = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_NORMAL + j);
+            CHECK_EQ(slot, 4 * (int)j);
+            for (unsigned c = 0; c < 3; c++)
+                CHECK_FLOAT(out_f(&o, plan, 0, (unsigned)slot + c), (3 * j + c) % 2 ? -1.0f : 1.0f);
+        }
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+}
+
+/* One color of format fmt from bytes; want RGBA as 8-bit channels. */
+static void check_color(unsigned fmt, unsigned color, const uint8_t *bytes, const uint8_t want[4])
+{
+    for (unsigned out = 0; out < 2; out++) {
+        struct vfetch_gx_compile_params cp = {
+            .regs = { .vcd_lo = vcd(2 + color, VFETCH_GX_DIRECT),
+                      .vat_a = fmt << (color ? 18 : 14) }, /* COLxCNT 0 (RGB): alpha still read */
+            .color_output = out ? VFETCH_GX_COLOR_RGBA8 : VFETCH_GX_COLOR_FLOAT };
+        vfetch_gx_plan *plan = compile(&cp);
+        if (!plan)
+            return;
+        struct out_buf o = out_make(plan, 1);
+        CHECK_EQ(run_direct(plan, bytes, 1, &o, NULL), 0);
+        const int slot = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_COLOR0 + color);
+        CHECK_EQ(slot, 0);
+        if (out) {
+            CHECK_EQ(memcmp(o.p, want, 4), 0);
+            CHECK_EQ(out_u(&o, plan, 0, 1), 0); /* the vec4 layout zero-fills y, z, w */
+            CHECK_EQ(out_u(&o, plan, 0, 3), 0);
+        } else {
+            for (unsigned c = 0; c < 4; c++)
+                CHECK_FLOAT(out_f(&o, plan, 0, c), (float)want[c] / 255.0f);
+        }
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+}
+
+static void test_colors(void)
+{
+    /* rgb565 0xF81F: R 11111 -> 255, G 000000 -> 0, B 11111 -> 255, A 255 */
+    check_color(VFETCH_GX_RGB565, 0, (const uint8_t[]){ 0xf8, 0x1f }, (const uint8_t[]){ 255, 0, 255, 255 });
+    /* rgb565 0x8410: R 10000 -> 10000100 = 132 (132/255 != 16/31), G 100000 -> 10000010 =
+       130, B 10000 -> 132 */
+    check_color(VFETCH_GX_RGB565, 1, (const uint8_t[]){ 0x84, 0x10 }, (const uint8_t[]){ 132, 130, 132, 255 });
+    /* rgb888 and rgb888x (fourth byte ignored): A = 255 */
+    check_color(VFETCH_GX_RGB888, 0, (const uint8_t[]){ 0x10, 0x20, 0x30 }, (const uint8_t[]){ 16, 32, 48, 255 });
+    check_color(VFETCH_GX_RGB888X, 1, (const uint8_t[]){ 1, 2, 3, 0x77 }, (const uint8_t[]){ 1, 2, 3, 255 });
+    /* rgba4444 0x1234: R 1 -> 0x11, G 2 -> 0x22, B 3 -> 0x33, A 4 -> 0x44 */
+    check_color(VFETCH_GX_RGBA4444, 0, (const uint8_t[]){ 0x12, 0x34 }, (const uint8_t[]){ 0x11, 0x22, 0x33, 0x44 });
+    /* rgba6666 0x041041 = 000001 000001 000001 000001: each 1 -> 000001 00 | 0000 = 4 */
+    check_color(VFETCH_GX_RGBA6666, 1, (const uint8_t[]){ 0x04, 0x10, 0x41 }, (const uint8_t[]){ 4, 4, 4, 4 });
+    /* rgba6666 0xFC0FC0 = 111111 000000 111111 000000 -> 255, 0, 255, 0 */
+    check_color(VFETCH_GX_RGBA6666, 0, (const uint8_t[]){ 0xfc, 0x0f, 0xc0 }, (const uint8_t[]){ 255, 0, 255, 0 });
+    /* rgba8888 as is */
+    check_color(VFETCH_GX_RGBA8888, 0, (const uint8_t[]){ 9, 8, 7, 6 }, (const uint8_t[]){ 9, 8, 7, 6 });
+
+    /* reserved color formats 6 and 7 on an enabled color; ignored on an absent one */
+    for (unsigned fmt = 6; fmt < 8; fmt++) {
+        vfetch_gx_plan *plan = NULL;
+        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(2, VFETCH_GX_DIRECT),
+                                                         .vat_a = fmt << 14 } };
+        CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_ERESERVED_COLOR);
+        CHECK(plan == NULL);
+        cp.regs.vcd_lo = vcd(0, VFETCH_GX_DIRECT);
+        CHECK_EQ(vfetch_gx_compile(&cp, &plan), 0);
+        vfetch_gx_plan_free(plan);
+    }
+}
+
+/* Texcoords, matrix indices and both layouts in one vertex. */
+static void test_layouts(void)
+{
+    /* pos-matrix byte, tex1-matrix byte; position s16 XY shift 8; color0 rgb565; texcoord0
+       s16 ST shift 10; texcoord1 u8 S shift 3 (u8: only with BYTEDEQUANT, set) */
+    struct vfetch_gx_compile_params cp = {
+        .regs = { .vcd_lo = 1 | 1u << 2 | vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT),
+                  .vcd_hi = VFETCH_GX_DIRECT | VFETCH_GX_DIRECT << 2,
+                  .vat_a = 3u << 1 | 8u << 4 | 1u << 21 | 3u << 22 | 10u << 25 | 1u << 30,
+                  .vat_b = 0u << 0 | 0u << 1 | 3u << 4 } };
+    /* bytes: 0xC5 (pos matrix: low 6 bits = 5), 0x3F (tex1 matrix 63), pos 0x0180 0xFF00,
+       color 0xF800, tex0 0x0400 0xFC00, tex1 0x09 */
+    static const uint8_t v[14] = { 0xc5, 0x3f, 0x01, 0x80, 0xff, 0x00, 0xf8, 0x00,
+                                   0x04, 0x00, 0xfc, 0x00, 0x09 };
+    uint32_t size = 0;
+    CHECK_EQ(vfetch_gx_vertex_size(&cp.regs, &size), 0);
+    CHECK_EQ(size, 13);
+    for (unsigned layout = 0; layout < 2; layout++) {
+        cp.layout = (enum vfetch_gx_layout)layout;
+        vfetch_gx_plan *plan = compile(&cp);
+        if (!plan)
+            continue;
+        /* vec4: pos 0, color0 4, tex0 8, tex1 12, matrices 16 (pos) and 17 (tex1), padded
+           to 20 slots = 80 bytes. packed: pos 0-1, color 2-5, tex0 6-7, tex1 8, matrices 9,
+           10 = 11 slots = 44 bytes. */
+        const int vec4 = layout == VFETCH_GX_LAYOUT_VEC4;
+        CHECK_EQ(vfetch_gx_plan_out_stride(plan), vec4 ? 80 : 44);
+        const int pos = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_POSITION);
+        const int col = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_COLOR0);
+        const int t0 = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_TEXCOORD0);
+        const int t1 = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_TEXCOORD0 + 1);
+        const int pm = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_POS_MATRIX);
+        const int tm1 = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_TEX_MATRIX0 + 1);
+        CHECK_EQ(pos, 0);
+        CHECK_EQ(col, vec4 ? 4 : 2);
+        CHECK_EQ(t0, vec4 ? 8 : 6);
+        CHECK_EQ(t1, vec4 ? 12 : 8);
+        CHECK_EQ(pm, vec4 ? 16 : 9);
+        CHECK_EQ(tm1, vec4 ? 17 : 10);
+        CHECK_EQ(vfetch_gx_plan_location(plan, VFETCH_GX_LOC_NORMAL), -1);
+        CHECK_EQ(vfetch_gx_plan_location(plan, VFETCH_GX_LOC_TEX_MATRIX0), -1);
+        struct out_buf o = out_make(plan, 2);
+        uint8_t two[26];
+        memcpy(two, v, 13);
+        memcpy(two + 13, v, 13);
+        two[13] = 0x01; /* second vertex: pos matrix 1 */
+        CHECK_EQ(run_direct(plan, two, 2, &o, NULL), 0);
+        for (uint32_t i = 0; i < 2; i++) {
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)pos), 1.5f);      /* 0x0180 = 384 / 256 */
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)pos + 1), -1.0f); /* 0xFF00 = -256 / 256 */
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)col), 1.0f);      /* R 31 -> 255 */
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)col + 1), 0.0f);
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)col + 3), 1.0f);  /* rgb: A = 1 */
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)t0), 1.0f);       /* 1024 / 1024 */
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)t0 + 1), -1.0f);
+            CHECK_FLOAT(out_f(&o, plan, i, (unsigned)t1), 1.125f);     /* 9 / 8 */
+            CHECK_EQ(out_u(&o, plan, i, (unsigned)pm), i ? 1 : 5);
+            CHECK_EQ(out_u(&o, plan, i, (unsigned)tm1), 63);
+            if (vec4) {
+                CHECK_FLOAT(out_f(&o, plan, i, 2), 0.0f); /* XY: z = 0, w = 1 */
+                CHECK_FLOAT(out_f(&o, plan, i, 3), 1.0f);
+                CHECK_FLOAT(out_f(&o, plan, i, 13), 0.0f); /* S: t = 0 */
+                CHECK_EQ(out_u(&o, plan, i, 18), 0);       /* matrix vec4 padding */
+                CHECK_EQ(out_u(&o, plan, i, 19), 0);
+            }
+        }
+        guard_free(o.p);
+        vfetch_gx_plan_free(plan);
+    }
+}
+
+/* Indexed attributes: arrays, NORMALINDEX3, the skip value, bounds. */
+struct indexed_setup {
+    vfetch_gx_plan *plan;
+    uint8_t pos[4 * 12];   /* 4 f32 XYZ entries, stride 12 */
+    uint8_t col[3 * 2];    /* 3 rgb565 entries, stride 2 */
+    uint8_t nrm[8 * 6];    /* s16 normals array, stride 6, read as NBT with 3 indices */
+};
+
+static void put_be32f(uint8_t *p, float f)
+{
+    const uint32_t u = test_float_bits(f);
+    p[0] = (uint8_t)(u >> 24), p[1] = (uint8_t)(u >> 16), p[2] = (uint8_t)(u >> 8), p[3] = (uint8_t)u;
+}
+
+static int run_indexed(struct indexed_setup *s, const uint8_t *verts, uint32_t count,
+                       size_t pos_size, enum vfetch_gx_index_policy policy, struct out_buf *o,
+                       struct vfetch_gx_result *r)
+{
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = verts;
+    p.vertices_size = (size_t)count * vfetch_gx_plan_format(s->plan)->vertex_size;
+    p.count = count;
+    /* arrays at the end of guarded buffers: a read past them faults */
+    uint8_t *pos = guard_alloc_tail(pos_size), *col = guard_alloc_tail(sizeof s->col),
+            *nrm = guard_alloc_tail(sizeof s->nrm);
+    memcpy(pos, s->pos, pos_size);
+    memcpy(col, s->col, sizeof s->col);
+    memcpy(nrm, s->nrm, sizeof s->nrm);
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ pos, pos_size };
+    p.arrays[VFETCH_GX_COLOR0] = (struct vfetch_binding){ col, sizeof s->col };
+    p.arrays[VFETCH_GX_NORMAL] = (struct vfetch_binding){ nrm, sizeof s->nrm };
+    p.index_policy = policy;
+    p.out = o->p;
+    p.out_size = o->size;
+    const int err = vfetch_gx_run(s->plan, &p, r);
+    guard_free(pos);
+    guard_free(col);
+    guard_free(nrm);
+    return err;
+}
+
+static void test_indexed(void)
+{
+    struct indexed_setup s;
+    memset(&s, 0, sizeof s);
+    /* position index16 f32 XYZ (stride 12), NBT s16 index8 with NORMALINDEX3 (stride 6),
+       color0 index8 rgb565 (stride 2) */
+    struct vfetch_gx_compile_params cp = {
+        .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX16) | vcd(1, VFETCH_GX_INDEX8) | vcd(2, VFETCH_GX_INDEX8),
+                  .vat_a = 1 | 4u << 1 | 1u << 9 | 3u << 10 | 0u << 14 | 1u << 31 } };
+    cp.array_stride[VFETCH_GX_POSITION] = 12;
+    cp.array_stride[VFETCH_GX_NORMAL] = 6;
+    cp.array_stride[VFETCH_GX_COLOR0] = 2;
+    s.plan = compile(&cp);
+    if (!s.plan)
+        return;
+    /* vertex: u16 pos index, three u8 normal indices, u8 color index = 6 bytes */
+    CHECK_EQ(vfetch_gx_plan_format(s.plan)->vertex_size, 6);
+    for (unsigned e = 0; e < 4; e++)
+        for (unsigned c = 0; c < 3; c++)
+            put_be32f(s.pos + 12 * e + 4 * c, (float)(10 * e + c)); /* entry e = (10e, 10e+1, 10e+2) */
+    /* normals array: s16 value of byte pair k = k * 64 (k * 2^-8 after the shift of 14):
+       element j of index i is at i*6 + 3*j*2, so component c reads pair 3*i + 3*j + c */
+    for (unsigned k = 0; k < 24; k++) {
+        s.nrm[2 * k] = (uint8_t)((k * 64) >> 8);
+        s.nrm[2 * k + 1] = (uint8_t)(k * 64);
+    }
+    s.col[0] = 0xf8, s.col[1] = 0x00; /* red */
+    s.col[2] = 0x07, s.col[3] = 0xe0; /* green */
+    s.col[4] = 0x00, s.col[5] = 0x1f; /* blue */
+
+    /* three vertices: (pos 3, normals 0/2/5, color 2), (pos 0xFFFF: skipped), (pos 1,
+       normals 1/1/1, color 0) */
+    static const uint8_t verts[18] = { 0, 3, 0, 2, 5, 2, 0xff, 0xff, 9, 9, 9, 9, 0, 1, 1, 1, 1, 0 };
+    struct out_buf o = out_make(s.plan, 3);
+    struct vfetch_gx_result r = { 99, 99, 99 };
+    CHECK_EQ(run_indexed(&s, verts, 3, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+    CHECK_EQ(r.written, 2);
+    CHECK_EQ(r.skipped, 1);
+    CHECK_EQ(r.clamped, 0);
+    const unsigned want_idx[2][3] = { { 0, 2, 5 }, { 1, 1, 1 } };
+    const unsigned want_pos[2] = { 3, 1 };
+    for (uint32_t i = 0; i < 2; i++) {
+        for (unsigned c = 0; c < 3; c++)
+            CHECK_FLOAT(out_f(&o, s.plan, i, c), (float)(10 * want_pos[i] + c));
+        for (unsigned j = 0; j < 3; j++)
+            for (unsigned c = 0; c < 3; c++) {
+                const unsigned k = 3 * want_idx[i][j] + 3 * j + c;
+                CHECK_FLOAT(out_f(&o, s.plan, i, 4 + 4 * j + c), ldexpf((float)k, -8));
+            }
+        const int col = vfetch_gx_plan_location(s.plan, VFETCH_GX_LOC_COLOR0);
+        CHECK_FLOAT(out_f(&o, s.plan, i, (unsigned)col), i ? 1.0f : 0.0f);
+        CHECK_FLOAT(out_f(&o, s.plan, i, (unsigned)col + 2), i ? 0.0f : 1.0f); /* blue 0x001F */
+    }
+    /* the third record was not written: a skipped vertex takes no record */
+    CHECK_EQ(o.p[2 * vfetch_gx_plan_out_stride(s.plan)], 0xee);
+
+    /* an index one past the end: position 4 of a 4-entry array */
+    static const uint8_t bad[6] = { 0, 4, 0, 0, 0, 0 };
+    memset(o.p, 0xee, o.size);
+    r = (struct vfetch_gx_result){ 99, 99, 99 };
+    CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(r.written, 99); /* untouched */
+    CHECK_EQ(o.p[0], 0xee);
+    /* ... the same with a short array: the last entry is cut (size 47): entry 3 is out too */
+    static const uint8_t last[6] = { 0, 3, 0, 0, 0, 0 };
+    CHECK_EQ(run_indexed(&s, last, 1, sizeof s.pos - 1, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+    /* clamped: index 4 reads entry 3 */
+    CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_CLAMP, &o, &r), 0);
+    CHECK_EQ(r.clamped, 1);
+    CHECK_FLOAT(out_f(&o, s.plan, 0, 0), 30.0f);
+    /* an array too small for one element: an error even when clamping */
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EARRAY_INDEX);
+    /* NBT third element at index 7: 7*6 + 3*2*2 = 54, + 6 bytes = 60 > 48 */
+    static const uint8_t bad_nbt[6] = { 0, 0, 0, 0, 7, 0 };
+    CHECK_EQ(run_indexed(&s, bad_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    /* index 5 for the third element: 5*6 + 12 + 6 = 48 bytes: fits exactly */
+    static const uint8_t edge_nbt[6] = { 0, 0, 0, 0, 5, 0 };
+    CHECK_EQ(run_indexed(&s, edge_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+
+    /* a skipped vertex's other indices are never checked (never read) */
+    static const uint8_t skip_bad[6] = { 0xff, 0xff, 200, 200, 200, 200 };
+    CHECK_EQ(run_indexed(&s, skip_bad, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+    CHECK_EQ(r.written, 0);
+    CHECK_EQ(r.skipped, 1);
+
+    /* many vertices: more than one staging block, every 7th skipped */
+    enum { N = 1000 };
+    uint8_t *many = malloc(6 * N);
+    for (unsigned i = 0; i < N; i++) {
+        const unsigned idx = i % 7 == 3 ? 0xffff : i % 4;
+        const uint8_t v[6] = { (uint8_t)(idx >> 8), (uint8_t)idx, (uint8_t)(i % 3), (uint8_t)(i % 5),
+                               (uint8_t)(i % 6), (uint8_t)(i % 3) };
+        memcpy(many + 6 * i, v, 6);
+    }
+    struct out_buf big = out_make(s.plan, N);
+    CHECK_EQ(run_indexed(&s, many, N, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &big, &r), 0);
+    CHECK_EQ(r.skipped, 143); /* i % 7 == 3 for i < 1000: 3, 10, ..., 997 */
+    CHECK_EQ(r.written, N - 143);
+    uint32_t rec = 0, bad_records = 0;
+    for (unsigned i = 0; i < N; i++) {
+        if (i % 7 == 3)
+            continue;
+        bad_records += out_f(&big, s.plan, rec, 1) != (float)(10 * (i % 4) + 1);
+        bad_records += out_f(&big, s.plan, rec, 4 + 8) != ldexpf((float)(3 * (i % 6) + 6 + 0), -8);
+        rec++;
+    }
+    CHECK_EQ(bad_records, 0);
+    /* output room for the written records only is enough; one byte less is not */
+    struct out_buf tight = { big.p + 143 * (size_t)vfetch_gx_plan_out_stride(s.plan), big.size - 143 * (size_t)vfetch_gx_plan_out_stride(s.plan) };
+    CHECK_EQ(run_indexed(&s, many, N, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &tight, &r), 0);
+    tight.p++, tight.size--;
+    CHECK_EQ(run_indexed(&s, many, N, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &tight, &r), VFETCH_ESHORT_OUTPUT);
+    guard_free(big.p);
+    free(many);
+    guard_free(o.p);
+    vfetch_gx_plan_free(s.plan);
+}
+
+static void test_errors(void)
+{
+    struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX8) | vcd(2, VFETCH_GX_DIRECT),
+                                                     .vat_a = 4u << 1 | 5u << 14 } };
+    cp.array_stride[VFETCH_GX_POSITION] = 8;
+    vfetch_gx_plan *plan = NULL;
+    CHECK_EQ(vfetch_gx_compile(NULL, &plan), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_compile(&cp, NULL), VFETCH_EINVAL);
+    cp.layout = (enum vfetch_gx_layout)2;
+    CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
+    cp.layout = VFETCH_GX_LAYOUT_VEC4;
+    cp.color_output = (enum vfetch_gx_color_output)2;
+    CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
+    cp.color_output = VFETCH_GX_COLOR_FLOAT;
+    CHECK(plan == NULL);
+    plan = compile(&cp);
+    if (!plan)
+        return;
+    /* vertex: index8 + rgba8888 = 5 bytes */
+    uint8_t verts[10] = { 0, 1, 2, 3, 4, 1, 5, 6, 7, 8 };
+    uint8_t arr[16] = { 0 };
+    uint8_t out[64];
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = verts;
+    p.vertices_size = sizeof verts;
+    p.count = 2;
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ arr, sizeof arr };
+    p.out = out;
+    p.out_size = sizeof out;
+    memset(out, 0xee, sizeof out);
+    struct vfetch_gx_result r;
+    CHECK_EQ(vfetch_gx_run(NULL, &p, &r), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_run(plan, NULL, &r), VFETCH_EINVAL);
+    p.index_policy = (enum vfetch_gx_index_policy)2;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EINVAL);
+    p.index_policy = VFETCH_GX_INDEX_ERROR;
+    p.vertices_size = 9;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_ESHORT_STREAM);
+    p.vertices_size = sizeof verts;
+    p.vertices = NULL;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EMISSING_STREAM);
+    p.vertices = verts;
+    p.arrays[VFETCH_GX_POSITION].data = NULL;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EMISSING_STREAM);
+    p.arrays[VFETCH_GX_POSITION].data = arr;
+    p.out_size = 63; /* two vec4 records need 64 */
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_ESHORT_OUTPUT);
+    p.out_size = sizeof out;
+    p.out = NULL;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EINVAL);
+    p.out = out;
+    for (unsigned i = 0; i < sizeof out; i++)
+        CHECK_EQ(out[i], 0xee); /* nothing written by any failed run */
+    /* index 1: 8 + 8 = 16 bytes fit exactly; index 2 would not */
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), 0);
+    CHECK_EQ(r.written, 2);
+    verts[5] = 2;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EARRAY_INDEX);
+    /* count 0: nothing to check, nothing written */
+    p.count = 0;
+    p.vertices = NULL;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), 0);
+    CHECK_EQ(r.written, 0);
+    vfetch_gx_plan_free(plan);
+
+    /* a VCD with nothing: 0-byte vertices, nothing to write */
+    struct vfetch_gx_compile_params empty = { .regs = { 0 } };
+    plan = compile(&empty);
+    if (plan) {
+        CHECK(vfetch_gx_plan_converter(plan) == NULL);
+        CHECK_EQ(vfetch_gx_plan_out_stride(plan), 0);
+        vfetch_gx_run_params_init(&p);
+        p.count = 5;
+        CHECK_EQ(vfetch_gx_run(plan, &p, &r), 0);
+        CHECK_EQ(r.written, 5);
+        vfetch_gx_plan_free(plan);
+    }
+    CHECK(strcmp(vfetch_strerror(VFETCH_EARRAY_INDEX), "unknown error") != 0);
+    CHECK(strcmp(vfetch_strerror(VFETCH_EREGISTER), "unknown error") != 0);
+}
+
+static void test_state(void)
+{
+    vfetch_gx_state *st = NULL;
+    const struct vfetch_gx_state_params bad = { (enum vfetch_gx_layout)5, 0, 0 };
+    CHECK_EQ(vfetch_gx_state_create(&bad, &st), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_create(NULL, NULL), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
+    if (!st)
+        return;
+    /* registers the state holds, and some it does not */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT)), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 8u << 4), 0); /* VAT0 s16 XYZ >> 8 */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x71, 1 | 4u << 1), 0);          /* VAT1 f32 XYZ */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x30, 0x12345), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xaf, 0x80001000u), 0);
+    CHECK_EQ(vfetch_gx_state_reg(st, 0x30), 0x12345);
+    CHECK_EQ(vfetch_gx_state_reg(st, 0xaf), 0x80001000u);
+    static const uint8_t unknown[] = { 0x00, 0x20, 0x31, 0x51, 0x61, 0x78, 0x98, 0x9f, 0xc0, 0xff };
+    for (unsigned i = 0; i < sizeof unknown; i++)
+        CHECK_EQ(vfetch_gx_load_cp_reg(st, unknown[i], 1), VFETCH_EREGISTER);
+    CHECK_EQ(vfetch_gx_state_reg(st, 0x98), 0);
+
+    const vfetch_gx_plan *p0 = NULL, *p1 = NULL, *again = NULL;
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    CHECK(again == p0); /* cached */
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    if (p0 && p1) {
+        CHECK_EQ(vfetch_gx_plan_format(p0)->vertex_size, 6);
+        CHECK_EQ(vfetch_gx_plan_format(p1)->vertex_size, 12);
+    }
+    /* rewriting the same value, a matrix index or an array base recompiles nothing */
+    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 8u << 4);
+    vfetch_gx_load_cp_reg(st, 0x40, 7);
+    vfetch_gx_load_cp_reg(st, 0xa0, 0x1000);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    /* a VAT word recompiles its own format only */
+    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 9u << 4);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 3);
+    if (p0)
+        CHECK_EQ(vfetch_gx_plan_format(p0)->attr[VFETCH_GX_POSITION].shift, 9);
+    /* VCD and strides recompile every format */
+    vfetch_gx_load_cp_reg(st, 0x60, VFETCH_GX_DIRECT);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 5);
+    vfetch_gx_load_cp_reg(st, 0xb0, 12);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 6);
+    /* a reserved color makes the plan call fail, and a later fix recovers */
+    vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT));
+    vfetch_gx_load_cp_reg(st, 0x72, 1 | 6u << 14);
+    const vfetch_gx_plan *p2 = NULL;
+    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), VFETCH_ERESERVED_COLOR);
+    CHECK(p2 == NULL);
+    vfetch_gx_load_cp_reg(st, 0x72, 1 | 5u << 14);
+    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), 0);
+    CHECK(p2 != NULL);
+    CHECK_EQ(vfetch_gx_state_plan(st, 8, &p2), VFETCH_EINVAL);
+    vfetch_gx_state_free(st);
+}
+
+int main(void)
+{
+    test_positions();
+    test_normals();
+    test_colors();
+    test_layouts();
+    test_indexed();
+    test_errors();
+    test_state();
+    return test_summary("gx-convert");
+}
