@@ -5,7 +5,10 @@
  *   baseline/memcpy/-/<bytes>                      memcpy of the same output bytes
  *   plan/<config>/<isa>/<vertices>                 a whole plan through vfetch_run (record
  *   plan/<config>/<isa>-perop/<vertices>           program where it applies / forced per-op)
+ *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run (vec4
+ *                                                  layout; configs a-d of issue 5)
  *   compile/r300/-/-                               R300 registers -> plan
+ *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
  * Bytes processed = output bytes, items = vertices. Inputs are random with a fixed seed.
  * bench/summary.py runs this and prints the ratio tables.
@@ -16,6 +19,7 @@
 
 #include "benchmark-c/benchmark_c.h"
 #include "dsp.h"
+#include "vfetch/gx.h"
 #include "vfetch/r300.h"
 
 #define MAX_VERTICES 65536
@@ -119,7 +123,17 @@ static void register_kernels(void)
     for (unsigned f = 0; f < VFETCH_FORMAT_COUNT; f++) {
         for (unsigned c = 0; c < VFETCH_CONV_COUNT; c++) {
             const struct vfetch_format_info *fi = &vfetch_format_info[f];
-            if (fi->is_float != (c == VFETCH_CONV_FLOAT))
+            if (!vfetch_pair_valid((enum vfetch_format)f, (enum vfetch_conversion)c))
+                continue;
+            /* The GX conversions on the formats GX uses them with (fixed8 colors, the color
+               formats, matrix-index bytes); the R300 ones on the R300 formats. */
+            const int gx_format = f >= VFETCH_FORMAT_RGB565;
+            const int gx_conv = c >= VFETCH_CONV_UNORM8;
+            if (gx_format != gx_conv && !(f == VFETCH_FORMAT_FIXED8 && gx_conv))
+                continue;
+            if (f == VFETCH_FORMAT_UINT6 && c != VFETCH_CONV_INTEGER)
+                continue;
+            if (c == VFETCH_CONV_INTEGER && f != VFETCH_FORMAT_UINT6 && f != VFETCH_FORMAT_FIXED8)
                 continue;
             /* The element as a vertex buffer would hold it: components packed, little-endian. */
             struct vfetch_plan_desc d;
@@ -135,7 +149,7 @@ static void register_kernels(void)
                 op->src[k].offset = fi->packed ? 0 : k * fi->container;
             for (unsigned k = 0; k < 4; k++)
                 op->swizzle[k] = (uint8_t)k;
-            op->write_mask = 0xf;
+            op->write_mask = c == VFETCH_CONV_PACK_UNORM8 ? 1 : 0xf;
             d.streams[0].stride = fi->packed ? 4 : op->count * fi->container;
             if (d.streams[0].stride % 4)
                 d.streams[0].stride += 4 - d.streams[0].stride % 4;
@@ -283,6 +297,134 @@ static void register_plans(void)
     vfetch_set_cpu_mask(~0u);
 }
 
+/* ---- whole GX draws ---- */
+
+static const unsigned gx_counts[] = { 256, 4096, 16380 };
+
+struct gx_config {
+    const char *name;
+    struct vfetch_gx_desc regs;
+    uint8_t pos_stride, color0_stride; /* indexed arrays (config c) */
+};
+
+static const struct gx_config gx_configs[] = {
+    /* (a) position s16 XYZ >> 8, normal s8 N, color0 rgba8888, texcoord0 s16 ST >> 10 */
+    { "gx-a", { 1u << 9 | 1u << 11 | 1u << 13, 1,
+                1 | 3u << 1 | 8u << 4 | 1u << 10 | 1u << 13 | 5u << 14 | 1u << 21 | 3u << 22 | 10u << 25 | 1u << 30,
+                1u << 31, 0 }, 0, 0 },
+    /* (b) position, normal, texcoord0 f32 */
+    { "gx-b", { 1u << 9 | 1u << 11, 1, 1 | 4u << 1 | 4u << 10 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 }, 0, 0 },
+    /* (c) position index16 into f32 XYZ (65,535 entries), color0 index8 into rgb565 */
+    { "gx-c", { 3u << 9 | 2u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, 1u << 31, 0 }, 12, 2 },
+    /* (d) position u8 XYZ, texcoord0 u8 ST (BYTEDEQUANT, shifts 2 and 7) */
+    { "gx-d", { 1u << 9, 1, 1 | 0u << 1 | 2u << 4 | 1u << 21 | 0u << 22 | 7u << 25 | 1u << 30, 1u << 31, 0 }, 0, 0 },
+};
+
+#define GX_POS_ENTRIES 65535
+static uint8_t *gx_indexed_src; /* config c's vertices: BE u16 position index, u8 color index */
+static uint8_t *gx_pos_array, *gx_color_array;
+
+struct gx_job {
+    vfetch_gx_plan *plan;
+    size_t n;
+    int indexed;
+};
+
+static void bench_gx(bmc_state *st, void *user)
+{
+    const struct gx_job *job = user;
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = job->indexed ? gx_indexed_src : bench_src;
+    p.vertices_size = job->indexed ? (size_t)MAX_VERTICES * 3 : SRC_BYTES;
+    p.count = (uint32_t)job->n;
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ gx_pos_array, (size_t)GX_POS_ENTRIES * 12 };
+    p.arrays[VFETCH_GX_COLOR0] = (struct vfetch_binding){ gx_color_array, 512 };
+    p.out = bench_out;
+    p.out_size = OUT_BYTES;
+    const size_t out_bytes = job->n * vfetch_gx_plan_out_stride(job->plan);
+    while (bmc_keep_running(st)) {
+        if (vfetch_gx_run(job->plan, &p, NULL) != 0) {
+            bmc_skip_with_error(st, "vfetch_gx_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+}
+
+static void register_gx(void)
+{
+    gx_indexed_src = malloc((size_t)MAX_VERTICES * 3);
+    gx_pos_array = malloc((size_t)GX_POS_ENTRIES * 12);
+    gx_color_array = malloc(512);
+    if (!gx_indexed_src || !gx_pos_array || !gx_color_array)
+        abort();
+    for (size_t i = 0; i < (size_t)MAX_VERTICES; i++) {
+        const uint32_t pos = rng() % GX_POS_ENTRIES; /* never 0xFFFF, the skip value */
+        gx_indexed_src[3 * i] = (uint8_t)(pos >> 8);
+        gx_indexed_src[3 * i + 1] = (uint8_t)pos;
+        gx_indexed_src[3 * i + 2] = (uint8_t)rng();
+    }
+    for (size_t i = 0; i < (size_t)GX_POS_ENTRIES * 12; i++)
+        gx_pos_array[i] = (uint8_t)rng();
+    for (size_t i = 0; i < 512; i++)
+        gx_color_array[i] = (uint8_t)rng();
+
+    for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++) {
+        const struct gx_config *cfg = &gx_configs[c];
+        struct vfetch_gx_compile_params cp;
+        memset(&cp, 0, sizeof cp);
+        cp.regs = cfg->regs;
+        cp.array_stride[VFETCH_GX_POSITION] = cfg->pos_stride;
+        cp.array_stride[VFETCH_GX_COLOR0] = cfg->color0_stride;
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            if (!level_available(levels[l].flags))
+                continue;
+            vfetch_set_cpu_mask(levels[l].flags);
+            vfetch_gx_plan *plan;
+            if (vfetch_gx_compile(&cp, &plan))
+                abort();
+            const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
+            if (l > 0 && strcmp(conv->isa, levels[l].name) != 0) {
+                vfetch_gx_plan_free(plan); /* level not built */
+                continue;
+            }
+            for (size_t i = 0; i < sizeof gx_counts / sizeof gx_counts[0]; i++) {
+                struct gx_job *job = calloc(1, sizeof *job);
+                if (!job)
+                    abort();
+                job->plan = plan; /* shared by the counts, freed at exit */
+                job->n = gx_counts[i];
+                job->indexed = cfg->pos_stride != 0;
+                char name[160];
+                snprintf(name, sizeof name, "plan/%s/%s/%u", cfg->name, levels[l].name, gx_counts[i]);
+                bmc_register(name, bench_gx, job);
+                register_memcpy(job->n * vfetch_gx_plan_out_stride(plan));
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
+static void bench_compile_gx(bmc_state *st, void *user)
+{
+    (void)user;
+    struct vfetch_gx_compile_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.regs = gx_configs[0].regs;
+    while (bmc_keep_running(st)) {
+        vfetch_gx_plan *plan;
+        if (vfetch_gx_compile(&cp, &plan)) {
+            bmc_skip_with_error(st, "compile failed");
+            break;
+        }
+        vfetch_gx_plan_free(plan);
+    }
+    bmc_set_items_processed(st, bmc_iterations(st));
+}
+
 /* ---- compile ---- */
 
 static void bench_compile(bmc_state *st, void *user)
@@ -315,7 +457,9 @@ int main(int argc, char **argv)
 
     register_kernels();
     register_plans();
+    register_gx();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
+    bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
     vfetch_set_cpu_mask(~0u);
     printf("vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());
     return bmc_main(argc, argv);

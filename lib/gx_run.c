@@ -76,6 +76,22 @@ static int gx_check_indices(const struct vfetch_gx_plan *plan, const struct vfet
     return VFETCH_OK;
 }
 
+/* memcpy of the sizes staging meets, each a constant so that the compiler emits plain moves
+   (a libc call per attribute per vertex cost more than the conversion). */
+static inline void gx_copy_bytes(uint8_t *to, const uint8_t *from, unsigned size)
+{
+    switch (size) {
+    case 1: *to = *from; break;
+    case 2: memcpy(to, from, 2); break;
+    case 3: memcpy(to, from, 3); break;
+    case 4: memcpy(to, from, 4); break;
+    case 6: memcpy(to, from, 6); break;
+    case 8: memcpy(to, from, 8); break;
+    case 12: memcpy(to, from, 12); break;
+    default: memcpy(to, from, size); break;
+    }
+}
+
 /* Stage vertices [v0, v0 + n) that are not skipped; returns how many were staged. */
 static uint32_t gx_stage(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                          const int64_t *last, uint32_t v0, uint32_t n, uint8_t *stage)
@@ -93,7 +109,7 @@ static uint32_t gx_stage(const struct vfetch_gx_plan *plan, const struct vfetch_
         for (unsigned k = 0; k < plan->num_copies; k++) {
             const struct vfetch_gx_copy *c = &plan->copies[k];
             if (c->array == VFETCH_GX_FROM_VERTEX) {
-                memcpy(st + c->dst, vx + c->src, c->size);
+                gx_copy_bytes(st + c->dst, vx + c->src, c->size);
                 continue;
             }
             int64_t idx = gx_read_index(vx + c->src, c->index_size);
@@ -102,7 +118,7 @@ static uint32_t gx_stage(const struct vfetch_gx_plan *plan, const struct vfetch_
             const size_t stride = plan->params.array_stride[c->array];
             const uint8_t *elem = (const uint8_t *)p->arrays[c->array].data +
                                   (stride ? (size_t)idx * stride : 0) + c->elem_off;
-            memcpy(st + c->dst, elem, c->size);
+            gx_copy_bytes(st + c->dst, elem, c->size);
         }
     }
     return staged;

@@ -40,8 +40,7 @@ VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
 /* A vector's tables, loaded into registers once per block of groups (through uint8_t
    pointers the compiler could not keep them there itself: every store may alias them). */
 struct rp_regs {
-    vi ctrl, hctrl, raw_or, raw_and, shl, fmask, xmask, widen_shr, widen_mask, fixed_sel,
-        half_sel, store_sel;
+    vi ctrl, hctrl, raw_or, shl, fmask, xmask, fixed_sel, half_sel, store_sel;
     vf mul, add, div, lo;
 };
 
@@ -51,9 +50,6 @@ VEC_INLINE struct rp_regs rp_regs_load(const struct vfetch_rp_vector *v)
     r.ctrl = vi_loadu(v->ctrl);
     r.hctrl = vi_loadu(v->hctrl);
     r.raw_or = rp_load(v->raw_or);
-    r.raw_and = rp_load(v->raw_and);
-    r.widen_shr = rp_load(v->widen_shr);
-    r.widen_mask = rp_load(v->widen_mask);
 #if VEC_BITS == 128
     r.shl = rp_load(v->shl_mul);
 #else
@@ -164,6 +160,12 @@ VEC_INLINE vi rp_shift_right(vi x, vi shr)
 #endif
 }
 
+/* UNORM8: an n-bit field at the top of each lane widened to 8 bits (x | x >> n, top byte). */
+VEC_INLINE vi rp_widen(vi x, const struct vfetch_rp_vector *v)
+{
+    return vi_and(vi_or(x, rp_shift_right(x, rp_load(v->widen_shr))), rp_load(v->widen_mask));
+}
+
 /* Store the lanes store_sel enables; every other byte stays untouched. */
 VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
                          const struct vfetch_rp_vector *v)
@@ -197,8 +199,9 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
  * One vector of the program over `groups` consecutive groups: the tables stay in registers,
  * only the window loads, the arithmetic and the store run per group.
  */
-static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
-                          const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step)
+VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
+                               const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step,
+                               const int widen)
 {
     const struct rp_regs r = rp_regs_load(v);
     const unsigned passes = v->passes, window = v->window;
@@ -221,14 +224,16 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const
             for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
                 p[q] += step[q];
         }
-        vi res = passes & VFETCH_RP_MASK ? vi_and(perm, r.raw_and) : perm;
+        /* The rare passes (integer masks, UNORM8 widening) read their tables from memory:
+           kept in registers they would push the common ones out. */
+        vi res = passes & VFETCH_RP_MASK ? vi_and(perm, rp_load(v->raw_and)) : perm;
         res = vi_or(res, r.raw_or);
         if (passes & VFETCH_RP_FIXED) {
             vi x = perm;
             if (passes & VFETCH_RP_SHIFT)
                 x = vi_and(rp_shift_left(perm, r.shl), r.fmask);
-            if (passes & VFETCH_RP_WIDEN)
-                x = vi_and(vi_or(x, rp_shift_right(x, r.widen_shr)), r.widen_mask);
+            if (widen)
+                x = rp_widen(x, v);
             const vi t = vi_xor(x, r.xmask);
             vf f = vf_add(vf_mul(vf_cvt(t), r.mul), r.add);
             if (passes & VFETCH_RP_DIV)
@@ -247,6 +252,17 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const
         rp_store(at, res, passes, r.store_sel, v);
         at += dst_step;
     }
+}
+
+/* The loop compiled twice, so that the common one carries no trace of the rare widening pass
+   (its tables would compete for the registers the common tables live in). */
+static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
+                          const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step)
+{
+    if (v->passes & VFETCH_RP_WIDEN)
+        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, 1);
+    else
+        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, 0);
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
