@@ -283,9 +283,10 @@ uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr);
 
 /**
  * The compiled format for VAT format vat (0..7) under the current registers, compiled now if
- * a register write made it dirty, else the cached one. The plan stays valid until a register
- * write changes it (the next call returns its successor) or the state is freed. Errors as
- * vfetch_gx_compile, VFETCH_EINVAL for vat > 7; the cached plan is then dropped.
+ * a register write changed something it depends on, else the cached one. The plan stays valid
+ * until a later call for the same vat recompiles it (after such a write) or the state is
+ * freed. Errors as vfetch_gx_compile (the format's cached plan is then dropped), VFETCH_EINVAL
+ * for vat > 7.
  */
 int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan);
 
