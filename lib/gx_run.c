@@ -24,6 +24,15 @@ static inline uint32_t gx_read_index(const uint8_t *at, unsigned size)
     return size == 1 ? at[0] : (uint32_t)at[0] << 8 | at[1];
 }
 
+/* Whether a vertex is skipped: its position index is all ones (0xFF / 0xFFFF). */
+static inline int gx_skipped(const struct vfetch_gx_plan *plan, const uint8_t *vx)
+{
+    if (plan->position_copy < 0)
+        return 0;
+    const struct vfetch_gx_copy *c = &plan->copies[plan->position_copy];
+    return gx_read_index(vx + c->src, c->index_size) == (c->index_size == 1 ? 0xffu : 0xffffu);
+}
+
 /* The last index of each indexed copy whose element bytes lie in the bound array, or -1 if
    not even element 0 does. */
 static int gx_last_indices(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
@@ -55,12 +64,9 @@ static int gx_check_indices(const struct vfetch_gx_plan *plan, const struct vfet
     const uint8_t *vx = p->vertices;
     const size_t vsize = plan->format.vertex_size;
     for (uint32_t v = 0; v < p->count; v++, vx += vsize) {
-        if (plan->position_copy >= 0) {
-            const struct vfetch_gx_copy *c = &plan->copies[plan->position_copy];
-            if (gx_read_index(vx + c->src, c->index_size) == (c->index_size == 1 ? 0xffu : 0xffffu)) {
-                ++*skipped;
-                continue;
-            }
+        if (gx_skipped(plan, vx)) {
+            ++*skipped;
+            continue;
         }
         for (unsigned k = 0; k < plan->num_copies; k++) {
             const struct vfetch_gx_copy *c = &plan->copies[k];
@@ -100,11 +106,8 @@ static uint32_t gx_stage(const struct vfetch_gx_plan *plan, const struct vfetch_
     const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
     uint32_t staged = 0;
     for (uint32_t v = 0; v < n; v++, vx += vsize) {
-        if (plan->position_copy >= 0) {
-            const struct vfetch_gx_copy *c = &plan->copies[plan->position_copy];
-            if (gx_read_index(vx + c->src, c->index_size) == (c->index_size == 1 ? 0xffu : 0xffffu))
-                continue;
-        }
+        if (gx_skipped(plan, vx))
+            continue;
         uint8_t *st = stage + (size_t)staged++ * plan->staged_size;
         for (unsigned k = 0; k < plan->num_copies; k++) {
             const struct vfetch_gx_copy *c = &plan->copies[k];

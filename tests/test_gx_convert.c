@@ -79,9 +79,10 @@ static void test_positions(void)
     /* s16 XYZ: big-endian 0x8000 = -32768, 0x0001 = 1, 0x7FFF = 32767; each * 2^-shift */
     static const uint8_t v[6] = { 0x80, 0x00, 0x00, 0x01, 0x7f, 0xff };
     static const unsigned shifts[3] = { 0, 1, 31 };
-    for (unsigned i = 0; i < 3; i++) {
-        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
-                                                         .vat_a = 1 | 3u << 1 | shifts[i] << 4 } };
+    for (unsigned i = 0; i < 6; i++) { /* BYTEDEQUANT off, then on: s16 shifts either way */
+        struct vfetch_gx_compile_params cp = {
+            .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
+                      .vat_a = 1 | 3u << 1 | shifts[i % 3] << 4 | (i / 3u) << 30 } };
         vfetch_gx_plan *plan = compile(&cp);
         if (!plan)
             continue;
@@ -89,7 +90,7 @@ static void test_positions(void)
         struct vfetch_gx_result r;
         CHECK_EQ(run_direct(plan, v, 1, &o, &r), 0);
         CHECK_EQ(r.written, 1);
-        const float s = ldexpf(1.0f, -(int)shifts[i]);
+        const float s = ldexpf(1.0f, -(int)shifts[i % 3]);
         CHECK_FLOAT(out_f(&o, plan, 0, 0), -32768.0f * s); /* shift 1: -16384, 31: -2^-16 */
         CHECK_FLOAT(out_f(&o, plan, 0, 1), 1.0f * s);      /* shift 31: 2^-31 */
         CHECK_FLOAT(out_f(&o, plan, 0, 2), 32767.0f * s);  /* shift 1: 16383.5 */
