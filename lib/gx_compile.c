@@ -231,9 +231,8 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
 
 int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan)
 {
-    if (!params || !out_plan || (unsigned)params->layout > VFETCH_GX_LAYOUT_PACKED ||
-        (unsigned)params->color_output > VFETCH_GX_COLOR_RGBA8 ||
-        (unsigned)params->path > VFETCH_PATH_PER_OP)
+    if (!params || !out_plan ||
+        !vfetch_gx_options_valid(params->layout, params->color_output, params->path))
         return VFETCH_EINVAL;
     struct vfetch_gx_plan *p = calloc(1, sizeof *p);
     if (!p)

@@ -47,4 +47,13 @@ struct vfetch_gx_plan {
     struct vfetch_gx_copy copies[VFETCH_GX_MAX_COPIES];
 };
 
+/** 1 if the output options of a compiled format (or of a state's formats) are in range. */
+static inline int vfetch_gx_options_valid(enum vfetch_gx_layout layout,
+                                          enum vfetch_gx_color_output color_output,
+                                          enum vfetch_path path)
+{
+    return (unsigned)layout <= VFETCH_GX_LAYOUT_PACKED &&
+           (unsigned)color_output <= VFETCH_GX_COLOR_RGBA8 && (unsigned)path <= VFETCH_PATH_PER_OP;
+}
+
 #endif

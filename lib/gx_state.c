@@ -26,9 +26,7 @@ int vfetch_gx_state_create(const struct vfetch_gx_state_params *params, vfetch_g
                                                      VFETCH_PATH_AUTO };
     if (!params)
         params = &defaults;
-    if (!out || (unsigned)params->layout > VFETCH_GX_LAYOUT_PACKED ||
-        (unsigned)params->color_output > VFETCH_GX_COLOR_RGBA8 ||
-        (unsigned)params->path > VFETCH_PATH_PER_OP)
+    if (!out || !vfetch_gx_options_valid(params->layout, params->color_output, params->path))
         return VFETCH_EINVAL;
     struct vfetch_gx_state *s = calloc(1, sizeof *s);
     if (!s)

@@ -499,6 +499,9 @@ static void test_errors(void)
     cp.color_output = (enum vfetch_gx_color_output)2;
     CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
     cp.color_output = VFETCH_GX_COLOR_FLOAT;
+    cp.path = (enum vfetch_path)7;
+    CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
+    cp.path = VFETCH_PATH_AUTO;
     CHECK(plan == NULL);
     plan = compile(&cp);
     if (!plan)
@@ -572,6 +575,11 @@ static void test_state(void)
     vfetch_gx_state *st = NULL;
     const struct vfetch_gx_state_params bad = { (enum vfetch_gx_layout)5, 0, 0 };
     CHECK_EQ(vfetch_gx_state_create(&bad, &st), VFETCH_EINVAL);
+    const struct vfetch_gx_state_params bad_color = { 0, (enum vfetch_gx_color_output)2, 0 };
+    const struct vfetch_gx_state_params bad_path = { 0, 0, (enum vfetch_path)2 };
+    CHECK_EQ(vfetch_gx_state_create(&bad_color, &st), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_create(&bad_path, &st), VFETCH_EINVAL);
+    CHECK(st == NULL);
     CHECK_EQ(vfetch_gx_state_create(NULL, NULL), VFETCH_EINVAL);
     CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
     if (!st)
