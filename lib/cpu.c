@@ -83,24 +83,37 @@ static unsigned cpu_parse_mask(const char *text)
     return *text && !*end ? (unsigned)v : ~0u; /* unparsable: no restriction */
 }
 
-/* -1 until first use; detection and the environment are read once. Benign if two threads
-   race: both compute the same values. */
+/* -1 until first use; detection runs once. Benign if two threads race: both compute the same
+   value. */
 static atomic_int cpu_detected = -1;
-static atomic_uint cpu_mask;
-static atomic_int cpu_mask_set;
+
+/* The mask, with CPU_MASK_SET once it holds a value: 0 until the first use reads the
+   environment or vfetch_set_cpu_mask() sets it. One word, so that a vfetch_set_cpu_mask() on
+   one thread and the first read of the environment on another cannot interleave: the
+   environment is only ever stored into a word that is still 0. */
+#define CPU_MASK_SET 0x80000000u
+static atomic_uint cpu_mask_word;
 
 static unsigned cpu_detected_flags(void)
 {
     int f = atomic_load(&cpu_detected);
     if (f < 0) {
         f = (int)cpu_detect();
-        if (!atomic_load(&cpu_mask_set)) {
-            const char *env = getenv("VFETCH_CPU_MASK");
-            atomic_store(&cpu_mask, env ? cpu_parse_mask(env) : ~0u);
-        }
         atomic_store(&cpu_detected, f);
     }
     return (unsigned)f;
+}
+
+static unsigned cpu_mask(void)
+{
+    unsigned word = atomic_load(&cpu_mask_word);
+    if (!(word & CPU_MASK_SET)) {
+        const char *env = getenv("VFETCH_CPU_MASK");
+        unsigned want = (env ? cpu_parse_mask(env) : ~0u) | CPU_MASK_SET, expected = 0;
+        /* If another thread set the word first, its value stands. */
+        word = atomic_compare_exchange_strong(&cpu_mask_word, &expected, want) ? want : expected;
+    }
+    return word & ~CPU_MASK_SET;
 }
 
 /* The levels this library was built with (meson passes VFETCH_BUILT_* as 0 or 1). */
@@ -112,8 +125,7 @@ static const unsigned cpu_built = (VFETCH_BUILT_SSE2 ? VFETCH_CPU_SSE2 : 0) |
 
 unsigned vfetch_cpu_allowed(void)
 {
-    const unsigned detected = cpu_detected_flags();
-    return detected & atomic_load(&cpu_mask);
+    return cpu_detected_flags() & cpu_mask();
 }
 
 unsigned vfetch_cpu_flags(void)
@@ -123,7 +135,5 @@ unsigned vfetch_cpu_flags(void)
 
 void vfetch_set_cpu_mask(unsigned mask)
 {
-    cpu_detected_flags(); /* read the environment first, so that it cannot override this */
-    atomic_store(&cpu_mask_set, 1);
-    atomic_store(&cpu_mask, mask);
+    atomic_store(&cpu_mask_word, mask | CPU_MASK_SET); /* bit 31 names no level */
 }

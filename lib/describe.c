@@ -60,10 +60,19 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
         text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
                     op->write_mask & 2 ? 'y' : '-', op->write_mask & 4 ? 'z' : '-',
                     op->write_mask & 8 ? 'w' : '-');
-        if (op->write_mask)
-            text_printf(&t, " -> slots %u..%u\n", op->dst_slot, op->dst_slot + 3);
-        else
+        /* Only the slots the mask enables: the others may lie past out_slots. */
+        unsigned lo = 4, hi = 0;
+        for (unsigned c = 0; c < 4; c++)
+            if (op->write_mask >> c & 1) {
+                lo = c < lo ? c : lo;
+                hi = c;
+            }
+        if (!op->write_mask)
             text_printf(&t, " -> nothing\n");
+        else if (lo == hi)
+            text_printf(&t, " -> slot %u\n", op->dst_slot + lo);
+        else
+            text_printf(&t, " -> slots %u..%u\n", op->dst_slot + lo, op->dst_slot + hi);
     }
     return t.len;
 }

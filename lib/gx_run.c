@@ -9,9 +9,12 @@
 
 #include "internal.h"
 #include "gx_internal.h"
+#include "stage.h"
 
-/* Vertices staged per block: 128 x at most 129 bytes stays in L1 with its output. */
+/* Vertices staged per block: 128 x at most 129 bytes (the largest staged vertex) stays in L1
+   with its output. */
 #define GX_BLOCK 128
+#define GX_STAGE_BYTES (GX_BLOCK * 129)
 
 void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
 {
@@ -178,19 +181,29 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         if (!plan->any_indexed) {
             err = gx_convert(plan, p->vertices, p->vertices_size, p->count, p->out, p->out_size);
         } else {
-            uint8_t stage[GX_BLOCK * 129 + 16];
+            /* A block is as many staged vertices as the stage holds, so that the two agree
+               whatever the format's staged size. */
+            uint8_t stage_stack[GX_STAGE_BYTES];
+            struct vfetch_stage stage;
+            err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, plan->staged_size);
+            if (err)
+                return err;
+            const size_t fit = stage.size / plan->staged_size;
+            const uint32_t block = fit < GX_BLOCK ? (uint32_t)fit : GX_BLOCK;
             uint8_t *out = p->out;
             size_t room = p->out_size;
-            for (uint32_t v0 = 0; v0 < p->count && !err; v0 += GX_BLOCK) {
-                const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
-                const uint32_t staged = gx_stage(plan, p, last, v0, n, stage);
+            for (uint32_t v0 = 0; v0 < p->count && !err; v0 += block) {
+                const uint32_t n = p->count - v0 < block ? p->count - v0 : block;
+                const uint32_t staged = gx_stage(plan, p, last, v0, n, stage.data);
                 if (!staged)
                     continue;
-                err = gx_convert(plan, stage, (size_t)staged * plan->staged_size, staged, out, room);
+                err = gx_convert(plan, stage.data, (size_t)staged * plan->staged_size, staged,
+                                 out, room);
                 const size_t advance = (size_t)staged * plan->out_stride;
                 out += advance < room ? advance : room;
                 room -= advance < room ? advance : room;
             }
+            vfetch_stage_close(&stage);
         }
         if (err) /* cannot happen after the checks above; never report success for it */
             return err;

@@ -65,7 +65,10 @@ static uint32_t *gx_state_reg(vfetch_gx_state *s, uint8_t addr, int *scope)
         *scope = (int)lo;
         return &s->vat[hi - 0x7][lo];
     case 0xa: *scope = -2; return &s->array_base[lo];
-    case 0xb: return &s->array_stride[lo];
+    case 0xb:
+        /* Arrays 12..15 feed XF indexed loads, never a vertex format. */
+        *scope = lo < VFETCH_GX_NUM_ATTRS ? -1 : -2;
+        return &s->array_stride[lo];
     default: return NULL;
     }
 }
@@ -78,9 +81,12 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
     uint32_t *reg = gx_state_reg(state, addr, &scope);
     if (!reg)
         return VFETCH_EREGISTER;
-    if (*reg == value)
-        return VFETCH_OK;
+    /* Formats read 8 bits of ARRAY_STRIDE: other bits change nothing they depend on. */
+    const uint32_t read_bits = (addr >> 4) == 0xb ? 0xffu : 0xffffffffu;
+    const int changed = ((*reg ^ value) & read_bits) != 0;
     *reg = value;
+    if (!changed)
+        return VFETCH_OK;
     if (scope >= 0)
         state->dirty[scope] = 1;
     else if (scope == -1)

@@ -69,6 +69,7 @@ struct vfetch_plan {
     struct vfetch_plan_desc desc;         /**< normalised copy */
     struct vfetch_op_exec ops[VFETCH_MAX_OPS];
     uint32_t stream_extent[VFETCH_MAX_STREAMS]; /**< bytes one vertex reads per stream */
+    uint32_t stream_lo[VFETCH_MAX_STREAMS];     /**< lowest byte it reads (0 if none) */
     uint32_t record_size;                 /**< out_slots * 4 */
     uint32_t out_stride;
     uint64_t hash;

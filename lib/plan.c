@@ -146,7 +146,7 @@ static uint32_t plan_physical_byte(enum vfetch_byte_order order, uint32_t b)
 }
 
 static void plan_compile_lane(const struct vfetch_plan_desc *desc, const struct vfetch_op *op,
-                              unsigned c, struct vfetch_lane *lane, uint32_t *extent)
+                              unsigned c, struct vfetch_lane *lane, uint32_t *extent, uint32_t *lo)
 {
     const struct vfetch_format_info *fi = &vfetch_format_info[op->format];
     const struct vfetch_source *src = &op->src[c];
@@ -163,6 +163,8 @@ static void plan_compile_lane(const struct vfetch_plan_desc *desc, const struct 
         lane->byte_off[k] = plan_physical_byte(order, logical);
         if (lane->byte_off[k] + 1 > extent[src->stream])
             extent[src->stream] = lane->byte_off[k] + 1;
+        if (lane->byte_off[k] < lo[src->stream])
+            lo[src->stream] = lane->byte_off[k];
     }
     unsigned le = 1, be = 1;
     for (unsigned k = 1; k < fi->container; k++) {
@@ -258,6 +260,8 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
     vfetch_dsp_current(&dsp);
     plan->isa = dsp.name;
 
+    for (unsigned s = 0; s < VFETCH_MAX_STREAMS; s++)
+        plan->stream_lo[s] = UINT32_MAX;
     for (unsigned i = 0; i < d->num_ops; i++) {
         const struct vfetch_op *op = &d->ops[i];
         struct vfetch_op_exec *x = &plan->ops[i];
@@ -270,9 +274,12 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         x->write_mask = op->write_mask;
         x->dst_slot = op->dst_slot;
         for (unsigned c = 0; c < op->count; c++)
-            plan_compile_lane(d, op, c, &x->lane[c], plan->stream_extent);
+            plan_compile_lane(d, op, c, &x->lane[c], plan->stream_extent, plan->stream_lo);
         plan_compile_window(x);
     }
+    for (unsigned s = 0; s < VFETCH_MAX_STREAMS; s++)
+        if (!plan->stream_extent[s])
+            plan->stream_lo[s] = 0;
     plan->record_size = d->out_slots * 4;
     plan->out_stride = d->out_stride;
     plan->hash = plan_hash_desc(d);

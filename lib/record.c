@@ -235,6 +235,46 @@ static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector
     return 1;
 }
 
+/*
+ * The record bytes each stream's lanes use (record_lo, record_hi), and the proof that staging
+ * them stays inside the windows: the last vertex of a group ends at (group - 1) * stride +
+ * record_hi, which some window loads, so it is at most window_end. Returns 0 if not (a
+ * lowering bug: the plan then runs per op rather than overrun a stage).
+ */
+static int record_used_bytes(const struct vfetch_plan *plan, const struct slot_source *slots,
+                             struct vfetch_record_prog *prog)
+{
+    const struct vfetch_plan_desc *d = &plan->desc;
+    for (unsigned s = 0; s < d->num_streams; s++)
+        prog->record_lo[s] = UINT32_MAX;
+    for (unsigned slot = 0; slot < d->out_slots; slot++) {
+        int64_t bytes[4];
+        if (!record_lane_bytes(&slots[slot], plan, 0, bytes))
+            continue;
+        const unsigned s = slots[slot].lane->stream;
+        for (unsigned b = 0; b < 4; b++) {
+            if (bytes[b] < 0)
+                continue;
+            if ((uint64_t)bytes[b] < prog->record_lo[s])
+                prog->record_lo[s] = (uint32_t)bytes[b];
+            if ((uint64_t)bytes[b] + 1 > prog->record_hi[s])
+                prog->record_hi[s] = (uint32_t)bytes[b] + 1;
+        }
+    }
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        if (prog->record_hi[s] == 0) {
+            prog->record_lo[s] = 0;
+            if (prog->window_end[s])
+                return 0;
+            continue;
+        }
+        const uint64_t last = (uint64_t)(prog->group - 1) * d->streams[s].stride + prog->record_hi[s];
+        if (!prog->window_end[s] || last > prog->window_end[s])
+            return 0;
+    }
+    return 1;
+}
+
 struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
                                                int wide_windows)
 {
@@ -323,6 +363,10 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             free(prog);
             return NULL;
         }
+    }
+    if (!record_used_bytes(plan, slots, prog)) {
+        free(prog);
+        return NULL;
     }
     for (unsigned s = 0; s < d->num_streams; s++)
         if (prog->window_end[s])

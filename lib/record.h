@@ -85,6 +85,11 @@ struct vfetch_record_prog {
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */
     uint32_t window_end[VFETCH_MAX_STREAMS];
+    /** Per stream: the bytes [record_lo, record_hi) of a record that some lane uses, the only
+        bytes staging copies (0, 0 for a stream no window reads). Lowering guarantees
+        (group - 1) * stride + record_hi <= window_end: a stage that holds the windows of its
+        groups holds every record copied into it. */
+    uint32_t record_lo[VFETCH_MAX_STREAMS], record_hi[VFETCH_MAX_STREAMS];
     /** The streams any window reads, so that the loop advances only those. */
     uint32_t num_streams_read;
     uint8_t streams_read[VFETCH_MAX_STREAMS];

@@ -2,10 +2,10 @@
  * The executor: validate a run completely, then convert batch by batch with the kernels the
  * plan chose. Nothing is written before every check has passed.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+#include "stage.h"
 
 void vfetch_run_params_init(struct vfetch_run_params *params)
 {
@@ -28,13 +28,16 @@ static inline uint32_t run_index_entry(const struct vfetch_run_params *p, uint32
     return v;
 }
 
-/* Index entry + offset, clamped; -1 if the sum is negative. */
+/* Index entry + offset, clamped to max_index; -1 if the sum is negative. The comparison with
+   max_index comes first, in terms that cannot overflow (max - entry lies in [-2^32, 2^32]), so
+   an offset near INT64_MAX saturates at max_index instead of overflowing. */
 static inline int64_t run_vertex_index(const struct vfetch_run_params *p, uint32_t position)
 {
-    const int64_t sum = (int64_t)run_index_entry(p, position) + p->index_offset;
-    if (sum < 0)
-        return -1;
-    return sum > (int64_t)p->max_index ? (int64_t)p->max_index : sum;
+    const int64_t entry = run_index_entry(p, position), max = p->max_index;
+    if (p->index_offset > max - entry)
+        return max;
+    const int64_t sum = entry + p->index_offset; /* in [INT64_MIN + 0, max]: no overflow */
+    return sum < 0 ? -1 : sum;
 }
 
 /* Highest record each step kind reads over the whole run. */
@@ -118,7 +121,8 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
 /*
  * Convert draw positions [first, first + n) with the per-op kernels. Streams that are strided
  * for this range (sequential, constant, or indexed without an index buffer) are read in place;
- * indexed streams of an indexed run are staged first.
+ * indexed streams of an indexed run are staged first: of each record only the bytes the ops
+ * read, [stream_lo, stream_extent), one after another.
  */
 static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *p, uint32_t first,
                        size_t n, uint8_t *out, uint8_t *stage)
@@ -141,14 +145,18 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
             base[s] = data + (size_t)first * st->stride;
             stride[s] = st->stride;
         } else {
+            const uint32_t lo = plan->stream_lo[s];
+            const size_t bytes = extent - lo;
             uint8_t *to = stage + stage_used;
             for (size_t i = 0; i < n; i++) {
                 const uint64_t idx = (uint64_t)run_vertex_index(p, first + (uint32_t)i);
-                memcpy(to + i * extent, data + (size_t)(idx * st->stride), extent);
+                memcpy(to + i * bytes, data + (size_t)(idx * st->stride) + lo, bytes);
             }
-            base[s] = to;
-            stride[s] = extent;
-            stage_used += n * extent;
+            /* The ops address byte b of record i as base + i * stride + b (b >= lo). The
+               base before the stage is formed as an integer: it is never dereferenced. */
+            base[s] = (const uint8_t *)((uintptr_t)to - lo);
+            stride[s] = bytes;
+            stage_used += n * bytes;
         }
     }
     for (unsigned o = 0; o < d->num_ops; o++) {
@@ -158,28 +166,29 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
     }
 }
 
-/* Bytes one vertex needs in the stage on the per-op path: its indexed streams' records, when
-   the run has an index buffer. */
-static size_t run_staged_bytes(const vfetch_plan *plan, const struct vfetch_run_params *p)
+/* Bytes one vertex needs in the stage on the per-op path: the bytes its indexed streams'
+   records are read at, when the run has an index buffer (64 bits: 16 streams of up to 4 GiB). */
+static uint64_t run_staged_bytes(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
-    size_t bytes = 0;
+    uint64_t bytes = 0;
     if (p->index_type != VFETCH_INDEX_NONE)
         for (unsigned s = 0; s < plan->desc.num_streams; s++)
-            if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED)
-                bytes += plan->stream_extent[s];
+            if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED && plan->stream_extent[s])
+                bytes += plan->stream_extent[s] - plan->stream_lo[s];
     return bytes;
 }
 
 /*
  * Draw positions [first, first + count) through the per-op kernels, in batches as large as the
- * stage allows when indexed streams must be staged.
+ * stage allows when indexed streams must be staged (vfetch_run opened the stage with room for
+ * at least one vertex).
  */
 static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_params *p,
                              uint32_t first, size_t count, uint8_t *out, uint8_t *stage,
                              size_t stage_size)
 {
-    const size_t staged_bytes = run_staged_bytes(plan, p);
-    size_t batch = staged_bytes ? stage_size / staged_bytes : count;
+    const uint64_t staged_bytes = run_staged_bytes(plan, p);
+    size_t batch = staged_bytes ? (size_t)(stage_size / staged_bytes) : count;
     if (staged_bytes && batch > RUN_MAX_BATCH)
         batch = RUN_MAX_BATCH;
     for (size_t done = 0; done < count;) {
@@ -192,42 +201,46 @@ static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_pa
 /*
  * Copy the source bytes of `groups` groups starting at draw position `first` into the stage,
  * laid out exactly as in memory (vertex i of stream s at i * stride): the record program's
- * offsets stay valid and every window it loads lies inside the zero-padded stage. Indexed
- * streams of an indexed run are gathered record by record. Returns 0 if the stage is too
- * small.
+ * offsets stay valid and every window it loads lies inside the zero-padded stage. Of each
+ * record only the bytes the program uses are copied, [record_lo, record_hi): the windows of
+ * the last group reach (groups - 1) * group * stride + window_end, and record.h guarantees
+ * every copied byte lies below that, so the stage's size and its copies agree by
+ * construction. Indexed streams of an indexed run are gathered record by record. Returns 0 if
+ * the stage is too small.
  */
 static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_params *p,
-                            uint32_t first, size_t vertices, uint8_t *stage, size_t stage_size,
+                            uint32_t first, size_t groups, uint8_t *stage, size_t stage_size,
                             const uint8_t **base, size_t *stride)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
     const struct vfetch_record_prog *prog = plan->record;
+    const size_t vertices = groups * prog->group;
     size_t used = 0;
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (!prog->window_end[s])
             continue;
         const struct vfetch_stream *st = &d->streams[s];
-        const size_t sstride = st->step == VFETCH_STEP_CONSTANT ? 0 : st->stride;
-        const size_t span = (vertices - 1) * sstride + prog->window_end[s];
+        const size_t sstride = st->stride; /* 0 for constant streams (normalised) */
+        /* < 2^64: groups * group <= count < 2^32 and stride < 2^32 */
+        const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
         if (span > stage_size - used)
             return 0;
         uint8_t *to = stage + used;
-        memset(to, 0, span);
+        memset(to, 0, (size_t)span);
         const uint8_t *data = p->streams[s].data;
-        const uint32_t extent = plan->stream_extent[s];
-        for (size_t i = 0; i < vertices; i++) {
+        const uint32_t lo = prog->record_lo[s], bytes = prog->record_hi[s] - lo;
+        const int gathered = st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+        const size_t records = sstride ? vertices : 1; /* stride 0: every vertex reads one */
+        for (size_t i = 0; i < records; i++) {
             const uint32_t pos = first + (uint32_t)i;
             const uint64_t rec = st->step == VFETCH_STEP_CONSTANT ? 0
-                                 : st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE
-                                     ? (uint64_t)run_vertex_index(p, pos)
-                                     : pos;
-            memcpy(to + i * sstride, data + (size_t)(rec * st->stride), extent);
-            if (sstride == 0)
-                break;
+                                 : gathered                      ? (uint64_t)run_vertex_index(p, pos)
+                                                                 : pos;
+            memcpy(to + i * sstride + lo, data + (size_t)(rec * st->stride) + lo, bytes);
         }
         base[s] = to;
         stride[s] = sstride;
-        used += span;
+        used += (size_t)span;
     }
     return 1;
 }
@@ -238,23 +251,24 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_p
 {
     const struct vfetch_plan_desc *d = &plan->desc;
     const struct vfetch_record_prog *prog = plan->record;
-    const size_t group = prog->group;
+    const uint64_t group = prog->group;
     size_t safe = groups;
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (!prog->window_end[s])
             continue;
-        const struct vfetch_stream *st = &d->streams[s];
         const uint8_t *data = p->streams[s].data;
-        stride[s] = st->step == VFETCH_STEP_CONSTANT ? 0 : st->stride;
-        const size_t start = (size_t)p->first * stride[s];
-        base[s] = data + start;
-        const size_t size = p->streams[s].size;
+        stride[s] = d->streams[s].stride; /* 0 for constant streams (normalised) */
+        /* first * stride <= the validated binding size for the streams read in place */
+        const uint64_t start = (uint64_t)p->first * stride[s], size = p->streams[s].size;
         if (start + prog->window_end[s] > size) {
             safe = 0;
-        } else if (stride[s]) {
+            continue;
+        }
+        base[s] = data + start;
+        if (stride[s]) {
             /* group g reads up to start + g*group*stride + window_end */
-            const size_t fit = (size - start - prog->window_end[s]) / (group * stride[s]) + 1;
-            safe = fit < safe ? fit : safe;
+            const uint64_t fit = (size - start - prog->window_end[s]) / (group * stride[s]) + 1;
+            safe = fit < safe ? (size_t)fit : safe;
         }
     }
     return safe;
@@ -276,16 +290,18 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     int staged_run = 0;
     for (unsigned s = 0; s < plan->desc.num_streams; s++) {
         const struct vfetch_stream *st = &plan->desc.streams[s];
-        if (prog->window_end[s] && st->step == VFETCH_STEP_INDEXED &&
-            p->index_type != VFETCH_INDEX_NONE) {
-            /* Gathered records keep the stream's stride (the program's offsets assume it);
-               records longer than their stride would overlap in the stage. */
-            if (plan->stream_extent[s] > st->stride) {
-                run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
-                return;
-            }
-            staged_run = 1;
+        if (!prog->window_end[s])
+            continue;
+        /* A group's step must be a size_t (only 32-bit hosts with strides of 2^28 and more
+           fail this); gathered records keep the stream's stride (the program's offsets assume
+           it), so records longer than their stride would overlap in the stage. */
+        const int gathered = st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+        if ((uint64_t)group * st->stride > SIZE_MAX ||
+            (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride)) {
+            run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
+            return;
         }
+        staged_run |= gathered;
     }
     if (!staged_run) {
         done = run_safe_groups(plan, p, groups, base, stride);
@@ -295,8 +311,7 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     while (done < groups) {
         size_t batch = groups - done;
         const uint32_t first = p->first + (uint32_t)(done * group);
-        while (batch && !run_stage_groups(plan, p, first, batch * group, stage, stage_size,
-                                          base, stride))
+        while (batch && !run_stage_groups(plan, p, first, batch, stage, stage_size, base, stride))
             batch /= 2;
         if (!batch)
             break; /* one group does not fit the stage: per-op from here on */
@@ -321,20 +336,18 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     /* The stack stage; a vertex whose staged records alone exceed it gets a heap stage,
        allocated here so that an allocation failure comes before any write. */
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
-    uint8_t *stage = stage_stack, *stage_heap = NULL;
-    size_t stage_size = sizeof stage_stack;
-    const size_t staged_bytes = run_staged_bytes(plan, params);
-    if (staged_bytes > stage_size) {
-        stage = stage_heap = malloc(staged_bytes);
-        if (!stage_heap)
-            return VFETCH_ENOMEM;
-        stage_size = staged_bytes;
-    }
+    const uint64_t staged_bytes = run_staged_bytes(plan, params);
+    if (staged_bytes > SIZE_MAX)
+        return VFETCH_ENOMEM;
+    struct vfetch_stage stage;
+    err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, (size_t)staged_bytes);
+    if (err)
+        return err;
     if (plan->record)
-        run_record(plan, params, stage, stage_size);
+        run_record(plan, params, stage.data, stage.size);
     else
-        run_per_op_range(plan, params, params->first, params->count, params->out, stage,
-                         stage_size);
-    free(stage_heap);
+        run_per_op_range(plan, params, params->first, params->count, params->out, stage.data,
+                         stage.size);
+    vfetch_stage_close(&stage);
     return VFETCH_OK;
 }

@@ -631,6 +631,19 @@ static void test_state(void)
     vfetch_gx_load_cp_reg(st, 0xb0, 12);
     CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
     CHECK_EQ(vfetch_gx_state_compiles(st), 6);
+    /* strides of arrays 12..15 (XF indexed loads) and stride bits above 7 are held but no
+       format reads them: nothing recompiles */
+    for (uint8_t a = 0xbc; a <= 0xbf; a++) {
+        CHECK_EQ(vfetch_gx_load_cp_reg(st, a, 0x40), 0);
+        CHECK_EQ(vfetch_gx_state_reg(st, a), 0x40);
+    }
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xb0, 0x100 | 12), 0);
+    CHECK_EQ(vfetch_gx_state_reg(st, 0xb0), 0x100 | 12);
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 7); /* format 0 was still dirty from 0xb0 = 12 */
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 7);
     /* a reserved color makes the plan call fail, and a later fix recovers */
     vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT));
     vfetch_gx_load_cp_reg(st, 0x72, 1 | 6u << 14);

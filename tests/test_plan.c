@@ -189,6 +189,22 @@ static void test_describe(void)
     CHECK_EQ(strncmp(small, text, 9), 0);
     free(text);
     vfetch_plan_free(plan);
+
+    /* Only the enabled slots are named: op 1 writes y alone, slot 5 of 6 (4..7 would name
+       slots past the record). */
+    d.out_slots = 6;
+    d.num_ops = 2;
+    d.ops[1] = d.ops[0];
+    d.ops[1].write_mask = 0x2;
+    d.ops[1].dst_slot = 4;
+    d.ops[0].write_mask = 0x6; /* y, z: slots 1..2 */
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    char masked[1024];
+    vfetch_plan_describe(plan, masked, sizeof masked);
+    CHECK(strstr(masked, "mask -yz- -> slots 1..2\n") != NULL);
+    CHECK(strstr(masked, "mask -y-- -> slot 5\n") != NULL);
+    CHECK(strstr(masked, "..7") == NULL);
+    vfetch_plan_free(plan);
 }
 
 static void test_hash(void)

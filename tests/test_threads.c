@@ -1,10 +1,15 @@
 /*
  * One plan run from several threads at once gives the output of a single-threaded run, direct
  * and indexed, and plans created concurrently in those threads are equal to it and give the
- * same output. Built under ThreadSanitizer in CI.
+ * same output. And a vfetch_set_cpu_mask() racing the first CPU detection (which reads
+ * VFETCH_CPU_MASK) on another thread is never overwritten by the environment. Built under
+ * ThreadSanitizer in CI.
  */
+#define _DEFAULT_SOURCE /* setenv */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "vfetch/r300.h"
@@ -87,9 +92,59 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static pthread_barrier_t mask_barrier;
+
+static void *first_use_main(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&mask_barrier);
+    return (void *)(uintptr_t)vfetch_cpu_flags();
+}
+
+/* In a fresh process (a child, before any other vfetch call): VFETCH_CPU_MASK=c, one thread's
+   first vfetch_cpu_flags() against this thread's vfetch_set_cpu_mask(~0u). The set must win
+   whatever the order. Exit status: the flags in force afterwards. */
+static int mask_race_child(void)
+{
+    setenv("VFETCH_CPU_MASK", "c", 1);
+    pthread_barrier_init(&mask_barrier, NULL, 2);
+    pthread_t t;
+    if (pthread_create(&t, NULL, first_use_main, NULL))
+        return 255;
+    pthread_barrier_wait(&mask_barrier);
+    vfetch_set_cpu_mask(~0u);
+    pthread_join(t, NULL);
+    return (int)vfetch_cpu_flags();
+}
+
+#define MASK_RACES 40
+
+static void test_mask_race(void)
+{
+    int status[MASK_RACES];
+    unsigned children = 0, wrong = 0;
+    for (unsigned i = 0; i < MASK_RACES; i++) {
+        const pid_t pid = fork();
+        if (pid == 0)
+            _exit(mask_race_child());
+        if (pid > 0 && waitpid(pid, &status[children], 0) == pid)
+            children++;
+    }
+    /* Only now may this process use vfetch: its children had to start untouched. The flags
+       the set mask allows, as this process computes them: */
+    vfetch_set_cpu_mask(~0u);
+    for (unsigned i = 0; i < children; i++)
+        if (!WIFEXITED(status[i]) || (unsigned)WEXITSTATUS(status[i]) != vfetch_cpu_flags())
+            wrong++;
+    CHECK_EQ(children, MASK_RACES);
+    CHECK_EQ(wrong, 0);
+}
+
 int main(void)
 {
     struct worker workers[THREADS];
+
+    test_mask_race(); /* first: its children must start with no vfetch call made */
 
     shared_plan = compile();
     CHECK(shared_plan != NULL);

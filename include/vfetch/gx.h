@@ -274,7 +274,9 @@ void vfetch_gx_state_free(vfetch_gx_state *state);
  * 0x40 MATINDEX_B, 0x50 VCD_LO, 0x60 VCD_HI, 0x70+f / 0x80+f / 0x90+f VAT A/B/C of format f
  * (0..7), 0xA0+n ARRAY_BASE and 0xB0+n ARRAY_STRIDE (n 0..15; 12..15 are the XF indexed-load
  * arrays). A write that changes a value marks the formats it affects for recompilation: VCD and
- * strides all eight, a VAT word its own format. Other addresses: VFETCH_EREGISTER, no change.
+ * strides 0..11 all eight (a stride only when its bits 7:0 change), a VAT word its own format;
+ * matrix indices, array bases and strides 12..15 none. Other addresses: VFETCH_EREGISTER, no
+ * change.
  */
 int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value);
 

@@ -197,32 +197,36 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
 
 /*
  * One vector of the program over `groups` consecutive groups: the tables stay in registers,
- * only the window loads, the arithmetic and the store run per group.
+ * only the window loads, the arithmetic and the store run per group. The cursors are
+ * addresses held as integers: after the last group they step past the caller's buffers,
+ * which a pointer may not (they are turned into pointers only for groups that exist).
  */
-VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
-                               const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step,
+VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
+                               const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step,
                                const int widen)
 {
     const struct rp_regs r = rp_regs_load(v);
     const unsigned passes = v->passes, window = v->window;
     const uint64_t zmask = v->zmask, hzmask = v->hzmask;
     (void)hzmask;
-    const uint8_t *p[4] = { NULL, NULL, NULL, NULL };
+    uintptr_t src[4] = { 0, 0, 0, 0 };
     size_t step[4] = { 0, 0, 0, 0 };
     if (passes & VFETCH_RP_LOAD)
         for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++) {
-            p[q] = gbase[v->stream[q]] + v->src_off[q];
+            src[q] = gbase[v->stream[q]] + v->src_off[q];
             step[q] = gstep[v->stream[q]];
         }
-    uint8_t *at = gdst + v->dst_off;
+    uintptr_t at = gdst + v->dst_off;
     for (size_t g = 0; g < groups; g++) {
         struct rp_window w = { vi_set1(0), vi_set1(0) };
         vi perm = vi_set1(0);
         if (passes & VFETCH_RP_LOAD) {
+            const uint8_t *const p[4] = { (const uint8_t *)src[0], (const uint8_t *)src[1],
+                                          (const uint8_t *)src[2], (const uint8_t *)src[3] };
             w = rp_load_window(window, p);
             perm = rp_permute(window, w, r.ctrl, zmask);
             for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
-                p[q] += step[q];
+                src[q] += step[q];
         }
         /* The rare passes (integer masks, UNORM8 widening) read their tables from memory:
            kept in registers they would push the common ones out. */
@@ -249,15 +253,15 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uint8_t *
             res = rp_blend(res, vi_half_to_float_bits(perm), r.half_sel);
 #endif
         }
-        rp_store(at, res, passes, r.store_sel, v);
+        rp_store((uint8_t *)at, res, passes, r.store_sel, v);
         at += dst_step;
     }
 }
 
 /* The loop compiled twice, so that the common one carries no trace of the rare widening pass
    (its tables would compete for the registers the common tables live in). */
-static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const *gbase,
-                          const size_t *gstep, size_t groups, uint8_t *gdst, size_t dst_step)
+static void rp_vector_run(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
+                          const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
 {
     if (v->passes & VFETCH_RP_WIDEN)
         rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, 1);
@@ -271,24 +275,26 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, const uint8_t *const
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
+    /* The caller keeps group * stride within size_t (run.c). */
     const size_t group = prog->group;
-    const uint8_t *gbase[VFETCH_MAX_STREAMS];
+    uintptr_t gbase[VFETCH_MAX_STREAMS];
     size_t gstep[VFETCH_MAX_STREAMS];
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        gbase[s] = base[s];
+        gbase[s] = (uintptr_t)base[s];
         gstep[s] = group * stride[s];
     }
     const size_t dst_step = group * dst_stride;
+    uintptr_t gdst = (uintptr_t)dst;
     for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
         const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
         for (unsigned k = 0; k < prog->num_vectors; k++)
-            rp_vector_run(&prog->vec[k], gbase, gstep, nb, dst, dst_step);
+            rp_vector_run(&prog->vec[k], gbase, gstep, nb, gdst, dst_step);
         for (unsigned i = 0; i < prog->num_streams_read; i++) {
             const unsigned s = prog->streams_read[i];
             gbase[s] += nb * gstep[s];
         }
-        dst += nb * dst_step;
+        gdst += nb * dst_step;
     }
 }
 

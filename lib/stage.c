@@ -1,0 +1,64 @@
+/* Stages (see stage.h): the stack array, a heap block, or in guard builds a guarded mapping. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS under -std=c11 */
+#include <stdlib.h>
+
+#include "stage.h"
+#include "vfetch/vfetch.h"
+
+#if VFETCH_GUARD_STAGES
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* size bytes ending exactly at a PROT_NONE page, with another PROT_NONE page before them. */
+static int stage_map(struct vfetch_stage *stage, size_t size)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t body = (size + page - 1) / page * page;
+    if (body < size || body > SIZE_MAX - 2 * page)
+        return VFETCH_ENOMEM;
+    const size_t total = body + 2 * page;
+    uint8_t *map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        return VFETCH_ENOMEM;
+    if (mprotect(map, page, PROT_NONE) || mprotect(map + page + body, page, PROT_NONE)) {
+        munmap(map, total);
+        return VFETCH_ENOMEM;
+    }
+    stage->data = map + page + (body - size);
+    stage->size = size;
+    stage->owned = map;
+    stage->owned_size = total;
+    return VFETCH_OK;
+}
+#endif
+
+int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size, size_t need)
+{
+    const size_t size = need > stack_size ? need : stack_size;
+    stage->owned = NULL;
+    stage->owned_size = 0;
+#if VFETCH_GUARD_STAGES
+    (void)stack;
+    return stage_map(stage, size);
+#else
+    if (size == stack_size) {
+        stage->data = stack;
+        stage->size = size;
+        return VFETCH_OK;
+    }
+    stage->data = stage->owned = malloc(size);
+    stage->size = size;
+    return stage->data ? VFETCH_OK : VFETCH_ENOMEM;
+#endif
+}
+
+void vfetch_stage_close(struct vfetch_stage *stage)
+{
+#if VFETCH_GUARD_STAGES
+    if (stage->owned)
+        munmap(stage->owned, stage->owned_size);
+#else
+    free(stage->owned);
+#endif
+    stage->owned = NULL;
+}

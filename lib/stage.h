@@ -1,0 +1,33 @@
+/*
+ * Stages: scratch memory a run copies source bytes into before converting them (the record
+ * program's staged groups, the per-op path's gathered records, GX's staged vertices).
+ *
+ * A stage is the caller's stack array when the bytes fit it, else one heap block. Builds
+ * configured with -Dguard_stages=true (the test builds) put every stage in a fresh mapping
+ * instead, whose last byte is followed by a PROT_NONE page (and whose first byte follows one
+ * when the size is a multiple of the page size): a copy past the stage's end is then a crash
+ * in the tests, not a silent overwrite of the stack.
+ */
+#ifndef VFETCH_STAGE_H
+#define VFETCH_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vfetch_stage {
+    uint8_t *data; /**< size bytes (16-byte aligned where size is a multiple of 16) */
+    size_t size;
+    void *owned;       /**< heap block or mapping to release, or NULL (the stack array) */
+    size_t owned_size; /**< bytes of the mapping (guard builds) */
+};
+
+/**
+ * Open a stage of at least `need` bytes (at least stack_size: the stage is then used whole).
+ * Returns 0, or VFETCH_ENOMEM with nothing to close.
+ */
+int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size, size_t need);
+
+/** Release what vfetch_stage_open took. */
+void vfetch_stage_close(struct vfetch_stage *stage);
+
+#endif
