@@ -85,7 +85,12 @@ static int plan_check(const struct vfetch_plan_desc *desc)
             return err;
     }
     /* Swizzle errors outrank structural ones so that a reserved selector is always reported
-       as such, whatever op it is in. */
+       as such, whatever op it is in and whatever else is wrong with that op (plan_check_op
+       returns at an op's first error, which may come before its swizzle). */
+    for (unsigned i = 0; i < desc->num_ops; i++)
+        for (unsigned c = 0; c < 4; c++)
+            if (desc->ops[i].swizzle[c] == 6 || desc->ops[i].swizzle[c] == 7)
+                return VFETCH_ERESERVED_SWIZZLE;
     int first_err = VFETCH_OK;
     for (unsigned i = 0; i < desc->num_ops; i++) {
         int err = plan_check_op(desc, &desc->ops[i]);

@@ -7,7 +7,7 @@
  * output byte for byte, and every f32 attribute must equal its big-endian input bits.
  * Prints per-file totals (frames, draws, vertices, vertex formats seen).
  *
- * Usage: test_gx_fifo DIR   (skips, exit 77, when DIR does not exist)
+ * Usage: test_gx_fifo DIR   (skips, exit 77, when DIR does not exist or holds no .dff file)
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -282,8 +282,9 @@ int main(int argc, char **argv)
 {
     const char *dir_name = argc > 1 ? argv[1] : "../shared/testdata/gx";
     DIR *dir = opendir(dir_name);
-    if (!dir) {
-        printf("no capture directory %s: skipped\n", dir_name);
+    if (!dir) { /* meson counts exit 77 as SKIP: the captures live outside the repository */
+        printf("gx-fifo: skipped: no capture directory %s (the .dff captures are kept in "
+               "../shared/testdata/gx beside the clone)\n", dir_name);
         return 77;
     }
     unsigned files = 0;
@@ -298,6 +299,10 @@ int main(int argc, char **argv)
         files++;
     }
     closedir(dir);
-    CHECK_EQ(files, 3);
+    if (files == 0) { /* the directory without its captures: skipped too, and said so */
+        printf("gx-fifo: skipped: no .dff capture in %s\n", dir_name);
+        return 77;
+    }
+    CHECK_EQ(files, 3); /* some but not all: a broken copy, a failure */
     return test_summary("gx-fifo");
 }

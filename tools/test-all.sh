@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Install what is missing, build from scratch, run every test. Ends with "N passed, N failed".
+# Install what is missing, build from scratch, run every test. Ends with
+# "N passed, N failed, N skipped" (skipped: meson's SKIP, a test that exited 77, e.g. gx-fifo
+# without ../shared/testdata/gx; never hidden, and every one is listed above that line).
 #
-# Builds, each running `meson test`:
+# Builds, each running `meson test` (-Dguard_stages=true: the library's internal stages sit
+# between PROT_NONE pages, so an overrun crashes; ASan watches the stack stages itself):
 #   build-test     gcc, release: every test, every ISA level this CPU has
 #   build-asan     gcc, AddressSanitizer + UndefinedBehaviorSanitizer
 #   build-nonative SIMD kernels compiled with SIMDE_NO_NATIVE (SIMDe's portable emulation)
 #   build-tsan     clang, ThreadSanitizer (the threads test)
 #   build-aarch64  cross-compiled for aarch64 (NEON kernels), run under qemu-aarch64-static
+#   build-i386     cross-compiled for 32-bit x86 (32-bit size_t; every x86 level built, c..avx2
+#                  run: qemu has no AVX-512), run under qemu-i386-static
+#   build-fuzz     clang, ASan + UBSan, libFuzzer: each target of tests/fuzz fuzzed for
+#                  FUZZ_SECONDS (default 45) by tools/fuzz.sh; each counts as one test
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(meson ninja-build pkg-config python3 gcc g++ clang libclang-rt-14-dev
           libsimde-dev libbenchmark-dev libfp16-dev
-          gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static)
+          gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
+          gcc-i686-linux-gnu libc6-dev-i386-cross)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +35,8 @@ fi
 
 passed=0
 failed=0
+skipped=0
+skipped_names=()
 
 # Add the results of one build's testlog.json to the totals.
 count_results() {
@@ -35,23 +45,29 @@ count_results() {
         failed=$((failed + 1))
         return
     fi
-    read -r p f < <(python3 - "$log" <<'PY'
+    local p f s names
+    read -r p f s names < <(python3 - "$log" <<'PY'
 import json, sys
 p = f = 0
+skips = []
 for line in open(sys.argv[1]):
     line = line.strip()
     if not line:
         continue
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"):
+    r = json.loads(line)
+    if r["result"] in ("OK", "EXPECTEDFAIL"):
         p += 1
-    elif r != "SKIP":
+    elif r["result"] == "SKIP":
+        skips.append(r["name"])
+    else:
         f += 1
-print(p, f)
+print(p, f, len(skips), " ".join(skips))
 PY
 )
     passed=$((passed + p))
     failed=$((failed + f))
+    skipped=$((skipped + s))
+    for n in $names; do skipped_names+=("$1/$n"); done
 }
 
 # build NAME [meson setup args...] -- [meson test args...]
@@ -69,7 +85,7 @@ run_build() {
         failed=$((failed + 1))
         return
     fi
-    meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Timeout:"
+    meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|^Timeout:"
     count_results "$dir"
 }
 
@@ -78,16 +94,33 @@ export ASAN_OPTIONS=detect_leaks=1
 export TSAN_OPTIONS=halt_on_error=1
 
 t0=$(date +%s)
-run_build build-test --buildtype=release
+run_build build-test --buildtype=release -Dguard_stages=true
 run_build build-asan --buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fno-sanitize-recover=all -Dbench=disabled
-run_build build-nonative --buildtype=release -Dsimde_no_native=true -Dbench=disabled
+run_build build-nonative --buildtype=release -Dsimde_no_native=true -Dbench=disabled \
+    -Dguard_stages=true
 if [ -f tests/test_threads.c ]; then
     CC=clang run_build build-tsan --buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false \
         -Dbench=disabled -- threads
 fi
-run_build build-aarch64 --cross-file cross/aarch64-linux-gnu.ini --buildtype=release -Dbench=disabled
+run_build build-aarch64 --cross-file cross/aarch64-linux-gnu.ini --buildtype=release -Dbench=disabled \
+    -Dguard_stages=true
+t1=$(date +%s)
+run_build build-i386 --cross-file cross/i686-linux-gnu.ini --buildtype=release -Dbench=disabled \
+    -Dguard_stages=true
+echo "build-i386: $(( $(date +%s) - t1 )) s"
+t1=$(date +%s)
+echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-45}"
+bash tools/fuzz.sh "${FUZZ_SECONDS:-45}" | tee build-fuzz.log
+fuzz_ok=$(grep -cE '^[a-z0-9_]+ +ok ' build-fuzz.log)
+fuzz_failed=$(grep -cE '^[a-z0-9_]+ +FAILED ' build-fuzz.log)
+[ "$fuzz_ok" -eq 0 ] && [ "$fuzz_failed" -eq 0 ] && fuzz_failed=1 # it did not even build
+passed=$((passed + fuzz_ok))
+failed=$((failed + fuzz_failed))
+echo "build-fuzz: $(( $(date +%s) - t1 )) s"
 echo "total time $(( $(date +%s) - t0 )) s"
 
-echo "$passed passed, $failed failed"
+# Why each skip happened is in its build's meson-logs/testlog.txt.
+for n in "${skipped_names[@]}"; do echo "skipped: $n"; done
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

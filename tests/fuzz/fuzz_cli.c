@@ -1,0 +1,106 @@
+/*
+ * Fuzz target: the `vfetch` command's argument handling (tools/cli.c). The input is split at
+ * NUL bytes into at most FUZZ_CLI_MAX_ARGS arguments after "vfetch"; output and errors go to
+ * memory streams. Checked: the exit code is 0, 1 or 2 and matches each command's documented
+ * behaviour, usage text goes to the error stream exactly on a usage error, a refused register
+ * word gives one "vfetch: <sentence> (code N)" line and no output, success writes no error,
+ * and the arguments are not modified.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fuzz_check.h"
+#include "vfetch/vfetch.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_CLI_MAX_ARGS 24
+#define FUZZ_CLI_STREAM (64 * 1024)
+
+static char cli_out[FUZZ_CLI_STREAM + 1], cli_err[FUZZ_CLI_STREAM + 1];
+
+/* Open a memory stream over buf; the text written is read back after fclose. */
+static FILE *cli_stream(char *buf)
+{
+    memset(buf, 0, FUZZ_CLI_STREAM + 1);
+    FILE *f = fmemopen(buf, FUZZ_CLI_STREAM, "w");
+    FUZZ_REQUIRE(f, "fmemopen failed");
+    return f;
+}
+
+static unsigned cli_count_lines(const char *text, const char *prefix)
+{
+    unsigned n = 0;
+    const size_t len = strlen(prefix);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        n += strncmp(line, prefix, len) == 0;
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* Arguments: NUL-separated pieces of one NUL-terminated copy of the input. */
+    char *text = malloc(size + 1);
+    char *copy = malloc(size + 1);
+    FUZZ_REQUIRE(text && copy, "out of memory");
+    memcpy(text, data, size);
+    text[size] = '\0';
+    memcpy(copy, text, size + 1);
+    char *argv[FUZZ_CLI_MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = "vfetch";
+    for (size_t at = 0; at < size && argc <= FUZZ_CLI_MAX_ARGS; at += strlen(text + at) + 1)
+        argv[argc++] = text + at;
+    argv[argc] = NULL;
+
+    FILE *out = cli_stream(cli_out), *err = cli_stream(cli_err);
+    const int rc = vfetch_cli_main(argc, argv, out, err);
+    fclose(out);
+    fclose(err);
+    FUZZ_REQUIRE(memcmp(text, copy, size + 1) == 0, "the command modified its arguments");
+    const char *cmd = argc > 1 ? argv[1] : "";
+    fuzz_trace("cli %s (%d args) -> %d\n", cmd, argc, rc);
+
+    FUZZ_REQUIRE(rc >= 0 && rc <= 2, "exit code %d", rc);
+    if (rc == 1)
+        FUZZ_REQUIRE(strncmp(cli_err, "usage:\n", 7) == 0 && !cli_out[0],
+                     "exit 1 without the usage text on the error stream alone");
+    if (rc == 2) {
+        FUZZ_REQUIRE(strncmp(cli_err, "vfetch: ", 8) == 0 && strstr(cli_err, " (code -") &&
+                         strchr(cli_err, '\n') == cli_err + strlen(cli_err) - 1,
+                     "exit 2 without one 'vfetch: ... (code N)' line: %s", cli_err);
+        FUZZ_REQUIRE(!cli_out[0], "exit 2 after writing output");
+    }
+    if (rc == 0)
+        FUZZ_REQUIRE(!cli_err[0], "success with an error message: %s", cli_err);
+
+    /* Each command's documented result. */
+    if (argc < 2) {
+        FUZZ_REQUIRE(rc == 1, "no command: exit %d", rc);
+    } else if (!strcmp(cmd, "demo")) {
+        FUZZ_REQUIRE(rc == 0 && cli_count_lines(cli_out, "vertex ") == 10, "demo: exit %d", rc);
+    } else if (!strcmp(cmd, "cpu")) {
+        FUZZ_REQUIRE(rc == 0 && !strncmp(cli_out, "level ", 6), "cpu: exit %d", rc);
+    } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        char want[64];
+        snprintf(want, sizeof want, "vfetch %s\n", vfetch_version());
+        FUZZ_REQUIRE(rc == 0 && !strcmp(cli_out, want), "version: exit %d, %s", rc, cli_out);
+    } else if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
+        FUZZ_REQUIRE(rc == 0 && !strncmp(cli_out, "usage:\n", 7), "help: exit %d", rc);
+    } else if (!strcmp(cmd, "explain")) {
+        if (argc < 3 || strcmp(argv[2], "r300") != 0)
+            FUZZ_REQUIRE(rc == 1, "explain without r300: exit %d", rc);
+        if (rc == 0)
+            FUZZ_REQUIRE(strstr(cli_out, "output: ") && cli_count_lines(cli_out, "hash ") == 1,
+                         "explain succeeded without the plan's size and hash");
+    } else {
+        FUZZ_REQUIRE(rc == 1, "unknown command '%s': exit %d", cmd, rc);
+    }
+    free(text);
+    free(copy);
+    return 0;
+}
