@@ -130,19 +130,18 @@ static uint32_t gx_stage(const struct vfetch_gx_plan *plan, const struct vfetch_
     return staged;
 }
 
-/* Convert n records of the converter's input at src into out. */
+/* Convert n >= 1 records of the converter's input at src into out. vfetch_gx_run's checks
+   already hold what vfetch_run would check: src holds n records of the staged (or vertex)
+   size, which bounds every byte the converter reads, and out holds n output records. */
 static int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
                       uint32_t n, uint8_t *out, size_t out_size)
 {
     const struct vfetch_binding bind = { src, src_size };
-    struct vfetch_run_params rp;
-    vfetch_run_params_init(&rp);
-    rp.streams = &bind;
-    rp.num_streams = 1;
-    rp.count = n;
-    rp.out = out;
-    rp.out_size = out_size;
-    return vfetch_run(plan->converter, &rp);
+    const struct vfetch_run_params rp = {
+        .streams = &bind, .num_streams = 1, .count = n, .index_type = VFETCH_INDEX_NONE,
+        .max_index = UINT32_MAX, .out = out, .out_size = out_size,
+    };
+    return vfetch_run_validated(plan->converter, &rp);
 }
 
 int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,

@@ -79,6 +79,14 @@ struct vfetch_plan {
                        const size_t *, size_t, uint8_t *, size_t); /**< its executor */
 };
 
+/**
+ * vfetch_run() without its validation, for front-ends whose own checks already establish
+ * everything run_validate() checks (bindings, index entries, every byte the range reads, the
+ * output size; count >= 1): a small draw then pays for one validation, not two. Returns 0 or
+ * VFETCH_ENOMEM (stage allocation), before any write.
+ */
+int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
+
 /** Container size and field layout of each format. */
 struct vfetch_format_info {
     const char *name;

@@ -279,10 +279,11 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
                                                int wide_windows)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    if (plan->out_stride % 16 || plan->record_size % 16 || lanes % 4 || lanes > VFETCH_RP_LANES)
+    if (plan->out_stride % 16 || plan->record_size % 16 || (lanes != 4 && lanes != 8 && lanes != 16))
         return NULL;
     const unsigned pieces = plan->out_stride / 16;   /* P: 16-byte pieces per record */
     const unsigned per_vector = lanes / 4;           /* Q: pieces per vector */
+    /* per_vector is a power of two, so is every divisor of it */
     const unsigned group = per_vector / record_gcd(pieces, per_vector);
     const unsigned num_vectors = group * pieces / per_vector;
     if (num_vectors > 1024)
@@ -308,6 +309,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         return NULL;
     prog->lanes = lanes;
     prog->group = group;
+    while ((1u << prog->group_shift) < group)
+        prog->group_shift++;
     prog->num_vectors = num_vectors;
 
     for (unsigned k = 0; k < num_vectors; k++) {

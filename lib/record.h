@@ -80,7 +80,8 @@ struct vfetch_rp_vector {
 
 struct vfetch_record_prog {
     uint32_t lanes;          /**< lanes per vector: 4, 8 or 16 */
-    uint32_t group;          /**< vertices per group (G) */
+    uint32_t group;          /**< vertices per group (G): 1, 2, 4, 8 or 16 */
+    uint32_t group_shift;    /**< log2(group) */
     uint32_t num_vectors;    /**< vectors per group (K) */
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */

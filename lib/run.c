@@ -226,10 +226,23 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_par
         if (span > stage_size - used)
             return 0;
         uint8_t *to = stage + used;
-        memset(to, 0, (size_t)span);
         const uint8_t *data = p->streams[s].data;
         const uint32_t lo = prog->record_lo[s], bytes = prog->record_hi[s] - lo;
         const int gathered = st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+        if (!gathered && sstride) {
+            /* Records in draw order: the stage mirrors memory, so copy the span at once, as
+               far as the binding goes (validation put every record's used bytes inside it),
+               and zero the rest. */
+            const size_t at = (size_t)first * sstride, room = p->streams[s].size - at;
+            const size_t copy = span < room ? (size_t)span : room;
+            memcpy(to, data + at, copy);
+            memset(to + copy, 0, (size_t)span - copy);
+            base[s] = to;
+            stride[s] = sstride;
+            used += (size_t)span;
+            continue;
+        }
+        memset(to, 0, (size_t)span);
         const size_t records = sstride ? vertices : 1; /* stride 0: every vertex reads one */
         for (size_t i = 0; i < records; i++) {
             const uint32_t pos = first + (uint32_t)i;
@@ -261,13 +274,16 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_p
         /* first * stride <= the validated binding size for the streams read in place */
         const uint64_t start = (uint64_t)p->first * stride[s], size = p->streams[s].size;
         if (start + prog->window_end[s] > size) {
+            base[s] = data;
             safe = 0;
             continue;
         }
         base[s] = data + start;
-        if (stride[s]) {
-            /* group g reads up to start + g*group*stride + window_end */
-            const uint64_t fit = (size - start - prog->window_end[s]) / (group * stride[s]) + 1;
+        /* group g reads up to start + g*group*stride + window_end: a multiply tells whether
+           all groups fit (the common case), a division how many do otherwise */
+        const uint64_t step = group * stride[s], room = size - start - prog->window_end[s];
+        if (safe && step && (uint64_t)(safe - 1) * step > room) {
+            const uint64_t fit = room / step + 1;
             safe = fit < safe ? (size_t)fit : safe;
         }
     }
@@ -281,9 +297,10 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
 {
     const struct vfetch_record_prog *prog = plan->record;
     const size_t group = prog->group;
-    const size_t groups = p->count / group;
-    const uint8_t *base[VFETCH_MAX_STREAMS] = { NULL };
-    size_t stride[VFETCH_MAX_STREAMS] = { 0 };
+    const size_t groups = p->count >> prog->group_shift;
+    /* Set for the streams the program reads, the only ones it looks at. */
+    const uint8_t *base[VFETCH_MAX_STREAMS];
+    size_t stride[VFETCH_MAX_STREAMS];
     uint8_t *out = p->out;
     size_t done = 0; /* groups converted */
 
@@ -332,7 +349,11 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     int err = run_validate(plan, params);
     if (err || params->count == 0)
         return err;
+    return vfetch_run_validated(plan, params);
+}
 
+int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
     /* The stack stage; a vertex whose staged records alone exceed it gets a heap stage,
        allocated here so that an allocation failure comes before any write. */
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
@@ -340,7 +361,7 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     if (staged_bytes > SIZE_MAX)
         return VFETCH_ENOMEM;
     struct vfetch_stage stage;
-    err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, (size_t)staged_bytes);
+    const int err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, (size_t)staged_bytes);
     if (err)
         return err;
     if (plan->record)

@@ -708,6 +708,126 @@ static unsigned level_variants(const struct level *l, struct variant v[4])
     return n;
 }
 
+/* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS64): its common
+   passes as 6 bits. Vectors with a rare pass run the generic loop and count as that key too. */
+static unsigned record_variant_index(unsigned passes)
+{
+    static const unsigned common[6] = { VFETCH_RP_LOAD, VFETCH_RP_FIXED, VFETCH_RP_SHIFT,
+                                        VFETCH_RP_DIV, VFETCH_RP_HALF, VFETCH_RP_KEEP };
+    unsigned key = 0;
+    for (unsigned b = 0; b < 6; b++)
+        key |= (passes & common[b]) ? 1u << b : 0;
+    return key;
+}
+
+/*
+ * Every specialised record loop (record_tmpl.c), each from a format built for it: one vec4
+ * whose lanes are a fixed-point lane of the key's shift/divide kind, a binary16 lane, a kept
+ * lane, as the key asks, else float32 bits or a constant. Every reachable key of the 64 (22:
+ * shift and divide come with fixed-point lanes, which like binary16 need loads), checked to
+ * lower to exactly that key at every level with a record executor, and run against the
+ * reference.
+ */
+static void check_record_variants(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record-variants");
+    unsigned keys_checked = 0;
+    for (unsigned key = 0; key < 64; key++) {
+        const bool load = key & 1, fixed = key >> 1 & 1, shift = key >> 2 & 1, div = key >> 3 & 1;
+        const bool half = key >> 4 & 1, keep = key >> 5 & 1;
+        if ((!fixed && (shift || div)) || (!load && (fixed || half)))
+            continue; /* not reachable */
+        struct vfetch_plan_desc d;
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 1;
+        d.streams[0].stride = 16;
+        d.streams[0].order = (enum vfetch_byte_order)rnd_below(5);
+        d.out_slots = 4;
+        unsigned lane = 0;
+        /* one op per lane, writing that lane only */
+#define ADD_LANE(fmt, conv, off)                                                            \
+        do {                                                                                \
+            struct vfetch_op *op_ = &d.ops[d.num_ops++];                                    \
+            op_->format = (fmt);                                                            \
+            op_->conversion = (conv);                                                       \
+            op_->count = vfetch_format_info[fmt].packed ? vfetch_format_info[fmt].max_count : 1; \
+            for (unsigned c_ = 0; c_ < 4; c_++) {                                           \
+                op_->src[c_].offset = (off);                                                \
+                op_->swizzle[c_] = 0;                                                       \
+            }                                                                               \
+            op_->write_mask = (uint8_t)(1u << lane);                                        \
+            lane++;                                                                         \
+        } while (0)
+        if (fixed)
+            ADD_LANE(shift ? VFETCH_FORMAT_FIXED_10_10_10 : VFETCH_FORMAT_FIXED16,
+                     div ? VFETCH_CONV_UNORM : VFETCH_CONV_UINT, 0);
+        if (half)
+            ADD_LANE(VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 4);
+        if (load && !fixed && !half)
+            ADD_LANE(VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 8);
+        if (keep)
+            lane++; /* not written */
+        while (lane < 4) { /* constant 1.0 */
+            struct vfetch_op *op = &d.ops[d.num_ops++];
+            op->format = VFETCH_FORMAT_FLOAT32;
+            op->conversion = VFETCH_CONV_FLOAT;
+            op->count = 1;
+            op->src[0].offset = 12;
+            memset(op->swizzle, VFETCH_SWIZZLE_1, 4);
+            op->write_mask = (uint8_t)(1u << lane++);
+        }
+#undef ADD_LANE
+        vfetch_set_cpu_mask(0);
+        vfetch_plan *ref = NULL;
+        CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
+        if (!ref)
+            continue;
+        struct run_buffers b = { 0 };
+        const bool head = rnd_below(2);
+        run_buffers_make(ref, &b, head);
+        uint8_t *want = malloc(b.out_size + 1), *pattern = malloc(b.out_size + 1);
+        rnd_fill(pattern, b.out_size);
+        memcpy(want, pattern, b.out_size);
+        CHECK_EQ(run_with(ref, &b, want), 0);
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!levels[l].dsp.record)
+                continue;
+            const unsigned upto = levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON
+                                                                   : (levels[l].bit << 1) - 1;
+            vfetch_set_cpu_mask(upto);
+            vfetch_plan *plan = NULL;
+            CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+            if (!plan)
+                continue;
+            CHECK(plan->record != NULL);
+            for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
+                CHECK_EQ(record_variant_index(plan->record->vec[k].passes), key);
+            uint8_t *out_alloc;
+            uint8_t *out = place(b.out_size, head, 0, &out_alloc);
+            memcpy(out, pattern, b.out_size);
+            CHECK_EQ(run_with(plan, &b, out), 0);
+            char detail[96];
+            snprintf(detail, sizeof detail, "record loop variant %u, %u vertices%s", key, b.count,
+                     b.idx ? ", indexed" : "");
+            compare_outputs("record-variant", levels[l].name, detail, want, out, b.out_size,
+                            vfetch_plan_out_stride(plan), NULL, 0, 0);
+            guard_free(out_alloc);
+            vfetch_plan_free(plan);
+        }
+        keys_checked++;
+        free(want);
+        free(pattern);
+        run_buffers_free(&b);
+        vfetch_plan_free(ref);
+    }
+    vfetch_set_cpu_mask(~0u);
+    CHECK_EQ(keys_checked, 22);
+    printf("  record loop variants: %u keys lowered to exactly their loop and run at every "
+           "level\n", keys_checked);
+}
+
 static void check_record_programs(void)
 {
     if (opt_kernel && strcmp(opt_kernel, "record") != 0)
@@ -716,6 +836,8 @@ static void check_record_programs(void)
     const unsigned plans = opt_quick ? 300 : 1500;
     unsigned with_record[5] = { 0 }, regular_with_record[5] = { 0 }, regular_plans = 0;
     unsigned before = test_failures;
+    /* Which specialised loops ran (record_tmpl.c: one per set of common passes), per level. */
+    uint64_t variants_run[5] = { 0 };
     for (unsigned i = 0; i < plans; i++) {
         struct vfetch_plan_desc d;
         const bool regular = random_plan_desc(&d);
@@ -760,6 +882,9 @@ static void check_record_programs(void)
                     plan->record = prog;
                     plan->record_run = v[j].fn;
                 }
+                if (plan->record)
+                    for (unsigned k = 0; k < plan->record->num_vectors; k++)
+                        variants_run[l] |= 1ull << record_variant_index(plan->record->vec[k].passes);
                 uint8_t *out_alloc;
                 uint8_t *out = place(b.out_size, head, 0, &out_alloc);
                 memcpy(out, pattern, b.out_size);
@@ -797,6 +922,13 @@ static void check_record_programs(void)
             CHECK_EQ(regular_with_record[l], regular_plans);
         else
             CHECK_EQ(with_record[l], 0);
+        if (levels[l].dsp.record) {
+            unsigned n = 0;
+            for (uint64_t m = variants_run[l]; m; m &= m - 1)
+                n++;
+            printf("  record loop variants at %-7s %u of 22 met by random formats (all 22: "
+                   "check_record_variants)\n", levels[l].name, n);
+        }
     }
 }
 
@@ -846,5 +978,6 @@ int main(int argc, char **argv)
     }
     check_kernels();
     check_record_programs();
+    check_record_variants();
     return test_summary("checkasm");
 }

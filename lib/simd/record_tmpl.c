@@ -203,10 +203,11 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
  */
 VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
                                const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step,
-                               const int widen)
+                               const unsigned passes)
 {
     const struct rp_regs r = rp_regs_load(v);
-    const unsigned passes = v->passes, window = v->window;
+    const unsigned window = v->window;
+    const int widen = (passes & VFETCH_RP_WIDEN) != 0;
     const uint64_t zmask = v->zmask, hzmask = v->hzmask;
     (void)hzmask;
     uintptr_t src[4] = { 0, 0, 0, 0 };
@@ -258,15 +259,38 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
     }
 }
 
-/* The loop compiled twice, so that the common one carries no trace of the rare widening pass
-   (its tables would compete for the registers the common tables live in). */
+/*
+ * The loop compiled once per combination of the common passes (load, fixed-point, shift,
+ * divide, binary16, kept lanes: 64 variants), each with its pass set a constant, so that a
+ * vector runs only the passes it needs and tests none of them per group. Vectors with a rare
+ * pass (clamp, integer mask, UNORM8 widening) run the generic loop, which tests its passes at
+ * run time.
+ */
+#define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
+                   VFETCH_RP_HALF | VFETCH_RP_KEEP)
+#define RP_VARIANT(P)                                                                       \
+    case (P):                                                                               \
+        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, (P));                       \
+        return;
+#define RP_VARIANTS2(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
+#define RP_VARIANTS4(P) RP_VARIANTS2(P) RP_VARIANTS2((P) | VFETCH_RP_HALF)
+#define RP_VARIANTS8(P) RP_VARIANTS4(P) RP_VARIANTS4((P) | VFETCH_RP_DIV)
+#define RP_VARIANTS16(P) RP_VARIANTS8(P) RP_VARIANTS8((P) | VFETCH_RP_SHIFT)
+#define RP_VARIANTS32(P) RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)
+#define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
+
 static void rp_vector_run(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
                           const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
 {
-    if (v->passes & VFETCH_RP_WIDEN)
-        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, 1);
+    switch (v->passes & ~VFETCH_RP_RAW) { /* raw lanes cost one OR, done in every variant */
+        RP_VARIANTS64(0)
+    default:
+        break;
+    }
+    if (v->passes & VFETCH_RP_WIDEN) /* its tables would crowd the common ones' registers */
+        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes | VFETCH_RP_WIDEN);
     else
-        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, 0);
+        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes & ~VFETCH_RP_WIDEN);
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
