@@ -657,6 +657,77 @@ static void test_state(void)
     vfetch_gx_state_free(st);
 }
 
+/*
+ * Draws of up to one staging block (128 vertices) are checked while they are staged, longer
+ * ones in a pass of their own: both paths, at 128 and 129 vertices, with the one bad index in
+ * the last vertex (an error with nothing written; clamped and counted), with skipped vertices,
+ * and with every index good (the same output).
+ */
+static void test_block_boundary(void)
+{
+    struct vfetch_gx_compile_params cp = {
+        .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX8), .vat_a = 1 | 4u << 1 } }; /* f32 XYZ */
+    cp.array_stride[VFETCH_GX_POSITION] = 12;
+    vfetch_gx_plan *plan = compile(&cp);
+    if (!plan)
+        return;
+    enum { ROWS = 4, MAX = 129 };
+    uint8_t *arr = guard_alloc_tail(ROWS * 12); /* big-endian floats 0, 1, 2, ... */
+    for (unsigned i = 0; i < ROWS * 3; i++) {
+        const uint32_t bits = test_float_bits((float)i);
+        for (unsigned k = 0; k < 4; k++)
+            arr[4 * i + k] = (uint8_t)(bits >> (24 - 8 * k));
+    }
+    uint8_t *verts = guard_alloc_tail(MAX);
+    const uint32_t stride = vfetch_gx_plan_out_stride(plan);
+    uint8_t *out = guard_alloc_tail((size_t)MAX * stride);
+    for (uint32_t count = 128; count <= MAX; count++) {
+        for (unsigned policy = 0; policy < 2; policy++) {
+            for (unsigned v = 0; v < count; v++)
+                verts[v] = (uint8_t)(v % ROWS);
+            verts[3] = 0xff; /* skipped */
+            verts[count - 1] = ROWS; /* one past the array */
+            struct vfetch_gx_run_params p;
+            vfetch_gx_run_params_init(&p);
+            p.vertices = verts;
+            p.vertices_size = count;
+            p.count = count;
+            p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ arr, ROWS * 12 };
+            p.index_policy = (enum vfetch_gx_index_policy)policy;
+            p.out = out;
+            p.out_size = (size_t)MAX * stride;
+            memset(out, 0xee, p.out_size);
+            struct vfetch_gx_result r = { 7, 7, 7 };
+            const int err = vfetch_gx_run(plan, &p, &r);
+            if (policy == VFETCH_GX_INDEX_ERROR) {
+                CHECK_EQ(err, VFETCH_EARRAY_INDEX);
+                CHECK_EQ(r.written, 7); /* untouched */
+                unsigned touched = 0;
+                for (size_t i = 0; i < p.out_size; i++)
+                    touched += out[i] != 0xee;
+                CHECK_EQ(touched, 0);
+                continue;
+            }
+            CHECK_EQ(err, 0);
+            CHECK_EQ(r.skipped, 1);
+            CHECK_EQ(r.clamped, 1);
+            CHECK_EQ(r.written, count - 1);
+            /* written vertex w is draw vertex w (w < 3) or w + 1; the last one clamped to row 3 */
+            for (uint32_t w = 0; w < count - 1; w++) {
+                const uint32_t v = w < 3 ? w : w + 1;
+                const unsigned row = v == count - 1 ? ROWS - 1 : v % ROWS;
+                float x;
+                memcpy(&x, out + (size_t)w * stride, 4);
+                CHECK_FLOAT(x, (float)(row * 3));
+            }
+        }
+    }
+    guard_free(out);
+    guard_free(verts);
+    guard_free(arr);
+    vfetch_gx_plan_free(plan);
+}
+
 int main(void)
 {
     test_positions();
@@ -666,5 +737,6 @@ int main(void)
     test_indexed();
     test_errors();
     test_state();
+    test_block_boundary();
     return test_summary("gx-convert");
 }
