@@ -265,7 +265,7 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
 
     struct gx_copies rc;
     const size_t vsize = plan->format.vertex_size;
-    int err = gx_resolve(plan, p, &rc);
+    int err = plan->any_indexed ? gx_resolve(plan, p, &rc) : VFETCH_OK;
     if (err)
         return err;
     if (!plan->any_indexed || !plan->converter) {

@@ -290,6 +290,22 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_p
     return safe;
 }
 
+/* Bytes staging the whole run would copy per stream stay below this: a small draw whose last
+   groups cannot run in place (their windows reach past the binding) is then staged whole. */
+#define RUN_SMALL_SPAN 1024
+
+static int run_small_span(const struct vfetch_record_prog *prog, const struct vfetch_plan_desc *d,
+                          size_t groups)
+{
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        if ((uint64_t)groups * prog->group * d->streams[s].stride + prog->window_end[s] >
+            RUN_SMALL_SPAN)
+            return 0;
+    }
+    return 1;
+}
+
 /* The record-program path: groups in place where safe, through the stage where not; the
    vertices of a last partial group run through the per-op kernels. */
 static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage,
@@ -322,7 +338,10 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     }
     if (!staged_run) {
         done = run_safe_groups(plan, p, groups, base, stride);
-        plan->record_run(prog, base, stride, done, out, plan->out_stride);
+        if (done < groups && run_small_span(prog, &plan->desc, groups))
+            done = 0; /* staged whole below: one short copy beats a second program pass */
+        else
+            plan->record_run(prog, base, stride, done, out, plan->out_stride);
     }
     /* The rest, a batch of groups at a time through the stage. */
     while (done < groups) {
