@@ -708,25 +708,26 @@ static unsigned level_variants(const struct level *l, struct variant v[4])
     return n;
 }
 
-/* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS64): its common
-   passes as 6 bits. Vectors with a rare pass run the generic loop and count as that key too. */
+/* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS128): its common
+   passes as 7 bits. Vectors with a rare pass run the generic loop and count as that key too. */
 static unsigned record_variant_index(unsigned passes)
 {
-    static const unsigned common[6] = { VFETCH_RP_LOAD, VFETCH_RP_FIXED, VFETCH_RP_SHIFT,
-                                        VFETCH_RP_DIV, VFETCH_RP_HALF, VFETCH_RP_KEEP };
+    static const unsigned common[7] = { VFETCH_RP_LOAD, VFETCH_RP_FIXED, VFETCH_RP_SHIFT,
+                                        VFETCH_RP_DIV,  VFETCH_RP_HALF,  VFETCH_RP_KEEP,
+                                        VFETCH_RP_WIDEN };
     unsigned key = 0;
-    for (unsigned b = 0; b < 6; b++)
+    for (unsigned b = 0; b < 7; b++)
         key |= (passes & common[b]) ? 1u << b : 0;
     return key;
 }
 
 /*
  * Every specialised record loop (record_tmpl.c), each from a format built for it: one vec4
- * whose lanes are a fixed-point lane of the key's shift/divide kind, a binary16 lane, a kept
- * lane, as the key asks, else float32 bits or a constant. Every reachable key of the 64 (22:
- * shift and divide come with fixed-point lanes, which like binary16 need loads), checked to
- * lower to exactly that key at every level with a record executor, and run against the
- * reference.
+ * whose lanes are a fixed-point lane of the key's shift/divide/widening kind, a binary16
+ * lane, a kept lane, as the key asks, else float32 bits or a constant. Every reachable key of
+ * the 128 (26: shift and divide come with fixed-point lanes, which like binary16 need loads;
+ * widening a 5-bit field comes with shift and divide), checked to lower to exactly that key at
+ * every level with a record executor, and run against the reference.
  */
 static void check_record_variants(void)
 {
@@ -734,10 +735,11 @@ static void check_record_variants(void)
         return;
     rng_seed_for("record-variants");
     unsigned keys_checked = 0;
-    for (unsigned key = 0; key < 64; key++) {
+    for (unsigned key = 0; key < 128; key++) {
         const bool load = key & 1, fixed = key >> 1 & 1, shift = key >> 2 & 1, div = key >> 3 & 1;
-        const bool half = key >> 4 & 1, keep = key >> 5 & 1;
-        if ((!fixed && (shift || div)) || (!load && (fixed || half)))
+        const bool half = key >> 4 & 1, keep = key >> 5 & 1, widen = key >> 6 & 1;
+        if ((!fixed && (shift || div)) || (!load && (fixed || half)) ||
+            (widen && !(shift && div)))
             continue; /* not reachable */
         struct vfetch_plan_desc d;
         vfetch_plan_desc_init(&d);
@@ -760,7 +762,9 @@ static void check_record_variants(void)
             op_->write_mask = (uint8_t)(1u << lane);                                        \
             lane++;                                                                         \
         } while (0)
-        if (fixed)
+        if (widen) /* red of rgb565: 5 bits widened to 8 */
+            ADD_LANE(VFETCH_FORMAT_RGB565, VFETCH_CONV_UNORM8, 0);
+        else if (fixed)
             ADD_LANE(shift ? VFETCH_FORMAT_FIXED_10_10_10 : VFETCH_FORMAT_FIXED16,
                      div ? VFETCH_CONV_UNORM : VFETCH_CONV_UINT, 0);
         if (half)
@@ -823,7 +827,7 @@ static void check_record_variants(void)
         vfetch_plan_free(ref);
     }
     vfetch_set_cpu_mask(~0u);
-    CHECK_EQ(keys_checked, 22);
+    CHECK_EQ(keys_checked, 26);
     printf("  record loop variants: %u keys lowered to exactly their loop and run at every "
            "level\n", keys_checked);
 }
@@ -837,7 +841,7 @@ static void check_record_programs(void)
     unsigned with_record[5] = { 0 }, regular_with_record[5] = { 0 }, regular_plans = 0;
     unsigned before = test_failures;
     /* Which specialised loops ran (record_tmpl.c: one per set of common passes), per level. */
-    uint64_t variants_run[5] = { 0 };
+    uint64_t variants_run[5][2] = { { 0 } };
     for (unsigned i = 0; i < plans; i++) {
         struct vfetch_plan_desc d;
         const bool regular = random_plan_desc(&d);
@@ -882,9 +886,10 @@ static void check_record_programs(void)
                     plan->record = prog;
                     plan->record_run = v[j].fn;
                 }
-                if (plan->record)
-                    for (unsigned k = 0; k < plan->record->num_vectors; k++)
-                        variants_run[l] |= 1ull << record_variant_index(plan->record->vec[k].passes);
+                for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++) {
+                    const unsigned key = record_variant_index(plan->record->vec[k].passes);
+                    variants_run[l][key / 64] |= 1ull << key % 64;
+                }
                 uint8_t *out_alloc;
                 uint8_t *out = place(b.out_size, head, 0, &out_alloc);
                 memcpy(out, pattern, b.out_size);
@@ -924,9 +929,10 @@ static void check_record_programs(void)
             CHECK_EQ(with_record[l], 0);
         if (levels[l].dsp.record) {
             unsigned n = 0;
-            for (uint64_t m = variants_run[l]; m; m &= m - 1)
-                n++;
-            printf("  record loop variants at %-7s %u of 22 met by random formats (all 22: "
+            for (unsigned w = 0; w < 2; w++)
+                for (uint64_t m = variants_run[l][w]; m; m &= m - 1)
+                    n++;
+            printf("  record loop variants at %-7s %u of 26 met by random formats (all 26: "
                    "check_record_variants)\n", levels[l].name, n);
         }
     }

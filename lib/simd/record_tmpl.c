@@ -261,10 +261,10 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 
 /*
  * The loop compiled once per combination of the common passes (load, fixed-point, shift,
- * divide, binary16, kept lanes: 64 variants), each with its pass set a constant, so that a
- * vector runs only the passes it needs and tests none of them per group. Vectors with a rare
- * pass (clamp, integer mask, UNORM8 widening) run the generic loop, which tests its passes at
- * run time.
+ * divide, binary16, kept lanes, UNORM8 widening: 128 keys, 26 of them reachable), each with
+ * its pass set a constant, so that a vector runs only the passes it needs and tests none of
+ * them per group. Vectors with a rare pass (clamp, integer mask) run the generic loop, which
+ * tests its passes at run time.
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
                    VFETCH_RP_HALF | VFETCH_RP_KEEP)
@@ -278,16 +278,18 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 #define RP_VARIANTS16(P) RP_VARIANTS8(P) RP_VARIANTS8((P) | VFETCH_RP_SHIFT)
 #define RP_VARIANTS32(P) RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)
 #define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
+#define RP_VARIANTS128(P) RP_VARIANTS64(P) RP_VARIANTS64((P) | VFETCH_RP_WIDEN)
 
 static void rp_vector_run(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
                           const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
 {
     switch (v->passes & ~VFETCH_RP_RAW) { /* raw lanes cost one OR, done in every variant */
-        RP_VARIANTS64(0)
+        RP_VARIANTS128(0)
     default:
         break;
     }
-    if (v->passes & VFETCH_RP_WIDEN) /* its tables would crowd the common ones' registers */
+    /* Widening compiled in only where used: its tables would crowd the common ones' registers */
+    if (v->passes & VFETCH_RP_WIDEN)
         rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes | VFETCH_RP_WIDEN);
     else
         rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes & ~VFETCH_RP_WIDEN);
