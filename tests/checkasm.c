@@ -708,6 +708,47 @@ static unsigned level_variants(const struct level *l, struct variant v[4])
     return n;
 }
 
+/* A format's reference output: its plan at level c, buffers for a run of it, the output
+   buffer's initial pattern and the reference's result over it. */
+struct reference_run {
+    vfetch_plan *ref;
+    struct run_buffers b;
+    bool head;
+    uint8_t *want, *pattern;
+};
+
+static bool reference_run_make(const struct vfetch_plan_desc *d, struct reference_run *rr)
+{
+    memset(rr, 0, sizeof *rr);
+    vfetch_set_cpu_mask(0);
+    const int err = vfetch_plan_create(d, &rr->ref);
+    CHECK_EQ(err, 0);
+    if (err)
+        return false;
+    rr->head = rnd_below(2);
+    run_buffers_make(rr->ref, &rr->b, rr->head);
+    rr->want = malloc(rr->b.out_size + 1);
+    rr->pattern = malloc(rr->b.out_size + 1);
+    rnd_fill(rr->pattern, rr->b.out_size);
+    memcpy(rr->want, rr->pattern, rr->b.out_size);
+    CHECK_EQ(run_with(rr->ref, &rr->b, rr->want), 0);
+    return true;
+}
+
+static void reference_run_free(struct reference_run *rr)
+{
+    free(rr->want);
+    free(rr->pattern);
+    run_buffers_free(&rr->b);
+    vfetch_plan_free(rr->ref);
+}
+
+/* The CPU mask that selects level l and those below it. */
+static unsigned level_mask(unsigned l)
+{
+    return levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON : (levels[l].bit << 1) - 1;
+}
+
 /* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS128): its common
    passes as 7 bits. Vectors with a rare pass run the generic loop and count as that key too. */
 static unsigned record_variant_index(unsigned passes)
@@ -783,24 +824,14 @@ static void check_record_variants(void)
             op->write_mask = (uint8_t)(1u << lane++);
         }
 #undef ADD_LANE
-        vfetch_set_cpu_mask(0);
-        vfetch_plan *ref = NULL;
-        CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
-        if (!ref)
+        struct reference_run rr;
+        if (!reference_run_make(&d, &rr))
             continue;
-        struct run_buffers b = { 0 };
-        const bool head = rnd_below(2);
-        run_buffers_make(ref, &b, head);
-        uint8_t *want = malloc(b.out_size + 1), *pattern = malloc(b.out_size + 1);
-        rnd_fill(pattern, b.out_size);
-        memcpy(want, pattern, b.out_size);
-        CHECK_EQ(run_with(ref, &b, want), 0);
+        const struct run_buffers *b = &rr.b;
         for (unsigned l = 0; l < num_levels; l++) {
             if (!levels[l].dsp.record)
                 continue;
-            const unsigned upto = levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON
-                                                                   : (levels[l].bit << 1) - 1;
-            vfetch_set_cpu_mask(upto);
+            vfetch_set_cpu_mask(level_mask(l));
             vfetch_plan *plan = NULL;
             CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
             if (!plan)
@@ -809,22 +840,19 @@ static void check_record_variants(void)
             for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
                 CHECK_EQ(record_variant_index(plan->record->vec[k].passes), key);
             uint8_t *out_alloc;
-            uint8_t *out = place(b.out_size, head, 0, &out_alloc);
-            memcpy(out, pattern, b.out_size);
-            CHECK_EQ(run_with(plan, &b, out), 0);
+            uint8_t *out = place(b->out_size, rr.head, 0, &out_alloc);
+            memcpy(out, rr.pattern, b->out_size);
+            CHECK_EQ(run_with(plan, b, out), 0);
             char detail[96];
-            snprintf(detail, sizeof detail, "record loop variant %u, %u vertices%s", key, b.count,
-                     b.idx ? ", indexed" : "");
-            compare_outputs("record-variant", levels[l].name, detail, want, out, b.out_size,
+            snprintf(detail, sizeof detail, "record loop variant %u, %u vertices%s", key, b->count,
+                     b->idx ? ", indexed" : "");
+            compare_outputs("record-variant", levels[l].name, detail, rr.want, out, b->out_size,
                             vfetch_plan_out_stride(plan), NULL, 0, 0);
             guard_free(out_alloc);
             vfetch_plan_free(plan);
         }
         keys_checked++;
-        free(want);
-        free(pattern);
-        run_buffers_free(&b);
-        vfetch_plan_free(ref);
+        reference_run_free(&rr);
     }
     vfetch_set_cpu_mask(~0u);
     CHECK_EQ(keys_checked, 26);
@@ -846,24 +874,15 @@ static void check_record_programs(void)
         struct vfetch_plan_desc d;
         const bool regular = random_plan_desc(&d);
         regular_plans += regular;
-        vfetch_set_cpu_mask(0);
-        vfetch_plan *ref;
-        int err = vfetch_plan_create(&d, &ref);
-        CHECK_EQ(err, 0);
-        if (err)
+        struct reference_run rr;
+        if (!reference_run_make(&d, &rr))
             continue;
-        struct run_buffers b = { 0 };
-        const bool head = rnd_below(2);
-        run_buffers_make(ref, &b, head);
-        uint8_t *want = malloc(b.out_size + 1), *pattern = malloc(b.out_size + 1);
-        rnd_fill(pattern, b.out_size);
-        memcpy(want, pattern, b.out_size);
-        CHECK_EQ(run_with(ref, &b, want), 0);
+        const struct run_buffers b = rr.b;
+        const bool head = rr.head;
+        const uint8_t *want = rr.want, *pattern = rr.pattern;
 
         for (unsigned l = 0; l < num_levels; l++) {
-            const unsigned upto = levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON
-                                                                   : (levels[l].bit << 1) - 1;
-            vfetch_set_cpu_mask(upto);
+            vfetch_set_cpu_mask(level_mask(l));
             vfetch_plan *plan;
             CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
             if (!plan)
@@ -912,10 +931,7 @@ static void check_record_programs(void)
             }
             vfetch_plan_free(plan);
         }
-        free(want);
-        free(pattern);
-        run_buffers_free(&b);
-        vfetch_plan_free(ref);
+        reference_run_free(&rr);
     }
     vfetch_set_cpu_mask(~0u);
     for (unsigned l = 0; l < num_levels; l++) {
