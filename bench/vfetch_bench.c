@@ -3,14 +3,22 @@
  *
  *   kernel/<format>_<conversion>/<isa>/<vertices>  one per-op kernel, called directly
  *   baseline/memcpy/-/<bytes>                      memcpy of the same output bytes
- *   plan/<config>/<isa>/<vertices>                 a whole plan through vfetch_run (record
- *   plan/<config>/<isa>-perop/<vertices>           program where it applies / forced per-op)
- *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run (vec4
- *                                                  layout; configs a-d of issue 5)
+ *   plan/r300-<config>/<isa>/<vertices>            a whole R300 plan through vfetch_run (record
+ *   plan/r300-<config>/<isa>-perop/<vertices>      program where it applies / forced per-op)
+ *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run, configs a-d
+ *                                                  of issue 5: vec4 layout, float colors
+ *   plan/gx-<config>-packed/<isa>/<vertices>       the same draw, packed layout, RGBA8 colors
+ *   replay/gx-captures/<isa>/-                     every draw of the real Wii captures
+ *                                                  (../shared/testdata/gx) through one
+ *                                                  vfetch_gx_state, vec4 layout
  *   compile/r300/-/-                               R300 registers -> plan
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
- * Bytes processed = output bytes, items = vertices. Inputs are random with a fixed seed.
+ * Every plan runs at 16, 256, 4096 and 16380 vertices, each with the memcpy baseline of its
+ * output bytes. Bytes processed = output bytes, items = vertices. Inputs are random with a
+ * fixed seed. The replay reads the captures from --gx-captures=DIR (a flag of this program,
+ * taken out before Google Benchmark sees the rest), else $VFETCH_GX_CAPTURES, else the
+ * directory beside the source tree; without captures it is not registered.
  * bench/summary.py runs this and prints the ratio tables.
  */
 #include <stdio.h>
@@ -19,6 +27,7 @@
 
 #include "benchmark-c/benchmark_c.h"
 #include "dsp.h"
+#include "gx_fifo_parse.h"
 #include "vfetch/gx.h"
 #include "vfetch/r300.h"
 
@@ -31,7 +40,10 @@ static uint8_t *bench_out;
 static uint8_t *bench_copy;
 
 static const unsigned kernel_counts[] = { 16, 256, 4096, 65536 };
-static const unsigned plan_counts[] = { 256, 4096, 65536 };
+/* 16 and 256: the short draws emulated games mostly send, where per-call cost shows; 4096 and
+   16380 (a whole number of triangles and of quads) for throughput. The summary needs nothing
+   larger, and larger sizes only measure the memory system. */
+static const unsigned plan_counts[] = { 16, 256, 4096, 16380 };
 
 /* ISA levels, flag bits and names, best last. */
 static const struct {
@@ -79,7 +91,7 @@ static void bench_memcpy(bmc_state *st, void *user)
     bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
 }
 
-#define MAX_COPY_JOBS 64
+#define MAX_COPY_JOBS 128
 static struct copy_job copy_jobs[MAX_COPY_JOBS];
 static unsigned num_copy_jobs;
 
@@ -88,8 +100,11 @@ static void register_memcpy(size_t bytes)
     for (unsigned i = 0; i < num_copy_jobs; i++)
         if (copy_jobs[i].bytes == bytes)
             return;
-    if (num_copy_jobs == MAX_COPY_JOBS)
-        return;
+    if (num_copy_jobs == MAX_COPY_JOBS) {
+        /* a benchmark without its baseline would lose its memcpy ratio unnoticed */
+        fprintf(stderr, "vfetch_bench: more than %d memcpy baselines\n", MAX_COPY_JOBS);
+        abort();
+    }
     struct copy_job *job = &copy_jobs[num_copy_jobs++];
     job->bytes = bytes;
     char name[128];
@@ -299,10 +314,8 @@ static void register_plans(void)
 
 /* ---- whole GX draws ---- */
 
-static const unsigned gx_counts[] = { 256, 4096, 16380 };
-
 struct gx_config {
-    const char *name;
+    const char *name; /* the vec4 variant's; the packed one adds "-packed" */
     struct vfetch_gx_desc regs;
     uint8_t pos_stride, color0_stride; /* indexed arrays (config c) */
 };
@@ -354,6 +367,58 @@ static void bench_gx(bmc_state *st, void *user)
     bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
 }
 
+/* The two outputs of every GX config: the layout a shader reads directly (vec4, float colors)
+   and the compact one an emulator's vertex buffer holds (packed, one RGBA8 word per color). */
+struct gx_output {
+    const char *suffix; /* appended to the config's name */
+    enum vfetch_gx_layout layout;
+    enum vfetch_gx_color_output color_output;
+};
+
+static const struct gx_output gx_outputs[] = {
+    { "", VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT },
+    { "-packed", VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
+};
+
+/* plan/<config><suffix>/<isa>/<count> for every built level and every count. */
+static void register_gx_config(const struct gx_config *cfg, const struct gx_output *output)
+{
+    struct vfetch_gx_compile_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.regs = cfg->regs;
+    cp.array_stride[VFETCH_GX_POSITION] = cfg->pos_stride;
+    cp.array_stride[VFETCH_GX_COLOR0] = cfg->color0_stride;
+    cp.layout = output->layout;
+    cp.color_output = output->color_output;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        vfetch_gx_plan *plan;
+        if (vfetch_gx_compile(&cp, &plan))
+            abort();
+        const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
+        if (l > 0 && strcmp(conv->isa, levels[l].name) != 0) {
+            vfetch_gx_plan_free(plan); /* level not built */
+            continue;
+        }
+        for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+            struct gx_job *job = calloc(1, sizeof *job);
+            if (!job)
+                abort();
+            job->plan = plan; /* shared by the counts, freed at exit */
+            job->n = plan_counts[i];
+            job->indexed = cfg->pos_stride != 0;
+            char name[160];
+            snprintf(name, sizeof name, "plan/%s%s/%s/%u", cfg->name, output->suffix,
+                     levels[l].name, plan_counts[i]);
+            bmc_register(name, bench_gx, job);
+            register_memcpy(job->n * vfetch_gx_plan_out_stride(plan));
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
 static void register_gx(void)
 {
     gx_indexed_src = malloc((size_t)MAX_VERTICES * 3);
@@ -372,38 +437,233 @@ static void register_gx(void)
     for (size_t i = 0; i < 512; i++)
         gx_color_array[i] = (uint8_t)rng();
 
-    for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++) {
-        const struct gx_config *cfg = &gx_configs[c];
+    for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
+        for (size_t o = 0; o < sizeof gx_outputs / sizeof gx_outputs[0]; o++)
+            register_gx_config(&gx_configs[c], &gx_outputs[o]);
+}
+
+/* ---- replay of real GX captures ---- */
+
+/* One step of the replay: a CP register write the state holds, or a draw. */
+struct replay_event {
+    const uint8_t *vertices; /* a draw's vertex data (inside the loaded capture); NULL: a write */
+    uint32_t value;          /* the write's value, or the draw's vertex count */
+    uint8_t addr;            /* the write's register, or the draw's VAT format */
+};
+
+/* Every capture's events in stream order, each capture starting with its initial cpMem words
+   (so that a capture replays from its own state whatever ran before it). Shared by the jobs. */
+struct replay_capture_set {
+    struct replay_event *events;
+    size_t num_events, cap_events;
+    uint64_t draws, vertices;
+    /* The vec4 output of all draws: each iteration fills it from the start, as an emulator
+       fills its streaming vertex buffer over a frame (one slot per draw would stay in L1). */
+    uint8_t *out;
+    size_t out_size;
+    vfetch_gx_state *check_state; /* collection only: filters writes, sizes and checks draws */
+};
+
+static struct replay_capture_set replay_set;
+
+static void replay_append(struct replay_capture_set *set, struct replay_event ev)
+{
+    if (set->num_events == set->cap_events) {
+        set->cap_events = set->cap_events ? 2 * set->cap_events : 4096;
+        set->events = realloc(set->events, set->cap_events * sizeof *set->events);
+        if (!set->events)
+            abort();
+    }
+    set->events[set->num_events++] = ev;
+}
+
+static void collect_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
+{
+    (void)initial;
+    struct replay_capture_set *set = user;
+    /* cpMem holds 256 words, most of them registers a vertex state does not keep: an emulator
+       would not forward those, so the replay does not either. */
+    if (vfetch_gx_load_cp_reg(set->check_state, addr, value) == VFETCH_EREGISTER)
+        return;
+    replay_append(set, (struct replay_event){ NULL, value, addr });
+}
+
+/* Convert a draw once through the collection state: a draw the library refuses is found here,
+   not in the timed loop. Returns 0 or a VFETCH_E* code; *out_bytes is the draw's output size. */
+static int check_draw(vfetch_gx_state *state, const struct gx_fifo_draw *d, size_t *out_bytes)
+{
+    const vfetch_gx_plan *plan = NULL;
+    int err = vfetch_gx_state_plan(state, d->vat, &plan);
+    if (err)
+        return err;
+    *out_bytes = (size_t)d->count * vfetch_gx_plan_out_stride(plan);
+    uint8_t *out = malloc(*out_bytes ? *out_bytes : 1);
+    if (!out)
+        abort();
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = d->vertices;
+    p.vertices_size = (size_t)d->count * d->vertex_size;
+    p.count = d->count;
+    p.out = out;
+    p.out_size = *out_bytes;
+    err = vfetch_gx_run(plan, &p, NULL);
+    free(out);
+    return err;
+}
+
+static int collect_draw(void *user, const struct gx_fifo_draw *d)
+{
+    struct replay_capture_set *set = user;
+    size_t out_bytes = 0;
+    const int err = check_draw(set->check_state, d, &out_bytes);
+    if (err) {
+        fprintf(stderr, "vfetch_bench: frame %u, draw at %zu: %s\n", d->frame, d->offset,
+                vfetch_strerror(err));
+        return err;
+    }
+    replay_append(set, (struct replay_event){ d->vertices, d->count, (uint8_t)d->vat });
+    set->draws++;
+    set->vertices += d->count;
+    set->out_size += out_bytes;
+    return 0;
+}
+
+/* Load and walk every capture in dir into replay_set; 0, or -1 with a note on stderr. */
+static int collect_captures(const char *dir)
+{
+    char **names;
+    const int files = gx_fifo_list(dir, &names);
+    if (files <= 0) {
+        fprintf(stderr, "vfetch_bench: no .dff capture in %s: replay/gx-captures not registered "
+                "(--gx-captures=DIR or VFETCH_GX_CAPTURES)\n", dir);
+        gx_fifo_free_names(names, files < 0 ? 0 : files);
+        return -1;
+    }
+    struct replay_capture_set *set = &replay_set;
+    if (vfetch_gx_state_create(NULL, &set->check_state))
+        abort();
+    const struct gx_fifo_callbacks callbacks = { collect_cp_write, collect_draw, set };
+    int walked = 1;
+    for (int i = 0; i < files && walked; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        size_t size = 0;
+        const uint8_t *data = gx_fifo_load(path, &size); /* kept: the events point into it */
+        if (!data || gx_fifo_walk(data, size, names[i], &callbacks, NULL) != 0)
+            walked = 0;
+    }
+    gx_fifo_free_names(names, files);
+    vfetch_gx_state_free(set->check_state);
+    set->check_state = NULL;
+    if (!walked || set->draws == 0) {
+        fprintf(stderr, "vfetch_bench: the captures in %s do not replay: replay/gx-captures not "
+                "registered\n", dir);
+        return -1;
+    }
+    set->out = malloc(set->out_size ? set->out_size : 1);
+    if (!set->out)
+        abort();
+    return 0;
+}
+
+struct replay_job {
+    const struct replay_capture_set *set;
+    unsigned cpu_flags;
+};
+
+/* One pass over every capture: the writes into the state, each draw through the plan the state
+   hands out for its VAT, appended to the shared output. */
+static int replay_all(vfetch_gx_state *state, const struct replay_capture_set *set)
+{
+    size_t used = 0;
+    for (size_t e = 0; e < set->num_events; e++) {
+        const struct replay_event *ev = &set->events[e];
+        if (!ev->vertices) {
+            vfetch_gx_load_cp_reg(state, ev->addr, ev->value);
+            continue;
+        }
+        const vfetch_gx_plan *plan;
+        int err = vfetch_gx_state_plan(state, ev->addr, &plan);
+        if (err)
+            return err;
+        struct vfetch_gx_run_params p;
+        vfetch_gx_run_params_init(&p);
+        p.vertices = ev->vertices;
+        p.vertices_size = (size_t)ev->value * vfetch_gx_plan_format(plan)->vertex_size;
+        p.count = ev->value;
+        p.out = set->out + used;
+        p.out_size = set->out_size - used;
+        err = vfetch_gx_run(plan, &p, NULL);
+        if (err)
+            return err;
+        used += (size_t)ev->value * vfetch_gx_plan_out_stride(plan);
+    }
+    return 0;
+}
+
+static void bench_replay(bmc_state *st, void *user)
+{
+    const struct replay_job *job = user;
+    const struct replay_capture_set *set = job->set;
+    /* Plans are compiled inside the loop (a capture's writes change the format), at the
+       level the mask selects. */
+    vfetch_set_cpu_mask(job->cpu_flags);
+    vfetch_gx_state *state;
+    if (vfetch_gx_state_create(NULL, &state)) {
+        bmc_skip_with_error(st, "vfetch_gx_state_create failed");
+        vfetch_set_cpu_mask(~0u);
+        return;
+    }
+    const uint64_t compiles_before = vfetch_gx_state_compiles(state);
+    while (bmc_keep_running(st)) {
+        if (replay_all(state, set) != 0) {
+            bmc_skip_with_error(st, "a capture draw failed to convert");
+            break;
+        }
+    }
+    const double iterations = (double)bmc_iterations(st);
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)set->vertices);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)set->out_size);
+    bmc_set_counter(st, "draws", (double)set->draws, BMC_COUNTER_DEFAULT);
+    bmc_set_counter(st, "vertices", (double)set->vertices, BMC_COUNTER_DEFAULT);
+    /* rate of (draws / 1e9) inverted: nanoseconds per draw */
+    bmc_set_counter(st, "ns_per_draw", iterations * (double)set->draws / 1e9,
+                    BMC_COUNTER_RATE | BMC_COUNTER_INVERT);
+    bmc_set_counter(st, "Mverts_per_s", iterations * (double)set->vertices / 1e6, BMC_COUNTER_RATE);
+    bmc_set_counter(st, "compiles", (double)(vfetch_gx_state_compiles(state) - compiles_before),
+                    BMC_COUNTER_ITERATION_AVG);
+    vfetch_gx_state_free(state);
+    vfetch_set_cpu_mask(~0u);
+}
+
+static void register_replay(const char *captures_dir)
+{
+    if (collect_captures(captures_dir) != 0)
+        return;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!level_available(levels[l].flags))
+            continue;
+        /* Is the level built? Ask a compiled format which kernels it got. */
         struct vfetch_gx_compile_params cp;
         memset(&cp, 0, sizeof cp);
-        cp.regs = cfg->regs;
-        cp.array_stride[VFETCH_GX_POSITION] = cfg->pos_stride;
-        cp.array_stride[VFETCH_GX_COLOR0] = cfg->color0_stride;
-        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-            if (!level_available(levels[l].flags))
-                continue;
-            vfetch_set_cpu_mask(levels[l].flags);
-            vfetch_gx_plan *plan;
-            if (vfetch_gx_compile(&cp, &plan))
-                abort();
-            const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
-            if (l > 0 && strcmp(conv->isa, levels[l].name) != 0) {
-                vfetch_gx_plan_free(plan); /* level not built */
-                continue;
-            }
-            for (size_t i = 0; i < sizeof gx_counts / sizeof gx_counts[0]; i++) {
-                struct gx_job *job = calloc(1, sizeof *job);
-                if (!job)
-                    abort();
-                job->plan = plan; /* shared by the counts, freed at exit */
-                job->n = gx_counts[i];
-                job->indexed = cfg->pos_stride != 0;
-                char name[160];
-                snprintf(name, sizeof name, "plan/%s/%s/%u", cfg->name, levels[l].name, gx_counts[i]);
-                bmc_register(name, bench_gx, job);
-                register_memcpy(job->n * vfetch_gx_plan_out_stride(plan));
-            }
-        }
+        cp.regs = gx_configs[0].regs;
+        vfetch_set_cpu_mask(levels[l].flags);
+        vfetch_gx_plan *probe;
+        if (vfetch_gx_compile(&cp, &probe))
+            abort();
+        const int built = l == 0 || strcmp(vfetch_gx_plan_converter(probe)->isa, levels[l].name) == 0;
+        vfetch_gx_plan_free(probe);
+        if (!built)
+            continue;
+        struct replay_job *job = calloc(1, sizeof *job);
+        if (!job)
+            abort();
+        job->set = &replay_set;
+        job->cpu_flags = levels[l].flags;
+        char name[160];
+        snprintf(name, sizeof name, "replay/gx-captures/%s/-", levels[l].name);
+        bmc_register(name, bench_replay, job);
     }
     vfetch_set_cpu_mask(~0u);
 }
@@ -443,8 +703,29 @@ static void bench_compile(bmc_state *st, void *user)
     bmc_set_items_processed(st, bmc_iterations(st));
 }
 
+/* The capture directory: --gx-captures=DIR (removed from argv, Google Benchmark rejects flags
+   it does not know), else $VFETCH_GX_CAPTURES, else the build's default beside the source tree. */
+static const char *take_captures_dir(int *argc, char **argv)
+{
+    static const char flag[] = "--gx-captures=";
+    const char *dir = getenv("VFETCH_GX_CAPTURES");
+    if (!dir || !*dir)
+        dir = VFETCH_BENCH_GX_CAPTURES;
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strncmp(argv[i], flag, sizeof flag - 1) == 0)
+            dir = argv[i] + sizeof flag - 1;
+        else
+            argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return dir;
+}
+
 int main(int argc, char **argv)
 {
+    const char *captures_dir = take_captures_dir(&argc, argv);
     bench_src = malloc(SRC_BYTES);
     bench_out = malloc(OUT_BYTES);
     bench_copy = malloc(OUT_BYTES);
@@ -458,6 +739,7 @@ int main(int argc, char **argv)
     register_kernels();
     register_plans();
     register_gx();
+    register_replay(captures_dir);
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
     vfetch_set_cpu_mask(~0u);

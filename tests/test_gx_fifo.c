@@ -5,25 +5,16 @@
  * Then replay each file again through a vfetch_gx_state at every ISA level and both layouts,
  * converting every draw: the output of each level must equal the reference (level "c")
  * output byte for byte, and every f32 attribute must equal its big-endian input bits.
- * Prints per-file totals (frames, draws, vertices, vertex formats seen).
+ * Prints per-file totals (frames, draws, vertices, vertex formats seen). The capture walker is
+ * gx_fifo_parse.c, shared with the replay benchmark (bench/vfetch_bench.c).
  *
  * Usage: test_gx_fifo DIR   (skips, exit 77, when DIR does not exist or holds no .dff file)
  */
-#include <dirent.h>
 #include <stdlib.h>
 
+#include "gx_fifo_parse.h"
 #include "testutil.h"
 #include "vfetch/gx.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -99,116 +90,47 @@ static int convert_draw(struct converter *cv, unsigned vat, const uint8_t *vx, u
     return 0;
 }
 
-struct totals {
-    unsigned frames, draws, cp_writes;
-    uint64_t vertices;
-    unsigned formats;
+/* What the walk saw beyond gx_fifo_totals: the distinct vertex formats. */
+struct formats {
+    unsigned count;
     struct vfetch_gx_desc seen[64];
 };
 
-static void note_format(struct totals *t, const struct vfetch_gx_desc *d)
+static void note_format(struct formats *fm, const struct vfetch_gx_desc *d)
 {
-    for (unsigned i = 0; i < t->formats; i++)
-        if (!memcmp(&t->seen[i], d, sizeof *d))
+    for (unsigned i = 0; i < fm->count; i++)
+        if (!memcmp(&fm->seen[i], d, sizeof *d))
             return;
-    if (t->formats < 64)
-        t->seen[t->formats++] = *d;
+    if (fm->count < 64)
+        fm->seen[fm->count++] = *d;
 }
 
-/* Walk one frame's FIFO bytes; returns 1 when every command, and every draw's vertices, end
-   exactly at the end of the data. */
-static int walk_frame(const uint8_t *p, size_t size, uint32_t *cp, struct totals *t, const char *name,
-                      struct converter *cv)
+static int count_format(void *user, const struct gx_fifo_draw *d)
 {
-    size_t pos = 0;
-    while (pos < size) {
-        const uint8_t op = p[pos];
-        size_t len;
-        if (op >= 0x80 && op <= 0xbf) {
-            if (pos + 3 > size)
-                break;
-            const unsigned f = op & 7, count = (unsigned)p[pos + 1] << 8 | p[pos + 2];
-            const struct vfetch_gx_desc d = { cp[0x50], cp[0x60], cp[0x70 + f], cp[0x80 + f],
-                                              cp[0x90 + f] };
-            uint32_t vsize = 0;
-            const int err = vfetch_gx_vertex_size(&d, &vsize);
-            if (err) {
-                fprintf(stderr, "%s: draw at %zu: %s\n", name, pos, vfetch_strerror(err));
-                return 0;
-            }
-            len = 3 + (size_t)count * vsize;
-            if (cv && pos + len <= size) {
-                const int cerr = convert_draw(cv, f, p + pos + 3, count);
-                if (cerr) {
-                    fprintf(stderr, "%s: converting the draw at %zu: %d %s\n", name, pos, cerr,
-                            vfetch_strerror(cerr));
-                    return 0;
-                }
-            }
-            t->draws++;
-            t->vertices += count;
-            note_format(t, &d);
-        } else {
-            switch (op) {
-            case 0x00: case 0x44: case 0x48: len = 1; break;
-            case 0x08:
-                if (pos + 6 > size)
-                    return 0;
-                cp[p[pos + 1]] = be32(p + pos + 2);
-                if (cv) /* registers the state does not hold (VFETCH_EREGISTER) are not vertex state */
-                    vfetch_gx_load_cp_reg(cv->state, p[pos + 1], be32(p + pos + 2));
-                t->cp_writes++;
-                len = 6;
-                break;
-            case 0x10:
-                if (pos + 5 > size)
-                    return 0;
-                len = 5 + 4 * (size_t)(((be32(p + pos + 1) >> 16) & 0xf) + 1);
-                break;
-            case 0x20: case 0x28: case 0x30: case 0x38: case 0x61: len = 5; break;
-            case 0x40: len = 9; break;
-            default:
-                fprintf(stderr, "%s: unknown FIFO opcode 0x%02x at %zu of %zu\n", name, op, pos, size);
-                return 0;
-            }
-        }
-        pos += len;
-    }
-    if (pos != size)
-        fprintf(stderr, "%s: the last command ends at %zu, the frame at %zu\n", name, pos, size);
-    return pos == size;
+    note_format(user, &d->desc);
+    return 0;
 }
 
-/* Replay a whole capture (b, n bytes); with cv, convert every draw through cv's state. */
-static void replay(const uint8_t *b, long n, const char *name, struct totals *t, struct converter *cv)
+/* Every CP write goes to the state; registers it does not hold (VFETCH_EREGISTER) are not
+   vertex state. */
+static void state_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
 {
-    /* header: id, version, min version, then (u64 offset, u32 count) for bpMem, cpMem, xfMem,
-       xfRegs, then u64 frame-list offset, u32 frame count */
-    const uint64_t cp_off = le64(b + 24);
-    const uint32_t cp_count = le32(b + 32);
-    const uint64_t frames_off = le64(b + 60);
-    const uint32_t frames = le32(b + 68);
-    CHECK(cp_count <= 256 && cp_off + 4ull * cp_count <= (uint64_t)n);
-    uint32_t cp[256] = { 0 };
-    for (uint32_t i = 0; i < cp_count && i < 256; i++) {
-        cp[i] = le32(b + cp_off + 4 * i);
-        if (cv)
-            vfetch_gx_load_cp_reg(cv->state, (uint8_t)i, cp[i]);
-    }
-    for (uint32_t fr = 0; fr < frames; fr++) {
-        const uint8_t *info = b + frames_off + 64ull * fr;
-        const uint64_t data = le64(info);
-        const uint32_t size = le32(info + 8);
-        CHECK(data + size <= (uint64_t)n);
-        if (data + size > (uint64_t)n)
-            break;
-        CHECK(walk_frame(b + data, size, cp, t, name, cv));
-        t->frames++;
-    }
+    (void)initial;
+    struct converter *cv = user;
+    vfetch_gx_load_cp_reg(cv->state, addr, value);
+}
+
+static int state_draw(void *user, const struct gx_fifo_draw *d)
+{
+    const int err = convert_draw(user, d->vat, d->vertices, d->count);
+    if (err)
+        fprintf(stderr, "frame %u: converting the draw at %zu: %d %s\n", d->frame, d->offset, err,
+                vfetch_strerror(err));
+    return err;
 }
 
 /* Every level this CPU has, each with both layouts, against the reference. */
-static void convert_file(const uint8_t *b, long n, const char *name)
+static void convert_file(const uint8_t *b, size_t n, const char *name)
 {
     static const unsigned masks[] = { 0, VFETCH_CPU_SSE2, VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41,
                                       VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2,
@@ -225,8 +147,8 @@ static void convert_file(const uint8_t *b, long n, const char *name)
                                                        VFETCH_PATH_AUTO };
             struct converter cv = { 0 };
             CHECK_EQ(vfetch_gx_state_create(&sp, &cv.state), 0);
-            struct totals t = { 0 };
-            replay(b, n, name, &t, &cv);
+            const struct gx_fifo_callbacks cb = { state_cp_write, state_draw, &cv };
+            CHECK_EQ(gx_fifo_walk(b, n, name, &cb, NULL), 0);
             CHECK(cv.float_checks > 0);
             CHECK_EQ(cv.float_mismatches, 0);
             if (m == 0) {
@@ -249,30 +171,26 @@ static void convert_file(const uint8_t *b, long n, const char *name)
 
 static void replay_file(const char *path, const char *name)
 {
-    FILE *file = fopen(path, "rb");
-    CHECK(file != NULL);
-    if (!file)
+    size_t n = 0;
+    uint8_t *b = gx_fifo_load(path, &n);
+    CHECK(b != NULL);
+    if (!b)
         return;
-    fseek(file, 0, SEEK_END);
-    const long n = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n);
-    CHECK(fread(b, 1, (size_t)n, file) == (size_t)n);
-    fclose(file);
 
-    CHECK_EQ(le32(b), 0x0D01F1F0u);
-    struct totals t = { 0 };
-    replay(b, n, name, &t, NULL);
+    struct gx_fifo_totals t;
+    struct formats fm = { 0 };
+    const struct gx_fifo_callbacks cb = { NULL, count_format, &fm };
+    CHECK_EQ(gx_fifo_walk(b, n, name, &cb, &t), 0);
     CHECK(t.draws > 0);
     if (!strcmp(name, "v1cb0df8_texture.dff"))
         CHECK_EQ(t.vertices, 12330); /* the count the capture's README gives */
     printf("%-28s %3u frames %5u draws %7llu vertices %3u CP writes %2u vertex formats\n", name,
-           t.frames, t.draws, (unsigned long long)t.vertices, t.cp_writes, t.formats);
-    for (unsigned i = 0; i < t.formats; i++) {
+           t.frames, t.draws, (unsigned long long)t.vertices, t.cp_writes, fm.count);
+    for (unsigned i = 0; i < fm.count; i++) {
         uint32_t vsize = 0;
-        vfetch_gx_vertex_size(&t.seen[i], &vsize);
-        printf("    VCD %08x %08x VAT %08x %08x %08x: %u bytes per vertex\n", t.seen[i].vcd_lo,
-               t.seen[i].vcd_hi, t.seen[i].vat_a, t.seen[i].vat_b, t.seen[i].vat_c, vsize);
+        vfetch_gx_vertex_size(&fm.seen[i], &vsize);
+        printf("    VCD %08x %08x VAT %08x %08x %08x: %u bytes per vertex\n", fm.seen[i].vcd_lo,
+               fm.seen[i].vcd_hi, fm.seen[i].vat_a, fm.seen[i].vat_b, fm.seen[i].vat_c, vsize);
     }
     convert_file(b, n, name);
     free(b);
@@ -281,24 +199,19 @@ static void replay_file(const char *path, const char *name)
 int main(int argc, char **argv)
 {
     const char *dir_name = argc > 1 ? argv[1] : "../shared/testdata/gx";
-    DIR *dir = opendir(dir_name);
-    if (!dir) { /* meson counts exit 77 as SKIP: the captures live outside the repository */
+    char **names = NULL;
+    const int files = gx_fifo_list(dir_name, &names);
+    if (files < 0) { /* meson counts exit 77 as SKIP: the captures live outside the repository */
         printf("gx-fifo: skipped: no capture directory %s (the .dff captures are kept in "
                "../shared/testdata/gx beside the clone)\n", dir_name);
         return 77;
     }
-    unsigned files = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        const size_t len = strlen(e->d_name);
-        if (len < 4 || strcmp(e->d_name + len - 4, ".dff") != 0)
-            continue;
+    for (int i = 0; i < files; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir_name, e->d_name);
-        replay_file(path, e->d_name);
-        files++;
+        snprintf(path, sizeof path, "%s/%s", dir_name, names[i]);
+        replay_file(path, names[i]);
     }
-    closedir(dir);
+    gx_fifo_free_names(names, files);
     if (files == 0) { /* the directory without its captures: skipped too, and said so */
         printf("gx-fifo: skipped: no .dff capture in %s\n", dir_name);
         return 77;

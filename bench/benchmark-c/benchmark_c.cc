@@ -77,6 +77,8 @@ void bmc_set_counter(bmc_state *state, const char *name, double value, enum bmc_
         f |= benchmark::Counter::kIsRate;
     if (flags & BMC_COUNTER_ITERATION_AVG)
         f |= benchmark::Counter::kAvgIterations;
+    if (flags & BMC_COUNTER_INVERT)
+        f |= benchmark::Counter::kInvert;
     state->state->counters[std::string(name)] =
         benchmark::Counter(value, static_cast<benchmark::Counter::Flags>(f));
 }

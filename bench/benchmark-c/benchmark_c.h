@@ -39,6 +39,8 @@ enum bmc_counter_flags {
     BMC_COUNTER_DEFAULT = 0,
     BMC_COUNTER_RATE = 1,          /**< divided by the elapsed time (per second) */
     BMC_COUNTER_ITERATION_AVG = 2, /**< divided by the number of iterations */
+    BMC_COUNTER_INVERT = 4,        /**< reported as 1 / value (after the above): with RATE, a
+                                        time per unit (seconds per item) */
 };
 
 /**
