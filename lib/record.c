@@ -279,13 +279,15 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
                                                int wide_windows)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    if (plan->out_stride % 16 || plan->record_size % 16 || (lanes != 4 && lanes != 8 && lanes != 16))
+    if (plan->out_stride % 4 || (lanes != 4 && lanes != 8 && lanes != 16))
         return NULL;
-    const unsigned pieces = plan->out_stride / 16;   /* P: 16-byte pieces per record */
-    const unsigned per_vector = lanes / 4;           /* Q: pieces per vector */
-    /* per_vector is a power of two, so is every divisor of it */
-    const unsigned group = per_vector / record_gcd(pieces, per_vector);
-    const unsigned num_vectors = group * pieces / per_vector;
+    /* The group's output records are one flat run of 32-bit slots (any stride, packed layouts
+       included); a group is the fewest vertices whose slots fill whole vectors. lanes is a
+       power of two, so is every divisor of it. */
+    const unsigned record_slots = plan->out_stride / 4;
+    const unsigned group = lanes / record_gcd(record_slots, lanes);
+    const unsigned num_vectors = group * record_slots / lanes;
+    const unsigned per_vector = lanes / 4; /* 128-bit lanes per vector */
     if (num_vectors > 1024)
         return NULL;
 
@@ -318,9 +320,9 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         const struct slot_source *lane_slot[VFETCH_RP_LANES];
         unsigned lane_vertex[VFETCH_RP_LANES];
         for (unsigned i = 0; i < lanes; i++) {
-            const unsigned piece = k * per_vector + i / 4; /* within the group */
-            const unsigned slot = (piece % pieces) * 4 + i % 4;
-            lane_vertex[i] = piece / pieces;
+            const unsigned flat = k * lanes + i; /* slot within the group's output */
+            const unsigned slot = flat % record_slots;
+            lane_vertex[i] = flat / record_slots;
             lane_slot[i] = slot < d->out_slots ? &slots[slot] : &keep;
             record_lane_params(v, i, lane_slot[i]);
         }

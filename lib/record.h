@@ -2,9 +2,10 @@
  * The record program (../shared/DESIGN.md §3.1): a whole vertex format lowered to tables that
  * one generic SIMD loop executes, a vector of output at a time.
  *
- * Output records are cut into 16-byte pieces (4 float lanes). A group is G consecutive
- * vertices, chosen so that the group's pieces fill whole vectors of the level (4, 8 or 16
- * lanes). For each vector of the group the program holds:
+ * The output records of G consecutive vertices (a group) are one flat run of 32-bit slots, of
+ * any record stride (vec4 and packed layouts alike); G is the fewest vertices whose slots fill
+ * whole vectors of the level (4, 8 or 16 lanes), so a 128-bit lane may hold the last slots of
+ * one vertex and the first of the next. For each vector of the group the program holds:
  *   - where its source bytes come from: one window per 128-bit lane (16 bytes, shuffled with
  *     pshufb/vpshufb), or on AVX-512 VBMI one 64- or 128-byte window for the whole vector
  *     (vpermb / vpermt2b), at a byte offset from the group's first record in one stream;
