@@ -9,7 +9,11 @@
 #include "record.h"
 
 /* What one output slot receives; ops run in order, so a later op's write replaces it. */
-enum slot_kind { SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED, SLOT_INT };
+/* SLOT_RGBA8: a PACK_UNORM8 slot of 8-bit fields, its bytes gathered as they are (widening an
+   8-bit field changes nothing), a missing alpha OR-ed in as 255. */
+enum slot_kind {
+    SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED, SLOT_INT, SLOT_RGBA8
+};
 
 struct slot_source {
     enum slot_kind kind;
@@ -30,7 +34,10 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
             const unsigned sel = op->swizzle[c];
             slot->op = op;
             slot->lane = NULL;
-            if (sel == VFETCH_SWIZZLE_0 || (sel < 3 && sel >= op->count))
+            if (op->conversion == VFETCH_CONV_PACK_UNORM8) { /* write mask 1, identity */
+                slot->lane = &op->lane[0];
+                slot->kind = SLOT_RGBA8;
+            } else if (sel == VFETCH_SWIZZLE_0 || (sel < 3 && sel >= op->count))
                 slot->kind = SLOT_CONST0;
             else if (sel == VFETCH_SWIZZLE_1 || sel >= op->count) /* missing w = 1 */
                 slot->kind = SLOT_CONST1;
@@ -71,6 +78,11 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
         return 0;
     const struct vfetch_lane *lane = slot->lane;
     const uint64_t rec = (uint64_t)vertex * plan->desc.streams[lane->stream].stride;
+    if (slot->kind == SLOT_RGBA8) { /* byte c of the slot is component c's byte */
+        for (unsigned c = 0; c < slot->op->count; c++)
+            bytes[c] = (int64_t)(rec + slot->op->lane[c].byte_off[0]);
+        return slot->op->count;
+    }
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
     /* Integer fields keep only the bits of their field (raw_and): they start at bit 0. */
     /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
@@ -97,8 +109,10 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     }
     if (slot->kind == SLOT_CONST1)
         v->raw_or[i] = (int32_t)VFETCH_ONE_BITS;
+    if (slot->kind == SLOT_RGBA8 && slot->op->count < 4)
+        v->raw_or[i] = (int32_t)0xff000000u; /* missing alpha: 255 (missing G, B: 0) */
     if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32 ||
-        slot->kind == SLOT_INT)
+        slot->kind == SLOT_INT || slot->kind == SLOT_RGBA8)
         v->passes |= VFETCH_RP_RAW;
     if (slot->kind == SLOT_INT && slot->lane->field_bits < 8 * slot->lane->nbytes) {
         v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
@@ -291,11 +305,18 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     if (num_vectors > 1024)
         return NULL;
 
-    /* RGBA8 packing crosses lanes; integer fields above bit 0 would need a right shift. */
+    /* RGBA8 packing of fields narrower than 8 bits would need per-byte widening, and of fields
+       in several streams more than one window per lane; integer fields above bit 0 would need
+       a right shift. */
     for (unsigned o = 0; o < d->num_ops; o++) {
         const struct vfetch_op_exec *op = &plan->ops[o];
-        if (op->conversion == VFETCH_CONV_PACK_UNORM8)
-            return NULL;
+        if (op->conversion == VFETCH_CONV_PACK_UNORM8) {
+            if (op->format != VFETCH_FORMAT_FIXED8)
+                return NULL;
+            for (unsigned c = 1; c < op->count; c++)
+                if (op->lane[c].stream != op->lane[0].stream)
+                    return NULL;
+        }
         for (unsigned c = 0; c < op->count; c++)
             if (op->conversion == VFETCH_CONV_INTEGER && op->lane[c].field_shift)
                 return NULL;
