@@ -107,54 +107,99 @@ static void check_stage_values(const uint8_t *out, unsigned count, uint32_t stri
     }
 }
 
-/* The stage filled to its end by indexed draws (every group gathered through it). */
+/*
+ * One stage case: R300 words, the draw of `count` vertices (setup binds its streams and index
+ * buffer), and what its output must hold (check). stage_sweep runs it at every level for the
+ * counts 1, 1 + step, ... below 500, then every count up to max_count (where the staged span
+ * ends near the stage's end at every group size), each output ending at a guard page and
+ * compared with the reference.
+ */
+struct stage_case {
+    const char *what;
+    struct vfetch_r300_desc desc;
+    unsigned max_count, step;
+    void (*setup)(struct vfetch_run_params *p, unsigned count, void *ctx);
+    void (*check)(const uint8_t *out, unsigned count, uint32_t stride, void *ctx);
+    void *ctx;
+};
+
+static void stage_sweep(const struct stage_case *c)
+{
+    vfetch_plan *ref = NULL;
+    vfetch_set_cpu_mask(0);
+    CHECK_EQ(vfetch_r300_compile(&c->desc, &ref), VFETCH_OK);
+    if (!ref)
+        return;
+    const uint32_t stride = vfetch_plan_out_stride(ref);
+    uint8_t *out = guard_alloc_tail((size_t)c->max_count * stride);
+    for (unsigned m = 0; m < NUM_LEVELS; m++) {
+        if (!level_is_new(m))
+            continue;
+        vfetch_plan *plan = NULL;
+        CHECK_EQ(vfetch_r300_compile(&c->desc, &plan), VFETCH_OK);
+        for (unsigned count = 1; plan && count <= c->max_count; count += count < 500 ? c->step : 1) {
+            struct vfetch_run_params p;
+            vfetch_run_params_init(&p);
+            c->setup(&p, count, c->ctx);
+            p.count = count;
+            p.out = out + (size_t)(c->max_count - count) * stride; /* ends at the guard page */
+            p.out_size = (size_t)count * stride;
+            run_vs_reference(plan, ref, &p, c->what, count);
+            c->check(p.out, count, stride, c->ctx);
+        }
+        vfetch_plan_free(plan);
+    }
+    guard_free(out);
+    vfetch_plan_free(ref);
+    vfetch_set_cpu_mask(~0u);
+}
+
+/* The stage filled to its end by indexed draws (every group gathered through it): every index
+   0, one 24-byte record. */
+struct indexed_ctx {
+    struct vfetch_binding bind;
+    const uint16_t *idx;
+    size_t idx_size;
+    float value;
+};
+
+static void indexed_setup(struct vfetch_run_params *p, unsigned count, void *ctx)
+{
+    const struct indexed_ctx *x = ctx;
+    (void)count;
+    p->streams = &x->bind;
+    p->num_streams = 1;
+    p->indices = x->idx;
+    p->index_type = VFETCH_INDEX_U16;
+    p->indices_size = x->idx_size;
+}
+
+static void indexed_check(const uint8_t *out, unsigned count, uint32_t stride, void *ctx)
+{
+    check_stage_values(out, count, stride, ((const struct indexed_ctx *)ctx)->value,
+                       "indexed stage");
+}
+
 static void test_stage_indexed(void)
 {
     enum { MAX_COUNT = 1400 };
-    const float value = 2.5f;
+    struct indexed_ctx x = { .value = 2.5f, .idx_size = MAX_COUNT * sizeof(uint16_t) };
     uint8_t *array = guard_alloc_tail(24);
     memset(array, 0x77, 24);
-    memcpy(array, &value, 4);
-    uint16_t *idx = guard_alloc_tail(MAX_COUNT * sizeof(uint16_t));
-    memset(idx, 0, MAX_COUNT * sizeof(uint16_t));
-    const struct vfetch_binding bind = { array, 24 };
-
+    memcpy(array, &x.value, 4);
+    uint16_t *idx = guard_alloc_tail(x.idx_size);
+    memset(idx, 0, x.idx_size);
+    x.bind = (struct vfetch_binding){ array, 24 };
+    x.idx = idx;
     for (unsigned layout = 0; layout < 2; layout++) {
-        const struct vfetch_r300_desc d = stage_format(6, 6, (enum vfetch_r300_layout)layout);
-        vfetch_plan *ref = NULL;
-        vfetch_set_cpu_mask(0);
-        CHECK_EQ(vfetch_r300_compile(&d, &ref), VFETCH_OK);
-        const uint32_t stride = vfetch_plan_out_stride(ref);
-        uint8_t *out = guard_alloc_tail((size_t)MAX_COUNT * stride);
-        for (unsigned m = 0; m < NUM_LEVELS; m++) {
-            if (!level_is_new(m))
-                continue;
-            vfetch_plan *plan = NULL;
-            CHECK_EQ(vfetch_r300_compile(&d, &plan), VFETCH_OK);
-            /* Every count whose staged span can end near the stage's end at some group size. */
-            for (unsigned count = 1; count <= MAX_COUNT; count += count < 500 ? 37 : 1) {
-                struct vfetch_run_params p;
-                vfetch_run_params_init(&p);
-                p.streams = &bind;
-                p.num_streams = 1;
-                p.count = count;
-                p.indices = idx;
-                p.index_type = VFETCH_INDEX_U16;
-                p.indices_size = MAX_COUNT * sizeof(uint16_t);
-                p.out = out + (size_t)(MAX_COUNT - count) * stride; /* ends at the guard page */
-                p.out_size = (size_t)count * stride;
-                run_vs_reference(plan, ref, &p, layout ? "indexed, full" : "indexed, compact",
-                                 count);
-                check_stage_values(p.out, count, stride, value, "indexed stage");
-            }
-            vfetch_plan_free(plan);
-        }
-        guard_free(out);
-        vfetch_plan_free(ref);
+        const struct stage_case c = {
+            layout ? "indexed, full" : "indexed, compact",
+            stage_format(6, 6, (enum vfetch_r300_layout)layout), MAX_COUNT, 37,
+            indexed_setup, indexed_check, &x };
+        stage_sweep(&c);
     }
     guard_free(idx);
     guard_free(array);
-    vfetch_set_cpu_mask(~0u);
 }
 
 /*
@@ -164,71 +209,63 @@ static void test_stage_indexed(void)
  *   array 0 (stride 0, 3 dwords): element 0 FLOAT_1 -> loc 0, SKIP_DWORDS 2
  *   array 1 (stride 7, 6 dwords): element 1 FLOAT_1 -> loc 1, SKIP_DWORDS 4;
  *                                 element 2 FLOAT_1 at its dword 5 -> loc 2, write enable 0
+ * Loc 1 (slot 4) of vertex v holds value1 + v.
  */
+struct stride0_ctx {
+    struct vfetch_binding bind[2];
+    float value0, value1;
+};
+
+static void stride0_setup(struct vfetch_run_params *p, unsigned count, void *ctx)
+{
+    struct stride0_ctx *x = ctx;
+    x->bind[1].size = (size_t)(count - 1) * 28 + 24; /* exactly what the draw reads */
+    p->streams = x->bind;
+    p->num_streams = 2;
+}
+
+static void stride0_check(const uint8_t *out, unsigned count, uint32_t stride, void *ctx)
+{
+    const struct stride0_ctx *x = ctx;
+    check_stage_values(out, count, stride, x->value0, "stride-0 stage");
+    for (unsigned v = 0; v < count; v++)
+        CHECK_FLOAT(*(const float *)(const void *)(out + (size_t)v * stride + 16),
+                    x->value1 + (float)v);
+}
+
 static void test_stage_stride0(void)
 {
     enum { MAX_COUNT = 1100 };
-    const float value0 = -0.75f, value1 = 3.0f;
+    struct stride0_ctx x = { .value0 = -0.75f, .value1 = 3.0f };
     uint8_t *array0 = guard_alloc_tail(12);
     memset(array0, 0x33, 12);
-    memcpy(array0, &value0, 4);
+    memcpy(array0, &x.value0, 4);
     const size_t size1 = (size_t)(MAX_COUNT - 1) * 28 + 24;
     uint8_t *array1 = guard_alloc_tail(size1);
     memset(array1, 0x44, size1);
     for (unsigned v = 0; v < MAX_COUNT; v++) {
-        const float f = value1 + (float)v;
+        const float f = x.value1 + (float)v;
         memcpy(array1 + (size_t)v * 28, &f, 4);
     }
-    struct vfetch_r300_desc d;
-    vfetch_r300_desc_init(&d);
+    x.bind[0] = (struct vfetch_binding){ array0, 12 };
+    x.bind[1].data = array1;
+    struct stage_case c = { .what = "stride 0, direct", .max_count = MAX_COUNT, .step = 23,
+                            .setup = stride0_setup, .check = stride0_check, .ctx = &x };
+    struct vfetch_r300_desc *d = &c.desc;
+    vfetch_r300_desc_init(d);
     const uint32_t el0 = 0x0020, el1 = 0x0040 | 1u << 8, el2 = 0x2000 | 2u << 8;
-    d.prog_stream_cntl[0] = el0 | el1 << 16;
-    d.prog_stream_cntl[1] = el2;
-    d.has_ext = true;
+    d->prog_stream_cntl[0] = el0 | el1 << 16;
+    d->prog_stream_cntl[1] = el2;
+    d->has_ext = true;
     const uint32_t xyzw = 0 | 1u << 3 | 2u << 6 | 3u << 9;
-    d.prog_stream_cntl_ext[0] = (xyzw | 0xfu << 12) | (xyzw | 0xfu << 12) << 16;
-    d.prog_stream_cntl_ext[1] = xyzw; /* element 2: write enable 0 */
-    d.num_arrays = 2;
-    d.arrays[0] = (struct vfetch_r300_array){ 0, 3 };
-    d.arrays[1] = (struct vfetch_r300_array){ 7, 6 };
-
-    vfetch_plan *ref = NULL;
-    vfetch_set_cpu_mask(0);
-    CHECK_EQ(vfetch_r300_compile(&d, &ref), VFETCH_OK);
-    if (!ref)
-        return;
-    const uint32_t stride = vfetch_plan_out_stride(ref);
-    const int loc1 = vfetch_plan_location(ref, 1);
-    CHECK_EQ(loc1, 4);
-    uint8_t *out = guard_alloc_tail((size_t)MAX_COUNT * stride);
-    for (unsigned m = 0; m < NUM_LEVELS; m++) {
-        if (!level_is_new(m))
-            continue;
-        vfetch_plan *plan = NULL;
-        CHECK_EQ(vfetch_r300_compile(&d, &plan), VFETCH_OK);
-        for (unsigned count = 1; count <= MAX_COUNT; count += count < 500 ? 23 : 1) {
-            const struct vfetch_binding bind[2] = { { array0, 12 },
-                                                    { array1, (size_t)(count - 1) * 28 + 24 } };
-            struct vfetch_run_params p;
-            vfetch_run_params_init(&p);
-            p.streams = bind;
-            p.num_streams = 2;
-            p.count = count;
-            p.out = out + (size_t)(MAX_COUNT - count) * stride;
-            p.out_size = (size_t)count * stride;
-            run_vs_reference(plan, ref, &p, "stride 0, direct", count);
-            check_stage_values(p.out, count, stride, value0, "stride-0 stage");
-            for (unsigned v = 0; v < count; v++)
-                CHECK_FLOAT(*(const float *)(const void *)(p.out + (size_t)v * stride + 16),
-                            value1 + (float)v);
-        }
-        vfetch_plan_free(plan);
-    }
-    guard_free(out);
-    vfetch_plan_free(ref);
+    d->prog_stream_cntl_ext[0] = (xyzw | 0xfu << 12) | (xyzw | 0xfu << 12) << 16;
+    d->prog_stream_cntl_ext[1] = xyzw; /* element 2: write enable 0 */
+    d->num_arrays = 2;
+    d->arrays[0] = (struct vfetch_r300_array){ 0, 3 };
+    d->arrays[1] = (struct vfetch_r300_array){ 7, 6 };
+    stage_sweep(&c);
     guard_free(array1);
     guard_free(array0);
-    vfetch_set_cpu_mask(~0u);
 }
 
 /* One indexed stream, FLOAT32 x count at `offset`, identity swizzle, one vec4 out. */
