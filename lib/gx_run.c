@@ -92,6 +92,17 @@ static inline int gx_skipped(const struct gx_copies *rc, const uint8_t *vx)
     return gx_read_index(vx + x->src, x->index_size) == (x->index_size == 1 ? 0xffu : 0xffffu);
 }
 
+/* An index past its array's last element: refused (VFETCH_GX_INDEX_ERROR, or an array too
+   small for element 0), else counted as clamped. */
+static inline int gx_index_past_end(const struct gx_indexed *x,
+                                    const struct vfetch_gx_run_params *p, uint32_t *clamped)
+{
+    if (p->index_policy == VFETCH_GX_INDEX_ERROR || x->last < 0)
+        return VFETCH_EARRAY_INDEX;
+    ++*clamped;
+    return VFETCH_OK;
+}
+
 /* Every index of the draw: skipped vertices counted, out-of-range ones refused or counted. */
 static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
                             size_t vsize, uint32_t *skipped, uint32_t *clamped)
@@ -104,11 +115,9 @@ static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_r
         }
         for (unsigned k = 0; k < rc->num_indexed; k++) {
             const struct gx_indexed *x = &rc->indexed[k];
-            if ((int64_t)gx_read_index(vx + x->src, x->index_size) <= x->last)
-                continue;
-            if (p->index_policy == VFETCH_GX_INDEX_ERROR || x->last < 0)
+            if ((int64_t)gx_read_index(vx + x->src, x->index_size) > x->last &&
+                gx_index_past_end(x, p, clamped))
                 return VFETCH_EARRAY_INDEX;
-            ++*clamped;
         }
     }
     return VFETCH_OK;
@@ -158,11 +167,8 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
             const struct gx_indexed *x = &rc->indexed[k];
             int64_t idx = gx_read_index(vx + x->src, x->index_size);
             if (idx > x->last) {
-                if (check) {
-                    if (p->index_policy == VFETCH_GX_INDEX_ERROR || x->last < 0)
-                        return VFETCH_EARRAY_INDEX;
-                    r->clamped++;
-                }
+                if (check && gx_index_past_end(x, p, &r->clamped))
+                    return VFETCH_EARRAY_INDEX;
                 idx = x->last; /* VFETCH_GX_INDEX_CLAMP */
             }
             gx_copy_bytes(st + x->dst, x->base + (size_t)idx * x->stride, x->size);

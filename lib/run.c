@@ -40,6 +40,13 @@ static inline int64_t run_vertex_index(const struct vfetch_run_params *p, uint32
     return sum < 0 ? -1 : sum;
 }
 
+/* Whether a stream's records are gathered through the run's index buffer (not read in draw
+   order): indexed streams of an indexed run. */
+static inline int run_gathered(const struct vfetch_stream *st, const struct vfetch_run_params *p)
+{
+    return st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+}
+
 /* Highest record each step kind reads over the whole run. */
 static int run_max_records(const struct vfetch_run_params *p, uint64_t *max_indexed,
                            uint64_t *max_sequential)
@@ -141,7 +148,7 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
         if (st->step == VFETCH_STEP_CONSTANT) {
             base[s] = data;
             stride[s] = 0;
-        } else if (st->step == VFETCH_STEP_SEQUENTIAL || p->index_type == VFETCH_INDEX_NONE) {
+        } else if (!run_gathered(st, p)) {
             base[s] = data + (size_t)first * st->stride;
             stride[s] = st->stride;
         } else {
@@ -171,10 +178,9 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
 static uint64_t run_staged_bytes(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
     uint64_t bytes = 0;
-    if (p->index_type != VFETCH_INDEX_NONE)
-        for (unsigned s = 0; s < plan->desc.num_streams; s++)
-            if (plan->desc.streams[s].step == VFETCH_STEP_INDEXED && plan->stream_extent[s])
-                bytes += plan->stream_extent[s] - plan->stream_lo[s];
+    for (unsigned s = 0; s < plan->desc.num_streams; s++)
+        if (run_gathered(&plan->desc.streams[s], p) && plan->stream_extent[s])
+            bytes += plan->stream_extent[s] - plan->stream_lo[s];
     return bytes;
 }
 
@@ -228,7 +234,7 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_par
         uint8_t *to = stage + used;
         const uint8_t *data = p->streams[s].data;
         const uint32_t lo = prog->record_lo[s], bytes = prog->record_hi[s] - lo;
-        const int gathered = st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+        const int gathered = run_gathered(st, p);
         if (!gathered && sstride) {
             /* Records in draw order: the stage mirrors memory, so copy the span at once, as
                far as the binding goes (validation put every record's used bytes inside it),
@@ -328,7 +334,7 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
         /* A group's step must be a size_t (only 32-bit hosts with strides of 2^28 and more
            fail this); gathered records keep the stream's stride (the program's offsets assume
            it), so records longer than their stride would overlap in the stage. */
-        const int gathered = st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
+        const int gathered = run_gathered(st, p);
         if ((uint64_t)group * st->stride > SIZE_MAX ||
             (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride)) {
             run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
