@@ -83,13 +83,30 @@ static int gx_resolve(const struct vfetch_gx_plan *plan, const struct vfetch_gx_
     return VFETCH_OK;
 }
 
-/* Whether a vertex is skipped: its position index is all ones (0xFF / 0xFFFF). */
-static inline int gx_skipped(const struct gx_copies *rc, const uint8_t *vx)
+/*
+ * Staging and checking run a block of at most GX_BLOCK vertices copy by copy (a column at a
+ * time), not vertex by vertex: each loop then has one source, one size and one index width,
+ * all constants, and compiles to a few loads and stores per vertex (vertex by vertex, the
+ * per-copy dispatch cost ~150 instructions per vertex of GX config c).
+ *
+ * The block's kept vertices (not skipped: a position index of all ones, 0xFF / 0xFFFF), as offsets from its first vertex; their count.
+ */
+static inline uint32_t gx_block_keep(const struct gx_copies *rc, const uint8_t *vx, size_t vsize,
+                                     uint32_t n, uint8_t keep[GX_BLOCK])
 {
-    if (rc->position < 0)
-        return 0;
+    uint32_t m = 0;
+    if (rc->position < 0) {
+        for (uint32_t v = 0; v < n; v++)
+            keep[v] = (uint8_t)v;
+        return n;
+    }
     const struct gx_indexed *x = &rc->indexed[rc->position];
-    return gx_read_index(vx + x->src, x->index_size) == (x->index_size == 1 ? 0xffu : 0xffffu);
+    const uint32_t skip = x->index_size == 1 ? 0xffu : 0xffffu;
+    for (uint32_t v = 0; v < n; v++) {
+        keep[m] = (uint8_t)v; /* kept only when m advances */
+        m += gx_read_index(vx + (size_t)v * vsize + x->src, x->index_size) != skip;
+    }
+    return m;
 }
 
 /* An index past its array's last element: refused (VFETCH_GX_INDEX_ERROR, or an array too
@@ -103,48 +120,120 @@ static inline int gx_index_past_end(const struct gx_indexed *x,
     return VFETCH_OK;
 }
 
-/* Every index of the draw: skipped vertices counted, out-of-range ones refused or counted. */
-static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
-                            size_t vsize, uint32_t *skipped, uint32_t *clamped)
+/* The kept vertices' indices of every indexed copy: out-of-range ones refused or counted. The
+   common case (no index past the end) costs one maximum per copy. */
+static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                          const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m,
+                          uint32_t *clamped)
 {
-    const uint8_t *vx = p->vertices;
-    for (uint32_t v = 0; v < p->count; v++, vx += vsize) {
-        if (gx_skipped(rc, vx)) {
-            ++*skipped;
+    for (unsigned k = 0; k < rc->num_indexed; k++) {
+        const struct gx_indexed *x = &rc->indexed[k];
+        const uint8_t *at = vx + x->src;
+        uint32_t highest = 0;
+        if (x->index_size == 1)
+            for (uint32_t i = 0; i < m; i++)
+                highest = at[(size_t)keep[i] * vsize] > highest ? at[(size_t)keep[i] * vsize] : highest;
+        else
+            for (uint32_t i = 0; i < m; i++) {
+                const uint32_t idx = gx_read_index(at + (size_t)keep[i] * vsize, 2);
+                highest = idx > highest ? idx : highest;
+            }
+        if (m == 0 || (int64_t)highest <= x->last)
             continue;
-        }
-        for (unsigned k = 0; k < rc->num_indexed; k++) {
-            const struct gx_indexed *x = &rc->indexed[k];
-            if ((int64_t)gx_read_index(vx + x->src, x->index_size) > x->last &&
+        for (uint32_t i = 0; i < m; i++)
+            if ((int64_t)gx_read_index(at + (size_t)keep[i] * vsize, x->index_size) > x->last &&
                 gx_index_past_end(x, p, clamped))
                 return VFETCH_EARRAY_INDEX;
-        }
     }
     return VFETCH_OK;
 }
 
-/* memcpy of the sizes staging meets, each a constant so that the compiler emits plain moves
-   (a libc call per attribute per vertex cost more than the conversion). */
-static inline void gx_copy_bytes(uint8_t *to, const uint8_t *from, unsigned size)
+/* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
+   refused or counted. */
+static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                            size_t vsize, uint32_t *skipped, uint32_t *clamped)
 {
-    switch (size) {
-    case 1: *to = *from; break;
-    case 2: memcpy(to, from, 2); break;
-    case 3: memcpy(to, from, 3); break;
-    case 4: memcpy(to, from, 4); break;
-    case 6: memcpy(to, from, 6); break;
-    case 8: memcpy(to, from, 8); break;
-    case 12: memcpy(to, from, 12); break;
-    default: memcpy(to, from, size); break;
+    uint8_t keep[GX_BLOCK];
+    for (uint32_t v0 = 0; v0 < p->count; v0 += GX_BLOCK) {
+        const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
+        const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
+        const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
+        *skipped += n - m;
+        if (gx_block_check(rc, p, vx, vsize, keep, m, clamped))
+            return VFETCH_EARRAY_INDEX;
+    }
+    return VFETCH_OK;
+}
+
+/* memcpy of a constant size (plain moves, not a libc call). */
+#define GX_COPY_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* One direct copy for the kept vertices: `size` bytes at vertex offset src to staged dst. */
+GX_COPY_ALWAYS_INLINE void gx_stage_direct_sized(uint8_t *st, size_t staged_size,
+                                                 const struct gx_direct *c, const uint8_t *vx,
+                                                 size_t vsize, const uint8_t *keep, uint32_t m,
+                                                 const unsigned size)
+{
+    const uint8_t *from = vx + c->src;
+    uint8_t *to = st + c->dst; /* fields read once: the stores could alias them */
+    for (uint32_t i = 0; i < m; i++, to += staged_size)
+        memcpy(to, from + (size_t)keep[i] * vsize, size);
+}
+
+/* One indexed copy for the kept vertices: the element the vertex's index selects (clamped to
+   the last; the draw's checks have run), `size` bytes, index `isize` bytes big-endian. */
+GX_COPY_ALWAYS_INLINE void gx_stage_indexed_sized(uint8_t *st, size_t staged_size,
+                                                  const struct gx_indexed *x, const uint8_t *vx,
+                                                  size_t vsize, const uint8_t *keep, uint32_t m,
+                                                  const unsigned size, const unsigned isize)
+{
+    const uint8_t *at = vx + x->src, *base = x->base;
+    uint8_t *to = st + x->dst; /* fields read once: the stores could alias them */
+    const size_t stride = x->stride;
+    const int64_t last = x->last;
+    for (uint32_t i = 0; i < m; i++, to += staged_size) {
+        int64_t idx = gx_read_index(at + (size_t)keep[i] * vsize, isize);
+        idx = idx > last ? last : idx;
+        memcpy(to, base + (size_t)idx * stride, size);
+    }
+}
+
+/* The sizes GX attributes have (component bytes x 1..4, colors 2..4), each a constant. */
+#define GX_SIZES(X) X(1) X(2) X(3) X(4) X(6) X(8) X(12)
+
+static void gx_stage_direct(uint8_t *st, size_t staged_size, const struct gx_direct *c,
+                            const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m)
+{
+    switch (c->size) {
+#define GX_DIRECT_CASE(n)                                                                   \
+    case n: gx_stage_direct_sized(st, staged_size, c, vx, vsize, keep, m, n); return;
+        GX_SIZES(GX_DIRECT_CASE)
+#undef GX_DIRECT_CASE
+    default: gx_stage_direct_sized(st, staged_size, c, vx, vsize, keep, m, c->size); return;
+    }
+}
+
+static void gx_stage_indexed(uint8_t *st, size_t staged_size, const struct gx_indexed *x,
+                             const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m)
+{
+    switch (x->size * 2 + x->index_size - 1) {
+#define GX_INDEXED_CASE(n)                                                                  \
+    case n * 2: gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 1); return; \
+    case n * 2 + 1: gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 2); return;
+        GX_SIZES(GX_INDEXED_CASE)
+#undef GX_INDEXED_CASE
+    default:
+        gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, x->size, x->index_size);
+        return;
     }
 }
 
 /*
- * Stage vertices [v0, v0 + n) that are not skipped into the stage; *staged says how many.
- * With `check` (a draw that fits one block: one pass instead of two) it also counts skipped
- * and clamped vertices and refuses an index out of range, as gx_check_indices does; the stage
- * is internal, so nothing the caller sees is written before the checks end. Without it the
- * draw was checked before, and out-of-range indices are clamped.
+ * Stage vertices [v0, v0 + n) (n <= GX_BLOCK) that are not skipped into the stage; *staged
+ * says how many. With `check` (a draw that fits one block: one pass instead of two) it first
+ * counts skipped and clamped vertices and refuses an index out of range, as gx_check_indices
+ * does; the stage is internal, so nothing the caller sees is written before the checks end.
+ * Without it the draw was checked before, and out-of-range indices are clamped.
  */
 static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
                            size_t vsize, size_t staged_size, uint32_t v0, uint32_t n,
@@ -152,30 +241,18 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
                            uint32_t *staged)
 {
     const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
-    uint8_t *st = stage;
-    for (uint32_t v = 0; v < n; v++, vx += vsize) {
-        if (gx_skipped(rc, vx)) {
-            if (check)
-                r->skipped++;
-            continue;
-        }
-        for (unsigned k = 0; k < rc->num_direct; k++) {
-            const struct gx_direct *c = &rc->direct[k];
-            gx_copy_bytes(st + c->dst, vx + c->src, c->size);
-        }
-        for (unsigned k = 0; k < rc->num_indexed; k++) {
-            const struct gx_indexed *x = &rc->indexed[k];
-            int64_t idx = gx_read_index(vx + x->src, x->index_size);
-            if (idx > x->last) {
-                if (check && gx_index_past_end(x, p, &r->clamped))
-                    return VFETCH_EARRAY_INDEX;
-                idx = x->last; /* VFETCH_GX_INDEX_CLAMP */
-            }
-            gx_copy_bytes(st + x->dst, x->base + (size_t)idx * x->stride, x->size);
-        }
-        st += staged_size;
+    uint8_t keep[GX_BLOCK];
+    const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
+    if (check) {
+        r->skipped += n - m;
+        if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
+            return VFETCH_EARRAY_INDEX;
     }
-    *staged = (uint32_t)((size_t)(st - stage) / staged_size);
+    for (unsigned k = 0; k < rc->num_direct; k++)
+        gx_stage_direct(stage, staged_size, &rc->direct[k], vx, vsize, keep, m);
+    for (unsigned k = 0; k < rc->num_indexed; k++)
+        gx_stage_indexed(stage, staged_size, &rc->indexed[k], vx, vsize, keep, m);
+    *staged = m;
     return VFETCH_OK;
 }
 
