@@ -11,9 +11,10 @@
 #include "gx_internal.h"
 #include "stage.h"
 
-/* Vertices staged per block: 128 x at most 129 bytes (the largest staged vertex) stays in L1
-   with its output. */
+/* Vertices checked and staged a column at a time (their kept list is a uint8_t each). */
 #define GX_BLOCK 128
+/* The stage: 128 of the largest staged vertex (129 bytes), more of smaller ones; a draw that
+   fits it is checked while it is staged, and converted at once. */
 #define GX_STAGE_BYTES (GX_BLOCK * 129)
 
 void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
@@ -229,30 +230,37 @@ static void gx_stage_indexed(uint8_t *st, size_t staged_size, const struct gx_in
 }
 
 /*
- * Stage vertices [v0, v0 + n) (n <= GX_BLOCK) that are not skipped into the stage; *staged
- * says how many. With `check` (a draw that fits one block: one pass instead of two) it first
- * counts skipped and clamped vertices and refuses an index out of range, as gx_check_indices
- * does; the stage is internal, so nothing the caller sees is written before the checks end.
- * Without it the draw was checked before, and out-of-range indices are clamped.
+ * Stage vertices [v0, v0 + n) that are not skipped into the stage (which holds n staged
+ * vertices), GX_BLOCK at a time; *staged says how many. With `check` (a draw that fits the
+ * stage: one pass instead of two) it first counts each block's skipped and clamped vertices and
+ * refuses an index out of range, as gx_check_indices does; the stage is internal, so nothing
+ * the caller sees is written before the checks end. Without it the draw was checked before,
+ * and out-of-range indices are clamped.
  */
 static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
                            size_t vsize, size_t staged_size, uint32_t v0, uint32_t n,
                            uint8_t *stage, const int check, struct vfetch_gx_result *r,
                            uint32_t *staged)
 {
-    const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
     uint8_t keep[GX_BLOCK];
-    const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
-    if (check) {
-        r->skipped += n - m;
-        if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
-            return VFETCH_EARRAY_INDEX;
+    uint8_t *st = stage;
+    *staged = 0;
+    for (uint32_t b0 = 0; b0 < n; b0 += GX_BLOCK) {
+        const uint32_t nb = n - b0 < GX_BLOCK ? n - b0 : GX_BLOCK;
+        const uint8_t *vx = (const uint8_t *)p->vertices + ((size_t)v0 + b0) * vsize;
+        const uint32_t m = gx_block_keep(rc, vx, vsize, nb, keep);
+        if (check) {
+            r->skipped += nb - m;
+            if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
+                return VFETCH_EARRAY_INDEX;
+        }
+        for (unsigned k = 0; k < rc->num_direct; k++)
+            gx_stage_direct(st, staged_size, &rc->direct[k], vx, vsize, keep, m);
+        for (unsigned k = 0; k < rc->num_indexed; k++)
+            gx_stage_indexed(st, staged_size, &rc->indexed[k], vx, vsize, keep, m);
+        st += (size_t)m * staged_size;
+        *staged += m;
     }
-    for (unsigned k = 0; k < rc->num_direct; k++)
-        gx_stage_direct(stage, staged_size, &rc->direct[k], vx, vsize, keep, m);
-    for (unsigned k = 0; k < rc->num_indexed; k++)
-        gx_stage_indexed(stage, staged_size, &rc->indexed[k], vx, vsize, keep, m);
-    *staged = m;
     return VFETCH_OK;
 }
 
@@ -284,20 +292,21 @@ static int gx_check_output(const struct vfetch_gx_plan *plan, const struct vfetc
 
 /*
  * A draw with indexed attributes: staged a block at a time, each block converted. A draw that
- * fits one block is checked while it is staged (one pass over the indices); a longer one is
+ * fits the stage is checked while it is staged (one pass over the indices); a longer one is
  * checked whole first, since its first block is converted before its last is read.
  */
 static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                          const struct gx_copies *rc, const struct vfetch_stage *stage,
                          struct vfetch_gx_result *r)
 {
-    /* A block is as many staged vertices as the stage holds, so that the two agree whatever
-       the format's staged size. */
+    /* A draw the stage holds is staged whole (the stage holds at least GX_BLOCK of the largest
+       staged vertex); a longer one GX_BLOCK vertices at a time, which stay in L1 with their
+       output (larger blocks measured slower). */
     const size_t vsize = plan->format.vertex_size, fit = stage->size / plan->staged_size;
     const uint32_t block = fit < GX_BLOCK ? (uint32_t)fit : GX_BLOCK;
     uint32_t staged = 0;
     int err;
-    if (p->count <= block) {
+    if (p->count <= fit) {
         err = gx_stage(rc, p, vsize, plan->staged_size, 0, p->count, stage->data, 1, r, &staged);
         r->written = p->count - r->skipped;
         if (!err)

@@ -671,7 +671,11 @@ static void test_block_boundary(void)
     vfetch_gx_plan *plan = compile(&cp);
     if (!plan)
         return;
-    enum { ROWS = 4, MAX = 129 };
+    /* Around 128 (the block checked and staged a column at a time) and 1376 (the draws the
+       16,512-byte stage holds of this 12-byte staged vertex: checked while staged, in one
+       pass), and a draw of several stage loads. */
+    static const uint32_t counts[] = { 1, 2, 127, 128, 129, 255, 256, 257, 1375, 1376, 1377, 3000 };
+    enum { ROWS = 4, MAX = 3000 };
     uint8_t *arr = guard_alloc_tail(ROWS * 12); /* big-endian floats 0, 1, 2, ... */
     for (unsigned i = 0; i < ROWS * 3; i++) {
         const uint32_t bits = test_float_bits((float)i);
@@ -681,11 +685,13 @@ static void test_block_boundary(void)
     uint8_t *verts = guard_alloc_tail(MAX);
     const uint32_t stride = vfetch_gx_plan_out_stride(plan);
     uint8_t *out = guard_alloc_tail((size_t)MAX * stride);
-    for (uint32_t count = 128; count <= MAX; count++) {
+    for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        const uint32_t count = counts[c];
         for (unsigned policy = 0; policy < 2; policy++) {
             for (unsigned v = 0; v < count; v++)
                 verts[v] = (uint8_t)(v % ROWS);
-            verts[3] = 0xff; /* skipped */
+            if (count > 3)
+                verts[3] = 0xff; /* skipped */
             verts[count - 1] = ROWS; /* one past the array */
             struct vfetch_gx_run_params p;
             vfetch_gx_run_params_init(&p);
@@ -709,12 +715,13 @@ static void test_block_boundary(void)
                 continue;
             }
             CHECK_EQ(err, 0);
-            CHECK_EQ(r.skipped, 1);
+            const uint32_t skipped = count > 3;
+            CHECK_EQ(r.skipped, skipped);
             CHECK_EQ(r.clamped, 1);
-            CHECK_EQ(r.written, count - 1);
+            CHECK_EQ(r.written, count - skipped);
             /* written vertex w is draw vertex w (w < 3) or w + 1; the last one clamped to row 3 */
-            for (uint32_t w = 0; w < count - 1; w++) {
-                const uint32_t v = w < 3 ? w : w + 1;
+            for (uint32_t w = 0; w < count - skipped; w++) {
+                const uint32_t v = w < 3 || !skipped ? w : w + 1;
                 const unsigned row = v == count - 1 ? ROWS - 1 : v % ROWS;
                 float x;
                 memcpy(&x, out + (size_t)w * stride, 4);
