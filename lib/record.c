@@ -10,9 +10,11 @@
 
 /* What one output slot receives; ops run in order, so a later op's write replaces it. */
 /* SLOT_RGBA8: a PACK_UNORM8 slot of 8-bit fields, its bytes gathered as they are (widening an
-   8-bit field changes nothing), a missing alpha OR-ed in as 255. */
+   8-bit field changes nothing), a missing alpha OR-ed in as 255. SLOT_PACK8: a PACK_UNORM8
+   slot of the narrower fields of one packed container, unpacked lane by lane. */
 enum slot_kind {
-    SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED, SLOT_INT, SLOT_RGBA8
+    SLOT_KEEP, SLOT_CONST0, SLOT_CONST1, SLOT_RAW32, SLOT_HALF, SLOT_FIXED, SLOT_INT, SLOT_RGBA8,
+    SLOT_PACK8
 };
 
 struct slot_source {
@@ -36,7 +38,7 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
             slot->lane = NULL;
             if (op->conversion == VFETCH_CONV_PACK_UNORM8) { /* write mask 1, identity */
                 slot->lane = &op->lane[0];
-                slot->kind = SLOT_RGBA8;
+                slot->kind = op->format == VFETCH_FORMAT_FIXED8 ? SLOT_RGBA8 : SLOT_PACK8;
             } else if (sel == VFETCH_SWIZZLE_0 || (sel < 3 && sel >= op->count))
                 slot->kind = SLOT_CONST0;
             else if (sel == VFETCH_SWIZZLE_1 || sel >= op->count) /* missing w = 1 */
@@ -84,7 +86,8 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
         return slot->op->count;
     }
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
-    /* Integer fields keep only the bits of their field (raw_and): they start at bit 0. */
+    /* Integer fields keep only the bits of their field (raw_and): they start at bit 0; so
+       does the container of packed RGBA8 fields. */
     /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
        shift at all; float bits and halves to the bottom. */
     const unsigned at = slot->kind == SLOT_FIXED ? 4 - used : 0;
@@ -109,8 +112,22 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     }
     if (slot->kind == SLOT_CONST1)
         v->raw_or[i] = (int32_t)VFETCH_ONE_BITS;
-    if (slot->kind == SLOT_RGBA8 && slot->op->count < 4)
+    if ((slot->kind == SLOT_RGBA8 || slot->kind == SLOT_PACK8) && slot->op->count < 4)
         v->raw_or[i] = (int32_t)0xff000000u; /* missing alpha: 255 (missing G, B: 0) */
+    if (slot->kind == SLOT_PACK8) {
+        v->passes |= VFETCH_RP_PACK8;
+        v->pack_sel[i] = -1;
+        for (unsigned c = 0; c < slot->op->count; c++) {
+            const struct vfetch_lane *field = &slot->op->lane[c];
+            const unsigned n = field->field_bits, shl = 32 - field->field_shift - n;
+            v->pack_shl[c][i] = (int32_t)shl;
+            v->pack_shl_mul[c][i] = (int32_t)(1u << shl);
+            v->pack_fmask[c][i] = (int32_t)~((1u << (32 - n)) - 1);
+            v->pack_n[c][i] = (int32_t)n;
+            v->pack_n_mul[c][i] = (int32_t)(1u << (8 - n));
+        }
+        return;
+    }
     if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32 ||
         slot->kind == SLOT_INT || slot->kind == SLOT_RGBA8)
         v->passes |= VFETCH_RP_RAW;
@@ -148,6 +165,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
         /* 4 and 8 bits: widening is exact scaling (v * 17 / 255 = v / 15): plain UNORM. */
         if (n != 4 && n != 8) {
             v->widen_shr[i] = (int32_t)n;
+            v->widen_mul[i] = (int32_t)(1u << (8 - n));
             v->widen_mask[i] = (int32_t)0xff000000u;
             v->passes |= VFETCH_RP_WIDEN | VFETCH_RP_SHIFT;
             n = 8; /* from here on an unsigned 8-bit field at the top of the lane */
@@ -289,6 +307,16 @@ static int record_used_bytes(const struct vfetch_plan *plan, const struct slot_s
     return 1;
 }
 
+static int record_same_container(const struct vfetch_lane *a, const struct vfetch_lane *b)
+{
+    if (a->nbytes != b->nbytes)
+        return 0;
+    for (unsigned k = 0; k < a->nbytes; k++)
+        if (a->byte_off[k] != b->byte_off[k])
+            return 0;
+    return 1;
+}
+
 struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
                                                int wide_windows)
 {
@@ -305,16 +333,21 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     if (num_vectors > 1024)
         return NULL;
 
-    /* RGBA8 packing of fields narrower than 8 bits would need per-byte widening, and of fields
-       in several streams more than one window per lane; integer fields above bit 0 would need
-       a right shift. */
+    /* RGBA8 packing of fields in several streams (or, narrower than 8 bits, in several
+       containers) would need more than one window per lane; integer fields above bit 0 would
+       need a right shift. */
     for (unsigned o = 0; o < d->num_ops; o++) {
         const struct vfetch_op_exec *op = &plan->ops[o];
         if (op->conversion == VFETCH_CONV_PACK_UNORM8) {
-            if (op->format != VFETCH_FORMAT_FIXED8)
+            /* 8-bit fields: any bytes of one stream; narrower ones: one container, and not
+               on 4-lane levels, which lack variable shifts: 8 multiplies per vector made the
+               program slower than the per-op kernels (docs/simd.md). */
+            const int bytes = op->format == VFETCH_FORMAT_FIXED8;
+            if (!bytes && lanes == 4)
                 return NULL;
             for (unsigned c = 1; c < op->count; c++)
-                if (op->lane[c].stream != op->lane[0].stream)
+                if (op->lane[c].stream != op->lane[0].stream ||
+                    (!bytes && !record_same_container(&op->lane[c], &op->lane[0])))
                     return NULL;
         }
         for (unsigned c = 0; c < op->count; c++)
@@ -326,10 +359,12 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     record_slot_sources(plan, slots);
     const struct slot_source keep = { SLOT_KEEP, NULL, NULL };
 
-    struct vfetch_record_prog *prog =
-        calloc(1, sizeof *prog + num_vectors * sizeof(struct vfetch_rp_vector));
+    /* The vectors' tables 64-byte aligned (struct vfetch_rp_vector): so is the allocation. */
+    const size_t bytes = sizeof(struct vfetch_record_prog) + num_vectors * sizeof(struct vfetch_rp_vector);
+    struct vfetch_record_prog *prog = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!prog)
         return NULL;
+    memset(prog, 0, bytes);
     prog->lanes = lanes;
     prog->group = group;
     while ((1u << prog->group_shift) < group)
@@ -408,7 +443,7 @@ unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
         { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
         { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
         { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },   { VFETCH_RP_WIDEN, 3 },
-        { VFETCH_RP_MASK, 1 },
+        { VFETCH_RP_MASK, 1 },  { VFETCH_RP_PACK8, 12 },
     };
     unsigned total = 0;
     for (unsigned k = 0; k < prog->num_vectors; k++) {

@@ -18,6 +18,9 @@
  *     max(., lo), every step exact but the one division the reference also does;
  *   - UNORM8 lanes widen a 5..7-bit field to 8 bits by repeating its bits (x | x >> n) before
  *     the conversion; 4- and 8-bit fields need no widening (v * 17 / 255 = v / 15);
+ *   - RGBA8 lanes: 8-bit fields gathered byte by byte (raw), or the 4..8-bit fields of one
+ *     packed container (RGB565, RGBA4444, RGBA6666) each moved to the top, widened and
+ *     shifted down to its byte (pack8);
  *   - lanes that are raw float32 bits, integer fields (masked) or constants (raw), binary16
  *     (half: a second pass), or left alone (keep: a masked store).
  */
@@ -48,8 +51,11 @@ enum {
     VFETCH_RP_SHIFT = 1 << 7, /**< some fixed lane is a packed field: shift and mask */
     VFETCH_RP_WIDEN = 1 << 8, /**< some fixed lane widens a 5..7-bit field to 8 bits (UNORM8) */
     VFETCH_RP_MASK = 1 << 9,  /**< some raw lane keeps only a field's bits (INTEGER) */
+    VFETCH_RP_PACK8 = 1 << 10, /**< some lane packs RGBA8 from fields of one container */
 };
 
+/* One vector of the program. Its tables are 64-byte aligned (the program is allocated so):
+   a load that splits cache lines costs, and the rare passes load theirs per group. */
 struct vfetch_rp_vector {
     uint8_t window;       /**< enum vfetch_rp_window */
     uint16_t passes;      /**< VFETCH_RP_* bits */
@@ -57,20 +63,31 @@ struct vfetch_rp_vector {
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
-    uint8_t ctrl[64];     /**< byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
+    _Alignas(64) uint8_t ctrl[64]; /**< byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
     uint64_t zmask;       /**< 64/128 windows: bit b set = output byte b comes from the window */
     /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
         in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32
         bytes for 64/128 windows), for one vcvtph2ps. */
-    uint8_t hctrl[64];
+    _Alignas(64) uint8_t hctrl[64];
     uint64_t hzmask;
-    int32_t shl[VFETCH_RP_LANES];     /**< left shift (avx2/avx512) ... */
+    _Alignas(64) int32_t shl[VFETCH_RP_LANES]; /**< left shift (avx2/avx512) ... */
     int32_t shl_mul[VFETCH_RP_LANES]; /**< ... or the same as a multiplier 2^shl (sse41/neon) */
     int32_t fmask[VFETCH_RP_LANES];   /**< keeps the field's n top bits after the shift */
     int32_t xmask[VFETCH_RP_LANES];   /**< 0x80000000 for unsigned fields (see record.c) */
     /** UNORM8 widening of an n-bit field at the top of the lane: x | x >> n, keeping the top
-        8 bits (widen_shr = n, widen_mask = 0xff000000; 0 and all ones elsewhere). */
-    int32_t widen_shr[VFETCH_RP_LANES], widen_mask[VFETCH_RP_LANES];
+        8 bits (widen_shr = n, widen_mask = 0xff000000; 0 and all ones elsewhere). Below
+        AVX2 (no variable right shift) x >> n is formed as (x >> 8) * 2^(8-n), exact since
+        the bits below the field are clear: widen_mul = 2^(8-n), 0 elsewhere. */
+    int32_t widen_shr[VFETCH_RP_LANES], widen_mul[VFETCH_RP_LANES], widen_mask[VFETCH_RP_LANES];
+    /** PACK8 lanes (RGBA8 from the 4..8-bit fields of one container, which the gather puts
+        at the bottom of the lane): byte c is field c moved to the top (shift left by
+        pack_shl, or multiply by pack_shl_mul below AVX2; keep the top pack_n bits with
+        pack_fmask), widened to 8 bits (f | f >> pack_n) and shifted down to byte c. A missing
+        field has pack_fmask 0 (alpha 255 comes from raw_or). */
+    int32_t pack_shl[4][VFETCH_RP_LANES], pack_shl_mul[4][VFETCH_RP_LANES];
+    int32_t pack_fmask[4][VFETCH_RP_LANES], pack_n[4][VFETCH_RP_LANES];
+    int32_t pack_n_mul[4][VFETCH_RP_LANES]; /**< 2^(8 - pack_n): widening below AVX2, as above */
+    int32_t pack_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the packed RGBA8 result */
     float mul[VFETCH_RP_LANES], add[VFETCH_RP_LANES], div[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
     int32_t fixed_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the fixed-point result */
     int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */

@@ -1,6 +1,6 @@
 /*
  * VFETCH_ENOMEM: every allocation of every entry point made to fail in turn (the test is
- * linked with --wrap=malloc,calloc, so the library's calls come here). Each failing call must
+ * linked with --wrap=malloc,calloc,aligned_alloc, so the library's calls come here). Each failing call must
  * return VFETCH_ENOMEM, leave its out-pointer and the output untouched, and leak nothing (the
  * ASan build checks leaks); once no allocation fails, the call succeeds.
  */
@@ -12,8 +12,10 @@
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
+void *__real_aligned_alloc(size_t alignment, size_t size);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_aligned_alloc(size_t alignment, size_t size);
 
 /* -1: never fail; k >= 0: the allocation after k more succeed fails (and only that one). */
 static long fail_countdown = -1;
@@ -38,6 +40,11 @@ void *__wrap_malloc(size_t size)
 void *__wrap_calloc(size_t n, size_t size)
 {
     return should_fail() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_aligned_alloc(size_t alignment, size_t size)
+{
+    return should_fail() ? NULL : __real_aligned_alloc(alignment, size);
 }
 
 #define SENTINEL ((void *)(uintptr_t)0x5e5e)

@@ -12,7 +12,6 @@
 
 #if VEC_BITS == 128
 #include <simde/x86/sse4.1.h>
-#include <simde/x86/avx2.h> /* simde_mm_srlv_epi32: emulated below AVX2 */
 #endif
 
 VEC_INLINE vi rp_load(const int32_t *p)
@@ -148,22 +147,45 @@ VEC_INLINE vi rp_shift_left(vi x, vi shl)
 #endif
 }
 
-/* x >> shr, per lane. */
-VEC_INLINE vi rp_shift_right(vi x, vi shr)
+/* x >> n for a field of n = 4..8 bits at the top of each lane, nothing below it: a variable
+   shift where the level has one, else (x >> 8) * 2^(8-n) (mul = 2^(8-n)). */
+VEC_INLINE vi rp_field_shift_right(vi x, const int32_t *n, const int32_t *mul)
 {
+    (void)n;
+    (void)mul;
 #if VEC_BITS == 512
-    return simde_mm512_srlv_epi32(x, shr);
+    return simde_mm512_srlv_epi32(x, rp_load(n));
 #elif VEC_BITS == 256
-    return simde_mm256_srlv_epi32(x, shr);
+    return simde_mm256_srlv_epi32(x, rp_load(n));
 #else
-    return simde_mm_srlv_epi32(x, shr);
+    return simde_mm_mullo_epi32(vi_srli(x, 8), rp_load(mul));
 #endif
 }
 
 /* UNORM8: an n-bit field at the top of each lane widened to 8 bits (x | x >> n, top byte). */
 VEC_INLINE vi rp_widen(vi x, const struct vfetch_rp_vector *v)
 {
-    return vi_and(vi_or(x, rp_shift_right(x, rp_load(v->widen_shr))), rp_load(v->widen_mask));
+    return vi_and(vi_or(x, rp_field_shift_right(x, v->widen_shr, v->widen_mul)),
+                  rp_load(v->widen_mask));
+}
+
+/* PACK8: RGBA8 from the fields of the container at the bottom of each lane (record.h). */
+VEC_INLINE vi rp_pack8_field(vi x, const struct vfetch_rp_vector *v, unsigned c)
+{
+#if VEC_BITS == 128
+    const vi shl = rp_load(v->pack_shl_mul[c]);
+#else
+    const vi shl = rp_load(v->pack_shl[c]);
+#endif
+    const vi f = vi_and(rp_shift_left(x, shl), rp_load(v->pack_fmask[c]));
+    return vi_and(vi_or(f, rp_field_shift_right(f, v->pack_n[c], v->pack_n_mul[c])),
+                  vi_set1((int32_t)0xff000000u));
+}
+
+VEC_INLINE vi rp_pack8(vi x, const struct vfetch_rp_vector *v)
+{
+    return vi_or(vi_or(vi_srli(rp_pack8_field(x, v, 0), 24), vi_srli(rp_pack8_field(x, v, 1), 16)),
+                 vi_or(vi_srli(rp_pack8_field(x, v, 2), 8), rp_pack8_field(x, v, 3)));
 }
 
 /* Store the lanes store_sel enables; every other byte stays untouched. */
@@ -247,6 +269,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
                 f = vf_max(f, r.lo);
             res = rp_blend(res, vf_as_vi(f), r.fixed_sel);
         }
+        if (passes & VFETCH_RP_PACK8)
+            res = rp_blend(res, vi_or(rp_pack8(perm, v), r.raw_or), rp_load(v->pack_sel));
         if (passes & VFETCH_RP_HALF) {
 #if VEC_HAVE_F16C
             res = rp_blend(res, rp_halves(window, w, r.hctrl, hzmask), r.half_sel);
@@ -263,8 +287,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
  * The loop compiled once per combination of the common passes (load, fixed-point, shift,
  * divide, binary16, kept lanes, UNORM8 widening: 128 keys, 26 of them reachable), each with
  * its pass set a constant, so that a vector runs only the passes it needs and tests none of
- * them per group. Vectors with a rare pass (clamp, integer mask) run the generic loop, which
- * tests its passes at run time.
+ * them per group. Vectors with a rare pass (clamp, integer mask, RGBA8 from packed fields) run
+ * the generic loop, which tests its passes at run time.
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
                    VFETCH_RP_HALF | VFETCH_RP_KEEP)
