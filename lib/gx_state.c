@@ -1,6 +1,8 @@
 /*
- * The CP vertex state of an emulator: register writes in, the compiled format of each VAT out,
- * compiled again only after a write changed something it depends on.
+ * The CP vertex state of an emulator: register writes in, the compiled format of each VAT out.
+ * A format is looked up again only after a write changed something it depends on, and then
+ * first in a cache of the last GX_CACHE_SIZE formats compiled (games switch between a few
+ * vertex descriptors draw after draw), compiled only when it is not there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,21 @@
 #include "gx_internal.h"
 
 #define GX_NUM_FORMATS 8
+/* Formats kept compiled (the three Wii captures in ../shared/testdata/gx use three). */
+#define GX_CACHE_SIZE 32
+
+/* What a format compiles from besides the state's options: 32 bytes, no padding (compared
+   with memcmp). */
+struct gx_key {
+    uint32_t vcd_lo, vcd_hi, vat_a, vat_b, vat_c;
+    uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
+};
+
+/* A compiled format, shared by the cache and the formats currently using it. */
+struct gx_shared_plan {
+    vfetch_gx_plan *plan;
+    unsigned refs;
+};
 
 struct vfetch_gx_state {
     struct vfetch_gx_state_params params;
@@ -15,10 +32,22 @@ struct vfetch_gx_state {
     uint32_t vcd_lo, vcd_hi;
     uint32_t vat[3][GX_NUM_FORMATS]; /* A, B, C */
     uint32_t array_base[16], array_stride[16];
-    vfetch_gx_plan *plan[GX_NUM_FORMATS];
+    struct gx_shared_plan *plan[GX_NUM_FORMATS];
     uint8_t dirty[GX_NUM_FORMATS];
     uint64_t compiles;
+    /* The cache, first in first out: entry cache_next is replaced next. */
+    struct gx_key cache_key[GX_CACHE_SIZE];
+    struct gx_shared_plan *cache_plan[GX_CACHE_SIZE];
+    unsigned cache_used, cache_next;
 };
+
+static void gx_shared_release(struct gx_shared_plan *shared)
+{
+    if (shared && --shared->refs == 0) {
+        vfetch_gx_plan_free(shared->plan);
+        free(shared);
+    }
+}
 
 int vfetch_gx_state_create(const struct vfetch_gx_state_params *params, vfetch_gx_state **out)
 {
@@ -42,7 +71,9 @@ void vfetch_gx_state_free(vfetch_gx_state *state)
     if (!state)
         return;
     for (unsigned f = 0; f < GX_NUM_FORMATS; f++)
-        vfetch_gx_plan_free(state->plan[f]);
+        gx_shared_release(state->plan[f]);
+    for (unsigned e = 0; e < state->cache_used; e++)
+        gx_shared_release(state->cache_plan[e]);
     free(state);
 }
 
@@ -101,32 +132,79 @@ uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr)
     return reg ? *reg : 0;
 }
 
+/* The format a key describes, compiled; or NULL (the error in *err). */
+static struct gx_shared_plan *gx_state_compile(vfetch_gx_state *state, const struct gx_key *key,
+                                               int *err)
+{
+    struct vfetch_gx_compile_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.regs = (struct vfetch_gx_desc){ key->vcd_lo, key->vcd_hi, key->vat_a, key->vat_b,
+                                       key->vat_c };
+    memcpy(cp.array_stride, key->array_stride, sizeof cp.array_stride);
+    cp.layout = state->params.layout;
+    cp.color_output = state->params.color_output;
+    cp.path = state->params.path;
+    state->compiles++;
+    struct gx_shared_plan *shared = malloc(sizeof *shared);
+    if (!shared) {
+        *err = VFETCH_ENOMEM;
+        return NULL;
+    }
+    *err = vfetch_gx_compile(&cp, &shared->plan);
+    if (*err) {
+        free(shared);
+        return NULL;
+    }
+    shared->refs = 1;
+    return shared;
+}
+
 int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan)
 {
     if (!state || !out_plan || vat >= GX_NUM_FORMATS)
         return VFETCH_EINVAL;
     if (!state->dirty[vat] && state->plan[vat]) {
-        *out_plan = state->plan[vat];
+        *out_plan = state->plan[vat]->plan;
         return VFETCH_OK;
     }
-    struct vfetch_gx_compile_params cp;
-    memset(&cp, 0, sizeof cp);
-    cp.regs = (struct vfetch_gx_desc){ state->vcd_lo, state->vcd_hi, state->vat[0][vat],
-                                       state->vat[1][vat], state->vat[2][vat] };
+    struct gx_key key;
+    key.vcd_lo = state->vcd_lo;
+    key.vcd_hi = state->vcd_hi;
+    key.vat_a = state->vat[0][vat];
+    key.vat_b = state->vat[1][vat];
+    key.vat_c = state->vat[2][vat];
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-        cp.array_stride[a] = (uint8_t)state->array_stride[a]; /* ARRAY_STRIDE is 8 bits */
-    cp.layout = state->params.layout;
-    cp.color_output = state->params.color_output;
-    cp.path = state->params.path;
-    vfetch_gx_plan *plan = NULL;
-    const int err = vfetch_gx_compile(&cp, &plan);
-    state->compiles++;
-    vfetch_gx_plan_free(state->plan[vat]);
-    state->plan[vat] = plan;
-    state->dirty[vat] = err != 0;
-    if (err)
-        return err;
-    *out_plan = plan;
+        key.array_stride[a] = (uint8_t)state->array_stride[a]; /* ARRAY_STRIDE is 8 bits */
+    struct gx_shared_plan *shared = NULL;
+    for (unsigned e = 0; e < state->cache_used && !shared; e++)
+        if (!memcmp(&state->cache_key[e], &key, sizeof key))
+            shared = state->cache_plan[e];
+    if (shared) {
+        shared->refs++;
+    } else {
+        int err;
+        shared = gx_state_compile(state, &key, &err);
+        if (!shared) {
+            gx_shared_release(state->plan[vat]);
+            state->plan[vat] = NULL;
+            state->dirty[vat] = 1;
+            return err;
+        }
+        /* into the cache (which keeps a reference), replacing the oldest entry */
+        const unsigned e = state->cache_next;
+        if (e < state->cache_used)
+            gx_shared_release(state->cache_plan[e]);
+        else
+            state->cache_used++;
+        state->cache_key[e] = key;
+        state->cache_plan[e] = shared;
+        shared->refs++;
+        state->cache_next = (e + 1) % GX_CACHE_SIZE;
+    }
+    gx_shared_release(state->plan[vat]);
+    state->plan[vat] = shared;
+    state->dirty[vat] = 0;
+    *out_plan = shared->plan;
     return VFETCH_OK;
 }
 

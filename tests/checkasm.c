@@ -867,7 +867,8 @@ static void check_record_variants(void)
 /*
  * RGBA8 from the 4..8-bit fields of one packed container (PACK8 lanes: RGB565, RGBA4444,
  * RGBA6666): every 16-bit container value, and for 24-bit containers every combination of
- * the first three 6-bit fields (the fourth repeating the first), in both byte orders, packed
+ * the first two 6-bit fields with scrambled values in the other two (each lane converts its
+ * fields independently; every value of every field occurs), in both byte orders, packed
  * tight (one slot per vertex) and after a float32 position (a GX packed vertex, the color in
  * slot 3 of 4); each must lower to a record program at every
  * level with one, and every program variant must equal the reference, against guard pages.
@@ -882,7 +883,7 @@ static void check_record_pack8(void)
         if (!fi->packed || !vfetch_format_fields_widen8((enum vfetch_format)f))
             continue;
         formats++;
-        const uint32_t count = fi->container == 2 ? 1u << 16 : 1u << 18;
+        const uint32_t count = fi->container == 2 ? 1u << 16 : 1u << 12;
         for (unsigned layout = 0; layout < 4; layout++) {
             const bool big = layout & 1, offset = layout & 2;
             struct vfetch_plan_desc d;
@@ -913,7 +914,7 @@ static void check_record_pack8(void)
             uint8_t *in_alloc, *in = place(in_size, layout & 1, 0, &in_alloc);
             rnd_fill(in, in_size);
             for (uint32_t i = 0; i < count; i++) {
-                const uint32_t v = fi->container == 2 ? i : i | (i & 0x3f) << 18;
+                const uint32_t v = fi->container == 2 ? i : i | ((i * 2654435761u) & 0xfff000);
                 uint8_t *at = in + (size_t)i * d.streams[0].stride + (offset ? 12 : 0);
                 for (unsigned b = 0; b < fi->container; b++)
                     at[big ? fi->container - 1 - b : b] = (uint8_t)(v >> 8 * b);
@@ -972,8 +973,8 @@ static void check_record_pack8(void)
     }
     vfetch_set_cpu_mask(~0u);
     CHECK(formats >= 3);
-    printf("  record programs packing RGBA8 from packed fields: %u formats, every container "
-           "value, every level\n", formats);
+    printf("  record programs packing RGBA8 from packed fields: %u formats, every field value, "
+           "every level\n", formats);
 }
 
 static void check_record_programs(void)

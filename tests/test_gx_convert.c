@@ -658,10 +658,62 @@ static void test_state(void)
 }
 
 /*
- * Draws of up to one staging block (128 vertices) are checked while they are staged, longer
- * ones in a pass of their own: both paths, at 128 and 129 vertices, with the one bad index in
- * the last vertex (an error with nothing written; clamped and counted), with skipped vertices,
- * and with every index good (the same output).
+ * The state's cache of compiled formats: registers compiled before give the plan compiled then
+ * (the same pointer, no compilation), as long as it is among the last 32 compiled; a format a
+ * VAT no longer uses stays valid for the others that do; the 33rd new format evicts the first.
+ */
+static void test_state_cache(void)
+{
+    vfetch_gx_state *st = NULL;
+    CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
+    if (!st)
+        return;
+    const uint32_t vcd_a = vcd(0, VFETCH_GX_DIRECT), vcd_b = vcd(0, VFETCH_GX_INDEX16);
+    vfetch_gx_load_cp_reg(st, 0x70, 1 | 4u << 1); /* f32 XYZ */
+    vfetch_gx_load_cp_reg(st, 0x71, 1 | 4u << 1);
+    const vfetch_gx_plan *a = NULL, *b = NULL, *again = NULL, *other = NULL;
+    vfetch_gx_load_cp_reg(st, 0x50, vcd_a);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &a), 0);
+    vfetch_gx_load_cp_reg(st, 0x50, vcd_b);
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &b), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    CHECK(a != b);
+    vfetch_gx_load_cp_reg(st, 0x50, vcd_a); /* back to the first descriptor: cached */
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    CHECK(again == a);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    /* format 1 with the same registers as format 0 shares its plan */
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &other), 0);
+    CHECK(other == a);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
+    if (a)
+        CHECK_EQ(vfetch_gx_plan_format(a)->vertex_size, 12);
+    /* 32 more formats (position shifts 0..31 of s16 XYZ in format 0) evict the first two */
+    for (uint32_t shift = 0; shift < 32; shift++) {
+        vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | shift << 4);
+        CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    }
+    CHECK_EQ(vfetch_gx_state_compiles(st), 34);
+    /* format 1 still holds the first plan, usable though the cache dropped it */
+    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
+    CHECK(again == a);
+    if (again)
+        CHECK_EQ(vfetch_gx_plan_format(again)->vertex_size, 12);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 34);
+    vfetch_gx_load_cp_reg(st, 0x70, 1 | 4u << 1); /* the first registers again: compiled anew */
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 35);
+    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 31u << 4); /* the newest: still cached */
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
+    CHECK_EQ(vfetch_gx_state_compiles(st), 35);
+    vfetch_gx_state_free(st);
+}
+
+/*
+ * Draws that fit the stage are checked while they are staged, longer ones in a pass of their
+ * own; staging runs in blocks of 128: counts on both sides of each boundary, with the one bad
+ * index in the last vertex (an error with nothing written; clamped and counted), with a
+ * skipped vertex, and with every index good (the same output).
  */
 static void test_block_boundary(void)
 {
@@ -745,5 +797,6 @@ int main(void)
     test_errors();
     test_state();
     test_block_boundary();
+    test_state_cache();
     return test_summary("gx-convert");
 }

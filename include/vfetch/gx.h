@@ -284,15 +284,19 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value);
 uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr);
 
 /**
- * The compiled format for VAT format vat (0..7) under the current registers, compiled now if
- * a register write changed something it depends on, else the cached one. The plan stays valid
- * until a later call for the same vat recompiles it (after such a write) or the state is
- * freed. Errors as vfetch_gx_compile (the format's cached plan is then dropped), VFETCH_EINVAL
- * for vat > 7.
+ * The compiled format for VAT format vat (0..7) under the current registers: the one this vat
+ * had unless a register write changed something it depends on; else, if the state compiled
+ * the same registers (VCD, the vat's VAT words, the array strides) among its last 32
+ * compilations, that plan (formats with equal registers share one plan); else compiled now.
+ * Plans are compiled at the CPU level in force when they are compiled. The plan stays valid
+ * until a later call for the same vat returns a different one, or the state is freed. Errors
+ * as vfetch_gx_compile (the vat's plan is then dropped; nothing is cached), VFETCH_ENOMEM,
+ * VFETCH_EINVAL for vat > 7.
  */
 int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan);
 
-/** How many compilations the state has run (for tests of the cache, and statistics). */
+/** How many compilations the state has run, failed ones included (for tests of the cache,
+    and statistics). */
 uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state);
 
 #ifdef __cplusplus

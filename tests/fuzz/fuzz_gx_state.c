@@ -1,8 +1,8 @@
 /*
  * Fuzz target: a GX CP state fed a sequence of register writes and plan requests, checked
  * against a model of the state written from gx.h and docs/gx.md (which addresses it holds,
- * what each write makes dirty, when it compiles, that a cached plan is the same pointer and a
- * handed-out plan stays usable until its format is recompiled), each plan against an
+ * what each write makes dirty, when it compiles, which formats its cache of 32 keeps, that a
+ * cached plan is the same pointer and a handed-out plan stays usable until its format changes), each plan against an
  * independent vfetch_gx_compile of the modelled registers; then one draw (fuzz_gx_draw.c).
  */
 #include <stdint.h>
@@ -17,13 +17,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define STATE_FORMATS 8
 #define STATE_MAX_STEPS 96
 
+/* gx.h: the state keeps the last 32 formats it compiled (first in, first out). */
+#define STATE_CACHE 32
+
 struct state_model {
     uint32_t reg[256];
     uint8_t dirty[STATE_FORMATS];
     const vfetch_gx_plan *held[STATE_FORMATS]; /* last plan handed out, NULL once invalid */
     struct vfetch_gx_compile_params held_params[STATE_FORMATS];
     uint64_t compiles;
+    /* the cache: registers (compile params) of each kept format and the plan handed out */
+    struct vfetch_gx_compile_params cache_params[STATE_CACHE];
+    const vfetch_gx_plan *cache_plan[STATE_CACHE];
+    unsigned cache_used, cache_next;
 };
+
+static int state_model_cached(const struct state_model *sm, const struct vfetch_gx_compile_params *cp)
+{
+    for (unsigned e = 0; e < sm->cache_used; e++)
+        if (!memcmp(&sm->cache_params[e].regs, &cp->regs, sizeof cp->regs) &&
+            !memcmp(sm->cache_params[e].array_stride, cp->array_stride, sizeof cp->array_stride))
+            return (int)e;
+    return -1;
+}
 
 /* gx.h: 0x30, 0x40, 0x50, 0x60, VAT 0x70+f/0x80+f/0x90+f (f 0..7), 0xA0+n and 0xB0+n. */
 static int state_model_holds(uint8_t addr)
@@ -80,10 +96,17 @@ static void state_request(vfetch_gx_state *st, struct state_model *sm,
         FUZZ_REQUIRE(err == VFETCH_EINVAL && plan == STATE_UNTOUCHED, "vat %u accepted", vat);
         return;
     }
+    struct vfetch_gx_compile_params cp;
+    state_model_params(sm, sp, vat, &cp);
     const int cached = !sm->dirty[vat] && sm->held[vat];
+    const int entry = cached ? -1 : state_model_cached(sm, &cp);
     if (cached) {
         FUZZ_REQUIRE(err == VFETCH_OK && plan == sm->held[vat],
                      "format %u not dirty but not the cached plan (%d)", vat, err);
+    } else if (entry >= 0) {
+        FUZZ_REQUIRE(err == VFETCH_OK && plan == sm->cache_plan[entry],
+                     "format %u: registers compiled before but not the cached plan (%d)", vat, err);
+        sm->held[vat] = NULL; /* set below */
     } else {
         sm->compiles++;
         sm->held[vat] = NULL; /* recompiled: the previous plan is gone */
@@ -91,8 +114,6 @@ static void state_request(vfetch_gx_state *st, struct state_model *sm,
     FUZZ_REQUIRE(vfetch_gx_state_compiles(st) == sm->compiles, "compiles %llu, model %llu",
                  (unsigned long long)vfetch_gx_state_compiles(st), (unsigned long long)sm->compiles);
 
-    struct vfetch_gx_compile_params cp;
-    state_model_params(sm, sp, vat, &cp);
     vfetch_gx_plan *twin = NULL;
     const int twin_err = vfetch_gx_compile(&cp, &twin);
     fuzz_trace("gx state plan vat %u -> %d (compile %d)%s\n", vat, err, twin_err, cached ? " cached" : "");
@@ -111,6 +132,13 @@ static void state_request(vfetch_gx_state *st, struct state_model *sm,
     if (!cached) {
         sm->held[vat] = plan;
         sm->held_params[vat] = cp;
+    }
+    if (!cached && entry < 0) { /* compiled: into the cache, replacing the oldest */
+        sm->cache_params[sm->cache_next] = cp;
+        sm->cache_plan[sm->cache_next] = plan;
+        if (sm->cache_used < STATE_CACHE)
+            sm->cache_used++;
+        sm->cache_next = (sm->cache_next + 1) % STATE_CACHE;
     }
     sm->dirty[vat] = 0;
 }
