@@ -48,17 +48,59 @@ static unsigned cpu_detect(void)
         flags |= VFETCH_CPU_AVX512;
     return flags;
 }
+
+static int cpu_detect_splits_512(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const unsigned base = a >> 8 & 0xf, family = base == 0xf ? base + (a >> 20 & 0xff) : base;
+    return vfetch_cpu_family_splits_512(amd, family);
+}
 #elif defined(__aarch64__)
+static int cpu_detect_splits_512(void)
+{
+    return 0;
+}
+
 static unsigned cpu_detect(void)
 {
     return VFETCH_CPU_NEON; /* Advanced SIMD is mandatory on aarch64 */
 }
 #else
+static int cpu_detect_splits_512(void)
+{
+    return 0;
+}
+
 static unsigned cpu_detect(void)
 {
     return 0;
 }
 #endif
+
+int vfetch_cpu_family_splits_512(int amd, unsigned family)
+{
+    /* Zen 4 executes each 512-bit operation as two 256-bit halves; Zen 5 has 512-bit data
+       paths (measured: docs/simd.md). Intel's AVX-512 cores have 512-bit units (not measured
+       here). Zen 5's mobile parts are said to split them too; family alone cannot tell. */
+    return amd && family == 0x19;
+}
+
+static atomic_int cpu_splits_512 = -1;
+
+int vfetch_cpu_splits_512(void)
+{
+    int v = atomic_load(&cpu_splits_512);
+    if (v < 0) {
+        v = cpu_detect_splits_512();
+        atomic_store(&cpu_splits_512, v);
+    }
+    return v;
+}
 
 /* Level names, best first, with the flag bits "this level and those below it". */
 static const struct {

@@ -1071,6 +1071,53 @@ static void check_record_programs(void)
     }
 }
 
+/*
+ * Which width an AVX-512 plan runs (lib/plan.c, docs/simd.md): the CPU rule by vendor and
+ * family, and that plans follow it: on a CPU with full-width 512-bit units the 512-bit
+ * program unless the 256-bit one is estimated cheaper even at half the 512-bit cost.
+ */
+static void check_wide_program_choice(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    CHECK_EQ(vfetch_cpu_family_splits_512(1, 0x19), 1); /* AMD Zen 4 */
+    CHECK_EQ(vfetch_cpu_family_splits_512(1, 0x1a), 0); /* AMD Zen 5 */
+    CHECK_EQ(vfetch_cpu_family_splits_512(1, 0x17), 0); /* Zen 2: no AVX-512 at all */
+    CHECK_EQ(vfetch_cpu_family_splits_512(0, 0x6), 0);  /* Intel */
+    unsigned l = 0;
+    while (l < num_levels && levels[l].bit != VFETCH_CPU_AVX512)
+        l++;
+    if (l == num_levels || !levels[l].dsp.record_narrow)
+        return;
+    rng_seed_for("wide-choice");
+    vfetch_set_cpu_mask(level_mask(l));
+    unsigned wide = 0, plans = 0;
+    for (unsigned i = 0; i < 200; i++) {
+        struct vfetch_plan_desc d;
+        random_plan_desc(&d);
+        vfetch_plan *plan = NULL;
+        CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+        if (!plan)
+            continue;
+        struct vfetch_record_prog *w = vfetch_record_lower(plan, 16, 1), *n = vfetch_record_lower(plan, 8, 0);
+        if (w && n) {
+            const uint64_t wc = vfetch_record_cost(w), nc = vfetch_record_cost(n);
+            const bool want_narrow = vfetch_cpu_splits_512() ? 4 * nc <= 5 * wc : 2 * nc < wc;
+            CHECK(plan->record != NULL);
+            if (plan->record)
+                CHECK_EQ(plan->record->lanes, want_narrow ? 8u : 16u);
+            wide += plan->record && plan->record->lanes == 16;
+            plans++;
+        }
+        free(w);
+        free(n);
+        vfetch_plan_free(plan);
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("  avx512 plans: %u of %u with both widths run the 512-bit program (this CPU %s "
+           "512-bit operations)\n", wide, plans, vfetch_cpu_splits_512() ? "splits" : "does not split");
+}
+
 /* ---- main ---------------------------------------------------------------------------------- */
 
 static void usage(void)
@@ -1119,5 +1166,6 @@ int main(int argc, char **argv)
     check_record_programs();
     check_record_variants();
     check_record_pack8();
+    check_wide_program_choice();
     return test_summary("checkasm");
 }
