@@ -77,6 +77,12 @@ struct vfetch_plan {
     struct vfetch_record_prog *record;    /**< the record program, or NULL: per-op path */
     void (*record_run)(const struct vfetch_record_prog *, const uint8_t *const *,
                        const size_t *, size_t, uint8_t *, size_t); /**< its executor */
+    /** A program with smaller groups for draws of fewer than two of record's groups, or NULL
+        (AVX-512 plans that keep the 512-bit program keep the 256-bit one here), and its
+        executor. */
+    struct vfetch_record_prog *record_small;
+    void (*record_small_run)(const struct vfetch_record_prog *, const uint8_t *const *,
+                             const size_t *, size_t, uint8_t *, size_t);
 };
 
 /**

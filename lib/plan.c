@@ -309,6 +309,11 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
                 free(plan->record);
                 plan->record = narrow;
                 plan->record_run = dsp.record_narrow;
+            } else if (narrow && narrow->group < plan->record->group) {
+                /* A draw of one 512-bit group or less: the 256-bit program's smaller groups
+                   measured faster for packed layouts (16 vertices, docs/simd.md). */
+                plan->record_small = narrow;
+                plan->record_small_run = dsp.record_narrow;
             } else {
                 free(narrow);
             }
@@ -320,8 +325,10 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
 
 void vfetch_plan_free(vfetch_plan *plan)
 {
-    if (plan)
+    if (plan) {
         free(plan->record);
+        free(plan->record_small);
+    }
     free(plan);
 }
 

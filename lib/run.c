@@ -214,12 +214,11 @@ static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_pa
  * construction. Indexed streams of an indexed run are gathered record by record. Returns 0 if
  * the stage is too small.
  */
-static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_params *p,
-                            uint32_t first, size_t groups, uint8_t *stage, size_t stage_size,
-                            const uint8_t **base, size_t *stride)
+static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                            const struct vfetch_run_params *p, uint32_t first, size_t groups,
+                            uint8_t *stage, size_t stage_size, const uint8_t **base, size_t *stride)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    const struct vfetch_record_prog *prog = plan->record;
     const size_t vertices = groups * prog->group;
     size_t used = 0;
     for (unsigned s = 0; s < d->num_streams; s++) {
@@ -265,11 +264,11 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_run_par
 }
 
 /* Whole groups that can run in place: every window of every stream inside its binding. */
-static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_run_params *p,
-                              size_t groups, const uint8_t **base, size_t *stride)
+static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                              const struct vfetch_run_params *p, size_t groups,
+                              const uint8_t **base, size_t *stride)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    const struct vfetch_record_prog *prog = plan->record;
     const uint64_t group = prog->group;
     size_t safe = groups;
     for (unsigned s = 0; s < d->num_streams; s++) {
@@ -313,11 +312,18 @@ static int run_small_span(const struct vfetch_record_prog *prog, const struct vf
 }
 
 /* The record-program path: groups in place where safe, through the stage where not; the
-   vertices of a last partial group run through the per-op kernels. */
+   vertices of a last partial group run through the per-op kernels. A draw that fills at most
+   one group of the plan's program runs its program for small draws when it has one (the
+   256-bit program of an AVX-512 plan: plan.c). */
 static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage,
                        size_t stage_size)
 {
     const struct vfetch_record_prog *prog = plan->record;
+    vfetch_record_fn *record_run = plan->record_run;
+    if (plan->record_small && p->count < 2u * prog->group) {
+        prog = plan->record_small;
+        record_run = plan->record_small_run;
+    }
     const size_t group = prog->group;
     const size_t groups = p->count >> prog->group_shift;
     /* Set for the streams the program reads, the only ones it looks at. */
@@ -343,22 +349,22 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
         staged_run |= gathered;
     }
     if (!staged_run) {
-        done = run_safe_groups(plan, p, groups, base, stride);
+        done = run_safe_groups(plan, prog, p, groups, base, stride);
         if (done < groups && run_small_span(prog, &plan->desc, groups))
             done = 0; /* staged whole below: one short copy beats a second program pass */
         else
-            plan->record_run(prog, base, stride, done, out, plan->out_stride);
+            record_run(prog, base, stride, done, out, plan->out_stride);
     }
     /* The rest, a batch of groups at a time through the stage. */
     while (done < groups) {
         size_t batch = groups - done;
         const uint32_t first = p->first + (uint32_t)(done * group);
-        while (batch && !run_stage_groups(plan, p, first, batch, stage, stage_size, base, stride))
+        while (batch && !run_stage_groups(plan, prog, p, first, batch, stage, stage_size, base, stride))
             batch /= 2;
         if (!batch)
             break; /* one group does not fit the stage: per-op from here on */
-        plan->record_run(prog, base, stride, batch, out + done * group * plan->out_stride,
-                         plan->out_stride);
+        record_run(prog, base, stride, batch, out + done * group * plan->out_stride,
+                   plan->out_stride);
         done += batch;
     }
     const size_t converted = done * group;

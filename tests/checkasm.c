@@ -954,6 +954,8 @@ static void check_record_pack8(void)
                         free(plan->record);
                         plan->record = prog;
                         plan->record_run = v[j].fn;
+                        free(plan->record_small);
+                        plan->record_small = NULL;
                     }
                     uint8_t *out_alloc, *out = place(out_size, j & 1, 0, &out_alloc);
                     p.out = out;
@@ -1021,6 +1023,8 @@ static void check_record_programs(void)
                     free(plan->record);
                     plan->record = prog;
                     plan->record_run = v[j].fn;
+                    free(plan->record_small); /* the variant alone, at every count */
+                    plan->record_small = NULL;
                 }
                 for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++) {
                     const unsigned key = record_variant_index(plan->record->vec[k].passes);
