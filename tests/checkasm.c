@@ -712,6 +712,24 @@ static unsigned level_variants(const struct level *l, struct variant v[4])
     return n;
 }
 
+/* Make a plan run variant v alone (its program for every count); "chosen" changes nothing
+   (and returns the plan's program, NULL on the per-op path). Returns the variant's program,
+   or NULL when the plan cannot be lowered to it. */
+static const struct vfetch_record_prog *plan_use_variant(vfetch_plan *plan, const struct variant *v)
+{
+    if (!v->fn)
+        return plan->record;
+    struct vfetch_record_prog *prog = vfetch_record_lower(plan, v->lanes, v->wide);
+    if (!prog)
+        return NULL;
+    free(plan->record);
+    plan->record = prog;
+    plan->record_run = v->fn;
+    free(plan->record_small);
+    plan->record_small = NULL;
+    return prog;
+}
+
 /* A format's reference output: its plan at level c, buffers for a run of it, the output
    buffer's initial pattern and the reference's result over it. */
 struct reference_run {
@@ -751,6 +769,15 @@ static void reference_run_free(struct reference_run *rr)
 static unsigned level_mask(unsigned l)
 {
     return levels[l].bit == VFETCH_CPU_NEON ? VFETCH_CPU_NEON : (levels[l].bit << 1) - 1;
+}
+
+/* A format's plan at level l (the CPU mask set to it), checked to be created. */
+static vfetch_plan *plan_at_level(const struct vfetch_plan_desc *d, unsigned l)
+{
+    vfetch_set_cpu_mask(level_mask(l));
+    vfetch_plan *plan = NULL;
+    CHECK_EQ(vfetch_plan_create(d, &plan), 0);
+    return plan;
 }
 
 /* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS128): its common
@@ -835,9 +862,7 @@ static void check_record_variants(void)
         for (unsigned l = 0; l < num_levels; l++) {
             if (!levels[l].dsp.record)
                 continue;
-            vfetch_set_cpu_mask(level_mask(l));
-            vfetch_plan *plan = NULL;
-            CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+            vfetch_plan *plan = plan_at_level(&d, l);
             if (!plan)
                 continue;
             CHECK(plan->record != NULL);
@@ -936,9 +961,7 @@ static void check_record_pack8(void)
             for (unsigned l = 0; l < num_levels; l++) {
                 if (!levels[l].dsp.record)
                     continue;
-                vfetch_set_cpu_mask(level_mask(l));
-                vfetch_plan *plan = NULL;
-                CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+                vfetch_plan *plan = plan_at_level(&d, l);
                 if (!plan)
                     continue;
                 /* 4-lane levels leave these ops to the per-op kernels (record.c) */
@@ -946,16 +969,11 @@ static void check_record_pack8(void)
                 struct variant v[4];
                 const unsigned nv = level_variants(&levels[l], v);
                 for (unsigned j = 0; j < nv; j++) {
-                    if (v[j].fn) {
-                        struct vfetch_record_prog *prog = vfetch_record_lower(plan, v[j].lanes, v[j].wide);
-                        CHECK_EQ(prog != NULL, v[j].lanes > 4);
-                        if (!prog)
+                    if (v[j].fn) { /* the chosen one runs either way */
+                        const bool lowered = plan_use_variant(plan, &v[j]) != NULL;
+                        CHECK_EQ(lowered, v[j].lanes > 4);
+                        if (!lowered)
                             continue;
-                        free(plan->record);
-                        plan->record = prog;
-                        plan->record_run = v[j].fn;
-                        free(plan->record_small);
-                        plan->record_small = NULL;
                     }
                     uint8_t *out_alloc, *out = place(out_size, j & 1, 0, &out_alloc);
                     p.out = out;
@@ -1001,9 +1019,7 @@ static void check_record_programs(void)
         const uint8_t *want = rr.want, *pattern = rr.pattern;
 
         for (unsigned l = 0; l < num_levels; l++) {
-            vfetch_set_cpu_mask(level_mask(l));
-            vfetch_plan *plan;
-            CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+            vfetch_plan *plan = plan_at_level(&d, l);
             if (!plan)
                 continue;
             with_record[l] += plan->record != NULL;
@@ -1016,16 +1032,8 @@ static void check_record_programs(void)
             struct variant v[4];
             const unsigned nv = level_variants(&levels[l], v);
             for (unsigned j = 0; j < nv; j++) {
-                if (v[j].fn) {
-                    struct vfetch_record_prog *prog = vfetch_record_lower(plan, v[j].lanes, v[j].wide);
-                    if (!prog)
-                        continue;
-                    free(plan->record);
-                    plan->record = prog;
-                    plan->record_run = v[j].fn;
-                    free(plan->record_small); /* the variant alone, at every count */
-                    plan->record_small = NULL;
-                }
+                if (v[j].fn && !plan_use_variant(plan, &v[j]))
+                    continue;
                 for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++) {
                     const unsigned key = record_variant_index(plan->record->vec[k].passes);
                     variants_run[l][key / 64] |= 1ull << key % 64;
