@@ -130,6 +130,52 @@ static void test_gx(void)
     vfetch_gx_state_free(state);
 }
 
+/* A GX indexed draw larger than the stack stage asks for a heap stage that holds it whole;
+   without one it is checked first and staged in blocks: the same result, no error. */
+static void test_gx_run_stage(void)
+{
+    struct vfetch_gx_compile_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.regs.vcd_lo = (uint32_t)VFETCH_GX_INDEX8 << 9; /* position index8 */
+    cp.regs.vat_a = 1 | 4u << 1;                      /* f32 XYZ */
+    cp.array_stride[VFETCH_GX_POSITION] = 12;
+    vfetch_gx_plan *plan = NULL;
+    CHECK_EQ(vfetch_gx_compile(&cp, &plan), 0);
+    if (!plan)
+        return;
+    enum { N = 4096, ROWS = 200 };
+    const uint32_t stride = vfetch_gx_plan_out_stride(plan);
+    uint8_t *verts = malloc(N), *arr = malloc(ROWS * 12), *want = malloc((size_t)N * stride),
+            *got = malloc((size_t)N * stride);
+    if (!verts || !arr || !want || !got)
+        return;
+    for (unsigned i = 0; i < N; i++)
+        verts[i] = (uint8_t)(i * 7 % ROWS);
+    for (unsigned i = 0; i < ROWS * 12; i++)
+        arr[i] = (uint8_t)(i * 13);
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = verts;
+    p.vertices_size = N;
+    p.count = N;
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ arr, ROWS * 12 };
+    p.out = want;
+    p.out_size = (size_t)N * stride;
+    CHECK_EQ(vfetch_gx_run(plan, &p, NULL), 0);
+    const unsigned before = allocations_failed;
+    fail_countdown = 0; /* the first allocation fails */
+    p.out = got;
+    CHECK_EQ(vfetch_gx_run(plan, &p, NULL), 0);
+    fail_countdown = -1;
+    CHECK_EQ(allocations_failed - before, VFETCH_GUARD_STAGES ? 0u : 1u);
+    CHECK(memcmp(want, got, (size_t)N * stride) == 0);
+    free(verts);
+    free(arr);
+    free(want);
+    free(got);
+    vfetch_gx_plan_free(plan);
+}
+
 /* A run whose staged records exceed the stack stage needs a heap stage, allocated before any
    write (guard-stage builds map their stages instead and never call malloc). */
 static void test_run_stage(void)
@@ -192,6 +238,7 @@ int main(void)
 {
     test_plan_create();
     test_gx();
+    test_gx_run_stage();
     test_run_stage();
     return test_summary("nomem");
 }
