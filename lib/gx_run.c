@@ -93,7 +93,8 @@ static int gx_resolve(const struct vfetch_gx_plan *plan, const struct vfetch_gx_
  * all constants, and compiles to a few loads and stores per vertex (vertex by vertex, the
  * per-copy dispatch cost ~150 instructions per vertex of GX config c).
  *
- * The block's kept vertices (not skipped: a position index of all ones, 0xFF / 0xFFFF), as offsets from its first vertex; their count.
+ * The block's kept vertices (not skipped: a position index of all ones, 0xFF / 0xFFFF), as
+ * offsets from its first vertex; their count.
  */
 static inline uint32_t gx_block_keep(const struct gx_copies *rc, const uint8_t *vx, size_t vsize,
                                      uint32_t n, uint8_t keep[GX_BLOCK])
@@ -135,8 +136,10 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
         const uint8_t *at = vx + x->src;
         uint32_t highest = 0;
         if (x->index_size == 1)
-            for (uint32_t i = 0; i < m; i++)
-                highest = at[(size_t)keep[i] * vsize] > highest ? at[(size_t)keep[i] * vsize] : highest;
+            for (uint32_t i = 0; i < m; i++) {
+                const uint32_t idx = at[(size_t)keep[i] * vsize];
+                highest = idx > highest ? idx : highest;
+            }
         else
             for (uint32_t i = 0; i < m; i++) {
                 const uint32_t idx = gx_read_index(at + (size_t)keep[i] * vsize, 2);
@@ -152,18 +155,30 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
     return VFETCH_OK;
 }
 
+/* Block [v0, v0 + n) (n <= GX_BLOCK): its kept vertices in keep, their count in *m; with
+   `check`, its skipped vertices counted and its indices checked (gx_block_check). */
+static inline int gx_block_begin(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                                 size_t vsize, uint32_t v0, uint32_t n, const int check,
+                                 uint8_t keep[GX_BLOCK], uint32_t *m, struct vfetch_gx_result *r)
+{
+    const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
+    *m = gx_block_keep(rc, vx, vsize, n, keep);
+    if (!check)
+        return VFETCH_OK;
+    r->skipped += n - *m;
+    return gx_block_check(rc, p, vx, vsize, keep, *m, &r->clamped);
+}
+
 /* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
    refused or counted. */
 static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
-                            size_t vsize, uint32_t *skipped, uint32_t *clamped)
+                            size_t vsize, struct vfetch_gx_result *r)
 {
     uint8_t keep[GX_BLOCK];
+    uint32_t m;
     for (uint32_t v0 = 0; v0 < p->count; v0 += GX_BLOCK) {
         const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
-        const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
-        const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
-        *skipped += n - m;
-        if (gx_block_check(rc, p, vx, vsize, keep, m, clamped))
+        if (gx_block_begin(rc, p, vsize, v0, n, 1, keep, &m, r))
             return VFETCH_EARRAY_INDEX;
     }
     return VFETCH_OK;
@@ -247,16 +262,13 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
 {
     uint8_t keep[GX_BLOCK];
     uint8_t *st = stage;
+    uint32_t m;
     *staged = 0;
     for (uint32_t b0 = 0; b0 < n; b0 += GX_BLOCK) {
         const uint32_t nb = n - b0 < GX_BLOCK ? n - b0 : GX_BLOCK;
+        if (gx_block_begin(rc, p, vsize, v0 + b0, nb, check, keep, &m, r))
+            return VFETCH_EARRAY_INDEX;
         const uint8_t *vx = (const uint8_t *)p->vertices + ((size_t)v0 + b0) * vsize;
-        const uint32_t m = gx_block_keep(rc, vx, vsize, nb, keep);
-        if (check) {
-            r->skipped += nb - m;
-            if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
-                return VFETCH_EARRAY_INDEX;
-        }
         for (unsigned k = 0; k < rc->num_direct; k++)
             gx_stage_direct(st, staged_size, &rc->direct[k], vx, vsize, keep, m);
         for (unsigned k = 0; k < rc->num_indexed; k++)
@@ -319,7 +331,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
                              p->out, p->out_size);
         return err;
     }
-    err = gx_check_indices(rc, p, vsize, &r->skipped, &r->clamped);
+    err = gx_check_indices(rc, p, vsize, r);
     r->written = p->count - r->skipped;
     if (!err)
         err = gx_check_output(plan, p, r->written);
@@ -365,7 +377,7 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return err;
     if (!plan->any_indexed || !plan->converter) {
         if (plan->any_indexed)
-            err = gx_check_indices(&rc, p, vsize, &r.skipped, &r.clamped);
+            err = gx_check_indices(&rc, p, vsize, &r);
         if (err)
             return err;
         r.written = p->count - r.skipped;

@@ -302,9 +302,9 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
                op counts as one: the narrow program only if cheaper still. */
             const uint64_t narrow_cost = narrow ? vfetch_record_cost(narrow) : 0;
             const uint64_t wide_cost = plan->record ? vfetch_record_cost(plan->record) : 0;
-            const int take_narrow = narrow && (!plan->record || (vfetch_cpu_splits_512()
-                                                                     ? 4 * narrow_cost <= 5 * wide_cost
-                                                                     : 2 * narrow_cost < wide_cost));
+            const int narrow_cheaper = vfetch_cpu_splits_512() ? 4 * narrow_cost <= 5 * wide_cost
+                                                               : 2 * narrow_cost < wide_cost;
+            const int take_narrow = narrow && (!plan->record || narrow_cheaper);
             if (take_narrow) {
                 free(plan->record);
                 plan->record = narrow;

@@ -360,7 +360,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     const struct slot_source keep = { SLOT_KEEP, NULL, NULL };
 
     /* The vectors' tables 64-byte aligned (struct vfetch_rp_vector): so is the allocation. */
-    const size_t bytes = sizeof(struct vfetch_record_prog) + num_vectors * sizeof(struct vfetch_rp_vector);
+    const size_t bytes =
+        sizeof(struct vfetch_record_prog) + num_vectors * sizeof(struct vfetch_rp_vector);
     struct vfetch_record_prog *prog = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!prog)
         return NULL;

@@ -63,7 +63,8 @@ struct vfetch_rp_vector {
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
-    _Alignas(64) uint8_t ctrl[64]; /**< byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
+    /** byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
+    _Alignas(64) uint8_t ctrl[64];
     uint64_t zmask;       /**< 64/128 windows: bit b set = output byte b comes from the window */
     /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
         in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32

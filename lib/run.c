@@ -359,7 +359,8 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     while (done < groups) {
         size_t batch = groups - done;
         const uint32_t first = p->first + (uint32_t)(done * group);
-        while (batch && !run_stage_groups(plan, prog, p, first, batch, stage, stage_size, base, stride))
+        while (batch &&
+               !run_stage_groups(plan, prog, p, first, batch, stage, stage_size, base, stride))
             batch /= 2;
         if (!batch)
             break; /* one group does not fit the stage: per-op from here on */
