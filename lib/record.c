@@ -209,7 +209,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
 static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector *v,
                          const struct slot_source *const *slots, const unsigned *vertex,
                          unsigned first_lane, unsigned nlanes, unsigned size, unsigned win_index,
-                         uint32_t *window_end)
+                         const uint64_t *limit, uint32_t *window_end)
 {
     int64_t lo = INT64_MAX, hi = -1;
     int stream = -1;
@@ -236,6 +236,10 @@ static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector
     }
     if (hi - lo >= (int64_t)size || hi > (int64_t)UINT32_MAX - size)
         return 0;
+    /* Moved back so as not to reach past the group's last used byte where the group is long
+       enough: [lo, hi] stays inside, since hi < limit and hi - lo < size. */
+    if (lo + (int64_t)size > (int64_t)limit[stream] && limit[stream] >= size)
+        lo = (int64_t)limit[stream] - size;
     v->stream[win_index] = (uint8_t)stream;
     v->src_off[win_index] = (uint32_t)lo;
     if ((uint32_t)lo + size > window_end[stream])
@@ -267,14 +271,9 @@ static int record_window(const struct vfetch_plan *plan, struct vfetch_rp_vector
     return 1;
 }
 
-/*
- * The record bytes each stream's lanes use (record_lo, record_hi), and the proof that staging
- * them stays inside the windows: the last vertex of a group ends at (group - 1) * stride +
- * record_hi, which some window loads, so it is at most window_end. Returns 0 if not (a
- * lowering bug: the plan then runs per op rather than overrun a stage).
- */
-static int record_used_bytes(const struct vfetch_plan *plan, const struct slot_source *slots,
-                             struct vfetch_record_prog *prog)
+/* The record bytes each stream's lanes use: [record_lo, record_hi), (0, 0) where none. */
+static void record_used_bytes(const struct vfetch_plan *plan, const struct slot_source *slots,
+                              struct vfetch_record_prog *prog)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
     for (unsigned s = 0; s < d->num_streams; s++)
@@ -293,9 +292,23 @@ static int record_used_bytes(const struct vfetch_plan *plan, const struct slot_s
                 prog->record_hi[s] = (uint32_t)bytes[b] + 1;
         }
     }
+    for (unsigned s = 0; s < d->num_streams; s++)
+        if (prog->record_hi[s] == 0)
+            prog->record_lo[s] = 0;
+}
+
+/*
+ * The proof that staging the used bytes stays inside the windows, and that a group whose
+ * records are all in the binding may run in place when its windows were moved back: the last
+ * vertex of a group ends at (group - 1) * stride + record_hi, which some window loads, so it
+ * is at most window_end. Returns 0 if not (a lowering bug: the plan then runs per op rather
+ * than overrun a stage).
+ */
+static int record_windows_cover(const struct vfetch_plan_desc *d,
+                                const struct vfetch_record_prog *prog)
+{
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (prog->record_hi[s] == 0) {
-            prog->record_lo[s] = 0;
             if (prog->window_end[s])
                 return 0;
             continue;
@@ -371,6 +384,12 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     while ((1u << prog->group_shift) < group)
         prog->group_shift++;
     prog->num_vectors = num_vectors;
+    /* Windows end at most at the group's last used byte where they can (see record_window):
+       then a group whose records lie in the binding runs in place, with no staging copy. */
+    record_used_bytes(plan, slots, prog);
+    uint64_t limit[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < d->num_streams; s++)
+        limit[s] = (uint64_t)(group - 1) * d->streams[s].stride + prog->record_hi[s];
 
     for (unsigned k = 0; k < num_vectors; k++) {
         struct vfetch_rp_vector *v = &prog->vec[k];
@@ -390,12 +409,13 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             /* One window for the whole vector if the bytes allow, else per 128-bit lane. */
             struct vfetch_rp_vector trial = *v;
             memset(trial.hctrl, 0, sizeof trial.hctrl); /* vpermb: unused bytes are masked */
-            if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 64, 0, prog->window_end)) {
+            if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 64, 0, limit,
+                              prog->window_end)) {
                 trial.window = VFETCH_RP_WINDOW_64;
                 *v = trial;
                 ok = 1;
             } else if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, 128, 0,
-                                     prog->window_end)) {
+                                     limit, prog->window_end)) {
                 trial.window = VFETCH_RP_WINDOW_128;
                 *v = trial;
                 ok = 1;
@@ -408,7 +428,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             memset(v->hctrl, 0x80, sizeof v->hctrl);
             ok = 1;
             for (unsigned q = 0; q < per_vector && ok; q++)
-                ok = record_window(plan, v, lane_slot, lane_vertex, 4 * q, 4, 16, q, prog->window_end);
+                ok = record_window(plan, v, lane_slot, lane_vertex, 4 * q, 4, 16, q, limit,
+                                   prog->window_end);
             /* Lanes with nothing to load borrow a loaded lane's window: always in bounds. */
             for (unsigned q = 0; q < per_vector && ok; q++) {
                 if (v->stream[q] != 0xff)
@@ -426,7 +447,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             return NULL;
         }
     }
-    if (!record_used_bytes(plan, slots, prog)) {
+    if (!record_windows_cover(d, prog)) {
         free(prog);
         return NULL;
     }

@@ -211,15 +211,18 @@ static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_pa
  * record only the bytes the program uses are copied, [record_lo, record_hi): the windows of
  * the last group reach (groups - 1) * group * stride + window_end, and record.h guarantees
  * every copied byte lies below that, so the stage's size and its copies agree by
- * construction. Indexed streams of an indexed run are gathered record by record. Returns 0 if
- * the stage is too small.
+ * construction. Indexed streams of an indexed run are gathered record by record. Of the last
+ * group only `present` vertices exist (a tail): the records past them are zero when gathered
+ * (their index entries are not read), whatever the binding holds otherwise. Returns 0 if the
+ * stage is too small.
  */
 static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                             const struct vfetch_run_params *p, uint32_t first, size_t groups,
-                            uint8_t *stage, size_t stage_size, const uint8_t **base, size_t *stride)
+                            size_t present, uint8_t *stage, size_t stage_size,
+                            const uint8_t **base, size_t *stride)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    const size_t vertices = groups * prog->group;
+    const size_t vertices = present;
     size_t used = 0;
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (!prog->window_end[s])
@@ -311,8 +314,40 @@ static int run_small_span(const struct vfetch_record_prog *prog, const struct vf
     return 1;
 }
 
+/* Output bytes of the group a tail runs as (larger groups leave their tail to the per-op
+   kernels). */
+#define RUN_TAIL_OUT_BYTES 4096
+
+/*
+ * The vertices after the last whole group, fewer than a group: run as one group through the
+ * same program, from a staged copy of their records (zero past them) into a stack copy of
+ * their output records, of which the bytes that belong to the draw are copied back (read
+ * first, so that the slots the program keeps stay as they were). Returns 0 if the group does
+ * not fit the stage or the stack (the per-op kernels then run the tail).
+ */
+static int run_record_tail(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                           vfetch_record_fn *record_run, const struct vfetch_run_params *p,
+                           size_t converted, uint8_t *stage, size_t stage_size)
+{
+    _Alignas(64) uint8_t out[RUN_TAIL_OUT_BYTES];
+    const size_t n = p->count - converted;
+    if ((uint64_t)prog->group * plan->out_stride > sizeof out)
+        return 0;
+    const uint8_t *base[VFETCH_MAX_STREAMS];
+    size_t stride[VFETCH_MAX_STREAMS];
+    if (!run_stage_groups(plan, prog, p, p->first + (uint32_t)converted, 1, n, stage, stage_size,
+                          base, stride))
+        return 0;
+    uint8_t *to = (uint8_t *)p->out + converted * plan->out_stride;
+    const size_t bytes = (n - 1) * plan->out_stride + plan->record_size;
+    memcpy(out, to, bytes);
+    record_run(prog, base, stride, 1, out, plan->out_stride);
+    memcpy(to, out, bytes);
+    return 1;
+}
+
 /* The record-program path: groups in place where safe, through the stage where not; the
-   vertices of a last partial group run through the per-op kernels. A draw that fills at most
+   vertices of a last partial group as one more group (run_record_tail). A draw that fills at most
    one group of the plan's program runs its program for small draws when it has one (the
    256-bit program of an AVX-512 plan: plan.c). */
 static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage,
@@ -360,7 +395,8 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
         size_t batch = groups - done;
         const uint32_t first = p->first + (uint32_t)(done * group);
         while (batch &&
-               !run_stage_groups(plan, prog, p, first, batch, stage, stage_size, base, stride))
+               !run_stage_groups(plan, prog, p, first, batch, batch * group, stage, stage_size,
+                              base, stride))
             batch /= 2;
         if (!batch)
             break; /* one group does not fit the stage: per-op from here on */
@@ -369,9 +405,12 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
         done += batch;
     }
     const size_t converted = done * group;
-    if (converted < p->count)
-        run_per_op_range(plan, p, p->first + (uint32_t)converted, p->count - converted,
-                         out + converted * plan->out_stride, stage, stage_size);
+    if (converted == p->count)
+        return;
+    if (done == groups && run_record_tail(plan, prog, record_run, p, converted, stage, stage_size))
+        return;
+    run_per_op_range(plan, p, p->first + (uint32_t)converted, p->count - converted,
+                     out + converted * plan->out_stride, stage, stage_size);
 }
 
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)

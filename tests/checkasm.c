@@ -614,11 +614,17 @@ struct run_buffers {
     size_t out_size;
 };
 
-static void run_buffers_make(const vfetch_plan *plan, struct run_buffers *b, bool head)
+/* Buffers for a run of `count` vertices, or of a random count for RUN_RANDOM_COUNT. */
+#define RUN_RANDOM_COUNT UINT32_MAX
+
+static void run_buffers_make(const vfetch_plan *plan, struct run_buffers *b, bool head,
+                             uint32_t count)
 {
     const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan);
     b->idx_type = (enum vfetch_index_type)rnd_below(3);
-    b->count = rnd_below(5) ? rnd_below(70) : 200 + rnd_below(900);
+    b->count = count != RUN_RANDOM_COUNT ? count
+               : rnd_below(5)            ? rnd_below(70)
+                                         : 200 + rnd_below(900);
     b->first = rnd_below(5);
     b->index_offset = 0;
     b->max_index = UINT32_MAX;
@@ -739,7 +745,8 @@ struct reference_run {
     uint8_t *want, *pattern;
 };
 
-static bool reference_run_make(const struct vfetch_plan_desc *d, struct reference_run *rr)
+static bool reference_run_make(const struct vfetch_plan_desc *d, struct reference_run *rr,
+                               uint32_t count)
 {
     memset(rr, 0, sizeof *rr);
     vfetch_set_cpu_mask(0);
@@ -748,7 +755,7 @@ static bool reference_run_make(const struct vfetch_plan_desc *d, struct referenc
     if (err)
         return false;
     rr->head = rnd_below(2);
-    run_buffers_make(rr->ref, &rr->b, rr->head);
+    run_buffers_make(rr->ref, &rr->b, rr->head, count);
     rr->want = malloc(rr->b.out_size + 1);
     rr->pattern = malloc(rr->b.out_size + 1);
     rnd_fill(rr->pattern, rr->b.out_size);
@@ -856,7 +863,7 @@ static void check_record_variants(void)
         }
 #undef ADD_LANE
         struct reference_run rr;
-        if (!reference_run_make(&d, &rr))
+        if (!reference_run_make(&d, &rr, RUN_RANDOM_COUNT))
             continue;
         const struct run_buffers *b = &rr.b;
         for (unsigned l = 0; l < num_levels; l++) {
@@ -1012,7 +1019,7 @@ static void check_record_programs(void)
         const bool regular = random_plan_desc(&d);
         regular_plans += regular;
         struct reference_run rr;
-        if (!reference_run_make(&d, &rr))
+        if (!reference_run_make(&d, &rr, RUN_RANDOM_COUNT))
             continue;
         const struct run_buffers b = rr.b;
         const bool head = rr.head;
@@ -1081,6 +1088,110 @@ static void check_record_programs(void)
                    "check_record_variants)\n", levels[l].name, n);
         }
     }
+}
+
+/* A plan's per-op kernels, each wrapped by per_op_counted, which counts its calls and runs
+   it: a run that should convert every vertex with its record program must make none. */
+static unsigned per_op_calls;
+static const struct vfetch_op_exec *counted_ops;
+static vfetch_convert_fn *counted_kernel[VFETCH_MAX_OPS];
+
+static VFETCH_CONVERT_FN(per_op_counted)
+{
+    per_op_calls++;
+    counted_kernel[op - counted_ops](op, base, stride, n, dst, dst_stride);
+}
+
+/*
+ * The last vertices after the whole groups of a record program (run.c's tail) run as one more
+ * group through the program, not through the per-op kernels: draws of r, G + r and 3G + r
+ * vertices (1 <= r < G) of random formats, sequential and indexed, sources and output against
+ * guard pages, output pre-filled (kept slots must stay), at every level and program variant.
+ */
+static void check_record_tail(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record-tail");
+    const unsigned plans = opt_quick ? 60 : 250;
+    unsigned runs = 0, before = test_failures;
+    for (unsigned i = 0; i < plans; i++) {
+        struct vfetch_plan_desc d;
+        random_plan_desc(&d);
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!levels[l].dsp.record)
+                continue;
+            struct variant v[4];
+            const unsigned nv = level_variants(&levels[l], v);
+            for (unsigned j = 1; j < nv; j++) { /* each program alone */
+                vfetch_plan *plan = plan_at_level(&d, l);
+                const struct vfetch_record_prog *prog = plan ? plan_use_variant(plan, &v[j]) : NULL;
+                if (!prog || prog->group == 1) {
+                    vfetch_plan_free(plan);
+                    continue;
+                }
+                /* Windows end at the group's last used byte where the group is at least a
+                   window long (record.c): full groups then run in place, never staged. */
+                for (unsigned s = 0; s < d.num_streams; s++) {
+                    unsigned window = 0;
+                    for (unsigned k = 0; k < prog->num_vectors; k++) {
+                        const struct vfetch_rp_vector *vec = &prog->vec[k];
+                        const unsigned size = (unsigned[]){ 16, 64, 128 }[vec->window];
+                        const unsigned windows = vec->window ? 1 : prog->lanes / 4;
+                        for (unsigned q = 0; q < windows; q++)
+                            if ((vec->passes & VFETCH_RP_LOAD) && vec->stream[q] == s)
+                                window = size > window ? size : window;
+                    }
+                    const uint64_t limit = (uint64_t)(prog->group - 1) * plan->desc.streams[s].stride +
+                                           prog->record_hi[s]; /* constant streams: stride 0 */
+                    if (window && limit >= window)
+                        CHECK_EQ(prog->window_end[s], limit);
+                }
+                const uint32_t group = prog->group, r = 1 + rnd_below(group - 1);
+                const uint32_t count = (uint32_t[]){ r, group + r, 3 * group + r }[rnd_below(3)];
+                struct reference_run rr;
+                if (!reference_run_make(&d, &rr, count)) {
+                    vfetch_plan_free(plan);
+                    continue;
+                }
+                counted_ops = plan->ops;
+                for (unsigned o = 0; o < plan->desc.num_ops; o++) {
+                    counted_kernel[o] = plan->ops[o].convert;
+                    plan->ops[o].convert = per_op_counted;
+                }
+                uint8_t *out_alloc;
+                uint8_t *out = place(rr.b.out_size, rr.head, 0, &out_alloc);
+                memcpy(out, rr.pattern, rr.b.out_size);
+                per_op_calls = 0;
+                CHECK_EQ(run_with(plan, &rr.b, out), 0);
+                /* Per op only where run.c must: a group whose windows exceed the 16 KiB stage
+                   or whose output exceeds the tail's 4 KiB stack copy, or gathered records
+                   longer than their stride. */
+                uint64_t windows = 0;
+                bool fits = (uint64_t)group * vfetch_plan_out_stride(plan) <= 4096;
+                for (unsigned s = 0; s < d.num_streams; s++) {
+                    windows += prog->window_end[s];
+                    fits &= !(rr.b.idx && d.streams[s].step == VFETCH_STEP_INDEXED &&
+                              prog->record_hi[s] - prog->record_lo[s] > d.streams[s].stride);
+                }
+                if (fits && windows <= 16384)
+                    CHECK_EQ(per_op_calls, 0);
+                char detail[96];
+                snprintf(detail, sizeof detail, "random plan %u, %s program, group %u, %u vertices%s",
+                         i, v[j].name, group, count, rr.b.idx ? ", indexed" : "");
+                compare_outputs("record", levels[l].name, detail, rr.want, out, rr.b.out_size,
+                                vfetch_plan_out_stride(plan), NULL, 0, 0);
+                runs++;
+                guard_free(out_alloc);
+                reference_run_free(&rr);
+                vfetch_plan_free(plan);
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("  record-program tails: %u runs of r, G + r, 3G + r vertices %s\n", runs,
+           test_failures == before ? "ok" : "FAILED");
+    CHECK(runs > plans);
 }
 
 /*
@@ -1176,6 +1287,7 @@ int main(int argc, char **argv)
     }
     check_kernels();
     check_record_programs();
+    check_record_tail();
     check_record_variants();
     check_record_pack8();
     check_wide_program_choice();
