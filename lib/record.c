@@ -330,6 +330,28 @@ static int record_same_container(const struct vfetch_lane *a, const struct vfetc
     return 1;
 }
 
+/* Vectors with the same passes made consecutive (output order does not matter: each vector
+   writes its own bytes), each run's length on its first vector: one dispatch per run. */
+static void record_group_runs(struct vfetch_record_prog *prog)
+{
+    struct vfetch_rp_vector *vec = prog->vec;
+    for (unsigned i = 0; i < prog->num_vectors;) {
+        unsigned len = 1;
+        for (unsigned j = i + 1; j < prog->num_vectors; j++) {
+            if (vec[j].passes != vec[i].passes)
+                continue;
+            if (j != i + len) {
+                struct vfetch_rp_vector t = vec[i + len];
+                vec[i + len] = vec[j];
+                vec[j] = t;
+            }
+            len++;
+        }
+        vec[i].run = (uint16_t)len;
+        i += len;
+    }
+}
+
 struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
                                                int wide_windows)
 {
@@ -447,6 +469,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             return NULL;
         }
     }
+    record_group_runs(prog);
     if (!record_windows_cover(d, prog)) {
         free(prog);
         return NULL;

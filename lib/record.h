@@ -59,6 +59,9 @@ enum {
 struct vfetch_rp_vector {
     uint8_t window;       /**< enum vfetch_rp_window */
     uint16_t passes;      /**< VFETCH_RP_* bits */
+    /** On the first vector of a run of consecutive vectors with the same passes (lowering
+        puts them together): how many; the executor dispatches once per run. */
+    uint16_t run;
     uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for 64/128 windows) */
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */

@@ -1130,6 +1130,20 @@ static void check_record_tail(void)
                     vfetch_plan_free(plan);
                     continue;
                 }
+                /* Vectors of one pass set form one run (one dispatch each, record.c). */
+                unsigned covered = 0, runs_seen = 0;
+                uint16_t run_passes[64];
+                for (unsigned k = 0; k < prog->num_vectors && prog->vec[k].run; k += prog->vec[k].run) {
+                    for (unsigned m = 0; m < prog->vec[k].run && k + m < prog->num_vectors; m++)
+                        CHECK_EQ(prog->vec[k + m].passes, prog->vec[k].passes);
+                    for (unsigned m = 0; m < runs_seen && m < 64; m++)
+                        CHECK(run_passes[m] != prog->vec[k].passes);
+                    if (runs_seen < 64)
+                        run_passes[runs_seen] = prog->vec[k].passes;
+                    runs_seen++;
+                    covered += prog->vec[k].run;
+                }
+                CHECK_EQ(covered, prog->num_vectors);
                 /* Windows end at the group's last used byte where the group is at least a
                    window long (record.c): full groups then run in place, never staged. */
                 for (unsigned s = 0; s < d.num_streams; s++) {

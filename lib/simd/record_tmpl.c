@@ -294,7 +294,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
                    VFETCH_RP_HALF | VFETCH_RP_KEEP)
 #define RP_VARIANT(P)                                                                       \
     case (P):                                                                               \
-        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, (P));                       \
+        for (unsigned k = 0; k < n; k++)                                                    \
+            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, (P));               \
         return;
 #define RP_VARIANTS2(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
 #define RP_VARIANTS4(P) RP_VARIANTS2(P) RP_VARIANTS2((P) | VFETCH_RP_HALF)
@@ -304,7 +305,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 #define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
 #define RP_VARIANTS128(P) RP_VARIANTS64(P) RP_VARIANTS64((P) | VFETCH_RP_WIDEN)
 
-static void rp_vector_run(const struct vfetch_rp_vector *v, const uintptr_t *gbase,
+/* A run of n vectors with the same passes (record.h), one dispatch for all of them. */
+static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const uintptr_t *gbase,
                           const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
 {
     switch (v->passes & ~VFETCH_RP_RAW) { /* raw lanes cost one OR, done in every variant */
@@ -313,10 +315,12 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, const uintptr_t *gba
         break;
     }
     /* Widening compiled in only where used: its tables would crowd the common ones' registers */
-    if (v->passes & VFETCH_RP_WIDEN)
-        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes | VFETCH_RP_WIDEN);
-    else
-        rp_vector_loop(v, gbase, gstep, groups, gdst, dst_step, v->passes & ~VFETCH_RP_WIDEN);
+    for (unsigned k = 0; k < n; k++) {
+        if (v[k].passes & VFETCH_RP_WIDEN)
+            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v[k].passes | VFETCH_RP_WIDEN);
+        else
+            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v[k].passes & ~VFETCH_RP_WIDEN);
+    }
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
@@ -338,8 +342,8 @@ static VFETCH_RECORD_FN(NAME(record_run))
     uintptr_t gdst = (uintptr_t)dst;
     for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
         const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
-        for (unsigned k = 0; k < prog->num_vectors; k++)
-            rp_vector_run(&prog->vec[k], gbase, gstep, nb, gdst, dst_step);
+        for (unsigned k = 0; k < prog->num_vectors; k += prog->vec[k].run)
+            rp_vector_run(&prog->vec[k], prog->vec[k].run, gbase, gstep, nb, gdst, dst_step);
         for (unsigned i = 0; i < prog->num_streams_read; i++) {
             const unsigned s = prog->streams_read[i];
             gbase[s] += nb * gstep[s];
