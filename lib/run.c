@@ -274,9 +274,8 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
     const struct vfetch_plan_desc *d = &plan->desc;
     const uint64_t group = prog->group;
     size_t safe = groups;
-    for (unsigned s = 0; s < d->num_streams; s++) {
-        if (!prog->window_end[s])
-            continue;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
         const uint8_t *data = p->streams[s].data;
         stride[s] = d->streams[s].stride; /* 0 for constant streams (normalised) */
         /* first * stride <= the validated binding size for the streams read in place */
@@ -368,10 +367,9 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
     size_t done = 0; /* groups converted */
 
     int staged_run = 0;
-    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
         const struct vfetch_stream *st = &plan->desc.streams[s];
-        if (!prog->window_end[s])
-            continue;
         /* A group's step must be a size_t (only 32-bit hosts with strides of 2^28 and more
            fail this); gathered records keep the stream's stride (the program's offsets assume
            it), so records longer than their stride would overlap in the stage. */
@@ -428,7 +426,8 @@ int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params
     /* The stack stage; a vertex whose staged records alone exceed it gets a heap stage,
        allocated here so that an allocation failure comes before any write. */
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
-    const uint64_t staged_bytes = run_staged_bytes(plan, params);
+    const uint64_t staged_bytes =
+        params->index_type == VFETCH_INDEX_NONE ? 0 : run_staged_bytes(plan, params);
     if (staged_bytes > SIZE_MAX)
         return VFETCH_ENOMEM;
     struct vfetch_stage stage;

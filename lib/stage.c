@@ -32,7 +32,8 @@ static int stage_map(struct vfetch_stage *stage, size_t size)
 }
 #endif
 
-int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size, size_t need)
+int vfetch_stage_open_owned(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size,
+                            size_t need)
 {
     const size_t size = need > stack_size ? need : stack_size;
     stage->owned = NULL;
@@ -52,7 +53,7 @@ int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_s
 #endif
 }
 
-void vfetch_stage_close(struct vfetch_stage *stage)
+void vfetch_stage_release(struct vfetch_stage *stage)
 {
 #if VFETCH_GUARD_STAGES
     if (stage->owned)

@@ -21,13 +21,38 @@ struct vfetch_stage {
     size_t owned_size; /**< bytes of the mapping (guard builds) */
 };
 
+/** vfetch_stage_open() where the stack array does not do: a heap block or a guarded mapping. */
+int vfetch_stage_open_owned(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size,
+                            size_t need);
+
+/** vfetch_stage_close() of an owned stage. */
+void vfetch_stage_release(struct vfetch_stage *stage);
+
 /**
  * Open a stage of at least `need` bytes (at least stack_size: the stage is then used whole).
- * Returns 0, or VFETCH_ENOMEM with nothing to close.
+ * Returns 0, or VFETCH_ENOMEM with nothing to close. Inline: a small draw's stage is the
+ * stack array, which costs a call no more.
  */
-int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size, size_t need);
+static inline int vfetch_stage_open(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size,
+                                    size_t need)
+{
+#if !VFETCH_GUARD_STAGES
+    if (need <= stack_size) {
+        stage->data = stack;
+        stage->size = stack_size;
+        stage->owned = NULL;
+        stage->owned_size = 0;
+        return 0;
+    }
+#endif
+    return vfetch_stage_open_owned(stage, stack, stack_size, need);
+}
 
 /** Release what vfetch_stage_open took. */
-void vfetch_stage_close(struct vfetch_stage *stage);
+static inline void vfetch_stage_close(struct vfetch_stage *stage)
+{
+    if (stage->owned)
+        vfetch_stage_release(stage);
+}
 
 #endif
