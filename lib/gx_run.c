@@ -125,6 +125,20 @@ static inline int gx_index_past_end(const struct gx_indexed *x,
     return VFETCH_OK;
 }
 
+/* The kept vertices' indices of one copy past its array's end, the block's highest index
+   being past it: refused or counted. */
+static int gx_block_past_end(const struct gx_indexed *x, const struct vfetch_gx_run_params *p,
+                             const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m,
+                             uint32_t *clamped)
+{
+    const uint8_t *at = vx + x->src;
+    for (uint32_t i = 0; i < m; i++)
+        if ((int64_t)gx_read_index(at + (size_t)keep[i] * vsize, x->index_size) > x->last &&
+            gx_index_past_end(x, p, clamped))
+            return VFETCH_EARRAY_INDEX;
+    return VFETCH_OK;
+}
+
 /* The kept vertices' indices of every indexed copy: out-of-range ones refused or counted. The
    common case (no index past the end) costs one maximum per copy. */
 static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
@@ -145,12 +159,9 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
                 const uint32_t idx = gx_read_index(at + (size_t)keep[i] * vsize, 2);
                 highest = idx > highest ? idx : highest;
             }
-        if (m == 0 || (int64_t)highest <= x->last)
-            continue;
-        for (uint32_t i = 0; i < m; i++)
-            if ((int64_t)gx_read_index(at + (size_t)keep[i] * vsize, x->index_size) > x->last &&
-                gx_index_past_end(x, p, clamped))
-                return VFETCH_EARRAY_INDEX;
+        if (m && (int64_t)highest > x->last &&
+            gx_block_past_end(x, p, vx, vsize, keep, m, clamped))
+            return VFETCH_EARRAY_INDEX;
     }
     return VFETCH_OK;
 }
@@ -200,8 +211,10 @@ GX_COPY_ALWAYS_INLINE void gx_stage_direct_sized(uint8_t *st, size_t staged_size
 }
 
 /* One indexed copy for the kept vertices: the element the vertex's index selects (clamped to
-   the last; the draw's checks have run), `size` bytes, index `isize` bytes big-endian. */
-GX_COPY_ALWAYS_INLINE void gx_stage_indexed_sized(uint8_t *st, size_t staged_size,
+   the last, which is at least 0), `size` bytes, index `isize` bytes big-endian. Returns the
+   highest index before clamping, so that a draw checked while staged needs no second pass
+   over its indices. */
+GX_COPY_ALWAYS_INLINE uint32_t gx_stage_indexed_sized(uint8_t *st, size_t staged_size,
                                                   const struct gx_indexed *x, const uint8_t *vx,
                                                   size_t vsize, const uint8_t *keep, uint32_t m,
                                                   const unsigned size, const unsigned isize)
@@ -210,11 +223,13 @@ GX_COPY_ALWAYS_INLINE void gx_stage_indexed_sized(uint8_t *st, size_t staged_siz
     uint8_t *to = st + x->dst; /* fields read once: the stores could alias them */
     const size_t stride = x->stride;
     const int64_t last = x->last;
+    uint32_t highest = 0;
     for (uint32_t i = 0; i < m; i++, to += staged_size) {
-        int64_t idx = gx_read_index(at + (size_t)keep[i] * vsize, isize);
-        idx = idx > last ? last : idx;
-        memcpy(to, base + (size_t)idx * stride, size);
+        const uint32_t idx = gx_read_index(at + (size_t)keep[i] * vsize, isize);
+        highest = idx > highest ? idx : highest;
+        memcpy(to, base + (size_t)(idx > last ? last : idx) * stride, size);
     }
+    return highest;
 }
 
 /* The sizes GX attributes have (component bytes x 1..4, colors 2..4), each a constant. */
@@ -232,28 +247,29 @@ static void gx_stage_direct(uint8_t *st, size_t staged_size, const struct gx_dir
     }
 }
 
-static void gx_stage_indexed(uint8_t *st, size_t staged_size, const struct gx_indexed *x,
-                             const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m)
+static uint32_t gx_stage_indexed(uint8_t *st, size_t staged_size, const struct gx_indexed *x,
+                                 const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m)
 {
     switch (x->size * 2 + x->index_size - 1) {
 #define GX_INDEXED_CASE(n)                                                                  \
-    case n * 2: gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 1); return; \
-    case n * 2 + 1: gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 2); return;
+    case n * 2: return gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 1);  \
+    case n * 2 + 1: return gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, n, 2);
         GX_SIZES(GX_INDEXED_CASE)
 #undef GX_INDEXED_CASE
     default:
-        gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, x->size, x->index_size);
-        return;
+        return gx_stage_indexed_sized(st, staged_size, x, vx, vsize, keep, m, x->size,
+                                      x->index_size);
     }
 }
 
 /*
  * Stage vertices [v0, v0 + n) that are not skipped into the stage (which holds n staged
  * vertices), GX_BLOCK at a time; *staged says how many. With `check` (a draw that fits the
- * stage: one pass instead of two) it first counts each block's skipped and clamped vertices and
- * refuses an index out of range, as gx_check_indices does; the stage is internal, so nothing
- * the caller sees is written before the checks end. Without it the draw was checked before,
- * and out-of-range indices are clamped.
+ * stage: one pass instead of two) it counts each block's skipped and clamped vertices and
+ * refuses an index out of range as gx_check_indices does, each copy's indices checked by the
+ * maximum its staging loop returns; the stage is internal, so nothing the caller sees is
+ * written before the checks end. Without it the draw was checked before, and out-of-range
+ * indices are clamped.
  */
 static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
                            size_t vsize, size_t staged_size, uint32_t v0, uint32_t n,
@@ -266,13 +282,24 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
     *staged = 0;
     for (uint32_t b0 = 0; b0 < n; b0 += GX_BLOCK) {
         const uint32_t nb = n - b0 < GX_BLOCK ? n - b0 : GX_BLOCK;
-        if (gx_block_begin(rc, p, vsize, v0 + b0, nb, check, keep, &m, r))
-            return VFETCH_EARRAY_INDEX;
+        gx_block_begin(rc, p, vsize, v0 + b0, nb, 0, keep, &m, r);
+        if (check)
+            r->skipped += nb - m;
         const uint8_t *vx = (const uint8_t *)p->vertices + ((size_t)v0 + b0) * vsize;
         for (unsigned k = 0; k < rc->num_direct; k++)
             gx_stage_direct(st, staged_size, &rc->direct[k], vx, vsize, keep, m);
-        for (unsigned k = 0; k < rc->num_indexed; k++)
-            gx_stage_indexed(st, staged_size, &rc->indexed[k], vx, vsize, keep, m);
+        for (unsigned k = 0; k < rc->num_indexed; k++) {
+            /* Checked as it is staged (gx_block_check's rules): an array too small for
+               element 0 is refused before it is read; the copy clamps, so an index past the
+               end is refused or counted after it. */
+            const struct gx_indexed *x = &rc->indexed[k];
+            if (check && m && x->last < 0)
+                return VFETCH_EARRAY_INDEX;
+            const uint32_t highest = gx_stage_indexed(st, staged_size, x, vx, vsize, keep, m);
+            if (check && m && (int64_t)highest > x->last &&
+                gx_block_past_end(x, p, vx, vsize, keep, m, &r->clamped))
+                return VFETCH_EARRAY_INDEX;
+        }
         st += (size_t)m * staged_size;
         *staged += m;
     }

@@ -5,6 +5,7 @@
  * Run at every ISA level (meson re-runs it under VFETCH_CPU_MASK).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "guard.h"
@@ -338,6 +339,10 @@ static void put_be32f(uint8_t *p, float f)
     p[0] = (uint8_t)(u >> 24), p[1] = (uint8_t)(u >> 16), p[2] = (uint8_t)(u >> 8), p[3] = (uint8_t)u;
 }
 
+/* run_indexed places the arrays at the start of guarded buffers instead (a read before them
+   faults) while this is set. */
+static bool arrays_at_head;
+
 static int run_indexed(struct indexed_setup *s, const uint8_t *verts, uint32_t count,
                        size_t pos_size, enum vfetch_gx_index_policy policy, struct out_buf *o,
                        struct vfetch_gx_result *r)
@@ -348,8 +353,8 @@ static int run_indexed(struct indexed_setup *s, const uint8_t *verts, uint32_t c
     p.vertices_size = (size_t)count * vfetch_gx_plan_format(s->plan)->vertex_size;
     p.count = count;
     /* arrays at the end of guarded buffers: a read past them faults */
-    uint8_t *pos = guard_alloc_tail(pos_size), *col = guard_alloc_tail(sizeof s->col),
-            *nrm = guard_alloc_tail(sizeof s->nrm);
+    void *(*alloc)(size_t) = arrays_at_head ? guard_alloc_head : guard_alloc_tail;
+    uint8_t *pos = alloc(pos_size), *col = alloc(sizeof s->col), *nrm = alloc(sizeof s->nrm);
     memcpy(pos, s->pos, pos_size);
     memcpy(col, s->col, sizeof s->col);
     memcpy(nrm, s->nrm, sizeof s->nrm);
@@ -437,8 +442,13 @@ static void test_indexed(void)
     CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_CLAMP, &o, &r), 0);
     CHECK_EQ(r.clamped, 1);
     CHECK_FLOAT(out_f(&o, s.plan, 0, 0), 30.0f);
-    /* an array too small for one element: an error even when clamping */
+    /* an array too small for one element: an error even when clamping, and never read (at
+       the start of a guarded buffer: a clamp to "element -1" would fault) */
     CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EARRAY_INDEX);
+    arrays_at_head = true;
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    arrays_at_head = false;
     /* NBT third element at index 7: 7*6 + 3*2*2 = 54, + 6 bytes = 60 > 48 */
     static const uint8_t bad_nbt[6] = { 0, 0, 0, 0, 7, 0 };
     CHECK_EQ(run_indexed(&s, bad_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
