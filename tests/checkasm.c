@@ -1136,9 +1136,12 @@ static void check_record_tail(void)
                 continue;
             struct variant v[4];
             const unsigned nv = level_variants(&levels[l], v);
-            for (unsigned j = 1; j < nv; j++) { /* each program alone */
+            /* each program alone, then the level's choice (which may keep a smaller program
+               for short draws and the vertices after the last whole group: run.c) */
+            for (unsigned j = 1; j <= nv; j++) {
+                const unsigned vj = j < nv ? j : 0;
                 vfetch_plan *plan = plan_at_level(&d, l);
-                const struct vfetch_record_prog *prog = plan ? plan_use_variant(plan, &v[j]) : NULL;
+                const struct vfetch_record_prog *prog = plan ? plan_use_variant(plan, &v[vj]) : NULL;
                 if (!prog || prog->group == 1) {
                     vfetch_plan_free(plan);
                     continue;
@@ -1174,7 +1177,11 @@ static void check_record_tail(void)
                     if (window && limit >= window)
                         CHECK_EQ(prog->window_end[s], limit);
                 }
-                const uint32_t group = prog->group, r = 1 + rnd_below(group - 1);
+                const uint32_t group = prog->group;
+                uint32_t r = 1 + rnd_below(group - 1);
+                const struct vfetch_record_prog *small = vj == 0 ? plan->record_small : NULL;
+                if (small && group / small->group >= 2 && rnd_below(2)) /* whole small groups */
+                    r = small->group * (1 + rnd_below(group / small->group - 1));
                 const uint32_t count = (uint32_t[]){ r, group + r, 3 * group + r }[rnd_below(3)];
                 struct reference_run rr;
                 if (!reference_run_make(&d, &rr, count)) {
@@ -1205,7 +1212,7 @@ static void check_record_tail(void)
                     CHECK_EQ(per_op_calls, 0);
                 char detail[96];
                 snprintf(detail, sizeof detail, "random plan %u, %s program, group %u, %u vertices%s",
-                         i, v[j].name, group, count, rr.b.idx ? ", indexed" : "");
+                         i, v[vj].name, group, count, rr.b.idx ? ", indexed" : "");
                 compare_outputs("record", levels[l].name, detail, rr.want, out, rr.b.out_size,
                                 vfetch_plan_out_stride(plan), NULL, 0, 0);
                 runs++;
