@@ -222,7 +222,6 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
                             const uint8_t **base, size_t *stride)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
-    const size_t vertices = present;
     size_t used = 0;
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (!prog->window_end[s])
@@ -251,7 +250,7 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
             continue;
         }
         memset(to, 0, (size_t)span);
-        const size_t records = sstride ? vertices : 1; /* stride 0: every vertex reads one */
+        const size_t records = sstride ? present : 1; /* stride 0: every vertex reads one */
         for (size_t i = 0; i < records; i++) {
             const uint32_t pos = first + (uint32_t)i;
             const uint64_t rec = st->step == VFETCH_STEP_CONSTANT ? 0
