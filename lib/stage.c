@@ -36,17 +36,12 @@ int vfetch_stage_open_owned(struct vfetch_stage *stage, uint8_t *stack, size_t s
                             size_t need)
 {
     const size_t size = need > stack_size ? need : stack_size;
+    (void)stack; /* where the stack array does, vfetch_stage_open() took it inline */
     stage->owned = NULL;
     stage->owned_size = 0;
 #if VFETCH_GUARD_STAGES
-    (void)stack;
     return stage_map(stage, size);
 #else
-    if (size == stack_size) {
-        stage->data = stack;
-        stage->size = size;
-        return VFETCH_OK;
-    }
     stage->data = stage->owned = malloc(size);
     stage->size = size;
     return stage->data ? VFETCH_OK : VFETCH_ENOMEM;

@@ -21,7 +21,8 @@ struct vfetch_stage {
     size_t owned_size; /**< bytes of the mapping (guard builds) */
 };
 
-/** vfetch_stage_open() where the stack array does not do: a heap block or a guarded mapping. */
+/** vfetch_stage_open() where the stack array does not do (need > stack_size), or any stage of
+    a guard build: a heap block or a guarded mapping. */
 int vfetch_stage_open_owned(struct vfetch_stage *stage, uint8_t *stack, size_t stack_size,
                             size_t need);
 
