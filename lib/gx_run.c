@@ -166,30 +166,18 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
     return VFETCH_OK;
 }
 
-/* Block [v0, v0 + n) (n <= GX_BLOCK): its kept vertices in keep, their count in *m; with
-   `check`, its skipped vertices counted and its indices checked (gx_block_check). */
-static inline int gx_block_begin(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
-                                 size_t vsize, uint32_t v0, uint32_t n, const int check,
-                                 uint8_t keep[GX_BLOCK], uint32_t *m, struct vfetch_gx_result *r)
-{
-    const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
-    *m = gx_block_keep(rc, vx, vsize, n, keep);
-    if (!check)
-        return VFETCH_OK;
-    r->skipped += n - *m;
-    return gx_block_check(rc, p, vx, vsize, keep, *m, &r->clamped);
-}
-
 /* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
    refused or counted. */
 static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
                             size_t vsize, struct vfetch_gx_result *r)
 {
     uint8_t keep[GX_BLOCK];
-    uint32_t m;
     for (uint32_t v0 = 0; v0 < p->count; v0 += GX_BLOCK) {
         const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
-        if (gx_block_begin(rc, p, vsize, v0, n, 1, keep, &m, r))
+        const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
+        const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
+        r->skipped += n - m;
+        if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
             return VFETCH_EARRAY_INDEX;
     }
     return VFETCH_OK;
@@ -278,14 +266,13 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
 {
     uint8_t keep[GX_BLOCK];
     uint8_t *st = stage;
-    uint32_t m;
     *staged = 0;
     for (uint32_t b0 = 0; b0 < n; b0 += GX_BLOCK) {
         const uint32_t nb = n - b0 < GX_BLOCK ? n - b0 : GX_BLOCK;
-        gx_block_begin(rc, p, vsize, v0 + b0, nb, 0, keep, &m, r);
+        const uint8_t *vx = (const uint8_t *)p->vertices + ((size_t)v0 + b0) * vsize;
+        const uint32_t m = gx_block_keep(rc, vx, vsize, nb, keep);
         if (check)
             r->skipped += nb - m;
-        const uint8_t *vx = (const uint8_t *)p->vertices + ((size_t)v0 + b0) * vsize;
         for (unsigned k = 0; k < rc->num_direct; k++)
             gx_stage_direct(st, staged_size, &rc->direct[k], vx, vsize, keep, m);
         for (unsigned k = 0; k < rc->num_indexed; k++) {
