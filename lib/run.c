@@ -344,10 +344,8 @@ static int run_record_tail(const vfetch_plan *plan, const struct vfetch_record_p
     return 1;
 }
 
-/* The record-program path: groups in place where safe, through the stage where not; the
-   vertices of a last partial group as one more group (run_record_tail). A draw that fills at most
-   one group of the plan's program runs its program for small draws when it has one (the
-   256-bit program of an AVX-512 plan: plan.c). */
+/* The record-program path with program prog: groups in place where safe, through the stage
+   where not; the vertices of a last partial group as one more group (run_record_tail). */
 static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                             vfetch_record_fn *record_run, const struct vfetch_run_params *p,
                             uint8_t *stage, size_t stage_size)
@@ -419,6 +417,8 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
                      out + converted * plan->out_stride, stage, stage_size);
 }
 
+/* A draw that fills at most one group of the plan's program runs its program for small draws
+   when it has one (the 256-bit program of an AVX-512 plan: plan.c). */
 static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *p, uint8_t *stage,
                        size_t stage_size)
 {

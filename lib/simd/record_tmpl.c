@@ -314,13 +314,14 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const ui
     default:
         break;
     }
-    /* Widening compiled in only where used: its tables would crowd the common ones' registers */
-    for (unsigned k = 0; k < n; k++) {
-        if (v[k].passes & VFETCH_RP_WIDEN)
-            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v[k].passes | VFETCH_RP_WIDEN);
-        else
-            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v[k].passes & ~VFETCH_RP_WIDEN);
-    }
+    /* Widening compiled in only where used: its tables would crowd the common ones' registers
+       (every vector of the run has the same passes) */
+    if (v->passes & VFETCH_RP_WIDEN)
+        for (unsigned k = 0; k < n; k++)
+            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v->passes | VFETCH_RP_WIDEN);
+    else
+        for (unsigned k = 0; k < n; k++)
+            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v->passes & ~VFETCH_RP_WIDEN);
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
