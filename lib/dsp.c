@@ -5,6 +5,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 {
     memset(dsp, 0, sizeof *dsp);
     vfetch_dsp_init_c(dsp);
+    vfetch_gx_index_init_c(dsp);
     dsp->name = "c";
 #if defined(__x86_64__) || defined(__i386__)
     if (!(allowed & VFETCH_CPU_SSE2))
@@ -12,6 +13,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 #if VFETCH_BUILT_SSE2
     vfetch_dsp_init_sse2(dsp);
     vfetch_record_init_sse2(dsp);
+    vfetch_gx_index_init_sse2(dsp);
     dsp->name = "sse2";
     dsp->level = VFETCH_CPU_SSE2;
 #endif
@@ -20,6 +22,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 #if VFETCH_BUILT_SSE41
     vfetch_dsp_init_sse41(dsp);
     vfetch_record_init_sse41(dsp);
+    vfetch_gx_index_init_sse41(dsp);
     dsp->name = "sse41";
     dsp->level = VFETCH_CPU_SSE41;
 #endif
@@ -28,6 +31,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 #if VFETCH_BUILT_AVX2
     vfetch_dsp_init_avx2(dsp);
     vfetch_record_init_avx2(dsp);
+    vfetch_gx_index_init_avx2(dsp);
     dsp->name = "avx2";
     dsp->level = VFETCH_CPU_AVX2;
 #endif
@@ -36,6 +40,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 #if VFETCH_BUILT_AVX512
     vfetch_dsp_init_avx512(dsp);
     vfetch_record_init_avx512(dsp);
+    vfetch_gx_index_init_avx512(dsp);
     dsp->name = "avx512";
     dsp->level = VFETCH_CPU_AVX512;
 #endif
@@ -45,6 +50,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
 #if VFETCH_BUILT_NEON
     vfetch_dsp_init_neon(dsp);
     vfetch_record_init_neon(dsp);
+    vfetch_gx_index_init_neon(dsp);
     dsp->name = "neon";
     dsp->level = VFETCH_CPU_NEON;
 #endif

@@ -241,6 +241,10 @@ int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_p
     int err = vfetch_gx_decode(&params->regs, &p->format);
     uint32_t staged_off[VFETCH_GX_NUM_ATTRS];
     if (!err) {
+        struct vfetch_dsp dsp;
+        vfetch_dsp_current(&dsp);
+        p->read_indices = dsp.gx_read_indices;
+        p->index_addrs = dsp.gx_index_addrs;
         gx_build_staging(p, staged_off);
         err = gx_build_converter(p, staged_off);
     }

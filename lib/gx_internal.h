@@ -6,6 +6,7 @@
 #define VFETCH_GX_INTERNAL_H
 
 #include "vfetch/gx.h"
+#include "dsp.h"
 
 /** Source of a staging copy that is the vertex itself (not an array). */
 #define VFETCH_GX_FROM_VERTEX 0xff
@@ -45,6 +46,9 @@ struct vfetch_gx_plan {
     int8_t position_copy;
     uint8_t num_copies;
     struct vfetch_gx_copy copies[VFETCH_GX_MAX_COPIES];
+    /** Staging kernels of the level the plan was compiled at (lib/dsp.h). */
+    vfetch_gx_indices_fn *read_indices;
+    vfetch_gx_addrs_fn *index_addrs;
 };
 
 /** 1 if the output options of a compiled format (or of a state's formats) are in range. */

@@ -18,11 +18,13 @@
  *   directly and through index buffers, with every program variant a level can choose (AVX-512:
  *   64/128-byte windows, 16-byte windows, and the 256-bit program), against the reference-only
  *   plan. The share of formats that get a record program is asserted.
+ * GX index columns (lib/gx_run.c's row staging): the index reads and the address computation
+ *   of every level against the reference, on exact guarded vertex bytes and columns.
  *
  * A mismatch prints the kernel, the level, the seed, the input bytes, both outputs and the
  * first differing byte; `test_checkasm --seed N --kernel NAME --isa LEVEL` replays it.
  *
- * Usage: test_checkasm [--seed N] [--kernel NAME|record] [--isa LEVEL] [--quick] [--list]
+ * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index] [--isa LEVEL] [--quick] [--list]
  */
 #define _DEFAULT_SOURCE
 #include <inttypes.h>
@@ -1278,6 +1280,78 @@ static void check_wide_program_choice(void)
            "512-bit operations)\n", wide, plans, vfetch_cpu_splits_512() ? "splits" : "does not split");
 }
 
+/* ---- GX index columns ---------------------------------------------------------------------- */
+
+/*
+ * gx_read_indices and gx_index_addrs of every level against the reference. Index columns:
+ * vertex sizes 1..12 (every one that takes the byte-permute path) and some longer, both index
+ * widths, every column length 1..VFETCH_GX_BLOCK in the full run, the index at every offset of
+ * the vertex; the vertex bytes exact and against a guard page at their end (readable is the
+ * exact byte count after the index: a window read past it faults) or at their start, and the
+ * column exact against a guard page (a store past its n entries faults). Addresses: random
+ * indices with some past the clamp, strides 0..300, safe ends around the offsets (the
+ * addresses are only compared, never dereferenced).
+ */
+static void check_gx_index(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "gx-index") != 0)
+        return;
+    rng_seed_for("gx-index");
+    static const unsigned vsizes[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 17, 36, 129 };
+    const unsigned cases = opt_quick ? 300 : 3000;
+    for (unsigned c = 0; c < cases; c++) {
+        const unsigned vsize = vsizes[rnd_below(sizeof vsizes / sizeof vsizes[0])];
+        const unsigned isize = vsize == 1 ? 1 : 1 + rnd_below(2);
+        const unsigned src = rnd_below(vsize - isize + 1);
+        const uint32_t n = c < VFETCH_GX_BLOCK ? c + 1 : 1 + rnd_below(VFETCH_GX_BLOCK);
+        const bool head = rnd_below(4) == 0;
+        const size_t bytes = (size_t)n * vsize;
+        uint8_t *valloc, *vx = place(bytes, head, 0, &valloc);
+        rnd_fill(vx, bytes);
+        uint32_t want[VFETCH_GX_BLOCK];
+        ref_dsp.gx_read_indices(vx + src, vsize, n, isize, bytes - src, want);
+        for (uint32_t v = 0; v < n; v++) /* the reference is the plain big-endian read */
+            CHECK_EQ(want[v], isize == 1 ? vx[v * vsize + src]
+                                         : (uint32_t)vx[v * vsize + src] << 8 | vx[v * vsize + src + 1]);
+        for (unsigned l = 0; l < num_levels; l++) {
+            uint32_t *got = guard_alloc_tail(n * sizeof *got);
+            levels[l].dsp.gx_read_indices(vx + src, vsize, n, isize, bytes - src, got);
+            char detail[80];
+            snprintf(detail, sizeof detail, "vsize %u, index %u bytes at %u, %u vertices", vsize,
+                     isize, src, n);
+            compare_outputs("gx-index", levels[l].name, detail, (const uint8_t *)want,
+                            (const uint8_t *)got, n * sizeof *got, 4, NULL, 0, 0);
+            guard_free(got);
+        }
+        guard_free(valloc);
+
+        /* addresses from a column with some indices past the clamp */
+        uint32_t idx[VFETCH_GX_BLOCK];
+        const uint32_t clamp = rnd_below(4) == 0 ? UINT32_MAX : rnd_below(0x10000);
+        for (uint32_t v = 0; v < n; v++)
+            idx[v] = rnd_below(8) == 0 ? rnd_below(0x10000) : rnd_below(clamp < 0x10000 ? clamp + 2 : 0x10000);
+        const uint32_t stride = rnd_below(4) == 0 ? 0 : rnd_below(301);
+        const uint64_t top = (uint64_t)(clamp < 0x10000 ? clamp : 0x10000) * stride;
+        const uint64_t safe_end = rnd_below(3) == 0 ? 0 : rnd() % (top + 2);
+        const uintptr_t base = (uintptr_t)rnd(), tail_addr = (uintptr_t)rnd();
+        uintptr_t want_addr[VFETCH_GX_BLOCK];
+        const uint32_t want_top =
+            ref_dsp.gx_index_addrs(idx, n, clamp, stride, base, tail_addr, safe_end, want_addr);
+        for (unsigned l = 0; l < num_levels; l++) {
+            uintptr_t *got = guard_alloc_tail(n * sizeof *got);
+            const uint32_t got_top = levels[l].dsp.gx_index_addrs(idx, n, clamp, stride, base,
+                                                                  tail_addr, safe_end, got);
+            char detail[80];
+            snprintf(detail, sizeof detail, "clamp %u, stride %u, safe end %llu, %u indices", clamp,
+                     stride, (unsigned long long)safe_end, n);
+            CHECK_EQ(got_top, want_top);
+            compare_outputs("gx-addrs", levels[l].name, detail, (const uint8_t *)want_addr,
+                            (const uint8_t *)got, n * sizeof *got, sizeof *got, NULL, 0, 0);
+            guard_free(got);
+        }
+    }
+}
+
 /* ---- main ---------------------------------------------------------------------------------- */
 
 static void usage(void)
@@ -1328,5 +1402,6 @@ int main(int argc, char **argv)
     check_record_variants();
     check_record_pack8();
     check_wide_program_choice();
+    check_gx_index();
     return test_summary("checkasm");
 }

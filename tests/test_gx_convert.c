@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "guard.h"
@@ -799,6 +800,202 @@ static void test_block_boundary(void)
     vfetch_gx_plan_free(plan);
 }
 
+/*
+ * Indexed draws against their direct twins: random formats with some attributes indexed, run
+ * through vfetch_gx_run, must give the output of the same format with those attributes direct
+ * and each vertex carrying the array elements its indices select (clamped as documented), made
+ * here element by element. Covers both staging forms of lib/gx_run.c (blocks of fewer than 24
+ * vertices by columns, longer ones by rows: 16-byte moves with the arrays' and the vertices'
+ * last bytes read from tail copies), skipped vertices, clamped and refused indices, strides
+ * 0 and below the element size, and arrays ending mid-element against guard pages at their
+ * end or their start.
+ */
+static uint64_t twin_rng = 0x7a1c0ffee;
+
+static uint32_t twin_below(uint32_t n)
+{
+    twin_rng ^= twin_rng >> 12;
+    twin_rng ^= twin_rng << 25;
+    twin_rng ^= twin_rng >> 27;
+    return n ? (uint32_t)(((twin_rng * 0x2545F4914F6CDD1Dull) >> 32) % n) : 0;
+}
+
+static void test_indexed_twins(void)
+{
+    static const uint32_t counts[] = { 1, 2, 5, 23, 24, 25, 31, 64, 127, 128, 129, 200, 401 };
+    unsigned draws = 0, rows_draws = 0;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        struct vfetch_gx_compile_params cp = { 0 };
+        cp.regs.vat_a = (uint32_t)twin_below(UINT32_MAX) | twin_below(2) << 31;
+        cp.regs.vat_b = (uint32_t)twin_below(UINT32_MAX) | 1u << 31;
+        cp.regs.vat_c = (uint32_t)twin_below(UINT32_MAX);
+        cp.regs.vcd_lo = twin_below(4) == 0 ? twin_below(0x200) : 0;
+        unsigned modes[VFETCH_GX_NUM_ATTRS] = { 0 }, present = 1 + twin_below(4);
+        for (unsigned k = 0; k < present; k++) {
+            const unsigned a = k == 0 ? VFETCH_GX_POSITION : twin_below(VFETCH_GX_NUM_ATTRS);
+            modes[a] = 1 + twin_below(3);
+        }
+        if (modes[VFETCH_GX_POSITION] == VFETCH_GX_DIRECT && twin_below(2))
+            modes[VFETCH_GX_POSITION] = VFETCH_GX_INDEX16;
+        struct vfetch_gx_compile_params dp;
+        uint32_t vcd_lo = cp.regs.vcd_lo, vcd_hi = 0, dvcd_lo = vcd_lo, dvcd_hi = 0;
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+            const unsigned shift = a < 4 ? 9 + 2 * a : 2 * (a - 4);
+            const unsigned direct = modes[a] ? VFETCH_GX_DIRECT : 0;
+            *(a < 4 ? &vcd_lo : &vcd_hi) |= modes[a] << shift;
+            *(a < 4 ? &dvcd_lo : &dvcd_hi) |= direct << shift;
+        }
+        cp.regs.vcd_lo = vcd_lo, cp.regs.vcd_hi = vcd_hi;
+        cp.layout = (enum vfetch_gx_layout)twin_below(2);
+        cp.color_output = (enum vfetch_gx_color_output)twin_below(2);
+        struct vfetch_gx_format f;
+        if (vfetch_gx_decode(&cp.regs, &f) != 0)
+            continue; /* a reserved color format */
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+            cp.array_stride[a] = twin_below(8) == 0 ? 0 : (uint8_t)(f.attr[a].element_size + twin_below(5) - (twin_below(4) == 0));
+        dp = cp;
+        dp.regs.vcd_lo = dvcd_lo, dp.regs.vcd_hi = dvcd_hi;
+        vfetch_gx_plan *plan = compile(&cp), *twin = compile(&dp);
+        if (!plan || !twin) {
+            vfetch_gx_plan_free(plan);
+            vfetch_gx_plan_free(twin);
+            continue;
+        }
+        const struct vfetch_gx_format *df = vfetch_gx_plan_format(twin);
+        const uint32_t count = counts[twin_below(sizeof counts / sizeof counts[0])];
+        const size_t vsize = f.vertex_size, dsize = df->vertex_size;
+        const uint32_t stride = vfetch_gx_plan_out_stride(plan);
+        CHECK_EQ(stride, vfetch_gx_plan_out_stride(twin));
+
+        /* arrays: rows elements, the last one possibly cut short of the stride */
+        uint8_t *arr[VFETCH_GX_NUM_ATTRS] = { 0 };
+        size_t arr_size[VFETCH_GX_NUM_ATTRS] = { 0 };
+        uint32_t rows[VFETCH_GX_NUM_ATTRS] = { 0 };
+        const bool head = twin_below(3) == 0;
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+            if (modes[a] < VFETCH_GX_INDEX8)
+                continue;
+            rows[a] = 1 + twin_below(modes[a] == VFETCH_GX_INDEX8 ? 255 : 700);
+            arr_size[a] = (size_t)(rows[a] - 1) * cp.array_stride[a] + f.attr[a].element_size +
+                          twin_below(cp.array_stride[a] + 1);
+            arr[a] = head ? guard_alloc_head(arr_size[a]) : guard_alloc_tail(arr_size[a]);
+            for (size_t i = 0; i < arr_size[a]; i++)
+                arr[a][i] = (uint8_t)twin_below(256);
+        }
+        /* vertices, and their direct twins (kept vertices only); the clamps expected */
+        uint8_t *verts = guard_alloc_tail(count * vsize), *dverts = malloc(count * dsize + 1);
+        uint32_t kept = 0, clamped = 0;
+        for (uint32_t v = 0; v < count; v++) {
+            uint8_t *vx = verts + v * vsize, *dx = dverts + kept * dsize;
+            for (size_t i = 0; i < vsize; i++)
+                vx[i] = (uint8_t)twin_below(256);
+            size_t at = 0, dat = 0;
+            while (at < vsize - 0 && at < (size_t)(f.pos_matrix_index + 0) + 0) /* matrix bytes */
+                at++;
+            unsigned matrix = f.pos_matrix_index;
+            for (unsigned t = 0; t < 8; t++)
+                matrix += f.tex_matrix_index[t];
+            memcpy(dx, vx, matrix);
+            at = dat = matrix;
+            bool skip = false;
+            uint32_t vclamped = 0;
+            for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+                const struct vfetch_gx_attr *ta = &f.attr[a];
+                if (!modes[a])
+                    continue;
+                if (modes[a] == VFETCH_GX_DIRECT) {
+                    memcpy(dx + dat, vx + at, ta->element_size);
+                } else {
+                    const unsigned isize = modes[a] == VFETCH_GX_INDEX8 ? 1 : 2;
+                    const unsigned pieces = ta->stream_size / isize, piece = ta->element_size / pieces;
+                    for (unsigned j = 0; j < pieces; j++) {
+                        uint32_t idx = twin_below(16) == 0 ? twin_below(isize == 1 ? 256 : 65536)
+                                                           : twin_below(rows[a] + 2);
+                        if (a == VFETCH_GX_POSITION && twin_below(10) == 0)
+                            idx = isize == 1 ? 0xff : 0xffff;
+                        if (isize == 1)
+                            vx[at + j] = (uint8_t)idx;
+                        else
+                            vx[at + 2 * j] = (uint8_t)(idx >> 8), vx[at + 2 * j + 1] = (uint8_t)idx;
+                        if (a == VFETCH_GX_POSITION && idx == (isize == 1 ? 0xffu : 0xffffu))
+                            skip = true;
+                        const size_t s = cp.array_stride[a], first = (size_t)j * piece;
+                        const uint32_t last = s ? (uint32_t)((arr_size[a] - first - piece) / s) : UINT32_MAX;
+                        vclamped += idx > last;
+                        const uint32_t use = idx > last ? last : idx;
+                        memcpy(dx + dat + first, arr[a] + (size_t)use * s + first, piece);
+                    }
+                }
+                at += ta->stream_size;
+                dat += ta->element_size;
+            }
+            if (!skip) {
+                kept++;
+                clamped += vclamped;
+            }
+        }
+        const enum vfetch_gx_index_policy policy =
+            twin_below(4) == 0 ? VFETCH_GX_INDEX_ERROR : VFETCH_GX_INDEX_CLAMP;
+        struct vfetch_gx_run_params p;
+        vfetch_gx_run_params_init(&p);
+        p.vertices = verts;
+        p.vertices_size = count * vsize;
+        p.count = count;
+        p.index_policy = policy;
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+            p.arrays[a] = (struct vfetch_binding){ arr[a], arr_size[a] };
+        const size_t out_size = kept ? (size_t)kept * stride : 1;
+        p.out = guard_alloc_tail(out_size);
+        p.out_size = out_size;
+        memset(p.out, 0xee, out_size);
+        struct vfetch_gx_result r = { 7, 7, 7 };
+        const int err = vfetch_gx_run(plan, &p, &r);
+        if (policy == VFETCH_GX_INDEX_ERROR && clamped) {
+            CHECK_EQ(err, VFETCH_EARRAY_INDEX);
+            CHECK_EQ(r.written, 7);
+            size_t touched = 0;
+            for (size_t i = 0; i < out_size; i++)
+                touched += ((uint8_t *)p.out)[i] != 0xee;
+            CHECK_EQ(touched, 0);
+        } else {
+            CHECK_EQ(err, 0);
+            CHECK_EQ(r.written, kept);
+            CHECK_EQ(r.skipped, count - kept);
+            CHECK_EQ(r.clamped, clamped);
+            if (kept) {
+                uint8_t *want = malloc(out_size);
+                memset(want, 0xee, out_size);
+                struct vfetch_gx_run_params dpar;
+                vfetch_gx_run_params_init(&dpar);
+                dpar.vertices = dverts;
+                dpar.vertices_size = kept * dsize;
+                dpar.count = kept;
+                dpar.out = want;
+                dpar.out_size = out_size;
+                CHECK_EQ(vfetch_gx_run(twin, &dpar, NULL), 0);
+                const bool same = memcmp(want, p.out, out_size) == 0;
+                CHECK(same);
+                if (!same)
+                    fprintf(stderr, "  indexed twin %u: vcd %08x/%08x vat %08x %08x %08x, %u vertices\n",
+                            iter, cp.regs.vcd_lo, cp.regs.vcd_hi, cp.regs.vat_a, cp.regs.vat_b,
+                            cp.regs.vat_c, count);
+                free(want);
+            }
+        }
+        draws++;
+        rows_draws += count >= 24;
+        guard_free(p.out);
+        guard_free(verts);
+        free(dverts);
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+            guard_free(arr[a]);
+        vfetch_gx_plan_free(plan);
+        vfetch_gx_plan_free(twin);
+    }
+    CHECK(draws >= 300); /* few formats were reserved */
+    CHECK(rows_draws >= 150);
+}
+
 int main(void)
 {
     test_positions();
@@ -809,6 +1006,7 @@ int main(void)
     test_errors();
     test_state();
     test_block_boundary();
+    test_indexed_twins();
     test_state_cache();
     return test_summary("gx-convert");
 }

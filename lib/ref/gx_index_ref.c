@@ -1,0 +1,32 @@
+/*
+ * GX index columns, the scalar reference (what lib/simd/gx_index_tmpl.c vectorises): the
+ * indices of a block's column of vertices, and a staging move's source addresses.
+ */
+#include "dsp.h"
+
+static VFETCH_GX_INDICES_FN(gx_read_indices_c)
+{
+    (void)readable; /* reads exactly the index bytes */
+    for (uint32_t v = 0; v < n; v++) {
+        const uint8_t *b = at + (size_t)v * vsize;
+        idx[v] = isize == 1 ? b[0] : (uint32_t)b[0] << 8 | b[1];
+    }
+}
+
+static VFETCH_GX_ADDRS_FN(gx_index_addrs_c)
+{
+    uint32_t highest = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        const uint32_t i = idx[v];
+        highest = i > highest ? i : highest;
+        const uint64_t off = (uint64_t)(i < clamp ? i : clamp) * stride;
+        addr[v] = (off < safe_end ? base : tail_addr) + (uintptr_t)off;
+    }
+    return highest;
+}
+
+void vfetch_gx_index_init_c(struct vfetch_dsp *dsp)
+{
+    dsp->gx_read_indices = gx_read_indices_c;
+    dsp->gx_index_addrs = gx_index_addrs_c;
+}
