@@ -367,30 +367,28 @@ static inline void gx_move16(uint8_t *to, uintptr_t from)
     memcpy(to, b, 16);
 }
 
-/* The kept vertices' moves, vertex by vertex; K moves (a constant where inlined). */
+/* The moves of m vertices, vertex by vertex (addr[k][i]: move k of staged vertex i); K moves
+   (a constant where inlined). */
 GX_COPY_ALWAYS_INLINE void gx_rows_sized(uint8_t *st, size_t ss, const struct gx_copies *rc,
-                                         uintptr_t addr[][GX_BLOCK], const uint8_t *keep,
-                                         uint32_t m, const unsigned K)
+                                         uintptr_t addr[][GX_BLOCK], uint32_t m, const unsigned K)
 {
     uint16_t dst[GX_ROW_MOVES];
     for (unsigned k = 0; k < K; k++)
         dst[k] = rc->moves[k].dst;
-    for (uint32_t i = 0; i < m; i++, st += ss) {
-        const uint32_t j = keep[i];
+    for (uint32_t i = 0; i < m; i++, st += ss)
         for (unsigned k = 0; k < K; k++)
-            gx_move16(st + dst[k], addr[k][j]);
-    }
+            gx_move16(st + dst[k], addr[k][i]);
 }
 
 static void gx_rows(uint8_t *st, size_t ss, const struct gx_copies *rc,
-                    uintptr_t addr[][GX_BLOCK], const uint8_t *keep, uint32_t m)
+                    uintptr_t addr[][GX_BLOCK], uint32_t m)
 {
     switch (rc->num_moves) {
-    case 1: gx_rows_sized(st, ss, rc, addr, keep, m, 1); return;
-    case 2: gx_rows_sized(st, ss, rc, addr, keep, m, 2); return;
-    case 3: gx_rows_sized(st, ss, rc, addr, keep, m, 3); return;
-    case 4: gx_rows_sized(st, ss, rc, addr, keep, m, 4); return;
-    default: gx_rows_sized(st, ss, rc, addr, keep, m, rc->num_moves); return;
+    case 1: gx_rows_sized(st, ss, rc, addr, m, 1); return;
+    case 2: gx_rows_sized(st, ss, rc, addr, m, 2); return;
+    case 3: gx_rows_sized(st, ss, rc, addr, m, 3); return;
+    case 4: gx_rows_sized(st, ss, rc, addr, m, 4); return;
+    default: gx_rows_sized(st, ss, rc, addr, m, rc->num_moves); return;
     }
 }
 
@@ -402,27 +400,32 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
                                size_t vsize, size_t ss, uint32_t v0, uint32_t n, uint8_t *st,
                                const int check, struct vfetch_gx_result *r, uint32_t *kept)
 {
-    uint32_t pos_idx[GX_BLOCK], idx[GX_BLOCK];
+    uint32_t idx[GX_BLOCK], pos_highest = 0;
     uintptr_t addr[GX_ROW_MOVES][GX_BLOCK];
-    uint8_t keep_list[GX_BLOCK];
-    const uint8_t *keep = gx_every;
+    uint8_t keep[GX_BLOCK];
     const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
     const size_t readable = p->vertices_size - (size_t)v0 * vsize; /* from vx */
     uint32_t m = n;
     if (rc->position_move >= 0) {
+        /* The skip value is the highest index of its width: the block skips vertices only
+           when the position column's maximum is it (then its kept vertices are listed, and
+           every column is narrowed to them before its addresses are computed). */
         const struct gx_move *mv = &rc->moves[rc->position_move];
-        rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, pos_idx);
+        uintptr_t *pos_addr = addr[rc->position_move];
         const uint32_t skip = mv->index_size == 1 ? 0xffu : 0xffffu;
-        uint32_t any = 0;
-        for (uint32_t v = 0; v < n; v++)
-            any |= pos_idx[v] == skip;
-        if (any) {
+        rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
+        pos_highest = rc->index_addrs(idx, n, mv->clamp, mv->stride, mv->base, mv->tail_addr,
+                                      mv->safe_end, pos_addr);
+        if (pos_highest == skip) {
             m = 0;
             for (uint32_t v = 0; v < n; v++) {
-                keep_list[m] = (uint8_t)v;
-                m += pos_idx[v] != skip;
+                keep[m] = (uint8_t)v;
+                m += idx[v] != skip;
             }
-            keep = keep_list;
+            for (uint32_t i = 0; i < m; i++)
+                idx[i] = idx[keep[i]];
+            pos_highest = rc->index_addrs(idx, m, mv->clamp, mv->stride, mv->base,
+                                          mv->tail_addr, mv->safe_end, pos_addr);
         }
     }
     if (check)
@@ -433,34 +436,29 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
     for (unsigned k = 0; k < rc->num_moves; k++) {
         const struct gx_move *mv = &rc->moves[k];
         if (!mv->index_size) { /* direct: the vertex numbers are the indices */
-            for (uint32_t v = 0; v < n; v++)
-                idx[v] = v0 + v;
-            rc->index_addrs(idx, n, UINT32_MAX, mv->stride, mv->base, mv->tail_addr,
+            for (uint32_t i = 0; i < m; i++)
+                idx[i] = v0 + (m < n ? keep[i] : i);
+            rc->index_addrs(idx, m, UINT32_MAX, mv->stride, mv->base, mv->tail_addr,
                             mv->safe_end, addr[k]);
             continue;
         }
         const struct gx_indexed *x = &rc->indexed[mv->indexed];
         if (check && x->last < 0)
             return VFETCH_EARRAY_INDEX;
-        /* The position's column was read for its skip values (and is no longer needed). */
-        uint32_t *col = (int)k == rc->position_move ? pos_idx : idx;
-        if (col == idx)
+        uint32_t highest = pos_highest;
+        if ((int)k != rc->position_move) {
             rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
-        if (m < n) /* skipped vertices' indices (never checked, never copied) read as 0, so
-                      that they do not send the block to the slow check */
-            for (uint32_t v = 0, i = 0; v < n; v++) {
-                if (i < m && keep[i] == v)
-                    i++;
-                else
-                    col[v] = 0;
-            }
-        const uint32_t highest = rc->index_addrs(col, n, mv->clamp, mv->stride, mv->base,
-                                                 mv->tail_addr, mv->safe_end, addr[k]);
+            if (m < n)
+                for (uint32_t i = 0; i < m; i++)
+                    idx[i] = idx[keep[i]];
+            highest = rc->index_addrs(idx, m, mv->clamp, mv->stride, mv->base, mv->tail_addr,
+                                      mv->safe_end, addr[k]);
+        }
         if (check && (int64_t)highest > x->last &&
-            gx_block_past_end(x, p, vx, vsize, keep, m, &r->clamped))
+            gx_block_past_end(x, p, vx, vsize, m < n ? keep : gx_every, m, &r->clamped))
             return VFETCH_EARRAY_INDEX;
     }
-    gx_rows(st, ss, rc, addr, keep, m);
+    gx_rows(st, ss, rc, addr, m);
     return VFETCH_OK;
 }
 
