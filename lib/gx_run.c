@@ -517,7 +517,10 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
 
 /* Convert n >= 1 records of the converter's input at src into out. vfetch_gx_run's checks
    already hold what vfetch_run would check: src holds n records of the staged (or vertex)
-   size, which bounds every byte the converter reads, and out holds n output records. */
+   size, which bounds every byte the converter reads, and out holds n output records. A stage
+   is passed whole (src_size its size, past its n records): the record program then runs
+   every whole group in place, its windows reading stage bytes that no lane uses, instead of
+   copying the last groups first (config c, 16 vertices: 104 -> 96 ns). */
 static int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
                       uint32_t n, uint8_t *out, size_t out_size)
 {
@@ -563,7 +566,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         if (!err)
             err = gx_check_output(plan, p, r->written);
         if (!err && staged)
-            err = gx_convert(plan, stage->data, (size_t)staged * plan->staged_size, staged,
+            err = gx_convert(plan, stage->data, stage->size, staged,
                              p->out, p->out_size);
         return err;
     }
@@ -578,7 +581,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         gx_stage(rc, p, vsize, plan->staged_size, v0, n, stage->data, 0, r, &staged);
         if (!staged)
             continue;
-        err = gx_convert(plan, stage->data, (size_t)staged * plan->staged_size, staged, out,
+        err = gx_convert(plan, stage->data, stage->size, staged, out,
                          room);
         const size_t advance = (size_t)staged * plan->out_stride;
         out += advance < room ? advance : room;
