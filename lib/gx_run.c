@@ -267,23 +267,6 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
     return VFETCH_OK;
 }
 
-/* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
-   refused or counted. */
-static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
-                            size_t vsize, struct vfetch_gx_result *r)
-{
-    uint8_t keep[GX_BLOCK];
-    for (uint32_t v0 = 0; v0 < p->count; v0 += GX_BLOCK) {
-        const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
-        const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
-        const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
-        r->skipped += n - m;
-        if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
-            return VFETCH_EARRAY_INDEX;
-    }
-    return VFETCH_OK;
-}
-
 /* memcpy of a constant size (plain moves, not a libc call). */
 #define GX_COPY_ALWAYS_INLINE static inline __attribute__((always_inline))
 
@@ -458,7 +441,31 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
             gx_block_past_end(x, p, vx, vsize, m < n ? keep : gx_every, m, &r->clamped))
             return VFETCH_EARRAY_INDEX;
     }
-    gx_rows(st, ss, rc, addr, m);
+    if (st) /* NULL: checked only (gx_check_indices) */
+        gx_rows(st, ss, rc, addr, m);
+    return VFETCH_OK;
+}
+
+/* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
+   refused or counted. */
+static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                            size_t vsize, struct vfetch_gx_result *r)
+{
+    uint8_t keep[GX_BLOCK];
+    for (uint32_t v0 = 0; v0 < p->count; v0 += GX_BLOCK) {
+        const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
+        if (rc->num_moves && n >= GX_ROWS_MIN) { /* the rows' columns, without the rows */
+            uint32_t kept;
+            if (gx_stage_rows_block(rc, p, vsize, 0, v0, n, NULL, 1, r, &kept))
+                return VFETCH_EARRAY_INDEX;
+            continue;
+        }
+        const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
+        const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
+        r->skipped += n - m;
+        if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
+            return VFETCH_EARRAY_INDEX;
+    }
     return VFETCH_OK;
 }
 
