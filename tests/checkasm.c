@@ -1006,6 +1006,92 @@ static void check_record_pack8(void)
            "every level\n", formats);
 }
 
+/*
+ * The loop variants of vectors with PACK8 lanes (RGBA8 from a packed container, GX's packed
+ * layout): a PACK8 lane with fixed-point lanes (plain or packed fields, which shift) or none,
+ * and a kept lane or none; each lowers to exactly that pass set at every level whose record
+ * program takes PACK8 (more than 4 lanes), and runs against the reference.
+ */
+static void check_record_pack8_variants(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record-pack8-variants");
+    unsigned keys_checked = 0;
+    for (unsigned key = 0; key < 6; key++) {
+        const unsigned fixed = key % 3; /* 0 none, 1 fixed16, 2 fixed_10_10_10 (shifts) */
+        const bool keep = key / 3;
+        const unsigned want = VFETCH_RP_LOAD | VFETCH_RP_PACK8 |
+                              (fixed ? VFETCH_RP_FIXED : 0) | (fixed == 2 ? VFETCH_RP_SHIFT : 0) |
+                              (keep ? VFETCH_RP_KEEP : 0);
+        struct vfetch_plan_desc d;
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 1;
+        d.streams[0].stride = 8;
+        d.streams[0].order = rnd_below(2) ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
+        d.out_slots = 4;
+        struct vfetch_op *op = &d.ops[d.num_ops++];
+        *op = (struct vfetch_op){ .format = VFETCH_FORMAT_RGB565,
+                                  .conversion = VFETCH_CONV_PACK_UNORM8, .count = 3,
+                                  .swizzle = { 0, 1, 2, 3 }, .write_mask = 1 };
+        if (fixed) {
+            op = &d.ops[d.num_ops++];
+            *op = (struct vfetch_op){ .format = fixed == 2 ? VFETCH_FORMAT_FIXED_10_10_10
+                                                           : VFETCH_FORMAT_FIXED16,
+                                      .conversion = VFETCH_CONV_UINT,
+                                      .count = fixed == 2 ? 3 : 1, .dst_slot = 1,
+                                      .swizzle = { 0, 1, 2, 3 }, .write_mask = 1 };
+            for (unsigned c = 0; c < 4; c++)
+                op->src[c].offset = 4;
+        }
+        for (unsigned slot = 1 + (fixed != 0) + keep; slot < 4; slot++) { /* constant 1.0 */
+            op = &d.ops[d.num_ops++];
+            *op = (struct vfetch_op){ .format = VFETCH_FORMAT_FLOAT32,
+                                      .conversion = VFETCH_CONV_FLOAT, .count = 1,
+                                      .dst_slot = (uint16_t)slot, .write_mask = 1 };
+            memset(op->swizzle, VFETCH_SWIZZLE_1, 4);
+        }
+        struct reference_run rr;
+        if (!reference_run_make(&d, &rr, RUN_RANDOM_COUNT)) {
+            CHECK(!"reference run");
+            continue;
+        }
+        const struct run_buffers *b = &rr.b;
+        unsigned levels_run = 0;
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!levels[l].dsp.record || levels[l].dsp.record_lanes <= 4)
+                continue;
+            vfetch_plan *plan = plan_at_level(&d, l);
+            if (!plan)
+                continue;
+            CHECK(plan->record != NULL);
+            for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
+                CHECK_EQ(plan->record->vec[k].passes & ~VFETCH_RP_RAW, want);
+            uint8_t *out_alloc;
+            uint8_t *out = place(b->out_size, rr.head, 0, &out_alloc);
+            memcpy(out, rr.pattern, b->out_size);
+            CHECK_EQ(run_with(plan, b, out), 0);
+            char detail[96];
+            snprintf(detail, sizeof detail, "pack8 loop variant %#x, %u vertices%s", want,
+                     b->count, b->idx ? ", indexed" : "");
+            compare_outputs("record-pack8-variant", levels[l].name, detail, rr.want, out,
+                            b->out_size, vfetch_plan_out_stride(plan), NULL, 0, 0);
+            guard_free(out_alloc);
+            vfetch_plan_free(plan);
+            levels_run++;
+        }
+        keys_checked += levels_run > 0;
+        reference_run_free(&rr);
+    }
+    vfetch_set_cpu_mask(~0u);
+    bool wide = false;
+    for (unsigned l = 0; l < num_levels; l++)
+        wide |= levels[l].dsp.record && levels[l].dsp.record_lanes > 4;
+    CHECK_EQ(keys_checked, wide ? 6u : 0u);
+    printf("  record loop variants with RGBA8 packing: %u of 6 pass sets lowered and run\n",
+           keys_checked);
+}
+
 static void check_record_programs(void)
 {
     if (opt_kernel && strcmp(opt_kernel, "record") != 0)
@@ -1401,6 +1487,7 @@ int main(int argc, char **argv)
     check_record_tail();
     check_record_variants();
     check_record_pack8();
+    check_record_pack8_variants();
     check_wide_program_choice();
     check_gx_index();
     return test_summary("checkasm");

@@ -304,6 +304,7 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 #define RP_VARIANTS32(P) RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)
 #define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
 #define RP_VARIANTS128(P) RP_VARIANTS64(P) RP_VARIANTS64((P) | VFETCH_RP_WIDEN)
+#define RP_PACK8_VARIANTS(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
 
 /* A run of n vectors with the same passes (record.h), one dispatch for all of them. */
 static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const uintptr_t *gbase,
@@ -311,6 +312,11 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const ui
 {
     switch (v->passes & ~VFETCH_RP_RAW) { /* raw lanes cost one OR, done in every variant */
         RP_VARIANTS128(0)
+        /* RGBA8 colors from RGB565/RGBA4444/RGBA6666 (the packed GX layout) with the
+           position and texcoord lanes they share vectors with */
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_SHIFT)
     default:
         break;
     }
