@@ -13,9 +13,9 @@
 
 /* Vertices checked and staged a column at a time (their kept list is a uint8_t each). */
 #define GX_BLOCK VFETCH_GX_BLOCK
-/* The stage: 128 of the largest staged vertex (129 bytes), more of smaller ones; a draw that
-   fits it is checked while it is staged, and converted at once. */
-#define GX_STAGE_BYTES (GX_BLOCK * 129 + 16)
+/* The stage: 128 of the largest staged vertex (129 bytes), more of smaller ones, and the row
+   staging's slack; a draw that fits it is checked while it is staged, and converted at once. */
+#define GX_STAGE_BYTES (GX_BLOCK * 129 + GX_ROW_SLACK)
 /* The largest stage allocated to hold a whole draw (256 KiB: 16,380 vertices of up to 16
    staged bytes). Config c of the peer kit, 4,096 vertices: 1.24x faster than two passes. */
 #define GX_HEAP_STAGE_BYTES (1u << 18)
@@ -122,12 +122,11 @@ static void gx_move_bounds(struct gx_move *mv, const uint8_t *base, size_t avail
     mv->tail_addr = (uintptr_t)(mv->tail + 1) - (uintptr_t)mv->safe_end;
 }
 
-/* The copies as moves, when the format is eligible for row staging. */
+/* The copies as moves, when the format is eligible for row staging (rc->num_moves stays 0
+   otherwise). */
 static void gx_resolve_moves(const struct vfetch_gx_plan *plan,
                              const struct vfetch_gx_run_params *p, struct gx_copies *rc)
 {
-    rc->num_moves = 0;
-    rc->position_move = -1;
     rc->read_indices = plan->read_indices;
     rc->index_addrs = plan->index_addrs;
     if (plan->num_copies > GX_ROW_MOVES)
@@ -574,7 +573,8 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
     /* A draw the stage holds is staged whole (the stage holds at least GX_BLOCK of the largest
        staged vertex); a longer one GX_BLOCK vertices at a time, which stay in L1 with their
        output (larger blocks measured slower). */
-    const size_t vsize = plan->format.vertex_size, fit = (stage->size - GX_ROW_SLACK) / plan->staged_size;
+    const size_t vsize = plan->format.vertex_size;
+    const size_t fit = (stage->size - GX_ROW_SLACK) / plan->staged_size;
     const uint32_t block = fit < GX_BLOCK ? (uint32_t)fit : GX_BLOCK;
     uint32_t staged = 0;
     int err;
@@ -584,8 +584,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         if (!err)
             err = gx_check_output(plan, p, r->written);
         if (!err && staged)
-            err = gx_convert(plan, stage->data, stage->size, staged,
-                             p->out, p->out_size);
+            err = gx_convert(plan, stage->data, stage->size, staged, p->out, p->out_size);
         return err;
     }
     err = gx_check_indices(rc, p, vsize, r);
@@ -599,8 +598,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         gx_stage(rc, p, vsize, plan->staged_size, v0, n, stage->data, 0, r, &staged);
         if (!staged)
             continue;
-        err = gx_convert(plan, stage->data, stage->size, staged, out,
-                         room);
+        err = gx_convert(plan, stage->data, stage->size, staged, out, room);
         const size_t advance = (size_t)staged * plan->out_stride;
         out += advance < room ? advance : room;
         room -= advance < room ? advance : room;

@@ -1,7 +1,8 @@
 /*
  * GX index columns, vectorised (lib/gx_run.c's row staging; the scalar forms, which are the
- * reference, are in lib/ref/gx_index_ref.c): the indices of a block of vertices read with one
- * gather per vector, and the source addresses of a move computed from them, 64-bit lanes.
+ * reference, are in lib/ref/gx_index_ref.c): the indices of a block of vertices, read with one
+ * byte permute per vector where vertices are short, and the source addresses of a move
+ * computed from them in 64-bit lanes.
  * Only the AVX2 and AVX-512 levels have them; the others keep the reference.
  */
 #include "dsp.h"
@@ -52,12 +53,14 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
 #define vi_mullo simde_mm512_mullo_epi32
 #define VI_STORE(p, x) simde_mm512_storeu_si512((void *)(p), (x))
 #define VH_CVT64 gx_widen64
-#define VI_HALF(x, h) ((h) ? simde_mm512_extracti64x4_epi64((x), 1) : simde_mm512_castsi512_si256(x))
+#define VI_HALF(x, h)                                                                       \
+    ((h) ? simde_mm512_extracti64x4_epi64((x), 1) : simde_mm512_castsi512_si256(x))
 #define VQ_SET1 simde_mm512_set1_epi64
 #define VQ_MUL simde_mm512_mul_epu32
 #define VQ_ADD simde_mm512_add_epi64
 /* x < y ? a : b per 64-bit lane (offsets and safe ends are below 2^63: signed compare). */
-#define VQ_SELECT_LT(x, y, a, b) simde_mm512_mask_blend_epi64(simde_mm512_cmpgt_epi64_mask((y), (x)), (b), (a))
+#define VQ_SELECT_LT(x, y, a, b)                                                            \
+    simde_mm512_mask_blend_epi64(simde_mm512_cmpgt_epi64_mask((y), (x)), (b), (a))
 #else
 #define VI_MAX_U32 simde_mm256_max_epu32
 #define VI_MIN_U32 simde_mm256_min_epu32
@@ -65,12 +68,14 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
 #define vi_mullo simde_mm256_mullo_epi32
 #define VI_STORE(p, x) simde_mm256_storeu_si256((void *)(p), (x))
 #define VH_CVT64 simde_mm256_cvtepu32_epi64
-#define VI_HALF(x, h) ((h) ? simde_mm256_extracti128_si256((x), 1) : simde_mm256_castsi256_si128(x))
+#define VI_HALF(x, h)                                                                       \
+    ((h) ? simde_mm256_extracti128_si256((x), 1) : simde_mm256_castsi256_si128(x))
 #define VQ_SET1 simde_mm256_set1_epi64x
 #define VQ_MUL simde_mm256_mul_epu32
 #define VQ_ADD simde_mm256_add_epi64
 /* Offsets and safe ends are below 2^63: the signed compare is the unsigned one. */
-#define VQ_SELECT_LT(x, y, a, b) simde_mm256_blendv_epi8((b), (a), simde_mm256_cmpgt_epi64((y), (x)))
+#define VQ_SELECT_LT(x, y, a, b)                                                            \
+    simde_mm256_blendv_epi8((b), (a), simde_mm256_cmpgt_epi64((y), (x)))
 #endif
 
 /*
@@ -160,7 +165,7 @@ void NAME(vfetch_gx_index_init)(struct vfetch_dsp *dsp)
 
 void NAME(vfetch_gx_index_init)(struct vfetch_dsp *dsp)
 {
-    (void)dsp; /* no gathers at this level: the reference forms stay */
+    (void)dsp; /* 128-bit levels: the reference forms stay */
 }
 
 #endif
