@@ -774,6 +774,20 @@ static void reference_run_free(struct reference_run *rr)
     vfetch_plan_free(rr->ref);
 }
 
+/* Run plan over rr's buffers (its output placed and pre-filled as rr's was) and compare with
+   rr's reference output. */
+static void reference_run_compare(const vfetch_plan *plan, const struct reference_run *rr,
+                                  const char *what, const char *isa, const char *detail)
+{
+    const struct run_buffers *b = &rr->b;
+    uint8_t *out_alloc, *out = place(b->out_size, rr->head, 0, &out_alloc);
+    memcpy(out, rr->pattern, b->out_size);
+    CHECK_EQ(run_with(plan, b, out), 0);
+    compare_outputs(what, isa, detail, rr->want, out, b->out_size, vfetch_plan_out_stride(plan),
+                    NULL, 0, 0);
+    guard_free(out_alloc);
+}
+
 /* The CPU mask that selects level l and those below it. */
 static unsigned level_mask(unsigned l)
 {
@@ -877,16 +891,10 @@ static void check_record_variants(void)
             CHECK(plan->record != NULL);
             for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
                 CHECK_EQ(record_variant_index(plan->record->vec[k].passes), key);
-            uint8_t *out_alloc;
-            uint8_t *out = place(b->out_size, rr.head, 0, &out_alloc);
-            memcpy(out, rr.pattern, b->out_size);
-            CHECK_EQ(run_with(plan, b, out), 0);
             char detail[96];
             snprintf(detail, sizeof detail, "record loop variant %u, %u vertices%s", key, b->count,
                      b->idx ? ", indexed" : "");
-            compare_outputs("record-variant", levels[l].name, detail, rr.want, out, b->out_size,
-                            vfetch_plan_out_stride(plan), NULL, 0, 0);
-            guard_free(out_alloc);
+            reference_run_compare(plan, &rr, "record-variant", levels[l].name, detail);
             vfetch_plan_free(plan);
         }
         keys_checked++;
@@ -1067,16 +1075,10 @@ static void check_record_pack8_variants(void)
             CHECK(plan->record != NULL);
             for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
                 CHECK_EQ(plan->record->vec[k].passes & ~VFETCH_RP_RAW, want);
-            uint8_t *out_alloc;
-            uint8_t *out = place(b->out_size, rr.head, 0, &out_alloc);
-            memcpy(out, rr.pattern, b->out_size);
-            CHECK_EQ(run_with(plan, b, out), 0);
             char detail[96];
             snprintf(detail, sizeof detail, "pack8 loop variant %#x, %u vertices%s", want,
                      b->count, b->idx ? ", indexed" : "");
-            compare_outputs("record-pack8-variant", levels[l].name, detail, rr.want, out,
-                            b->out_size, vfetch_plan_out_stride(plan), NULL, 0, 0);
-            guard_free(out_alloc);
+            reference_run_compare(plan, &rr, "record-pack8-variant", levels[l].name, detail);
             vfetch_plan_free(plan);
             levels_run++;
         }
