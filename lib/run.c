@@ -377,7 +377,7 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
         done = run_safe_groups(plan, prog, p, groups, base, stride);
         if (done < groups && run_small_span(prog, &plan->desc, groups))
             done = 0; /* staged whole below: one short copy beats a second program pass */
-        else if (done) /* (a draw shorter than a group is all tail) */
+        else
             record_run(prog, base, stride, done, out, plan->out_stride);
     }
     /* The rest, a batch of groups at a time through the stage. */

@@ -336,6 +336,8 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const ui
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
+    if (!groups) /* a draw shorter than a group is all tail (run.c) */
+        return;
     /* The caller keeps group * stride within size_t (run.c). */
     const size_t group = prog->group;
     uintptr_t gbase[VFETCH_MAX_STREAMS];
