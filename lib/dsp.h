@@ -30,6 +30,10 @@ typedef VFETCH_GX_INDICES_FN(vfetch_gx_indices_fn);
                   uintptr_t base, uintptr_t tail_addr, uint64_t safe_end, uintptr_t *addr)
 typedef VFETCH_GX_ADDRS_FN(vfetch_gx_addrs_fn);
 
+/** The reference forms (lib/ref/gx_index_ref.c); the SIMD levels run their tails with them. */
+VFETCH_GX_INDICES_FN(vfetch_gx_read_indices_c);
+VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c);
+
 struct vfetch_dsp {
     vfetch_convert_fn *convert[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT];
     /** Name of the best level applied ("c" for the reference only). */

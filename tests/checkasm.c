@@ -817,6 +817,41 @@ static unsigned record_variant_index(unsigned passes)
 }
 
 /*
+ * A format built for one record loop, at every level whose record program has more than
+ * min_lanes lanes: every vector must lower to the loop (key_of(passes) == key), and the run
+ * must equal the reference. Returns the levels run.
+ */
+static unsigned run_loop_variant(const struct vfetch_plan_desc *d, const struct reference_run *rr,
+                                 unsigned min_lanes, unsigned (*key_of)(unsigned passes),
+                                 unsigned key, const char *what)
+{
+    unsigned levels_run = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!levels[l].dsp.record || levels[l].dsp.record_lanes <= min_lanes)
+            continue;
+        vfetch_plan *plan = plan_at_level(d, l);
+        if (!plan)
+            continue;
+        CHECK(plan->record != NULL);
+        for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
+            CHECK_EQ(key_of(plan->record->vec[k].passes), key);
+        char detail[96];
+        snprintf(detail, sizeof detail, "loop variant %#x, %u vertices%s", key, rr->b.count,
+                 rr->b.idx ? ", indexed" : "");
+        reference_run_compare(plan, rr, what, levels[l].name, detail);
+        vfetch_plan_free(plan);
+        levels_run++;
+    }
+    return levels_run;
+}
+
+/* A vector's passes but raw lanes (which every loop handles): the PACK8 loops' key. */
+static unsigned passes_but_raw(unsigned passes)
+{
+    return passes & ~(unsigned)VFETCH_RP_RAW;
+}
+
+/*
  * Every specialised record loop (record_tmpl.c), each from a format built for it: one vec4
  * whose lanes are a fixed-point lane of the key's shift/divide/widening kind, a binary16
  * lane, a kept lane, as the key asks, else float32 bits or a constant. Every reachable key of
@@ -881,22 +916,7 @@ static void check_record_variants(void)
         struct reference_run rr;
         if (!reference_run_make(&d, &rr, RUN_RANDOM_COUNT))
             continue;
-        const struct run_buffers *b = &rr.b;
-        for (unsigned l = 0; l < num_levels; l++) {
-            if (!levels[l].dsp.record)
-                continue;
-            vfetch_plan *plan = plan_at_level(&d, l);
-            if (!plan)
-                continue;
-            CHECK(plan->record != NULL);
-            for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
-                CHECK_EQ(record_variant_index(plan->record->vec[k].passes), key);
-            char detail[96];
-            snprintf(detail, sizeof detail, "record loop variant %u, %u vertices%s", key, b->count,
-                     b->idx ? ", indexed" : "");
-            reference_run_compare(plan, &rr, "record-variant", levels[l].name, detail);
-            vfetch_plan_free(plan);
-        }
+        run_loop_variant(&d, &rr, 0, record_variant_index, key, "record-variant");
         keys_checked++;
         reference_run_free(&rr);
     }
@@ -1064,25 +1084,8 @@ static void check_record_pack8_variants(void)
             CHECK(!"reference run");
             continue;
         }
-        const struct run_buffers *b = &rr.b;
-        unsigned levels_run = 0;
-        for (unsigned l = 0; l < num_levels; l++) {
-            if (!levels[l].dsp.record || levels[l].dsp.record_lanes <= 4)
-                continue;
-            vfetch_plan *plan = plan_at_level(&d, l);
-            if (!plan)
-                continue;
-            CHECK(plan->record != NULL);
-            for (unsigned k = 0; plan->record && k < plan->record->num_vectors; k++)
-                CHECK_EQ(plan->record->vec[k].passes & ~VFETCH_RP_RAW, want);
-            char detail[96];
-            snprintf(detail, sizeof detail, "pack8 loop variant %#x, %u vertices%s", want,
-                     b->count, b->idx ? ", indexed" : "");
-            reference_run_compare(plan, &rr, "record-pack8-variant", levels[l].name, detail);
-            vfetch_plan_free(plan);
-            levels_run++;
-        }
-        keys_checked += levels_run > 0;
+        keys_checked +=
+            run_loop_variant(&d, &rr, 4, passes_but_raw, want, "record-pack8-variant") > 0;
         reference_run_free(&rr);
     }
     vfetch_set_cpu_mask(~0u);

@@ -4,7 +4,7 @@
  */
 #include "dsp.h"
 
-static VFETCH_GX_INDICES_FN(gx_read_indices_c)
+VFETCH_GX_INDICES_FN(vfetch_gx_read_indices_c)
 {
     (void)readable; /* reads exactly the index bytes */
     for (uint32_t v = 0; v < n; v++) {
@@ -13,7 +13,7 @@ static VFETCH_GX_INDICES_FN(gx_read_indices_c)
     }
 }
 
-static VFETCH_GX_ADDRS_FN(gx_index_addrs_c)
+VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c)
 {
     uint32_t highest = 0;
     for (uint32_t v = 0; v < n; v++) {
@@ -27,6 +27,6 @@ static VFETCH_GX_ADDRS_FN(gx_index_addrs_c)
 
 void vfetch_gx_index_init_c(struct vfetch_dsp *dsp)
 {
-    dsp->gx_read_indices = gx_read_indices_c;
-    dsp->gx_index_addrs = gx_index_addrs_c;
+    dsp->gx_read_indices = vfetch_gx_read_indices_c;
+    dsp->gx_index_addrs = vfetch_gx_index_addrs_c;
 }

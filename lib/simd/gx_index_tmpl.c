@@ -120,10 +120,9 @@ static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
         }
 #endif
     }
-    for (; v < n; v++) {
-        const uint8_t *b = at + (size_t)v * vsize;
-        idx[v] = isize == 1 ? b[0] : (uint32_t)b[0] << 8 | b[1];
-    }
+    if (v < n) /* the rest (and longer vertices) one by one */
+        vfetch_gx_read_indices_c(at + (size_t)v * vsize, vsize, n - v, isize,
+                                 readable - (size_t)v * vsize, idx + v);
 }
 
 static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
@@ -146,11 +145,10 @@ static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
     VI_STORE(lanes, top);
     for (unsigned l = 0; l < VEC_LANES; l++)
         highest = lanes[l] > highest ? lanes[l] : highest;
-    for (; v < n; v++) {
-        const uint32_t i = idx[v];
-        highest = i > highest ? i : highest;
-        const uint64_t off = (uint64_t)(i < clamp ? i : clamp) * stride;
-        addr[v] = (off < safe_end ? base : tail_addr) + (uintptr_t)off;
+    if (v < n) {
+        const uint32_t rest = vfetch_gx_index_addrs_c(idx + v, n - v, clamp, stride, base,
+                                                      tail_addr, safe_end, addr + v);
+        highest = rest > highest ? rest : highest;
     }
     return highest;
 }
