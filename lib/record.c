@@ -330,6 +330,37 @@ static int record_same_container(const struct vfetch_lane *a, const struct vfetc
     return 1;
 }
 
+/* A vector's PACK8 lanes as PACK8_LUT (lib/record.h) where every field has 4..6 bits; the
+   bytes of other lanes read the table's zeros (their result is not selected). */
+static void record_pack8_lut(struct vfetch_rp_vector *v, const struct slot_source *const *lane_slot,
+                             unsigned lanes)
+{
+    for (unsigned i = 0; i < lanes; i++) {
+        if (lane_slot[i]->kind != SLOT_PACK8)
+            continue;
+        const struct vfetch_op_exec *op = lane_slot[i]->op;
+        for (unsigned c = 0; c < op->count; c++)
+            if (op->lane[c].field_bits < 4 || op->lane[c].field_bits > 6)
+                return;
+    }
+    memset(v->pack_bmask, 0, sizeof v->pack_bmask);
+    memset(v->pack_base, VFETCH_RP_PACK8_ZERO, sizeof v->pack_base);
+    memset(v->pack_bit, 0, sizeof v->pack_bit);
+    for (unsigned i = 0; i < lanes; i++) {
+        if (lane_slot[i]->kind != SLOT_PACK8)
+            continue;
+        const struct vfetch_op_exec *op = lane_slot[i]->op;
+        for (unsigned c = 0; c < op->count; c++) {
+            const unsigned n = op->lane[c].field_bits, at = 4 * i + c;
+            v->pack_bit[at] = (uint8_t)(32 * (i % 2) + op->lane[c].field_shift);
+            v->pack_bmask[at] = (uint8_t)((1u << n) - 1);
+            v->pack_base[at] = n == 6 ? VFETCH_RP_PACK8_BASE6
+                               : n == 5 ? VFETCH_RP_PACK8_BASE5 : VFETCH_RP_PACK8_BASE4;
+        }
+    }
+    v->passes = (uint16_t)((v->passes & ~VFETCH_RP_PACK8) | VFETCH_RP_PACK8_LUT);
+}
+
 /* Vectors with the same passes made consecutive (output order does not matter: each vector
    writes its own bytes), each run's length on its first vector: one dispatch per run. */
 static void record_group_runs(struct vfetch_record_prog *prog)
@@ -425,6 +456,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             record_lane_params(v, i, lane_slot[i]);
         }
         v->dst_off = k * 4 * lanes;
+        if (wide_windows && (v->passes & VFETCH_RP_PACK8)) /* VBMI: vpmultishiftqb, vpermt2b */
+            record_pack8_lut(v, lane_slot, lanes);
         memset(v->hctrl, 0x80, sizeof v->hctrl);
         int ok = 0;
         if (wide_windows) {
@@ -488,7 +521,7 @@ unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
         { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
         { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
         { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },   { VFETCH_RP_WIDEN, 3 },
-        { VFETCH_RP_MASK, 1 },  { VFETCH_RP_PACK8, 12 },
+        { VFETCH_RP_MASK, 1 },  { VFETCH_RP_PACK8, 12 }, { VFETCH_RP_PACK8_LUT, 3 },
     };
     unsigned total = 0;
     for (unsigned k = 0; k < prog->num_vectors; k++) {

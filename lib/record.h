@@ -20,7 +20,8 @@
  *     the conversion; 4- and 8-bit fields need no widening (v * 17 / 255 = v / 15);
  *   - RGBA8 lanes: 8-bit fields gathered byte by byte (raw), or the 4..8-bit fields of one
  *     packed container (RGB565, RGBA4444, RGBA6666) each moved to the top, widened and
- *     shifted down to its byte (pack8);
+ *     shifted down to its byte (pack8), or on AVX-512 VBMI moved to its byte and widened by
+ *     a table (pack8 by table: VFETCH_RP_PACK8_LUT);
  *   - lanes that are raw float32 bits, integer fields (masked) or constants (raw), binary16
  *     (half: a second pass), or left alone (keep: a masked store).
  */
@@ -52,6 +53,10 @@ enum {
     VFETCH_RP_WIDEN = 1 << 8, /**< some fixed lane widens a 5..7-bit field to 8 bits (UNORM8) */
     VFETCH_RP_MASK = 1 << 9,  /**< some raw lane keeps only a field's bits (INTEGER) */
     VFETCH_RP_PACK8 = 1 << 10, /**< some lane packs RGBA8 from fields of one container */
+    /** PACK8 by table (AVX-512 VBMI, fields of 4..6 bits): each channel's field moved to its
+        byte by one vpmultishiftqb, masked, and widened through a 112-entry table by one
+        vpermt2b, instead of four shift-mask-widen sequences. Set instead of PACK8. */
+    VFETCH_RP_PACK8_LUT = 1 << 11,
 };
 
 /* One vector of the program. Its tables are 64-byte aligned (the program is allocated so):
@@ -92,12 +97,27 @@ struct vfetch_rp_vector {
     int32_t pack_fmask[4][VFETCH_RP_LANES], pack_n[4][VFETCH_RP_LANES];
     int32_t pack_n_mul[4][VFETCH_RP_LANES]; /**< 2^(8 - pack_n): widening below AVX2, as above */
     int32_t pack_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the packed RGBA8 result */
+    /** PACK8_LUT, per output byte (channel c of lane i): the bit offset of its field in the
+        lane's qword (32 * (i % 2) + the field's lowest bit), the field's mask (0: no such
+        channel) and its width's first entry in the widening table (record.h,
+        VFETCH_RP_PACK8_TABLE). */
+    _Alignas(64) uint8_t pack_bit[64];
+    uint8_t pack_bmask[64], pack_base[64];
     float mul[VFETCH_RP_LANES], add[VFETCH_RP_LANES], div[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
     int32_t fixed_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the fixed-point result */
     int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */
     int32_t raw_or[VFETCH_RP_LANES];    /**< OR-ed into raw lanes (1.0 constants) */
     int32_t raw_and[VFETCH_RP_LANES];   /**< ANDed into raw lanes first (integer fields) */
     int32_t store_sel[VFETCH_RP_LANES]; /**< all ones: lane is written (not kept) */
+};
+
+/** The PACK8_LUT widening table's layout: 6-bit fields at 0..63, 5-bit at 64..95, 4-bit at
+    96..111, then zeros (a missing channel: mask 0 at base 112). */
+enum {
+    VFETCH_RP_PACK8_BASE6 = 0,
+    VFETCH_RP_PACK8_BASE5 = 64,
+    VFETCH_RP_PACK8_BASE4 = 96,
+    VFETCH_RP_PACK8_ZERO = 112,
 };
 
 struct vfetch_record_prog {

@@ -845,10 +845,32 @@ static unsigned run_loop_variant(const struct vfetch_plan_desc *d, const struct 
     return levels_run;
 }
 
-/* A vector's passes but raw lanes (which every loop handles): the PACK8 loops' key. */
+/* A vector's passes but raw lanes (which every loop handles), PACK8 by table counted as
+   PACK8: the PACK8 loops' key. */
 static unsigned passes_but_raw(unsigned passes)
 {
+    if (passes & VFETCH_RP_PACK8_LUT)
+        passes = (passes & ~(unsigned)VFETCH_RP_PACK8_LUT) | VFETCH_RP_PACK8;
     return passes & ~(unsigned)VFETCH_RP_RAW;
+}
+
+/* Whether a level's program packs RGBA8 by table (PACK8_LUT: AVX-512 VBMI, every field of 4..6
+   bits) rather than by shifts: checked on every vector with PACK8 lanes. */
+static void check_pack8_by_table(const struct vfetch_plan_desc *d, unsigned l)
+{
+    vfetch_plan *plan = plan_at_level(d, l);
+    if (!plan)
+        return;
+    const struct vfetch_record_prog *prog = plan->record;
+    for (unsigned k = 0; prog && k < prog->num_vectors; k++) {
+        const unsigned passes = prog->vec[k].passes;
+        if (!(passes & (VFETCH_RP_PACK8 | VFETCH_RP_PACK8_LUT)))
+            continue;
+        const bool table = prog->lanes == 16 && levels[l].dsp.record_wide_windows;
+        CHECK_EQ(!!(passes & VFETCH_RP_PACK8_LUT), table);
+        CHECK_EQ(!!(passes & VFETCH_RP_PACK8), !table);
+    }
+    vfetch_plan_free(plan);
 }
 
 /*
@@ -1086,6 +1108,9 @@ static void check_record_pack8_variants(void)
         }
         keys_checked +=
             run_loop_variant(&d, &rr, 4, passes_but_raw, want, "record-pack8-variant") > 0;
+        for (unsigned l = 0; l < num_levels; l++)
+            if (levels[l].dsp.record)
+                check_pack8_by_table(&d, l);
         reference_run_free(&rr);
     }
     vfetch_set_cpu_mask(~0u);

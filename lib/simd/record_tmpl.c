@@ -188,6 +188,41 @@ VEC_INLINE vi rp_pack8(vi x, const struct vfetch_rp_vector *v)
                  vi_or(vi_srli(rp_pack8_field(x, v, 2), 8), rp_pack8_field(x, v, 3)));
 }
 
+#if VEC_BITS == 512
+/* The PACK8_LUT widening table (record.h): an n-bit field f widened to 8 bits repeats its bits,
+   f << (8 - n) | f >> (2n - 8), as rp_pack8 computes it. */
+#define RP_W6(f) (uint8_t)((f) << 2 | (f) >> 4)
+#define RP_W5(f) (uint8_t)((f) << 3 | (f) >> 2)
+#define RP_W4(f) (uint8_t)((f) << 4 | (f))
+#define RP_W6x8(b) RP_W6(b), RP_W6(b + 1), RP_W6(b + 2), RP_W6(b + 3), RP_W6(b + 4), RP_W6(b + 5), RP_W6(b + 6), RP_W6(b + 7)
+#define RP_W5x8(b) RP_W5(b), RP_W5(b + 1), RP_W5(b + 2), RP_W5(b + 3), RP_W5(b + 4), RP_W5(b + 5), RP_W5(b + 6), RP_W5(b + 7)
+#define RP_W4x8(b) RP_W4(b), RP_W4(b + 1), RP_W4(b + 2), RP_W4(b + 3), RP_W4(b + 4), RP_W4(b + 5), RP_W4(b + 6), RP_W4(b + 7)
+static const _Alignas(64) uint8_t rp_pack8_table[128] = {
+    RP_W6x8(0), RP_W6x8(8), RP_W6x8(16), RP_W6x8(24), RP_W6x8(32), RP_W6x8(40), RP_W6x8(48), RP_W6x8(56),
+    RP_W5x8(0), RP_W5x8(8), RP_W5x8(16), RP_W5x8(24),
+    RP_W4x8(0), RP_W4x8(8),
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+#undef RP_W4x8
+#undef RP_W5x8
+#undef RP_W6x8
+#undef RP_W4
+#undef RP_W5
+#undef RP_W6
+
+/* PACK8_LUT: every channel's field moved to its byte (vpmultishiftqb), masked and offset to
+   its width's part of the table ((x & mask) | base: one vpternlogd), widened by the table
+   (vpermt2b). */
+VEC_INLINE vi rp_pack8_lut(vi x, const struct vfetch_rp_vector *v)
+{
+    const vi fields = simde_mm512_multishift_epi64_epi8(vi_loadu(v->pack_bit), x);
+    const vi idx = simde_mm512_ternarylogic_epi32(fields, vi_loadu(v->pack_bmask),
+                                                  vi_loadu(v->pack_base), 0xea);
+    return simde_mm512_permutex2var_epi8(vi_loadu(rp_pack8_table), idx,
+                                         vi_loadu(rp_pack8_table + 64));
+}
+#endif
+
 /* Store the lanes store_sel enables; every other byte stays untouched. */
 VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
                          const struct vfetch_rp_vector *v)
@@ -271,6 +306,10 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
         }
         if (passes & VFETCH_RP_PACK8)
             res = rp_blend(res, vi_or(rp_pack8(perm, v), r.raw_or), rp_load(v->pack_sel));
+#if VEC_BITS == 512
+        if (passes & VFETCH_RP_PACK8_LUT)
+            res = rp_blend(res, vi_or(rp_pack8_lut(perm, v), r.raw_or), rp_load(v->pack_sel));
+#endif
         if (passes & VFETCH_RP_HALF) {
 #if VEC_HAVE_F16C
             res = rp_blend(res, rp_halves(window, w, r.hctrl, hzmask), r.half_sel);
@@ -317,6 +356,11 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const ui
         RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8)
         RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED)
         RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_SHIFT)
+#if VEC_BITS == 512
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED | VFETCH_RP_SHIFT)
+#endif
     default:
         break;
     }
