@@ -194,18 +194,14 @@ VEC_INLINE vi rp_pack8(vi x, const struct vfetch_rp_vector *v)
 #define RP_W6(f) (uint8_t)((f) << 2 | (f) >> 4)
 #define RP_W5(f) (uint8_t)((f) << 3 | (f) >> 2)
 #define RP_W4(f) (uint8_t)((f) << 4 | (f))
-#define RP_W6x8(b) RP_W6(b), RP_W6(b + 1), RP_W6(b + 2), RP_W6(b + 3), RP_W6(b + 4), RP_W6(b + 5), RP_W6(b + 6), RP_W6(b + 7)
-#define RP_W5x8(b) RP_W5(b), RP_W5(b + 1), RP_W5(b + 2), RP_W5(b + 3), RP_W5(b + 4), RP_W5(b + 5), RP_W5(b + 6), RP_W5(b + 7)
-#define RP_W4x8(b) RP_W4(b), RP_W4(b + 1), RP_W4(b + 2), RP_W4(b + 3), RP_W4(b + 4), RP_W4(b + 5), RP_W4(b + 6), RP_W4(b + 7)
+#define RP_W8(w, b) w(b), w(b + 1), w(b + 2), w(b + 3), w(b + 4), w(b + 5), w(b + 6), w(b + 7)
 static const _Alignas(64) uint8_t rp_pack8_table[128] = {
-    RP_W6x8(0), RP_W6x8(8), RP_W6x8(16), RP_W6x8(24), RP_W6x8(32), RP_W6x8(40), RP_W6x8(48), RP_W6x8(56),
-    RP_W5x8(0), RP_W5x8(8), RP_W5x8(16), RP_W5x8(24),
-    RP_W4x8(0), RP_W4x8(8),
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    RP_W8(RP_W6, 0),  RP_W8(RP_W6, 8),  RP_W8(RP_W6, 16), RP_W8(RP_W6, 24),
+    RP_W8(RP_W6, 32), RP_W8(RP_W6, 40), RP_W8(RP_W6, 48), RP_W8(RP_W6, 56),
+    RP_W8(RP_W5, 0),  RP_W8(RP_W5, 8),  RP_W8(RP_W5, 16), RP_W8(RP_W5, 24),
+    RP_W8(RP_W4, 0),  RP_W8(RP_W4, 8),  /* 112..127: zeros (a missing channel) */
 };
-#undef RP_W4x8
-#undef RP_W5x8
-#undef RP_W6x8
+#undef RP_W8
 #undef RP_W4
 #undef RP_W5
 #undef RP_W6
