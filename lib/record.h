@@ -38,6 +38,10 @@ enum vfetch_rp_window {
     VFETCH_RP_WINDOW_16 = 0,  /**< one 16-byte window per 128-bit lane (pshufb per lane) */
     VFETCH_RP_WINDOW_64 = 1,  /**< one 64-byte window for the vector (vpermb) */
     VFETCH_RP_WINDOW_128 = 2, /**< one 128-byte window for the vector (vpermt2b) */
+    /** one 32-byte window for the vector (vpermb): where the vector's bytes span 32 or
+        fewer, so that a group of 32 to 63 bytes still ends its window inside the group and
+        runs in place (the common GX draw: four 16-byte vertices, two per group) */
+    VFETCH_RP_WINDOW_32 = 3,
 };
 
 /** Which passes a vector needs (bits), so that the loop skips what a vector does not use. */

@@ -16,8 +16,9 @@
  * Record programs: random valid vertex formats (several streams, byte orders, ops, masks,
  *   overlapping writes, padded output strides), run through vfetch_run on exact guarded buffers,
  *   directly and through index buffers, with every program variant a level can choose (AVX-512:
- *   64/128-byte windows, 16-byte windows, and the 256-bit program), against the reference-only
- *   plan. The share of formats that get a record program is asserted.
+ *   32/64/128-byte windows, 16-byte windows, and the 256-bit program), against the reference-only
+ *   plan. The share of formats that get a record program is asserted, and that every
+ *   whole-vector window is the smallest that holds its bytes.
  * GX index columns (lib/gx_run.c's row staging): the index reads and the address computation
  *   of every level against the reference, on exact guarded vertex bytes and columns.
  *
@@ -1122,6 +1123,31 @@ static void check_record_pack8_variants(void)
            keys_checked);
 }
 
+/* Whole-vector windows (AVX-512 VBMI) are the smallest of 32, 64 and 128 bytes that hold the
+   vector's bytes (record.c), so that they end inside the shortest groups: a window of 64 must
+   span more than 32 bytes, one of 128 more than 64. Counts the vectors of each kind. */
+static void check_window_sizes(const struct vfetch_record_prog *prog, unsigned counts[4])
+{
+    for (unsigned k = 0; k < prog->num_vectors; k++) {
+        const struct vfetch_rp_vector *v = &prog->vec[k];
+        if (!(v->passes & VFETCH_RP_LOAD))
+            continue;
+        counts[v->window]++;
+        if (v->window == VFETCH_RP_WINDOW_16)
+            continue;
+        unsigned lo = 255, hi = 0;
+        for (unsigned b = 0; b < 64; b++)
+            if (v->zmask >> b & 1) {
+                lo = v->ctrl[b] < lo ? v->ctrl[b] : lo;
+                hi = v->ctrl[b] > hi ? v->ctrl[b] : hi;
+            }
+        const unsigned span = hi >= lo ? hi - lo + 1 : 0;
+        const unsigned size = (unsigned[]){ 16, 64, 128, 32 }[v->window];
+        CHECK(span <= size);
+        CHECK(v->window == VFETCH_RP_WINDOW_32 || 2 * span > size);
+    }
+}
+
 static void check_record_programs(void)
 {
     if (opt_kernel && strcmp(opt_kernel, "record") != 0)
@@ -1132,6 +1158,7 @@ static void check_record_programs(void)
     unsigned before = test_failures;
     /* Which specialised loops ran (record_tmpl.c: one per set of common passes), per level. */
     uint64_t variants_run[5][2] = { { 0 } };
+    unsigned window_kinds[5][4] = { { 0 } }; /* vectors per enum vfetch_rp_window */
     for (unsigned i = 0; i < plans; i++) {
         struct vfetch_plan_desc d;
         const bool regular = random_plan_desc(&d);
@@ -1163,6 +1190,8 @@ static void check_record_programs(void)
                     const unsigned key = record_variant_index(plan->record->vec[k].passes);
                     variants_run[l][key / 64] |= 1ull << key % 64;
                 }
+                if (plan->record)
+                    check_window_sizes(plan->record, window_kinds[l]);
                 uint8_t *out_alloc;
                 uint8_t *out = place(b.out_size, head, 0, &out_alloc);
                 memcpy(out, pattern, b.out_size);
@@ -1204,6 +1233,16 @@ static void check_record_programs(void)
                     n++;
             printf("  record loop variants at %-7s %u of 26 met by random formats (all 26: "
                    "check_record_variants)\n", levels[l].name, n);
+            const unsigned *w = window_kinds[l];
+            printf("  record windows at %-7s 16-byte per lane %u, whole vector 32/64/128 bytes "
+                   "%u/%u/%u vectors\n", levels[l].name, w[VFETCH_RP_WINDOW_16],
+                   w[VFETCH_RP_WINDOW_32], w[VFETCH_RP_WINDOW_64], w[VFETCH_RP_WINDOW_128]);
+            /* VBMI levels meet every whole-vector window among the random formats */
+            if (levels[l].dsp.record_wide_windows) {
+                CHECK(w[VFETCH_RP_WINDOW_32] > 0);
+                CHECK(w[VFETCH_RP_WINDOW_64] > 0);
+                CHECK(w[VFETCH_RP_WINDOW_128] > 0);
+            }
         }
     }
 }
@@ -1284,7 +1323,7 @@ static void check_record_tail(void)
                     unsigned window = 0;
                     for (unsigned k = 0; k < prog->num_vectors; k++) {
                         const struct vfetch_rp_vector *vec = &prog->vec[k];
-                        const unsigned size = (unsigned[]){ 16, 64, 128 }[vec->window];
+                        const unsigned size = (unsigned[]){ 16, 64, 128, 32 }[vec->window];
                         const unsigned windows = vec->window ? 1 : prog->lanes / 4;
                         for (unsigned q = 0; q < windows; q++)
                             if ((vec->passes & VFETCH_RP_LOAD) && vec->stream[q] == s)

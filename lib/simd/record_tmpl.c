@@ -85,6 +85,12 @@ VEC_INLINE struct rp_window rp_load_window(unsigned window, const uint8_t *const
                                    (const simde__m128i *)(const void *)p[0]);
     w.b = w.a;
 #else
+    if (window == VFETCH_RP_WINDOW_32) {
+        /* vpermb reads only bytes 0..31 of it (the ctrl of every other byte is masked) */
+        w.a = simde_mm512_castsi256_si512(simde_mm256_loadu_si256((const void *)p[0]));
+        w.b = w.a;
+        return w;
+    }
     if (window != VFETCH_RP_WINDOW_16) {
         w.a = simde_mm512_loadu_si512((const void *)p[0]);
         w.b = window == VFETCH_RP_WINDOW_128 ? simde_mm512_loadu_si512((const void *)(p[0] + 64)) : w.a;
@@ -109,7 +115,7 @@ VEC_INLINE vi rp_permute(unsigned window, struct rp_window w, vi ctrl, uint64_t 
 #elif VEC_BITS == 256
     return simde_mm256_shuffle_epi8(w.a, ctrl);
 #else
-    if (window == VFETCH_RP_WINDOW_64)
+    if (window == VFETCH_RP_WINDOW_64 || window == VFETCH_RP_WINDOW_32)
         return simde_mm512_maskz_permutexvar_epi8(zmask, ctrl, w.a);
     if (window == VFETCH_RP_WINDOW_128)
         return simde_mm512_maskz_permutex2var_epi8(zmask, w.a, ctrl, w.b);
