@@ -428,6 +428,43 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
         run_record_with(plan, plan->record, plan->record_run, p, stage, stage_size);
 }
 
+/*
+ * The thin path of an unindexed draw whose groups are all whole and all run in place (every
+ * window inside its binding): the program runs at once, with no stage and no tail. It is
+ * exactly what run_record_with does for such a draw, without its set-up: most real draws
+ * (four vertices of a format whose groups are two or four) take it. Returns 0, having done
+ * nothing, when the draw needs the general path.
+ */
+static inline int run_record_in_place(const vfetch_plan *plan, const struct vfetch_run_params *p)
+{
+    const struct vfetch_record_prog *prog = plan->record;
+    vfetch_record_fn *record_run = plan->record_run;
+    if (plan->record_small && p->count < 2u * prog->group) {
+        prog = plan->record_small;
+        record_run = plan->record_small_run;
+    }
+    if (p->count & (prog->group - 1))
+        return 0; /* a tail */
+    const size_t groups = p->count >> prog->group_shift;
+    const uint8_t *base[VFETCH_MAX_STREAMS];
+    size_t stride[VFETCH_MAX_STREAMS];
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
+        /* Validation put every record of the draw inside the binding: first * stride and
+           the last group's start stay below its size, so neither sum overflows. */
+        const uint64_t start = (uint64_t)p->first * sstride;
+        const uint64_t last = start + (uint64_t)(groups - 1) * prog->group * sstride;
+        if ((uint64_t)prog->group * sstride > SIZE_MAX ||
+            last + prog->window_end[s] > p->streams[s].size)
+            return 0;
+        base[s] = (const uint8_t *)p->streams[s].data + start;
+        stride[s] = (size_t)sstride;
+    }
+    record_run(prog, base, stride, groups, p->out, plan->out_stride);
+    return 1;
+}
+
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
     if (!plan || !params)
@@ -438,10 +475,12 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     return vfetch_run_validated(plan, params);
 }
 
-int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
+/* Everything but the thin path: through the stage (on the stack, or on the heap for a vertex
+   whose staged records alone exceed it, allocated here so that an allocation failure comes
+   before any write). Kept out of line so that the thin path sets up no stack stage. */
+static __attribute__((noinline)) int run_staged(const vfetch_plan *plan,
+                                                const struct vfetch_run_params *params)
 {
-    /* The stack stage; a vertex whose staged records alone exceed it gets a heap stage,
-       allocated here so that an allocation failure comes before any write. */
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
     const uint64_t staged_bytes =
         params->index_type == VFETCH_INDEX_NONE ? 0 : run_staged_bytes(plan, params);
@@ -458,4 +497,12 @@ int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params
                          stage.size);
     vfetch_stage_close(&stage);
     return VFETCH_OK;
+}
+
+int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
+        run_record_in_place(plan, params))
+        return VFETCH_OK;
+    return run_staged(plan, params);
 }
