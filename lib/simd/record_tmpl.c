@@ -30,10 +30,18 @@ VEC_INLINE vf rp_loadf(const float *p)
 #endif
 }
 
-/* Per lane: sel all ones ? b : a. */
+/* Per lane: sel all ones ? b : a (sel is all ones or zero per lane). One blend instruction
+   (vpblendvb, or vpblendmd by a mask register, which the loops hoist), not and/andnot/or:
+   two operations less on every blended vector. */
 VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
 {
-    return vi_or(vi_and(sel, b), vi_andnot(sel, a));
+#if VEC_BITS == 512
+    return simde_mm512_mask_blend_epi32(simde_mm512_movepi32_mask(sel), a, b);
+#elif VEC_BITS == 256
+    return simde_mm256_blendv_epi8(a, b, sel);
+#else
+    return simde_mm_blendv_epi8(a, b, sel);
+#endif
 }
 
 /* A vector's tables, loaded into registers once per block of groups (through uint8_t
