@@ -458,6 +458,10 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         v->dst_off = k * 4 * lanes;
         if (wide_windows && (v->passes & VFETCH_RP_PACK8)) /* VBMI: vpmultishiftqb, vpermt2b */
             record_pack8_lut(v, lane_slot, lanes);
+        if ((v->passes & VFETCH_RP_FIXED) &&
+            (v->passes & (VFETCH_RP_RAW | VFETCH_RP_MASK | VFETCH_RP_HALF | VFETCH_RP_PACK8 |
+                          VFETCH_RP_PACK8_LUT)))
+            v->passes |= VFETCH_RP_BLEND;
         memset(v->hctrl, 0x80, sizeof v->hctrl);
         int ok = 0;
         if (wide_windows) {

@@ -61,6 +61,10 @@ enum {
         byte by one vpmultishiftqb, masked, and widened through a 112-entry table by one
         vpermt2b, instead of four shift-mask-widen sequences. Set instead of PACK8. */
     VFETCH_RP_PACK8_LUT = 1 << 11,
+    /** Some fixed-point lane shares the vector with written lanes of another kind (raw,
+        binary16, RGBA8): the fixed-point result is blended in. Without it every written lane
+        is fixed-point and the result is stored as it is (no OR, no blend). */
+    VFETCH_RP_BLEND = 1 << 12,
 };
 
 /* One vector of the program. Its tables are 64-byte aligned (the program is allocated so):

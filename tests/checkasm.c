@@ -805,14 +805,14 @@ static vfetch_plan *plan_at_level(const struct vfetch_plan_desc *d, unsigned l)
 }
 
 /* The specialised-loop key of a vector's passes (record_tmpl.c's RP_VARIANTS128): its common
-   passes as 7 bits. Vectors with a rare pass run the generic loop and count as that key too. */
+   passes as 8 bits. Vectors with a rare pass run the generic loop and count as that key too. */
 static unsigned record_variant_index(unsigned passes)
 {
-    static const unsigned common[7] = { VFETCH_RP_LOAD, VFETCH_RP_FIXED, VFETCH_RP_SHIFT,
+    static const unsigned common[8] = { VFETCH_RP_LOAD, VFETCH_RP_FIXED, VFETCH_RP_SHIFT,
                                         VFETCH_RP_DIV,  VFETCH_RP_HALF,  VFETCH_RP_KEEP,
-                                        VFETCH_RP_WIDEN };
+                                        VFETCH_RP_WIDEN, VFETCH_RP_BLEND };
     unsigned key = 0;
-    for (unsigned b = 0; b < 7; b++)
+    for (unsigned b = 0; b < 8; b++)
         key |= (passes & common[b]) ? 1u << b : 0;
     return key;
 }
@@ -877,10 +877,12 @@ static void check_pack8_by_table(const struct vfetch_plan_desc *d, unsigned l)
 /*
  * Every specialised record loop (record_tmpl.c), each from a format built for it: one vec4
  * whose lanes are a fixed-point lane of the key's shift/divide/widening kind, a binary16
- * lane, a kept lane, as the key asks, else float32 bits or a constant. Every reachable key of
- * the 128 (26: shift and divide come with fixed-point lanes, which like binary16 need loads;
- * widening a 5-bit field comes with shift and divide), checked to lower to exactly that key at
- * every level with a record executor, and run against the reference.
+ * lane, a kept lane, as the key asks, else float32 bits or a constant (a blended key) or more
+ * of the fixed-point lane (one without a blend). Every reachable key of the 256 (36: shift
+ * and divide come with fixed-point lanes, which like binary16 need loads; widening a 5-bit
+ * field comes with shift and divide; a blend comes with fixed-point lanes, always beside
+ * binary16 ones), checked to lower to exactly that key at every level with a record executor,
+ * and run against the reference.
  */
 static void check_record_variants(void)
 {
@@ -888,11 +890,12 @@ static void check_record_variants(void)
         return;
     rng_seed_for("record-variants");
     unsigned keys_checked = 0;
-    for (unsigned key = 0; key < 128; key++) {
+    for (unsigned key = 0; key < 256; key++) {
         const bool load = key & 1, fixed = key >> 1 & 1, shift = key >> 2 & 1, div = key >> 3 & 1;
         const bool half = key >> 4 & 1, keep = key >> 5 & 1, widen = key >> 6 & 1;
+        const bool blend = key >> 7 & 1;
         if ((!fixed && (shift || div)) || (!load && (fixed || half)) ||
-            (widen && !(shift && div)))
+            (widen && !(shift && div)) || (blend != (fixed && (half || blend))))
             continue; /* not reachable */
         struct vfetch_plan_desc d;
         vfetch_plan_desc_init(&d);
@@ -915,11 +918,14 @@ static void check_record_variants(void)
             op_->write_mask = (uint8_t)(1u << lane);                                        \
             lane++;                                                                         \
         } while (0)
-        if (widen) /* red of rgb565: 5 bits widened to 8 */
-            ADD_LANE(VFETCH_FORMAT_RGB565, VFETCH_CONV_UNORM8, 0);
-        else if (fixed)
-            ADD_LANE(shift ? VFETCH_FORMAT_FIXED_10_10_10 : VFETCH_FORMAT_FIXED16,
-                     div ? VFETCH_CONV_UNORM : VFETCH_CONV_UINT, 0);
+        /* the fixed-point lane: once, or in every written lane when nothing is blended */
+        for (unsigned f = 0; fixed && f < (blend ? 1u : 4u - keep); f++) {
+            if (widen) /* red of rgb565: 5 bits widened to 8 */
+                ADD_LANE(VFETCH_FORMAT_RGB565, VFETCH_CONV_UNORM8, 0);
+            else
+                ADD_LANE(shift ? VFETCH_FORMAT_FIXED_10_10_10 : VFETCH_FORMAT_FIXED16,
+                         div ? VFETCH_CONV_UNORM : VFETCH_CONV_UINT, 0);
+        }
         if (half)
             ADD_LANE(VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 4);
         if (load && !fixed && !half)
@@ -944,7 +950,7 @@ static void check_record_variants(void)
         reference_run_free(&rr);
     }
     vfetch_set_cpu_mask(~0u);
-    CHECK_EQ(keys_checked, 26);
+    CHECK_EQ(keys_checked, 36);
     printf("  record loop variants: %u keys lowered to exactly their loop and run at every "
            "level\n", keys_checked);
 }
@@ -1073,7 +1079,8 @@ static void check_record_pack8_variants(void)
         const unsigned fixed = key % 3; /* 0 none, 1 fixed16, 2 fixed_10_10_10 (shifts) */
         const bool keep = key / 3;
         const unsigned want = VFETCH_RP_LOAD | VFETCH_RP_PACK8 |
-                              (fixed ? VFETCH_RP_FIXED : 0) | (fixed == 2 ? VFETCH_RP_SHIFT : 0) |
+                              (fixed ? VFETCH_RP_FIXED | VFETCH_RP_BLEND : 0) |
+                              (fixed == 2 ? VFETCH_RP_SHIFT : 0) |
                               (keep ? VFETCH_RP_KEEP : 0);
         struct vfetch_plan_desc d;
         vfetch_plan_desc_init(&d);
@@ -1157,7 +1164,7 @@ static void check_record_programs(void)
     unsigned with_record[5] = { 0 }, regular_with_record[5] = { 0 }, regular_plans = 0;
     unsigned before = test_failures;
     /* Which specialised loops ran (record_tmpl.c: one per set of common passes), per level. */
-    uint64_t variants_run[5][2] = { { 0 } };
+    uint64_t variants_run[5][4] = { { 0 } };
     unsigned window_kinds[5][4] = { { 0 } }; /* vectors per enum vfetch_rp_window */
     for (unsigned i = 0; i < plans; i++) {
         struct vfetch_plan_desc d;
@@ -1228,10 +1235,10 @@ static void check_record_programs(void)
             CHECK_EQ(with_record[l], 0);
         if (levels[l].dsp.record) {
             unsigned n = 0;
-            for (unsigned w = 0; w < 2; w++)
+            for (unsigned w = 0; w < 4; w++)
                 for (uint64_t m = variants_run[l][w]; m; m &= m - 1)
                     n++;
-            printf("  record loop variants at %-7s %u of 26 met by random formats (all 26: "
+            printf("  record loop variants at %-7s %u of 36 met by random formats (all 36: "
                    "check_record_variants)\n", levels[l].name, n);
             const unsigned *w = window_kinds[l];
             printf("  record windows at %-7s 16-byte per lane %u, whole vector 32/64/128 bytes "

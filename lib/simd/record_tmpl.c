@@ -312,7 +312,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
                 f = vf_div(f, r.div);
             if (passes & VFETCH_RP_CLAMP)
                 f = vf_max(f, r.lo);
-            res = rp_blend(res, vf_as_vi(f), r.fixed_sel);
+            /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
+            res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r.fixed_sel) : vf_as_vi(f);
         }
         if (passes & VFETCH_RP_PACK8)
             res = rp_blend(res, vi_or(rp_pack8(perm, v), r.raw_or), rp_load(v->pack_sel));
@@ -333,14 +334,14 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 }
 
 /*
- * The loop compiled once per combination of the common passes (load, fixed-point, shift,
- * divide, binary16, kept lanes, UNORM8 widening: 128 keys, 26 of them reachable), each with
- * its pass set a constant, so that a vector runs only the passes it needs and tests none of
+ * The loop compiled once per combination of the common passes (load, fixed-point with or
+ * without a blend, shift, divide, binary16, kept lanes, UNORM8 widening: 192 keys, 36 of them
+ * reachable), each with its pass set a constant, so that a vector runs only the passes it needs and tests none of
  * them per group. Vectors with a rare pass (clamp, integer mask, RGBA8 from packed fields) run
  * the generic loop, which tests its passes at run time.
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
-                   VFETCH_RP_HALF | VFETCH_RP_KEEP)
+                   VFETCH_RP_HALF | VFETCH_RP_KEEP | VFETCH_RP_BLEND)
 #define RP_VARIANT(P)                                                                       \
     case (P):                                                                               \
         for (unsigned k = 0; k < n; k++)                                                    \
@@ -350,7 +351,9 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 #define RP_VARIANTS4(P) RP_VARIANTS2(P) RP_VARIANTS2((P) | VFETCH_RP_HALF)
 #define RP_VARIANTS8(P) RP_VARIANTS4(P) RP_VARIANTS4((P) | VFETCH_RP_DIV)
 #define RP_VARIANTS16(P) RP_VARIANTS8(P) RP_VARIANTS8((P) | VFETCH_RP_SHIFT)
-#define RP_VARIANTS32(P) RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)
+#define RP_VARIANTS32(P)                                                                    \
+    RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)                                   \
+    RP_VARIANTS16((P) | VFETCH_RP_FIXED | VFETCH_RP_BLEND)
 #define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
 #define RP_VARIANTS128(P) RP_VARIANTS64(P) RP_VARIANTS64((P) | VFETCH_RP_WIDEN)
 #define RP_PACK8_VARIANTS(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
@@ -364,12 +367,14 @@ static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const ui
         /* RGBA8 colors from RGB565/RGBA4444/RGBA6666 (the packed GX layout) with the
            position and texcoord lanes they share vectors with */
         RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_SHIFT)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND |
+                          VFETCH_RP_SHIFT)
 #if VEC_BITS == 512
         RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED | VFETCH_RP_SHIFT)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED | VFETCH_RP_BLEND)
+        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED |
+                          VFETCH_RP_BLEND | VFETCH_RP_SHIFT)
 #endif
     default:
         break;
