@@ -42,7 +42,7 @@ struct vfetch_dsp {
     unsigned level;
     /** The record-program executor of the best level that has one, or NULL. */
     vfetch_record_fn *record;
-    /** Lanes per vector of that executor, and whether it takes 64/128-byte windows. */
+    /** Lanes per vector of that executor, and whether it takes 32/64/128-byte windows. */
     unsigned record_lanes;
     int record_wide_windows;
     /** The next-narrower level's executor (avx2 under avx512), or NULL: a plan whose vectors

@@ -7,7 +7,7 @@
  * whole vectors of the level (4, 8 or 16 lanes), so a 128-bit lane may hold the last slots of
  * one vertex and the first of the next. For each vector of the group the program holds:
  *   - where its source bytes come from: one window per 128-bit lane (16 bytes, shuffled with
- *     pshufb/vpshufb), or on AVX-512 VBMI one 64- or 128-byte window for the whole vector
+ *     pshufb/vpshufb), or on AVX-512 VBMI one 32-, 64- or 128-byte window for the whole vector
  *     (vpermb / vpermt2b), at a byte offset from the group's first record in one stream;
  *   - the byte-gather control: which window byte lands in each output byte, or zero: this one
  *     permute does the byte swap, the placement and the zero fill of every attribute;
@@ -75,16 +75,16 @@ struct vfetch_rp_vector {
     /** On the first vector of a run of consecutive vectors with the same passes (lowering
         puts them together): how many; the executor dispatches once per run. */
     uint16_t run;
-    uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for 64/128 windows) */
+    uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for whole-vector windows) */
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
-    /** byte-gather control (0x80 = zero; for 64/128 windows see zmask) */
+    /** byte-gather control (0x80 = zero; for whole-vector windows see zmask) */
     _Alignas(64) uint8_t ctrl[64];
-    uint64_t zmask;       /**< 64/128 windows: bit b set = output byte b comes from the window */
+    uint64_t zmask;       /**< whole-vector windows: bit b set = output byte b comes from the window */
     /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
         in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32
-        bytes for 64/128 windows), for one vcvtph2ps. */
+        bytes for whole-vector windows), for one vcvtph2ps. */
     _Alignas(64) uint8_t hctrl[64];
     uint64_t hzmask;
     _Alignas(64) int32_t shl[VFETCH_RP_LANES]; /**< left shift (avx2/avx512) ... */
@@ -158,7 +158,7 @@ typedef VFETCH_RECORD_FN(vfetch_record_fn);
 
 /**
  * Lower a plan to a record program for vectors of `lanes` lanes; `wide_windows` allows the
- * 64/128-byte windows (AVX-512 VBMI). Returns NULL where the plan cannot be expressed (the
+ * 32/64/128-byte windows (AVX-512 VBMI). Returns NULL where the plan cannot be expressed (the
  * per-op path then runs it) or on allocation failure.
  */
 struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, unsigned lanes,
