@@ -468,19 +468,16 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             /* One window for the whole vector if the bytes allow, else per 128-bit lane; the
                smallest that holds them, so that it can end inside a short group (a window
                longer than the group reads past a draw that ends there: the group is staged). */
-            static const struct {
-                unsigned size;
-                uint8_t kind;
-            } whole[] = { { 32, VFETCH_RP_WINDOW_32 },
-                          { 64, VFETCH_RP_WINDOW_64 },
-                          { 128, VFETCH_RP_WINDOW_128 } };
+            static const enum vfetch_rp_window whole[] = {
+                VFETCH_RP_WINDOW_32, VFETCH_RP_WINDOW_64, VFETCH_RP_WINDOW_128
+            };
             for (unsigned w = 0; w < 3 && !ok; w++) {
                 struct vfetch_rp_vector trial = *v;
                 memset(trial.hctrl, 0, sizeof trial.hctrl); /* vpermb: unused bytes masked */
                 /* (a window that does not fit changes nothing, window_end included) */
-                if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes, whole[w].size,
-                                  0, limit, prog->window_end)) {
-                    trial.window = whole[w].kind;
+                if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes,
+                                  vfetch_rp_window_bytes(whole[w]), 0, limit, prog->window_end)) {
+                    trial.window = (uint8_t)whole[w];
                     *v = trial;
                     ok = 1;
                 }

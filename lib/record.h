@@ -44,6 +44,13 @@ enum vfetch_rp_window {
     VFETCH_RP_WINDOW_32 = 3,
 };
 
+/** Bytes of one window of a kind (per 128-bit lane for VFETCH_RP_WINDOW_16). */
+static inline unsigned vfetch_rp_window_bytes(enum vfetch_rp_window window)
+{
+    static const unsigned bytes[] = { 16, 64, 128, 32 };
+    return bytes[window];
+}
+
 /** Which passes a vector needs (bits), so that the loop skips what a vector does not use. */
 enum {
     VFETCH_RP_FIXED = 1 << 0, /**< some lanes are fixed-point conversions */
@@ -75,13 +82,13 @@ struct vfetch_rp_vector {
     /** On the first vector of a run of consecutive vectors with the same passes (lowering
         puts them together): how many; the executor dispatches once per run. */
     uint16_t run;
-    uint8_t stream[4];    /**< source stream per 128-bit lane (all equal for whole-vector windows) */
+    uint8_t stream[4];    /**< source stream per 128-bit lane (all equal: whole-vector window) */
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
     /** byte-gather control (0x80 = zero; for whole-vector windows see zmask) */
     _Alignas(64) uint8_t ctrl[64];
-    uint64_t zmask;       /**< whole-vector windows: bit b set = output byte b comes from the window */
+    uint64_t zmask;       /**< whole-vector windows: bit b set = output byte b is from it */
     /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
         in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32
         bytes for whole-vector windows), for one vcvtph2ps. */

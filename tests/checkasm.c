@@ -895,7 +895,7 @@ static void check_record_variants(void)
         const bool half = key >> 4 & 1, keep = key >> 5 & 1, widen = key >> 6 & 1;
         const bool blend = key >> 7 & 1;
         if ((!fixed && (shift || div)) || (!load && (fixed || half)) ||
-            (widen && !(shift && div)) || (blend != (fixed && (half || blend))))
+            (widen && !(shift && div)) || (blend && !fixed) || (half && fixed && !blend))
             continue; /* not reachable */
         struct vfetch_plan_desc d;
         vfetch_plan_desc_init(&d);
@@ -1149,7 +1149,7 @@ static void check_window_sizes(const struct vfetch_record_prog *prog, unsigned c
                 hi = v->ctrl[b] > hi ? v->ctrl[b] : hi;
             }
         const unsigned span = hi >= lo ? hi - lo + 1 : 0;
-        const unsigned size = (unsigned[]){ 16, 64, 128, 32 }[v->window];
+        const unsigned size = vfetch_rp_window_bytes(v->window);
         CHECK(span <= size);
         CHECK(v->window == VFETCH_RP_WINDOW_32 || 2 * span > size);
     }
@@ -1330,7 +1330,7 @@ static void check_record_tail(void)
                     unsigned window = 0;
                     for (unsigned k = 0; k < prog->num_vectors; k++) {
                         const struct vfetch_rp_vector *vec = &prog->vec[k];
-                        const unsigned size = (unsigned[]){ 16, 64, 128, 32 }[vec->window];
+                        const unsigned size = vfetch_rp_window_bytes(vec->window);
                         const unsigned windows = vec->window ? 1 : prog->lanes / 4;
                         for (unsigned q = 0; q < windows; q++)
                             if ((vec->passes & VFETCH_RP_LOAD) && vec->stream[q] == s)

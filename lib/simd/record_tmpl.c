@@ -327,7 +327,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
             if (passes & VFETCH_RP_CLAMP)
                 f = vf_max(f, r.lo);
             /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
-            res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r.fixed_sel) : vf_as_vi(f);
+            res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r.fixed_sel)
+                                           : vf_as_vi(f);
         }
         if (passes & VFETCH_RP_PACK8)
             res = rp_blend(res, vi_or(rp_pack8(perm, v), r.raw_or), rp_load(v->pack_sel));
@@ -350,8 +351,8 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 /*
  * The loop compiled once per combination of the common passes (load, fixed-point with or
  * without a blend, shift, divide, binary16, kept lanes, UNORM8 widening: 192 keys, 36 of them
- * reachable), each with its pass set a constant, so that a vector runs only the passes it needs and tests none of
- * them per group. Vectors with a rare pass (clamp, integer mask, RGBA8 from packed fields) run
+ * reachable), each with its pass set a constant, so that a vector runs only the passes it
+ * needs and tests none of them per group. Vectors with a rare pass (clamp, integer mask, RGBA8 from packed fields) run
  * the generic loop, which tests its passes at run time.
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
