@@ -49,6 +49,9 @@ struct vfetch_dsp {
         would mix many lane kinds may run cheaper on narrower vectors (vfetch_record_cost). */
     vfetch_record_fn *record_narrow;
     unsigned record_narrow_lanes;
+    /** The gathered-program executors of record and record_narrow (record.h), or NULL. */
+    vfetch_record_gather_fn *record_gather;
+    vfetch_record_gather_fn *record_narrow_gather;
     /** GX staging: index columns and source addresses (lib/gx_run.c). */
     vfetch_gx_indices_fn *gx_read_indices;
     vfetch_gx_addrs_fn *gx_index_addrs;

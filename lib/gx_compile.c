@@ -229,6 +229,33 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
     return err;
 }
 
+/*
+ * The gathered form of the converter's record program, for formats with indexed attributes
+ * that lib/gx_run.c stages by rows (at most VFETCH_GX_ROW_MOVES copies of at most 16 bytes:
+ * its moves are the copies). None where the program or the form is missing: the stage then
+ * runs as before.
+ */
+static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_dsp *dsp)
+{
+    const vfetch_plan *conv = p->converter;
+    if (!p->any_indexed || !conv || !conv->record || p->num_copies > VFETCH_GX_ROW_MOVES)
+        return;
+    vfetch_record_gather_fn *run = conv->record_run == dsp->record          ? dsp->record_gather
+                                   : conv->record_run == dsp->record_narrow ? dsp->record_narrow_gather
+                                                                            : NULL;
+    /* the last partial group runs through a stack copy of its output (lib/gx_run.c) */
+    if (!run || (uint64_t)conv->record->group * p->out_stride > VFETCH_GX_TAIL_OUT_BYTES)
+        return;
+    uint16_t dst[VFETCH_GX_ROW_MOVES], size[VFETCH_GX_ROW_MOVES];
+    for (unsigned k = 0; k < p->num_copies; k++) {
+        dst[k] = p->copies[k].dst;
+        size[k] = p->copies[k].size;
+    }
+    p->gather = vfetch_record_gather_lower(conv->record, p->staged_size, p->num_copies, dst, size,
+                                           conv->record->lanes == 16);
+    p->gather_run = p->gather ? run : NULL;
+}
+
 int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan)
 {
     if (!params || !out_plan ||
@@ -247,6 +274,8 @@ int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_p
         p->index_addrs = dsp.gx_index_addrs;
         gx_build_staging(p, staged_off);
         err = gx_build_converter(p, staged_off);
+        if (!err)
+            gx_build_gather(p, &dsp);
     }
     if (err) {
         vfetch_gx_plan_free(p);
@@ -258,8 +287,10 @@ int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_p
 
 void vfetch_gx_plan_free(vfetch_gx_plan *plan)
 {
-    if (plan)
+    if (plan) {
         vfetch_plan_free(plan->converter);
+        free(plan->gather);
+    }
     free(plan);
 }
 

@@ -15,6 +15,14 @@
     three NBT elements and the matrix-index run. */
 #define VFETCH_GX_MAX_COPIES 32
 
+/** Row staging (lib/gx_run.c): formats of at most this many copies, each at most 16 bytes,
+    copy each vertex by 16-byte moves from per-vertex addresses. */
+#define VFETCH_GX_ROW_MOVES 8
+
+/** Output bytes of the stack copy through which the gathered program runs a draw's last
+    partial group (lib/gx_run.c). */
+#define VFETCH_GX_TAIL_OUT_BYTES 4096
+
 /**
  * One step of staging: bytes copied into the staged vertex, the vertex with every attribute
  * direct (the layout the converter plan reads). From the vertex itself, or from an array
@@ -46,6 +54,12 @@ struct vfetch_gx_plan {
     int8_t position_copy;
     uint8_t num_copies;
     struct vfetch_gx_copy copies[VFETCH_GX_MAX_COPIES];
+    /** The converter's record program in its gathered form (lib/record.h), which converts
+        draws with indexed attributes from their rows' address columns without a stage, or
+        NULL (no record program, a format not staged by rows, too many pieces), and its
+        executor. */
+    struct vfetch_rp_gather *gather;
+    vfetch_record_gather_fn *gather_run;
     /** Staging kernels of the level the plan was compiled at (lib/dsp.h). */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;

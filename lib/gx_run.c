@@ -64,11 +64,15 @@ struct gx_indexed {
  * A source whose 16 bytes would pass its buffer's end is read from a copy of the buffer's last
  * bytes (the move's tail) instead, so no byte outside the caller's buffers is read.
  */
-#define GX_ROW_MOVES 8
+#define GX_ROW_MOVES VFETCH_GX_ROW_MOVES
 /* Blocks of fewer vertices are staged by columns: the rows' set-up (columns of indices and
    addresses through memory) costs more than it saves below about 24 vertices (GX config c of
    the peer kit: 16 vertices 100 -> 110 ns by rows, 32 vertices 153 -> 143 ns). */
 #define GX_ROWS_MIN 24
+/* Draws converted from gathered columns (gx_run_gathered) start lower: they pay the columns'
+   set-up but no stage (GX config c, avx2 level: 16 vertices 2,125 -> 1,947 instructions per
+   draw; 8 vertices 1,592 -> 1,632, so not there). */
+#define GX_GATHER_MIN 16
 #define GX_ROW_SLACK 16
 
 struct gx_move {
@@ -193,7 +197,7 @@ static int gx_resolve(const struct vfetch_gx_plan *plan, const struct vfetch_gx_
     }
     rc->num_moves = 0;
     rc->position_move = -1;
-    if (p->count >= GX_ROWS_MIN) /* some block is staged by rows */
+    if (p->count >= (plan->gather ? GX_GATHER_MIN : GX_ROWS_MIN)) /* rows or gathered */
         gx_resolve_moves(plan, p, rc);
     return VFETCH_OK;
 }
@@ -386,15 +390,16 @@ static void gx_rows(uint8_t *st, size_t ss, const struct gx_copies *rc,
 }
 
 /*
- * gx_stage's block by rows: vertices [v0, v0 + n) (n <= GX_BLOCK), the kept ones staged at st;
- * *kept says how many. The same checks as gx_stage's, in the same order per copy.
+ * The address columns of a block: vertices [v0, v0 + n) (n <= GX_BLOCK), move k's source
+ * address of the block's i-th kept vertex at addr[k * addr_stride + i]; *kept says how many.
+ * With `check`, the same checks as gx_stage's, in the same order per copy.
  */
-static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
-                               size_t vsize, size_t ss, uint32_t v0, uint32_t n, uint8_t *st,
-                               const int check, struct vfetch_gx_result *r, uint32_t *kept)
+static int gx_rows_columns(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                           size_t vsize, uint32_t v0, uint32_t n, uintptr_t *addr_cols,
+                           size_t addr_stride, const int check, struct vfetch_gx_result *r,
+                           uint32_t *kept)
 {
     uint32_t idx[GX_BLOCK], pos_highest = 0;
-    uintptr_t addr[GX_ROW_MOVES][GX_BLOCK];
     uint8_t keep[GX_BLOCK];
     const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
     const size_t readable = p->vertices_size - (size_t)v0 * vsize; /* from vx */
@@ -404,7 +409,7 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
            when the position column's maximum is it (then its kept vertices are listed, and
            every column is narrowed to them before its addresses are computed). */
         const struct gx_move *mv = &rc->moves[rc->position_move];
-        uintptr_t *pos_addr = addr[rc->position_move];
+        uintptr_t *pos_addr = addr_cols + rc->position_move * addr_stride;
         const uint32_t skip = mv->index_size == 1 ? 0xffu : 0xffffu;
         rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
         pos_highest = rc->index_addrs(idx, n, mv->clamp, mv->stride, mv->base, mv->tail_addr,
@@ -432,7 +437,7 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
             for (uint32_t i = 0; i < m; i++)
                 idx[i] = v0 + (m < n ? keep[i] : i);
             rc->index_addrs(idx, m, UINT32_MAX, mv->stride, mv->base, mv->tail_addr,
-                            mv->safe_end, addr[k]);
+                            mv->safe_end, addr_cols + k * addr_stride);
             continue;
         }
         const struct gx_indexed *x = &rc->indexed[mv->indexed];
@@ -445,15 +450,29 @@ static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_g
                 for (uint32_t i = 0; i < m; i++)
                     idx[i] = idx[keep[i]];
             highest = rc->index_addrs(idx, m, mv->clamp, mv->stride, mv->base, mv->tail_addr,
-                                      mv->safe_end, addr[k]);
+                                      mv->safe_end, addr_cols + k * addr_stride);
         }
         if (check && (int64_t)highest > x->last &&
             gx_block_past_end(x, p, vx, vsize, m < n ? keep : gx_every, m, &r->clamped))
             return VFETCH_EARRAY_INDEX;
     }
-    if (st) /* NULL: checked only (gx_check_indices) */
-        gx_rows(st, ss, rc, addr, m);
     return VFETCH_OK;
+}
+
+/*
+ * gx_stage's block by rows: vertices [v0, v0 + n) (n <= GX_BLOCK), the kept ones staged at st
+ * (NULL: checked only, gx_check_indices); *kept says how many. The same checks as gx_stage's,
+ * in the same order per copy.
+ */
+static int gx_stage_rows_block(const struct gx_copies *rc, const struct vfetch_gx_run_params *p,
+                               size_t vsize, size_t ss, uint32_t v0, uint32_t n, uint8_t *st,
+                               const int check, struct vfetch_gx_result *r, uint32_t *kept)
+{
+    uintptr_t addr[GX_ROW_MOVES][GX_BLOCK];
+    const int err = gx_rows_columns(rc, p, vsize, v0, n, &addr[0][0], GX_BLOCK, check, r, kept);
+    if (!err && st && *kept)
+        gx_rows(st, ss, rc, addr, *kept);
+    return err;
 }
 
 /* Every index of the draw, a block at a time: skipped vertices counted, out-of-range ones
@@ -606,6 +625,66 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
     return err;
 }
 
+/* The largest address columns allocated for a draw (16,380 vertices of eight moves). */
+#define GX_HEAP_COLUMN_BYTES (1u << 20)
+
+/*
+ * A draw with indexed attributes through the gathered program (lib/record.h), without a stage:
+ * every kept vertex's move addresses computed into columns for the whole draw, a block at a
+ * time, and checked as they are (one pass over the indices); then, every check passed, the
+ * program converts every whole group from the columns, and the last partial group through a
+ * stack copy of its output records (read first, so that slots the program keeps stay as they
+ * were). Returns 1 having done nothing when the columns would not fit GX_HEAP_COLUMN_BYTES or
+ * could not be allocated (the stage path then runs the draw, a block at a time if need be).
+ */
+static int gx_run_gathered(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                           const struct gx_copies *rc, struct vfetch_gx_result *r)
+{
+    const struct vfetch_record_prog *prog = plan->gather->prog;
+    const size_t group = prog->group, moves = rc->num_moves;
+    /* room for the last group's padding past the kept vertices, in whole 64-byte lines */
+    const size_t col_stride = ((size_t)p->count + group + 7) & ~(size_t)7;
+    const uint64_t bytes = (uint64_t)moves * col_stride * sizeof(uintptr_t);
+    if (bytes > GX_HEAP_COLUMN_BYTES)
+        return 1;
+    _Alignas(64) uint8_t stack[GX_STAGE_BYTES];
+    struct vfetch_stage cols_stage;
+    if (vfetch_stage_open(&cols_stage, stack, sizeof stack, (size_t)bytes))
+        return 1;
+    int err = VFETCH_OK;
+    uintptr_t *cols = (uintptr_t *)(void *)cols_stage.data;
+    const size_t vsize = plan->format.vertex_size;
+    size_t kept = 0;
+    for (uint32_t v0 = 0; v0 < p->count && !err; v0 += GX_BLOCK) {
+        const uint32_t n = p->count - v0 < GX_BLOCK ? p->count - v0 : GX_BLOCK;
+        uint32_t m;
+        err = gx_rows_columns(rc, p, vsize, v0, n, cols + kept, col_stride, 1, r, &m);
+        kept += m;
+    }
+    r->written = p->count - r->skipped;
+    if (!err)
+        err = gx_check_output(plan, p, r->written);
+    if (!err && kept) {
+        const size_t whole = kept / group, rest = kept - whole * group;
+        uint8_t *out = p->out;
+        plan->gather_run(plan->gather, cols, col_stride, whole, out, plan->out_stride);
+        if (rest) {
+            _Alignas(64) uint8_t tail[VFETCH_GX_TAIL_OUT_BYTES];
+            for (size_t k = 0; k < moves; k++) /* the group's missing vertices: any address */
+                for (size_t i = kept; i < (whole + 1) * group; i++)
+                    cols[k * col_stride + i] = cols[k * col_stride];
+            uint8_t *to = out + whole * group * plan->out_stride;
+            const size_t tail_bytes = (rest - 1) * plan->out_stride + plan->record_size;
+            memcpy(tail, to, tail_bytes);
+            plan->gather_run(plan->gather, cols + whole * group, col_stride, 1, tail,
+                             plan->out_stride);
+            memcpy(to, tail, tail_bytes);
+        }
+    }
+    vfetch_stage_close(&cols_stage);
+    return err;
+}
+
 int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                   struct vfetch_gx_result *result)
 {
@@ -644,6 +723,10 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
             if (err)
                 return err;
         }
+    } else if (plan->gather && rc.num_moves &&
+               (err = gx_run_gathered(plan, p, &rc, &r)) != 1) {
+        if (err)
+            return err;
     } else {
         uint8_t stage_stack[GX_STAGE_BYTES];
         struct vfetch_stage stage;

@@ -19,6 +19,8 @@
  *   32/64/128-byte windows, 16-byte windows, and the 256-bit program), against the reference-only
  *   plan. The share of formats that get a record program is asserted, and that every
  *   whole-vector window is the smallest that holds its bytes.
+ * Gathered programs (GX indexed draws): each level's executor from random 16-byte pieces against
+ *   the reference over the assembled records, pieces and outputs against guard pages.
  * GX index columns (lib/gx_run.c's row staging): the index reads and the address computation
  *   of every level against the reference, on exact guarded vertex bytes and columns.
  *
@@ -1516,6 +1518,148 @@ static void check_gx_index(void)
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
+/*
+ * Gathered programs (lib/record.h; GX draws with indexed attributes run them from the rows'
+ * address columns): random one-stream formats, their record split into random moves of 1..16
+ * bytes, each move of each vertex a 16-byte piece at its own place in a pool whose last piece
+ * ends at a guard page (a piece is read as exactly 16 bytes; the bytes past the move's are
+ * random). Every level's gathered executor, with every program variant that has one, must write
+ * what the reference writes over the assembled records (whole groups), and nothing else of an
+ * output against a guard page. Also asserts that both gather forms meet several registers.
+ */
+static void check_record_gather(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record-gather");
+    const unsigned plans = opt_quick ? 250 : 1000;
+    unsigned lowered[5] = { 0 }, most_regs[5] = { 0 }, most_wide[5] = { 0 };
+    const unsigned before = test_failures;
+    for (unsigned i = 0; i < plans; i++) {
+        struct vfetch_plan_desc d;
+        random_plan_desc(&d);
+        d.streams[0].step = VFETCH_STEP_SEQUENTIAL; /* staged records are read in order */
+        const uint32_t stride = d.streams[0].stride;
+        if (d.num_streams != 1 || !stride || stride > 255)
+            continue;
+        /* the moves: [0, stride) in pieces of 1..16 bytes */
+        uint16_t dst[256], size[256];
+        unsigned moves = 0;
+        for (uint32_t at = 0; at < stride; moves++) {
+            const uint32_t left = stride - at, n = 1 + rnd_below(left < 16 ? left : 16);
+            dst[moves] = (uint16_t)at;
+            size[moves] = (uint16_t)n;
+            at += n;
+        }
+        /* records, and each move of each vertex at a random place of the pool */
+        const uint32_t n = 16 * (1 + rnd_below(6)); /* whole groups of every program */
+        uint8_t *records = malloc((size_t)n * stride);
+        rnd_fill(records, (size_t)n * stride);
+        const size_t pieces = (size_t)n * moves;
+        uint8_t *pool = guard_alloc_tail(pieces * 16);
+        rnd_fill(pool, pieces * 16);
+        size_t *slot = malloc(pieces * sizeof *slot);
+        for (size_t j = 0; j < pieces; j++)
+            slot[j] = j;
+        for (size_t j = pieces - 1; j > 0; j--) {
+            const size_t k = rnd_below((uint32_t)j + 1), t = slot[j];
+            slot[j] = slot[k];
+            slot[k] = t;
+        }
+        uintptr_t *cols = malloc(pieces * sizeof *cols);
+        for (unsigned m = 0; m < moves; m++)
+            for (uint32_t v = 0; v < n; v++) {
+                uint8_t *at = pool + 16 * slot[(size_t)m * n + v];
+                memcpy(at, records + (size_t)v * stride + dst[m], size[m]);
+                cols[(size_t)m * n + v] = (uintptr_t)at;
+            }
+        /* the reference over the records (a format whose record reads past its stride has
+           no such records: not a staged layout) */
+        vfetch_set_cpu_mask(0);
+        vfetch_plan *ref = NULL;
+        CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
+        if (!ref || vfetch_plan_stream_extent(ref, 0) > stride) {
+            vfetch_plan_free(ref);
+            free(cols);
+            free(slot);
+            guard_free(pool);
+            free(records);
+            continue;
+        }
+        const size_t out_stride = vfetch_plan_out_stride(ref);
+        const size_t out_size = (size_t)(n - 1) * out_stride + vfetch_plan_record_size(ref);
+        uint8_t *pattern = malloc(out_size), *want = malloc(out_size);
+        rnd_fill(pattern, out_size);
+        memcpy(want, pattern, out_size);
+        struct vfetch_run_params p;
+        vfetch_run_params_init(&p);
+        const struct vfetch_binding bind = { records, (size_t)n * stride };
+        p.streams = &bind;
+        p.num_streams = 1;
+        p.count = n;
+        p.out = want;
+        p.out_size = out_size;
+        CHECK_EQ(vfetch_run(ref, &p), 0);
+
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!levels[l].dsp.record_gather)
+                continue;
+            vfetch_plan *plan = plan_at_level(&d, l);
+            struct variant var[4];
+            const unsigned nv = level_variants(&levels[l], var);
+            for (unsigned j = 0; plan && j < nv; j++) {
+                const struct vfetch_record_prog *prog = plan_use_variant(plan, &var[j]);
+                if (!prog)
+                    continue;
+                vfetch_record_gather_fn *run =
+                    plan->record_run == levels[l].dsp.record          ? levels[l].dsp.record_gather
+                    : plan->record_run == levels[l].dsp.record_narrow ? levels[l].dsp.record_narrow_gather
+                                                                      : NULL;
+                struct vfetch_rp_gather *gp =
+                    run ? vfetch_record_gather_lower(prog, stride, moves, dst, size,
+                                                     prog->lanes == 16)
+                        : NULL;
+                if (!gp)
+                    continue;
+                lowered[l]++;
+                unsigned *most = gp->wide ? &most_wide[l] : &most_regs[l];
+                for (unsigned k = 0; k < prog->num_vectors; k++)
+                    *most = gp->vec[k].regs > *most ? gp->vec[k].regs : *most;
+                uint8_t *out = guard_alloc_tail(out_size);
+                memcpy(out, pattern, out_size);
+                run(gp, cols, n, n / prog->group, out, out_stride);
+                char detail[96];
+                snprintf(detail, sizeof detail, "random plan %u, %s program, %u moves, %u vertices",
+                         i, var[j].name, moves, n);
+                compare_outputs("record-gather", levels[l].name, detail, want, out, out_size,
+                                out_stride, NULL, 0, 0);
+                guard_free(out);
+                free(gp);
+            }
+            vfetch_plan_free(plan);
+        }
+        vfetch_plan_free(ref);
+        free(pattern);
+        free(want);
+        free(cols);
+        free(slot);
+        guard_free(pool);
+        free(records);
+    }
+    vfetch_set_cpu_mask(~0u);
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!levels[l].dsp.record_gather)
+            continue;
+        printf("  gathered programs at %-7s %u lowered, up to %u registers a vector (lane-local), "
+               "%u (wide) %s\n", levels[l].name, lowered[l], most_regs[l], most_wide[l],
+               test_failures == before ? "ok" : "FAILED");
+        CHECK(lowered[l] >= plans / 10);
+        CHECK(most_regs[l] >= 2);
+        if (levels[l].dsp.record_wide_windows)
+            CHECK_EQ(most_wide[l], 2u);
+    }
+}
+
 static void usage(void)
 {
     printf("usage: test_checkasm [--seed N] [--kernel NAME|record] [--isa LEVEL] [--quick] [--list]\n");
@@ -1565,6 +1709,7 @@ int main(int argc, char **argv)
     check_record_pack8();
     check_record_pack8_variants();
     check_wide_program_choice();
+    check_record_gather();
     check_gx_index();
     return test_summary("checkasm");
 }

@@ -127,22 +127,30 @@ VEC_INLINE struct rp_window rp_load_window(unsigned window, const uint8_t *const
     return w;
 }
 
+/* Bytes of x within each 128-bit lane as ctrl says (0x80: zero). */
+VEC_INLINE vi rp_shuffle(vi x, vi ctrl)
+{
+#if VEC_BITS == 128
+    return simde_mm_shuffle_epi8(x, ctrl);
+#elif VEC_BITS == 256
+    return simde_mm256_shuffle_epi8(x, ctrl);
+#else
+    return simde_mm512_shuffle_epi8(x, ctrl);
+#endif
+}
+
 /* The byte gather: window bytes into lanes as ctrl says (zero where nothing is read). */
 VEC_INLINE vi rp_permute(unsigned window, struct rp_window w, vi ctrl, uint64_t zmask)
 {
     (void)window;
     (void)zmask;
-#if VEC_BITS == 128
-    return simde_mm_shuffle_epi8(w.a, ctrl);
-#elif VEC_BITS == 256
-    return simde_mm256_shuffle_epi8(w.a, ctrl);
-#else
+#if VEC_BITS == 512
     if (window == VFETCH_RP_WINDOW_64 || window == VFETCH_RP_WINDOW_32)
         return simde_mm512_maskz_permutexvar_epi8(zmask, ctrl, w.a);
     if (window == VFETCH_RP_WINDOW_128)
         return simde_mm512_maskz_permutex2var_epi8(zmask, w.a, ctrl, w.b);
-    return simde_mm512_shuffle_epi8(w.a, ctrl);
 #endif
+    return rp_shuffle(w.a, ctrl);
 }
 
 #if VEC_HAVE_F16C
@@ -277,6 +285,52 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
 }
 
 /*
+ * The passes after the byte gather (perm; binary16 lanes gather again from the window w): the
+ * vector's result, of which rp_store writes the lanes it writes.
+ */
+VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs *r, vi perm,
+                         struct rp_window w, unsigned window, uint64_t hzmask,
+                         const unsigned passes)
+{
+    (void)w;
+    (void)window;
+    (void)hzmask;
+    /* The rare passes (integer masks, UNORM8 widening) read their tables from memory: kept in
+       registers they would push the common ones out. */
+    vi res = passes & VFETCH_RP_MASK ? vi_and(perm, rp_load(v->raw_and)) : perm;
+    res = vi_or(res, r->raw_or);
+    if (passes & VFETCH_RP_FIXED) {
+        vi x = perm;
+        if (passes & VFETCH_RP_SHIFT)
+            x = vi_and(rp_shift_left(perm, r->shl), r->fmask);
+        if (passes & VFETCH_RP_WIDEN)
+            x = rp_widen(x, v);
+        const vi t = vi_xor(x, r->xmask);
+        vf f = rp_mul_add(vf_cvt(t), r->mul, r->add);
+        if (passes & VFETCH_RP_DIV)
+            f = vf_div(f, r->div);
+        if (passes & VFETCH_RP_CLAMP)
+            f = vf_max(f, r->lo);
+        /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
+        res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r->fixed_sel) : vf_as_vi(f);
+    }
+    if (passes & VFETCH_RP_PACK8)
+        res = rp_blend(res, vi_or(rp_pack8(perm, v), r->raw_or), rp_load(v->pack_sel));
+#if VEC_BITS == 512
+    if (passes & VFETCH_RP_PACK8_LUT)
+        res = rp_blend(res, vi_or(rp_pack8_lut(perm, v), r->raw_or), rp_load(v->pack_sel));
+#endif
+    if (passes & VFETCH_RP_HALF) {
+#if VEC_HAVE_F16C
+        res = rp_blend(res, rp_halves(window, w, r->hctrl, hzmask), r->half_sel);
+#else
+        res = rp_blend(res, vi_half_to_float_bits(perm), r->half_sel);
+#endif
+    }
+    return res;
+}
+
+/*
  * One vector of the program over `groups` consecutive groups: the tables stay in registers,
  * only the window loads, the arithmetic and the store run per group. The cursors are
  * addresses held as integers: after the last group they step past the caller's buffers,
@@ -288,9 +342,7 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 {
     const struct rp_regs r = rp_regs_load(v);
     const unsigned window = v->window;
-    const int widen = (passes & VFETCH_RP_WIDEN) != 0;
     const uint64_t zmask = v->zmask, hzmask = v->hzmask;
-    (void)hzmask;
     uintptr_t src[4] = { 0, 0, 0, 0 };
     size_t step[4] = { 0, 0, 0, 0 };
     if (passes & VFETCH_RP_LOAD)
@@ -310,40 +362,68 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
             for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
                 src[q] += step[q];
         }
-        /* The rare passes (integer masks, UNORM8 widening) read their tables from memory:
-           kept in registers they would push the common ones out. */
-        vi res = passes & VFETCH_RP_MASK ? vi_and(perm, rp_load(v->raw_and)) : perm;
-        res = vi_or(res, r.raw_or);
-        if (passes & VFETCH_RP_FIXED) {
-            vi x = perm;
-            if (passes & VFETCH_RP_SHIFT)
-                x = vi_and(rp_shift_left(perm, r.shl), r.fmask);
-            if (widen)
-                x = rp_widen(x, v);
-            const vi t = vi_xor(x, r.xmask);
-            vf f = rp_mul_add(vf_cvt(t), r.mul, r.add);
-            if (passes & VFETCH_RP_DIV)
-                f = vf_div(f, r.div);
-            if (passes & VFETCH_RP_CLAMP)
-                f = vf_max(f, r.lo);
-            /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
-            res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r.fixed_sel)
-                                           : vf_as_vi(f);
-        }
-        if (passes & VFETCH_RP_PACK8)
-            res = rp_blend(res, vi_or(rp_pack8(perm, v), r.raw_or), rp_load(v->pack_sel));
-#if VEC_BITS == 512
-        if (passes & VFETCH_RP_PACK8_LUT)
-            res = rp_blend(res, vi_or(rp_pack8_lut(perm, v), r.raw_or), rp_load(v->pack_sel));
-#endif
-        if (passes & VFETCH_RP_HALF) {
-#if VEC_HAVE_F16C
-            res = rp_blend(res, rp_halves(window, w, r.hctrl, hzmask), r.half_sel);
+        rp_store((uint8_t *)at, rp_convert(v, &r, perm, w, window, hzmask, passes), passes,
+                 r.store_sel, v);
+        at += dst_step;
+    }
+}
+
+/* One register of 16-byte pieces, a piece per 128-bit lane: lane q's from c[off[q]]. */
+VEC_INLINE vi rp_pieces(const uintptr_t *c, const size_t off[4])
+{
+#if VEC_BITS == 128
+    return simde_mm_loadu_si128((const void *)c[off[0]]);
+#elif VEC_BITS == 256
+    return simde_mm256_loadu2_m128i((const simde__m128i *)c[off[1]],
+                                    (const simde__m128i *)c[off[0]]);
 #else
-            res = rp_blend(res, vi_half_to_float_bits(perm), r.half_sel);
+    vi a = simde_mm512_castsi128_si512(simde_mm_loadu_si128((const void *)c[off[0]]));
+    a = simde_mm512_inserti32x4(a, simde_mm_loadu_si128((const void *)c[off[1]]), 1);
+    a = simde_mm512_inserti32x4(a, simde_mm_loadu_si128((const void *)c[off[2]]), 2);
+    return simde_mm512_inserti32x4(a, simde_mm_loadu_si128((const void *)c[off[3]]), 3);
+#endif
+}
+
+/*
+ * One vector of a gathered program over `groups` groups (record.h): its pieces loaded from
+ * the addresses the columns hold, gathered into the bytes the program's window and ctrl
+ * would give, then the program's own passes.
+ */
+VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
+                               const struct vfetch_rp_gather_vector *gv, const uintptr_t *col,
+                               size_t col_stride, size_t group, size_t groups, uintptr_t gdst,
+                               size_t dst_step, const unsigned passes)
+{
+    const struct rp_regs r = rp_regs_load(v);
+    const unsigned regs = gv->regs;
+    size_t off[VFETCH_RP_GATHER_REGS][4];
+    vi ctrl[VFETCH_RP_GATHER_REGS];
+    for (unsigned j = 0; j < VFETCH_RP_GATHER_REGS; j++) {
+        for (unsigned q = 0; q < 4; q++)
+            off[j][q] = gv->move[j][q] * col_stride + gv->vertex[j][q];
+        ctrl[j] = vi_loadu(gv->ctrl[j]);
+    }
+    const uint64_t zmask = gv->zmask;
+    (void)zmask;
+    const struct rp_window none = { vi_set1(0), vi_set1(0) };
+    uintptr_t at = gdst + v->dst_off;
+    for (size_t g = 0; g < groups; g++) {
+        vi perm = vi_set1(0);
+        if (passes & VFETCH_RP_LOAD) {
+            const uintptr_t *c = col + g * group;
+#if VEC_BITS == 512
+            const vi a = rp_pieces(c, off[0]);
+            perm = regs > 1 ? simde_mm512_maskz_permutex2var_epi8(zmask, a, ctrl[0],
+                                                                  rp_pieces(c, off[1]))
+                            : simde_mm512_maskz_permutexvar_epi8(zmask, ctrl[0], a);
+#else
+            perm = rp_shuffle(rp_pieces(c, off[0]), ctrl[0]);
+            for (unsigned j = 1; j < regs; j++)
+                perm = vi_or(perm, rp_shuffle(rp_pieces(c, off[j]), ctrl[j]));
 #endif
         }
-        rp_store((uint8_t *)at, res, passes, r.store_sel, v);
+        rp_store((uint8_t *)at, rp_convert(v, &r, perm, none, v->window, 0, passes),
+                 passes, r.store_sel, v);
         at += dst_step;
     }
 }
@@ -357,10 +437,11 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
                    VFETCH_RP_HALF | VFETCH_RP_KEEP | VFETCH_RP_BLEND)
+/* RP_LOOP(k, passes) runs vector k of the run: defined by each dispatcher below. */
 #define RP_VARIANT(P)                                                                       \
     case (P):                                                                               \
         for (unsigned k = 0; k < n; k++)                                                    \
-            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, (P));               \
+            RP_LOOP(k, (P));                                                                \
         return;
 #define RP_VARIANTS2(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
 #define RP_VARIANTS4(P) RP_VARIANTS2(P) RP_VARIANTS2((P) | VFETCH_RP_HALF)
@@ -372,36 +453,61 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
 #define RP_VARIANTS64(P) RP_VARIANTS32(P) RP_VARIANTS32((P) | VFETCH_RP_LOAD)
 #define RP_VARIANTS128(P) RP_VARIANTS64(P) RP_VARIANTS64((P) | VFETCH_RP_WIDEN)
 #define RP_PACK8_VARIANTS(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
+#if VEC_BITS == 512
+#define RP_PACK8_LUT_CASES                                                                  \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT)                                 \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED | VFETCH_RP_BLEND) \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED |              \
+                      VFETCH_RP_BLEND | VFETCH_RP_SHIFT)
+#else
+#define RP_PACK8_LUT_CASES
+#endif
+/* RGBA8 colors from RGB565/RGBA4444/RGBA6666 (the packed GX layout) with the position and
+   texcoord lanes they share vectors with */
+#define RP_PACK8_CASES                                                                      \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8)                                     \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND) \
+    RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND |  \
+                      VFETCH_RP_SHIFT)                                                      \
+    RP_PACK8_LUT_CASES
+/* The dispatch of a run of n vectors with the same passes (raw lanes cost one OR, done in
+   every variant): the compiled variants, else the generic loop, which tests its passes at run
+   time. Widening is compiled in only where used: its tables would crowd the common ones'
+   registers (every vector of the run has the same passes). */
+#define RP_DISPATCH(CASES)                                                                  \
+    switch (v->passes & ~VFETCH_RP_RAW) {                                                   \
+        CASES                                                                               \
+        RP_PACK8_CASES                                                                      \
+    default:                                                                                \
+        break;                                                                              \
+    }                                                                                       \
+    if (v->passes & VFETCH_RP_WIDEN)                                                        \
+        for (unsigned k = 0; k < n; k++)                                                    \
+            RP_LOOP(k, v->passes | VFETCH_RP_WIDEN);                                        \
+    else                                                                                    \
+        for (unsigned k = 0; k < n; k++)                                                    \
+            RP_LOOP(k, v->passes & ~VFETCH_RP_WIDEN);
 
 /* A run of n vectors with the same passes (record.h), one dispatch for all of them. */
 static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const uintptr_t *gbase,
                           const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
 {
-    switch (v->passes & ~VFETCH_RP_RAW) { /* raw lanes cost one OR, done in every variant */
-        RP_VARIANTS128(0)
-        /* RGBA8 colors from RGB565/RGBA4444/RGBA6666 (the packed GX layout) with the
-           position and texcoord lanes they share vectors with */
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8 | VFETCH_RP_FIXED | VFETCH_RP_BLEND |
-                          VFETCH_RP_SHIFT)
-#if VEC_BITS == 512
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED | VFETCH_RP_BLEND)
-        RP_PACK8_VARIANTS(VFETCH_RP_LOAD | VFETCH_RP_PACK8_LUT | VFETCH_RP_FIXED |
-                          VFETCH_RP_BLEND | VFETCH_RP_SHIFT)
-#endif
-    default:
-        break;
-    }
-    /* Widening compiled in only where used: its tables would crowd the common ones' registers
-       (every vector of the run has the same passes) */
-    if (v->passes & VFETCH_RP_WIDEN)
-        for (unsigned k = 0; k < n; k++)
-            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v->passes | VFETCH_RP_WIDEN);
-    else
-        for (unsigned k = 0; k < n; k++)
-            rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, v->passes & ~VFETCH_RP_WIDEN);
+#define RP_LOOP(k, P) rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, (P))
+    RP_DISPATCH(RP_VARIANTS128(0))
+#undef RP_LOOP
+}
+
+/* The same for a gathered program (gv: the run's gathered vectors). Only the variants that
+   load are compiled: a vector that reads no source runs the generic loop. */
+static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
+                                 const struct vfetch_rp_gather_vector *gv, unsigned n,
+                                 const uintptr_t *col, size_t col_stride, size_t group,
+                                 size_t groups, uintptr_t gdst, size_t dst_step)
+{
+#define RP_LOOP(k, P)                                                                       \
+    rp_gather_loop(&v[k], &gv[k], col, col_stride, group, groups, gdst, dst_step, (P))
+    RP_DISPATCH(RP_VARIANTS32(VFETCH_RP_LOAD) RP_VARIANTS32(VFETCH_RP_LOAD | VFETCH_RP_WIDEN))
+#undef RP_LOOP
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
@@ -435,16 +541,34 @@ static VFETCH_RECORD_FN(NAME(record_run))
     }
 }
 
+/* The gathered program's executor: the vectors in blocks of groups, as record_run. */
+static VFETCH_RECORD_GATHER_FN(NAME(record_gather_run))
+{
+    const struct vfetch_record_prog *prog = gp->prog;
+    const size_t group = prog->group, dst_step = group * dst_stride;
+    uintptr_t gdst = (uintptr_t)dst;
+    for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
+        const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
+        for (unsigned k = 0; k < prog->num_vectors; k += prog->vec[k].run)
+            rp_gather_vector_run(&prog->vec[k], &gp->vec[k], prog->vec[k].run, col + g0 * group,
+                                 col_stride, group, nb, gdst, dst_step);
+        gdst += nb * dst_step;
+    }
+}
+
 void NAME(vfetch_record_init)(struct vfetch_dsp *dsp)
 {
 #if VEC_BITS == 512
     /* Zen 4 splits 512-bit ops: keep the 256-bit executor as the alternative. */
     dsp->record_narrow = dsp->record;
     dsp->record_narrow_lanes = dsp->record_lanes;
+    dsp->record_narrow_gather = dsp->record_gather;
 #else
     dsp->record_narrow = NULL;
+    dsp->record_narrow_gather = NULL;
 #endif
     dsp->record = NAME(record_run);
+    dsp->record_gather = NAME(record_gather_run);
     dsp->record_lanes = VEC_LANES;
     dsp->record_wide_windows = VEC_BITS == 512;
 }
