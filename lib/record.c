@@ -69,6 +69,24 @@ static unsigned record_gcd(unsigned a, unsigned b)
     return a;
 }
 
+/* PACK8 lanes hold their container in two 16-bit slices, one per half of the lane: half h
+   (output bytes 2h and 2h + 1, channels 2h and 2h + 1) takes the 16 bits of the container
+   from its byte s on, s the half's slice (record_pack8_slice), so that both its fields lie in
+   it. Returns s, or -1 if the half's fields span more than 16 bits. */
+static int record_pack8_slice(const struct vfetch_op_exec *op, unsigned h)
+{
+    unsigned lo = 32, hi = 0;
+    for (unsigned c = 2 * h; c < 2 * h + 2 && c < op->count; c++) {
+        const unsigned shift = op->lane[c].field_shift, top = shift + op->lane[c].field_bits;
+        lo = shift < lo ? shift : lo;
+        hi = top > hi ? top : hi;
+    }
+    if (lo > hi)
+        return 0; /* no field in this half */
+    const unsigned first = lo / 8;
+    return hi <= 8 * first + 16 ? (int)first : -1;
+}
+
 /* Bytes of one lane: for each of its 4 output bytes, the source byte (relative to the group's
    first record) or -1 for zero. Returns the number of source bytes. */
 static unsigned record_lane_bytes(const struct slot_source *slot, const struct vfetch_plan *plan,
@@ -85,9 +103,20 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
             bytes[c] = (int64_t)(rec + slot->op->lane[c].byte_off[0]);
         return slot->op->count;
     }
+    if (slot->kind == SLOT_PACK8) { /* two 16-bit slices of the container (above) */
+        unsigned used = 0;
+        for (unsigned h = 0; h < 2; h++) {
+            const int first = record_pack8_slice(slot->op, h);
+            for (unsigned b = 0; b < 2; b++)
+                if (first >= 0 && first + b < lane->nbytes) {
+                    bytes[2 * h + b] = (int64_t)(rec + lane->byte_off[first + b]);
+                    used++;
+                }
+        }
+        return used;
+    }
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
-    /* Integer fields keep only the bits of their field (raw_and): they start at bit 0; so
-       does the container of packed RGBA8 fields. */
+    /* Integer fields keep only the bits of their field (raw_and): they start at bit 0. */
     /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
        shift at all; float bits and halves to the bottom. */
     const unsigned at = slot->kind == SLOT_FIXED ? 4 - used : 0;
@@ -115,16 +144,29 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     if ((slot->kind == SLOT_RGBA8 || slot->kind == SLOT_PACK8) && slot->op->count < 4)
         v->raw_or[i] = (int32_t)0xff000000u; /* missing alpha: 255 (missing G, B: 0) */
     if (slot->kind == SLOT_PACK8) {
+        /* Per 16-bit half of the lane (record_pack8_slice): its low-byte channel's field
+           moved to the top of the half (a multiply by 2^(16 - p - n), p its bit in the slice)
+           and kept (mask), widened (f | f >> n: a high multiply by 2^(16 - n) is f >> n), the
+           top byte then shifted down; the high-byte channel's the same, its top byte kept in
+           place. A missing channel has mask 0 (alpha 255 comes from raw_or). */
         v->passes |= VFETCH_RP_PACK8;
         v->pack_sel[i] = -1;
-        for (unsigned c = 0; c < slot->op->count; c++) {
-            const struct vfetch_lane *field = &slot->op->lane[c];
-            const unsigned n = field->field_bits, shl = 32 - field->field_shift - n;
-            v->pack_shl[c][i] = (int32_t)shl;
-            v->pack_shl_mul[c][i] = (int32_t)(1u << shl);
-            v->pack_fmask[c][i] = (int32_t)~((1u << (32 - n)) - 1);
-            v->pack_n[c][i] = (int32_t)n;
-            v->pack_n_mul[c][i] = (int32_t)(1u << (8 - n));
+        for (unsigned h = 0; h < 2; h++) {
+            const unsigned first = (unsigned)record_pack8_slice(slot->op, h); /* lowering checked */
+            for (unsigned b = 0; b < 2; b++) {
+                const unsigned c = 2 * h + b, j = 2 * i + h;
+                uint16_t mul = 0, mask = 0, shr = 0;
+                if (c < slot->op->count) {
+                    const struct vfetch_lane *field = &slot->op->lane[c];
+                    const unsigned n = field->field_bits, p = field->field_shift - 8 * first;
+                    mul = (uint16_t)(1u << (16 - p - n));
+                    mask = (uint16_t)(0xffffu << (16 - n));
+                    shr = (uint16_t)(1u << (16 - n));
+                }
+                v->pack_mul[b][j] = mul;
+                v->pack_mask[b][j] = mask;
+                v->pack_shr[b][j] = shr;
+            }
         }
         return;
     }
@@ -351,8 +393,11 @@ static void record_pack8_lut(struct vfetch_rp_vector *v, const struct slot_sourc
             continue;
         const struct vfetch_op_exec *op = lane_slot[i]->op;
         for (unsigned c = 0; c < op->count; c++) {
-            const unsigned n = op->lane[c].field_bits, at = 4 * i + c;
-            v->pack_bit[at] = (uint8_t)(32 * (i % 2) + op->lane[c].field_shift);
+            const unsigned n = op->lane[c].field_bits, at = 4 * i + c, h = c / 2;
+            /* the field's bit in the lane's qword: its half's slice (record_lane_bytes) */
+            const unsigned first = (unsigned)record_pack8_slice(op, h);
+            v->pack_bit[at] =
+                (uint8_t)(32 * (i % 2) + 16 * h + op->lane[c].field_shift - 8 * first);
             v->pack_bmask[at] = (uint8_t)((1u << n) - 1);
             v->pack_base[at] = n == 6 ? VFETCH_RP_PACK8_BASE6
                                : n == 5 ? VFETCH_RP_PACK8_BASE5 : VFETCH_RP_PACK8_BASE4;
@@ -405,16 +450,15 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     for (unsigned o = 0; o < d->num_ops; o++) {
         const struct vfetch_op_exec *op = &plan->ops[o];
         if (op->conversion == VFETCH_CONV_PACK_UNORM8) {
-            /* 8-bit fields: any bytes of one stream; narrower ones: one container, and not
-               on 4-lane levels, which lack variable shifts: 8 multiplies per vector made the
-               program slower than the per-op kernels (docs/simd.md). */
+            /* 8-bit fields: any bytes of one stream; narrower ones: one container, whose
+               halves' fields each lie in 16 bits (record_pack8_slice). */
             const int bytes = op->format == VFETCH_FORMAT_FIXED8;
-            if (!bytes && lanes == 4)
-                return NULL;
             for (unsigned c = 1; c < op->count; c++)
                 if (op->lane[c].stream != op->lane[0].stream ||
                     (!bytes && !record_same_container(&op->lane[c], &op->lane[0])))
                     return NULL;
+            if (!bytes && (record_pack8_slice(op, 0) < 0 || record_pack8_slice(op, 1) < 0))
+                return NULL;
         }
         for (unsigned c = 0; c < op->count; c++)
             if (op->conversion == VFETCH_CONV_INTEGER && op->lane[c].field_shift)

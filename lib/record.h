@@ -19,9 +19,10 @@
  *   - UNORM8 lanes widen a 5..7-bit field to 8 bits by repeating its bits (x | x >> n) before
  *     the conversion; 4- and 8-bit fields need no widening (v * 17 / 255 = v / 15);
  *   - RGBA8 lanes: 8-bit fields gathered byte by byte (raw), or the 4..8-bit fields of one
- *     packed container (RGB565, RGBA4444, RGBA6666) each moved to the top, widened and
- *     shifted down to its byte (pack8), or on AVX-512 VBMI moved to its byte and widened by
- *     a table (pack8 by table: VFETCH_RP_PACK8_LUT);
+ *     packed container (RGB565, RGBA4444, RGBA6666), a 16-bit slice of it in each half of
+ *     the lane, two channels per half moved to the top of the half by 16-bit multiplies,
+ *     widened and put in their bytes (pack8), or on AVX-512 VBMI moved to their bytes and
+ *     widened by a table (pack8 by table: VFETCH_RP_PACK8_LUT);
  *   - lanes that are raw float32 bits, integer fields (masked) or constants (raw), binary16
  *     (half: a second pass), or left alone (keep: a masked store).
  */
@@ -103,14 +104,15 @@ struct vfetch_rp_vector {
         AVX2 (no variable right shift) x >> n is formed as (x >> 8) * 2^(8-n), exact since
         the bits below the field are clear: widen_mul = 2^(8-n), 0 elsewhere. */
     int32_t widen_shr[VFETCH_RP_LANES], widen_mul[VFETCH_RP_LANES], widen_mask[VFETCH_RP_LANES];
-    /** PACK8 lanes (RGBA8 from the 4..8-bit fields of one container, which the gather puts
-        at the bottom of the lane): byte c is field c moved to the top (shift left by
-        pack_shl, or multiply by pack_shl_mul below AVX2; keep the top pack_n bits with
-        pack_fmask), widened to 8 bits (f | f >> pack_n) and shifted down to byte c. A missing
-        field has pack_fmask 0 (alpha 255 comes from raw_or). */
-    int32_t pack_shl[4][VFETCH_RP_LANES], pack_shl_mul[4][VFETCH_RP_LANES];
-    int32_t pack_fmask[4][VFETCH_RP_LANES], pack_n[4][VFETCH_RP_LANES];
-    int32_t pack_n_mul[4][VFETCH_RP_LANES]; /**< 2^(8 - pack_n): widening below AVX2, as above */
+    /** PACK8 lanes (RGBA8 from the 4..8-bit fields of one container): the gather puts a
+        16-bit slice of the container in each half of the lane, the one that holds the
+        half's two channels (R, G in the low half, B, A in the high one). Per 16-bit half j
+        (2 * lane + half) and per byte b of it (its channel 2 * half + b): pack_mul = 2^(16 -
+        p - n) moves the field (n bits at bit p of the slice) to the top of the half, pack_mask
+        keeps its n bits (0: no such channel), pack_shr = 2^(16 - n), the high multiply that
+        is a right shift by n: f | f >> n widens it in the half's top byte. */
+    _Alignas(64) uint16_t pack_mul[2][2 * VFETCH_RP_LANES];
+    uint16_t pack_mask[2][2 * VFETCH_RP_LANES], pack_shr[2][2 * VFETCH_RP_LANES];
     int32_t pack_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the packed RGBA8 result */
     /** PACK8_LUT, per output byte (channel c of lane i): the bit offset of its field in the
         lane's qword (32 * (i % 2) + the field's lowest bit), the field's mask (0: no such
