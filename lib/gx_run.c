@@ -556,16 +556,18 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
    size, which bounds every byte the converter reads, and out holds n output records. A stage
    is passed whole (src_size its size, past its n records): the record program then runs
    every whole group in place, its windows reading stage bytes that no lane uses, instead of
-   copying the last groups first (config c, 16 vertices: 104 -> 96 ns). */
+   copying the last groups first (config c, 16 vertices: 104 -> 96 ns). With `thin` 0 the
+   draw's thin path was tried already (vfetch_run_in_place) and is not tried again. */
 static int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
-                      uint32_t n, uint8_t *out, size_t out_size)
+                      uint32_t n, uint8_t *out, size_t out_size, const int thin)
 {
     const struct vfetch_binding bind = { src, src_size };
     const struct vfetch_run_params rp = {
         .streams = &bind, .num_streams = 1, .count = n, .index_type = VFETCH_INDEX_NONE,
         .max_index = UINT32_MAX, .out = out, .out_size = out_size,
     };
-    return vfetch_run_validated(plan->converter, &rp);
+    return thin ? vfetch_run_validated(plan->converter, &rp)
+                : vfetch_run_staged(plan->converter, &rp);
 }
 
 /* The output must hold `written` records (checked once the skipped vertices are known). */
@@ -603,7 +605,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         if (!err)
             err = gx_check_output(plan, p, r->written);
         if (!err && staged)
-            err = gx_convert(plan, stage->data, stage->size, staged, p->out, p->out_size);
+            err = gx_convert(plan, stage->data, stage->size, staged, p->out, p->out_size, 1);
         return err;
     }
     err = gx_check_indices(rc, p, vsize, r);
@@ -617,7 +619,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         gx_stage(rc, p, vsize, plan->staged_size, v0, n, stage->data, 0, r, &staged);
         if (!staged)
             continue;
-        err = gx_convert(plan, stage->data, stage->size, staged, out, room);
+        err = gx_convert(plan, stage->data, stage->size, staged, out, room, 1);
         const size_t advance = (size_t)staged * plan->out_stride;
         out += advance < room ? advance : room;
         room -= advance < room ? advance : room;
@@ -685,6 +687,47 @@ static int gx_run_gathered(const struct vfetch_gx_plan *plan, const struct vfetc
     return err;
 }
 
+/*
+ * A draw with indexed attributes, its vertex bytes checked: resolved, checked, converted
+ * (gathered, or staged). Out of line, so that a direct draw sets up none of its stack (the
+ * stages and the columns' stack copy).
+ */
+static __attribute__((noinline)) int gx_run_indexed(const struct vfetch_gx_plan *plan,
+                                                    const struct vfetch_gx_run_params *p,
+                                                    struct vfetch_gx_result *r)
+{
+    struct gx_copies rc;
+    const size_t vsize = plan->format.vertex_size;
+    int err = gx_resolve(plan, p, &rc);
+    if (err)
+        return err;
+    if (!plan->converter) { /* nothing to convert: the indices checked only */
+        err = gx_check_indices(&rc, p, vsize, r);
+        r->written = p->count - r->skipped;
+        return err;
+    }
+    if (plan->gather && rc.num_moves && (err = gx_run_gathered(plan, p, &rc, r)) != 1)
+        return err;
+    uint8_t stage_stack[GX_STAGE_BYTES];
+    struct vfetch_stage stage;
+    /* A draw of up to GX_HEAP_STAGE_BYTES staged gets a stage that holds it whole, so that it
+       is checked while staged (one pass over its indices instead of two); a longer one, or one
+       whose stage cannot be allocated, is checked first and staged a block at a time through
+       the stack stage. */
+    const uint64_t whole = (uint64_t)p->count * plan->staged_size + GX_ROW_SLACK;
+    err = whole <= GX_HEAP_STAGE_BYTES
+              ? vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, (size_t)whole)
+              : VFETCH_ENOMEM;
+    if (err)
+        err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack,
+                               plan->staged_size + GX_ROW_SLACK);
+    if (err)
+        return err;
+    err = gx_run_staged(plan, p, &rc, &stage, r);
+    vfetch_stage_close(&stage);
+    return err;
+}
+
 int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                   struct vfetch_gx_result *result)
 {
@@ -704,47 +747,23 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
     if (bytes > p->vertices_size)
         return VFETCH_ESHORT_STREAM;
 
-    struct gx_copies rc;
-    const size_t vsize = plan->format.vertex_size;
-    int err = plan->any_indexed ? gx_resolve(plan, p, &rc) : VFETCH_OK;
-    if (err)
-        return err;
-    if (!plan->any_indexed || !plan->converter) {
-        if (plan->any_indexed)
-            err = gx_check_indices(&rc, p, vsize, &r);
-        if (err)
-            return err;
-        r.written = p->count - r.skipped;
-        if (plan->converter) { /* nothing indexed: converted in place */
-            err = gx_check_output(plan, p, r.written);
-            if (!err)
-                err = gx_convert(plan, p->vertices, p->vertices_size, p->count, p->out,
-                                 p->out_size);
+    if (!plan->any_indexed) { /* converted in place, if there is anything to convert */
+        const vfetch_plan *conv = plan->converter;
+        if (conv) {
+            const int err = gx_check_output(plan, p, p->count);
             if (err)
                 return err;
+            const struct vfetch_binding bind = { p->vertices, p->vertices_size };
+            if (!conv->record || !vfetch_run_in_place(conv, &bind, 0, p->count, p->out)) {
+                const int cerr = gx_convert(plan, p->vertices, p->vertices_size, p->count,
+                                            p->out, p->out_size, 0);
+                if (cerr)
+                    return cerr;
+            }
         }
-    } else if (plan->gather && rc.num_moves &&
-               (err = gx_run_gathered(plan, p, &rc, &r)) != 1) {
-        if (err)
-            return err;
+        r.written = p->count;
     } else {
-        uint8_t stage_stack[GX_STAGE_BYTES];
-        struct vfetch_stage stage;
-        /* A draw of up to GX_HEAP_STAGE_BYTES staged gets a stage that holds it whole, so that
-           it is checked while staged (one pass over its indices instead of two); a longer one,
-           or one whose stage cannot be allocated, is checked first and staged a block at a
-           time through the stack stage. */
-        const uint64_t whole = (uint64_t)p->count * plan->staged_size + GX_ROW_SLACK;
-        err = whole <= GX_HEAP_STAGE_BYTES
-                  ? vfetch_stage_open(&stage, stage_stack, sizeof stage_stack, (size_t)whole)
-                  : VFETCH_ENOMEM;
-        if (err)
-            err = vfetch_stage_open(&stage, stage_stack, sizeof stage_stack,
-                                   plan->staged_size + GX_ROW_SLACK);
-        if (err)
-            return err;
-        err = gx_run_staged(plan, p, &rc, &stage, &r);
-        vfetch_stage_close(&stage);
+        const int err = gx_run_indexed(plan, p, &r);
         if (err)
             return err;
     }

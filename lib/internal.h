@@ -93,6 +93,19 @@ struct vfetch_plan {
  */
 int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
 
+/**
+ * The thin path of an unindexed, validated draw of a plan with a record program (plan->record
+ * set): when its groups are all whole and every window of every group lies inside its binding,
+ * the program runs over draw positions [first, first + count) at once, with no stage and no
+ * tail, and this returns 1; else it returns 0 having done nothing (vfetch_run_validated then
+ * takes the general path). streams as in struct vfetch_run_params.
+ */
+int vfetch_run_in_place(const struct vfetch_plan *plan, const struct vfetch_binding *streams,
+                        uint32_t first, uint32_t count, void *out);
+
+/** vfetch_run_validated() but the thin path: for a draw vfetch_run_in_place() declined. */
+int vfetch_run_staged(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
+
 /** Container size and field layout of each format. */
 struct vfetch_format_info {
     const char *name;

@@ -440,22 +440,21 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
 }
 
 /*
- * The thin path of an unindexed draw whose groups are all whole and all run in place (every
- * window inside its binding): the program runs at once, with no stage and no tail. It is
- * exactly what run_record_with does for such a draw, without its set-up: most real draws
- * (four vertices of a format whose groups are two or four) take it. Returns 0, having done
- * nothing, when the draw needs the general path. Its bounds rule is run_safe_groups' for all
- * groups at once; that function counts how many groups fit (with a division) where this path
- * only needs all or none and stops at the first stream that does not fit (calling it measured
- * 29 instructions more per draw, 43 on draws that then take the general path).
+ * The thin path (internal.h): exactly what run_record_with does for such a draw, without its
+ * set-up; most real draws (four vertices of a format whose groups are two or four) take it.
+ * Its bounds rule is run_safe_groups' for all groups at once; that function counts how many
+ * groups fit (with a division) where this path only needs all or none and stops at the first
+ * stream that does not fit (calling it measured 29 instructions more per draw, 43 on draws
+ * that then take the general path).
  */
-static inline int run_record_in_place(const vfetch_plan *plan, const struct vfetch_run_params *p)
+int vfetch_run_in_place(const vfetch_plan *plan, const struct vfetch_binding *streams,
+                        uint32_t first, uint32_t count, void *out)
 {
     vfetch_record_fn *record_run;
-    const struct vfetch_record_prog *prog = run_program(plan, p->count, &record_run);
-    if (p->count & (prog->group - 1))
+    const struct vfetch_record_prog *prog = run_program(plan, count, &record_run);
+    if (count & (prog->group - 1))
         return 0; /* a tail */
-    const size_t groups = p->count >> prog->group_shift;
+    const size_t groups = count >> prog->group_shift;
     const uint8_t *base[VFETCH_MAX_STREAMS];
     size_t stride[VFETCH_MAX_STREAMS];
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
@@ -463,15 +462,15 @@ static inline int run_record_in_place(const vfetch_plan *plan, const struct vfet
         const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
         /* Validation put every record of the draw inside the binding: first * stride and
            the last group's start stay below its size, so neither sum overflows. */
-        const uint64_t start = (uint64_t)p->first * sstride;
+        const uint64_t start = (uint64_t)first * sstride;
         const uint64_t last = start + (uint64_t)(groups - 1) * prog->group * sstride;
         if ((uint64_t)prog->group * sstride > SIZE_MAX ||
-            last + prog->window_end[s] > p->streams[s].size)
+            last + prog->window_end[s] > streams[s].size)
             return 0;
-        base[s] = (const uint8_t *)p->streams[s].data + start;
+        base[s] = (const uint8_t *)streams[s].data + start;
         stride[s] = (size_t)sstride;
     }
-    record_run(prog, base, stride, groups, p->out, plan->out_stride);
+    record_run(prog, base, stride, groups, out, plan->out_stride);
     return 1;
 }
 
@@ -488,7 +487,7 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
 /* Everything but the thin path: through the stage (on the stack, or on the heap for a vertex
    whose staged records alone exceed it, allocated here so that an allocation failure comes
    before any write). Kept out of line so that the thin path sets up no stack stage. */
-static __attribute__((noinline)) int run_staged(const vfetch_plan *plan,
+__attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
                                                 const struct vfetch_run_params *params)
 {
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
@@ -512,7 +511,7 @@ static __attribute__((noinline)) int run_staged(const vfetch_plan *plan,
 int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
     if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
-        run_record_in_place(plan, params))
+        vfetch_run_in_place(plan, params->streams, params->first, params->count, params->out))
         return VFETCH_OK;
-    return run_staged(plan, params);
+    return vfetch_run_staged(plan, params);
 }
