@@ -41,6 +41,17 @@ struct vfetch_op_exec;
               const size_t *stride, size_t n, uint8_t *dst, size_t dst_stride)
 typedef VFETCH_CONVERT_FN(vfetch_convert_fn);
 
+struct vfetch_record_prog;
+
+/**
+ * A record-program executor (lib/record.h): run `groups` groups. Group g reads stream s at
+ * base[s] + g * group * stride[s] and writes dst + g * group * dst_stride.
+ */
+#define VFETCH_RECORD_FN(name)                                                              \
+    void name(const struct vfetch_record_prog *prog, const uint8_t *const *base,            \
+              const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
+typedef VFETCH_RECORD_FN(vfetch_record_fn);
+
 /** One op, compiled. */
 struct vfetch_op_exec {
     vfetch_convert_fn *convert;
@@ -75,14 +86,12 @@ struct vfetch_plan {
     uint64_t hash;
     const char *isa;                      /**< level the kernels were chosen for */
     struct vfetch_record_prog *record;    /**< the record program, or NULL: per-op path */
-    void (*record_run)(const struct vfetch_record_prog *, const uint8_t *const *,
-                       const size_t *, size_t, uint8_t *, size_t); /**< its executor */
+    vfetch_record_fn *record_run;         /**< its executor */
     /** A program with smaller groups for draws of fewer than two of record's groups, or NULL
         (AVX-512 plans that keep the 512-bit program keep the 256-bit one here), and its
         executor. */
     struct vfetch_record_prog *record_small;
-    void (*record_small_run)(const struct vfetch_record_prog *, const uint8_t *const *,
-                             const size_t *, size_t, uint8_t *, size_t);
+    vfetch_record_fn *record_small_run;
 };
 
 /**
@@ -93,12 +102,20 @@ struct vfetch_plan {
  */
 int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
 
+/** Bytes of the thin path's stack copy (vfetch_run_in_place), and of the span per stream up to
+    which the general path stages a short draw whole. */
+#define VFETCH_RUN_SMALL_SPAN 1024
+
 /**
  * The thin path of an unindexed, validated draw of a plan with a record program (plan->record
- * set): when its groups are all whole and every window of every group lies inside its binding,
- * the program runs over draw positions [first, first + count) at once, with no stage and no
- * tail, and this returns 1; else it returns 0 having done nothing (vfetch_run_validated then
- * takes the general path). streams as in struct vfetch_run_params.
+ * set): when its groups are all whole, the program runs over draw positions [first, first +
+ * count) at once, with no stage set-up and no tail, and this returns 1; else it returns 0
+ * having done nothing (vfetch_run_validated then takes the general path). The groups run in
+ * place when every window of every group lies inside its binding; where some window passes a
+ * binding's end, an AVX-512 plan's 256-bit program for small draws (plan->record_small) in
+ * place if its windows fit, else the draw's program from a stack copy of the bytes its windows
+ * read (zeros past each binding) when those total at most VFETCH_RUN_SMALL_SPAN. streams as
+ * in struct vfetch_run_params.
  */
 int vfetch_run_in_place(const struct vfetch_plan *plan, const struct vfetch_binding *streams,
                         uint32_t first, uint32_t count, void *out);

@@ -156,14 +156,7 @@ struct vfetch_record_prog {
     struct vfetch_rp_vector vec[];
 };
 
-/**
- * A record-program executor: run `groups` groups. Group g reads stream s at
- * base[s] + g * group * stride[s] and writes dst + g * group * dst_stride.
- */
-#define VFETCH_RECORD_FN(name)                                                              \
-    void name(const struct vfetch_record_prog *prog, const uint8_t *const *base,            \
-              const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
-typedef VFETCH_RECORD_FN(vfetch_record_fn);
+/* The executor's signature, VFETCH_RECORD_FN, is in internal.h (the plan holds executors). */
 
 /**
  * Lower a plan to a record program for vectors of `lanes` lanes; `wide_windows` allows the

@@ -622,11 +622,17 @@ struct run_buffers {
 /* Buffers for a run of `count` vertices, or of a random count for RUN_RANDOM_COUNT. */
 #define RUN_RANDOM_COUNT UINT32_MAX
 
+/* Direct draws only (no index buffer), for RUN_DIRECT in count. */
+#define RUN_DIRECT 0x80000000u
+
 static void run_buffers_make(const vfetch_plan *plan, struct run_buffers *b, bool head,
                              uint32_t count)
 {
     const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan);
-    b->idx_type = (enum vfetch_index_type)rnd_below(3);
+    const bool direct = count != RUN_RANDOM_COUNT && (count & RUN_DIRECT);
+    if (count != RUN_RANDOM_COUNT)
+        count &= ~RUN_DIRECT;
+    b->idx_type = direct ? VFETCH_INDEX_NONE : (enum vfetch_index_type)rnd_below(3);
     b->count = count != RUN_RANDOM_COUNT ? count
                : rnd_below(5)            ? rnd_below(70)
                                          : 200 + rnd_below(900);
@@ -750,8 +756,10 @@ struct reference_run {
     uint8_t *want, *pattern;
 };
 
-static bool reference_run_make(const struct vfetch_plan_desc *d, struct reference_run *rr,
-                               uint32_t count)
+/* count as run_buffers_make's; head: the buffers start after a guard page (1), end before
+   one (0), or either (-1). */
+static bool reference_run_make_at(const struct vfetch_plan_desc *d, struct reference_run *rr,
+                                  uint32_t count, int head)
 {
     memset(rr, 0, sizeof *rr);
     vfetch_set_cpu_mask(0);
@@ -759,7 +767,7 @@ static bool reference_run_make(const struct vfetch_plan_desc *d, struct referenc
     CHECK_EQ(err, 0);
     if (err)
         return false;
-    rr->head = rnd_below(2);
+    rr->head = head < 0 ? rnd_below(2) : (bool)head;
     run_buffers_make(rr->ref, &rr->b, rr->head, count);
     rr->want = malloc(rr->b.out_size + 1);
     rr->pattern = malloc(rr->b.out_size + 1);
@@ -767,6 +775,12 @@ static bool reference_run_make(const struct vfetch_plan_desc *d, struct referenc
     memcpy(rr->want, rr->pattern, rr->b.out_size);
     CHECK_EQ(run_with(rr->ref, &rr->b, rr->want), 0);
     return true;
+}
+
+static bool reference_run_make(const struct vfetch_plan_desc *d, struct reference_run *rr,
+                               uint32_t count)
+{
+    return reference_run_make_at(d, rr, count, -1);
 }
 
 static void reference_run_free(struct reference_run *rr)
@@ -1397,6 +1411,142 @@ static void check_record_tail(void)
             CHECK(level_runs[l] >= target);
 }
 
+/* Whether program prog runs `count` vertices from draw position `first` in place: whole groups,
+   every window inside its binding (run.c's thin path). */
+static bool program_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                         const struct vfetch_binding *bind, uint32_t first, uint32_t count)
+{
+    if (count % prog->group)
+        return false;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        const uint64_t stride = vfetch_plan_get_desc(plan)->streams[s].stride;
+        const uint64_t last = ((uint64_t)first + count - prog->group) * stride;
+        if (last + prog->window_end[s] > bind[s].size)
+            return false;
+    }
+    return true;
+}
+
+/* Whether the bytes the windows of a draw of whole groups read, from its first record on,
+   total at most the thin path's stack copy (internal.h). */
+static bool program_span_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                              uint32_t count)
+{
+    uint64_t total = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        total += (uint64_t)(count - prog->group) * vfetch_plan_get_desc(plan)->streams[s].stride +
+                 prog->window_end[s];
+    }
+    return count % prog->group == 0 && total <= VFETCH_RUN_SMALL_SPAN;
+}
+
+/*
+ * The thin path (run.c, vfetch_run_in_place) on draws of whole groups whose buffers end at
+ * their last used byte, against a guard page: it runs exactly when the draw's program fits, or
+ * when that program's windows pass the end and either the plan's program for small draws fits
+ * (record_small: an AVX-512 plan's 256-bit program) or the bytes the windows read fit its
+ * stack copy, and then equals the reference, at every level and program variant. Counts of
+ * 1..4 of the small program's groups, or of the draw's.
+ */
+static void check_record_in_place(void)
+{
+    if (opt_kernel && strcmp(opt_kernel, "record") != 0)
+        return;
+    rng_seed_for("record-in-place");
+    const unsigned target = opt_quick ? 12 : 60;
+    unsigned level_runs[5] = { 0 }, level_small[5] = { 0 }, level_copied[5] = { 0 };
+    unsigned before = test_failures, i;
+    bool any_small = false;
+    for (i = 0; i < 60 * target; i++) {
+        bool done = true; /* enough draws at every level, and by the small program */
+        for (unsigned l = 0; l < num_levels; l++)
+            if (levels[l].dsp.record)
+                done &= level_runs[l] >= target && level_copied[l] >= target / 4 &&
+                        (!levels[l].dsp.record_narrow || level_small[l] >= target / 4);
+        if (done)
+            break;
+        struct vfetch_plan_desc d;
+        random_plan_desc(&d);
+        if (rnd_below(4))
+            d.out_stride = 4 * (d.out_slots + 1 + rnd_below(3));
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!levels[l].dsp.record)
+                continue;
+            struct variant v[4];
+            const unsigned nv = level_variants(&levels[l], v);
+            /* each variant, then (AVX-512) the native program with the narrow one for small
+               draws, whatever this CPU's choice (plan.c) */
+            const unsigned both = levels[l].dsp.record_narrow ? 1 : 0;
+            for (unsigned j = 0; j < nv + both; j++) {
+                vfetch_plan *plan = plan_at_level(&d, l);
+                const struct vfetch_record_prog *prog =
+                    plan ? plan_use_variant(plan, &v[j < nv ? j : 1]) : NULL;
+                if (prog && j == nv) {
+                    plan->record_small =
+                        vfetch_record_lower(plan, levels[l].dsp.record_narrow_lanes, 0);
+                    plan->record_small_run = levels[l].dsp.record_narrow;
+                    if (plan->record_small && plan->record_small->group >= prog->group)
+                        prog = NULL; /* plan.c keeps a small program only with smaller groups */
+                }
+                if (!prog) {
+                    vfetch_plan_free(plan);
+                    continue;
+                }
+                const struct vfetch_record_prog *small = plan->record_small;
+                const uint32_t unit = small && rnd_below(2) ? small->group : prog->group;
+                const uint32_t count = unit * (1 + rnd_below(4));
+                struct reference_run rr;
+                /* direct, every buffer ending at a guard page */
+                if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0)) {
+                    vfetch_plan_free(plan);
+                    continue;
+                }
+                /* the program run_program picks for this count (run.c) */
+                const struct vfetch_record_prog *chosen =
+                    small && count < 2u * prog->group ? small : prog;
+                const bool fits = program_fits(plan, chosen, rr.b.bind, rr.b.first, count);
+                const bool by_small = !fits && chosen != small && small &&
+                                      count % chosen->group == 0 &&
+                                      program_fits(plan, small, rr.b.bind, rr.b.first, count);
+                const bool copied = !fits && !by_small && program_span_fits(plan, chosen, count);
+                uint8_t *out_alloc, *out = place(rr.b.out_size, 0, 0, &out_alloc);
+                memcpy(out, rr.pattern, rr.b.out_size);
+                const int ran = vfetch_run_in_place(plan, rr.b.bind, rr.b.first, count, out);
+                CHECK_EQ(ran, fits || by_small || copied);
+                if (ran) {
+                    char detail[96];
+                    snprintf(detail, sizeof detail, "random plan %u, %s program, %u vertices%s", i,
+                             j < nv ? v[j].name : "native and narrow", count,
+                             by_small ? ", small program" : copied ? ", stack copy" : "");
+                    compare_outputs("record", levels[l].name, detail, rr.want, out,
+                                    rr.b.out_size, vfetch_plan_out_stride(plan), NULL, 0, 0);
+                    level_runs[l]++;
+                    level_small[l] += by_small;
+                    level_copied[l] += copied;
+                }
+                any_small |= small != NULL;
+                guard_free(out_alloc);
+                reference_run_free(&rr);
+                vfetch_plan_free(plan);
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("  record programs by the thin path at a binding's end: (%u random formats) %s\n", i,
+           test_failures == before ? "ok" : "FAILED");
+    for (unsigned l = 0; l < num_levels; l++)
+        if (levels[l].dsp.record) {
+            printf("    %-7s %u draws at once: %u by the program for small draws, %u from the "
+                   "stack copy\n", levels[l].name, level_runs[l], level_small[l], level_copied[l]);
+            CHECK(level_runs[l] >= target);
+            CHECK(level_copied[l] >= target / 4);
+            if (levels[l].dsp.record_narrow && any_small)
+                CHECK(level_small[l] >= target / 4);
+        }
+}
+
 /*
  * Which width an AVX-512 plan runs (lib/plan.c, docs/simd.md): the CPU rule by vendor and
  * family, and that plans follow it: on a CPU with full-width 512-bit units the 512-bit
@@ -1705,6 +1855,7 @@ int main(int argc, char **argv)
     check_kernels();
     check_record_programs();
     check_record_tail();
+    check_record_in_place();
     check_record_variants();
     check_record_pack8();
     check_record_pack8_variants();

@@ -424,7 +424,9 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
     size_t off[VFETCH_RP_GATHER_REGS][4];
     vi ctrl[VFETCH_RP_GATHER_REGS];
     for (unsigned j = 0; j < VFETCH_RP_GATHER_REGS; j++) {
-        for (unsigned q = 0; q < 4; q++)
+        /* the 128-bit lanes this level has (rp_pieces reads no other): a constant bound, so
+           that the offsets stay in registers (a bound of `regs` put them on the stack) */
+        for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
             off[j][q] = gv->move[j][q] * col_stride + gv->vertex[j][q];
         ctrl[j] = vi_loadu(gv->ctrl[j]);
     }
