@@ -112,10 +112,10 @@ int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run
  * count) at once, with no stage set-up and no tail, and this returns 1; else it returns 0
  * having done nothing (vfetch_run_validated then takes the general path). The groups run in
  * place when every window of every group lies inside its binding; where some window passes a
- * binding's end, an AVX-512 plan's 256-bit program for small draws (plan->record_small) in
- * place if its windows fit, else the draw's program from a stack copy of the bytes its windows
- * read (zeros past each binding) when those total at most VFETCH_RUN_SMALL_SPAN. streams as
- * in struct vfetch_run_params.
+ * binding's end and the bytes the windows read total at most VFETCH_RUN_SMALL_SPAN, an AVX-512
+ * plan's 256-bit program for small draws (plan->record_small) in place if its windows fit,
+ * else the draw's program from a stack copy of those bytes (zeros past each binding). streams
+ * as in struct vfetch_run_params.
  */
 int vfetch_run_in_place(const struct vfetch_plan *plan, const struct vfetch_binding *streams,
                         uint32_t first, uint32_t count, void *out);

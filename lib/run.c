@@ -477,14 +477,16 @@ run_in_place_with(const vfetch_plan *plan, const struct vfetch_record_prog *prog
 }
 
 /*
- * A draw of whole groups whose program's last windows pass a binding's end (a buffer that ends
- * at the draw's last vertex; vfetch_run_in_place). First an AVX-512 plan's 256-bit program for
- * small draws, whose smaller groups and windows may fit in place (GX config e packed, 16
- * vertices of 14 bytes: 56-byte groups, 64-byte windows; Zen 4, avx512: 53 -> 39 ns per draw).
- * Else, for a short draw, the bytes its windows read are copied to the stack (as far as each
- * binding goes, zeros after) and the program runs from there: the stage's copy without its
- * set-up (GX config d vec4, 16 vertices of 5 bytes, 16-byte windows: 898 -> 688 instructions
- * per draw at avx2). Out of line: the thin path's common case sets up none of it.
+ * A short draw of whole groups whose program's last windows pass a binding's end (a buffer that
+ * ends at the draw's last vertex; vfetch_run_in_place): its windows read at most
+ * RUN_SMALL_SPAN bytes in all (longer draws take the general path, which runs every group that
+ * fits in place and stages the last ones). First an AVX-512 plan's 256-bit program for small
+ * draws, whose smaller groups and windows may fit in place (GX config e packed, 16 vertices of
+ * 14 bytes: 56-byte groups, 64-byte windows; Zen 4, avx512: 53 -> 39 ns per draw). Else the
+ * bytes its windows read are copied to the stack (as far as each binding goes, zeros after)
+ * and the program runs from there: the stage's copy without its set-up (GX config d vec4, 16
+ * vertices of 5 bytes, 16-byte windows: 898 -> 688 instructions per draw at avx2). Out of
+ * line: the thin path's common case sets up none of it.
  */
 static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
                                                   const struct vfetch_record_prog *prog,
@@ -492,12 +494,20 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
                                                   const struct vfetch_binding *streams,
                                                   uint32_t first, uint32_t count, void *out)
 {
+    const size_t groups = count >> prog->group_shift;
+    uint64_t spans = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        spans += (uint64_t)(groups - 1) * prog->group * plan->desc.streams[s].stride +
+                 prog->window_end[s];
+    }
+    if (spans > RUN_SMALL_SPAN)
+        return 0;
     const struct vfetch_record_prog *small = plan->record_small;
     if (small && small != prog && !(count & (small->group - 1)) &&
         run_in_place_with(plan, small, plan->record_small_run, streams, first, count, out) > 0)
         return 1;
     _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
-    const size_t groups = count >> prog->group_shift;
     const uint8_t *base[VFETCH_MAX_STREAMS];
     size_t stride[VFETCH_MAX_STREAMS], used = 0;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
@@ -505,8 +515,6 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
         const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
         const uint64_t start = (uint64_t)first * sstride;
         const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
-        if (span > sizeof copy - used)
-            return 0;
         /* the binding holds every record of the draw (validated): start <= its size */
         const size_t room = streams[s].size - (size_t)start;
         const size_t bytes = span < room ? (size_t)span : room;

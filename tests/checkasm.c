@@ -1445,10 +1445,10 @@ static bool program_span_fits(const vfetch_plan *plan, const struct vfetch_recor
 /*
  * The thin path (run.c, vfetch_run_in_place) on draws of whole groups whose buffers end at
  * their last used byte, against a guard page: it runs exactly when the draw's program fits, or
- * when that program's windows pass the end and either the plan's program for small draws fits
- * (record_small: an AVX-512 plan's 256-bit program) or the bytes the windows read fit its
- * stack copy, and then equals the reference, at every level and program variant. Counts of
- * 1..4 of the small program's groups, or of the draw's.
+ * when that program's windows pass the end and read at most the thin path's stack copy in
+ * all: then by the plan's program for small draws if it fits (record_small: an AVX-512 plan's
+ * 256-bit program), else from that copy; and then equals the reference, at every level and
+ * program variant. Counts of 1..4 of the small program's groups, or of the draw's.
  */
 static void check_record_in_place(void)
 {
@@ -1457,6 +1457,7 @@ static void check_record_in_place(void)
     rng_seed_for("record-in-place");
     const unsigned target = opt_quick ? 12 : 60;
     unsigned level_runs[5] = { 0 }, level_small[5] = { 0 }, level_copied[5] = { 0 };
+    unsigned level_long[5] = { 0 };
     unsigned before = test_failures, i;
     bool any_small = false;
     for (i = 0; i < 60 * target; i++) {
@@ -1464,6 +1465,7 @@ static void check_record_in_place(void)
         for (unsigned l = 0; l < num_levels; l++)
             if (levels[l].dsp.record)
                 done &= level_runs[l] >= target && level_copied[l] >= target / 4 &&
+                        level_long[l] >= target / 4 &&
                         (!levels[l].dsp.record_narrow || level_small[l] >= target / 4);
         if (done)
             break;
@@ -1496,7 +1498,8 @@ static void check_record_in_place(void)
                 }
                 const struct vfetch_record_prog *small = plan->record_small;
                 const uint32_t unit = small && rnd_below(2) ? small->group : prog->group;
-                const uint32_t count = unit * (1 + rnd_below(4));
+                /* short draws, and some long ones (past the stack copy: the general path) */
+                const uint32_t count = unit * (rnd_below(5) ? 1 + rnd_below(4) : 40 + rnd_below(30));
                 struct reference_run rr;
                 /* direct, every buffer ending at a guard page */
                 if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0)) {
@@ -1507,10 +1510,10 @@ static void check_record_in_place(void)
                 const struct vfetch_record_prog *chosen =
                     small && count < 2u * prog->group ? small : prog;
                 const bool fits = program_fits(plan, chosen, rr.b.bind, rr.b.first, count);
-                const bool by_small = !fits && chosen != small && small &&
-                                      count % chosen->group == 0 &&
+                const bool short_draw = program_span_fits(plan, chosen, count);
+                const bool by_small = !fits && short_draw && chosen != small && small &&
                                       program_fits(plan, small, rr.b.bind, rr.b.first, count);
-                const bool copied = !fits && !by_small && program_span_fits(plan, chosen, count);
+                const bool copied = !fits && short_draw && !by_small;
                 uint8_t *out_alloc, *out = place(rr.b.out_size, 0, 0, &out_alloc);
                 memcpy(out, rr.pattern, rr.b.out_size);
                 const int ran = vfetch_run_in_place(plan, rr.b.bind, rr.b.first, count, out);
@@ -1526,6 +1529,7 @@ static void check_record_in_place(void)
                     level_small[l] += by_small;
                     level_copied[l] += copied;
                 }
+                level_long[l] += !fits && !short_draw; /* left to the general path */
                 any_small |= small != NULL;
                 guard_free(out_alloc);
                 reference_run_free(&rr);
@@ -1539,9 +1543,11 @@ static void check_record_in_place(void)
     for (unsigned l = 0; l < num_levels; l++)
         if (levels[l].dsp.record) {
             printf("    %-7s %u draws at once: %u by the program for small draws, %u from the "
-                   "stack copy\n", levels[l].name, level_runs[l], level_small[l], level_copied[l]);
+                   "stack copy; %u long ones declined\n", levels[l].name, level_runs[l],
+                   level_small[l], level_copied[l], level_long[l]);
             CHECK(level_runs[l] >= target);
             CHECK(level_copied[l] >= target / 4);
+            CHECK(level_long[l] >= target / 4);
             if (levels[l].dsp.record_narrow && any_small)
                 CHECK(level_small[l] >= target / 4);
         }
