@@ -2,7 +2,10 @@
  * CPU feature detection and the user/environment mask. Compiled with baseline flags only:
  * nothing here may execute an instruction the CPU might lack.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,14 +118,39 @@ static const struct {
     { "c", 0, 0 },
 };
 
-static unsigned cpu_parse_mask(const char *text)
+/* A mask with every level a set flag bit implies (the levels below it on its architecture);
+   bits that name no level are kept, and mean nothing. */
+static unsigned cpu_mask_closed(unsigned mask)
 {
     for (size_t i = 0; i < sizeof cpu_levels / sizeof cpu_levels[0]; i++)
-        if (strcmp(text, cpu_levels[i].name) == 0)
+        if (mask & cpu_levels[i].flag)
+            mask |= cpu_levels[i].and_below;
+    return mask;
+}
+
+static int cpu_name_equal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* VFETCH_CPU_MASK: a level name in any case (that level and those below it) or a number of
+   flag bits (0x.. or decimal). 0 with *ok = 0 for anything else. */
+static unsigned cpu_parse_mask(const char *text, int *ok)
+{
+    *ok = 1;
+    for (size_t i = 0; i < sizeof cpu_levels / sizeof cpu_levels[0]; i++)
+        if (cpu_name_equal(text, cpu_levels[i].name))
             return cpu_levels[i].and_below;
     char *end;
+    errno = 0;
     const unsigned long v = strtoul(text, &end, 0);
-    return *text && !*end ? (unsigned)v : ~0u; /* unparsable: no restriction */
+    if (*text && *text != '-' && !*end && !errno && v <= 0xffffffffu)
+        return (unsigned)v;
+    *ok = 0;
+    return 0;
 }
 
 /* -1 until first use; detection runs once. Benign if two threads race: both compute the same
@@ -151,7 +179,19 @@ static unsigned cpu_mask(void)
     unsigned word = atomic_load(&cpu_mask_word);
     if (!(word & CPU_MASK_SET)) {
         const char *env = getenv("VFETCH_CPU_MASK");
-        unsigned want = (env ? cpu_parse_mask(env) : ~0u) | CPU_MASK_SET, expected = 0;
+        int ok = 1;
+        unsigned want = env ? cpu_parse_mask(env, &ok) : ~0u;
+        if (!ok) {
+            /* Visible, and no restriction: a typo must not silently change the level. */
+            fprintf(stderr,
+                    "vfetch: VFETCH_CPU_MASK=\"%s\" is neither a level (c, sse2, sse41, avx2, "
+                    "avx512, neon; any case) nor a number of flag bits: ignored, every level "
+                    "allowed\n",
+                    env);
+            want = ~0u;
+        }
+        want = cpu_mask_closed(want) | CPU_MASK_SET;
+        unsigned expected = 0;
         /* If another thread set the word first, its value stands. */
         word = atomic_compare_exchange_strong(&cpu_mask_word, &expected, want) ? want : expected;
     }
@@ -177,5 +217,12 @@ unsigned vfetch_cpu_flags(void)
 
 void vfetch_set_cpu_mask(unsigned mask)
 {
-    atomic_store(&cpu_mask_word, mask | CPU_MASK_SET); /* bit 31 names no level */
+    /* bit 31 names no level */
+    atomic_store(&cpu_mask_word, cpu_mask_closed(mask) | CPU_MASK_SET);
+}
+
+unsigned vfetch_get_cpu_mask(void)
+{
+    const unsigned mask = cpu_mask();
+    return mask == (~0u & ~CPU_MASK_SET) ? ~0u : mask;
 }

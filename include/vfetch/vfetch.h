@@ -46,12 +46,22 @@ unsigned vfetch_cpu_flags(void);
 
 /**
  * Restrict the levels used by plans created from now on (bits of vfetch_cpu_flag; 0 forces the
- * scalar reference, ~0u allows everything). The initial mask is ~0u, or the value of the
- * environment variable VFETCH_CPU_MASK, read once: a number (0x.. or decimal) of flag bits, or
- * a level name ("c", "sse2", "sse41", "avx2", "avx512", "neon") meaning that level and those
- * below it. Plans already created keep their kernels.
+ * scalar reference, ~0u allows everything). A flag bit allows its level and every level that
+ * level implies (the ones below it): VFETCH_CPU_AVX2 alone allows avx2, sse41 and sse2. The
+ * initial mask is ~0u, or the value of the environment variable VFETCH_CPU_MASK, read once at
+ * the first use: a level name in any case ("c", "sse2", "sse41", "avx2", "avx512", "neon";
+ * "AVX2" works), or a number of flag bits (0x.. or decimal), with the same implication. Any
+ * other value is reported on stderr ("vfetch: VFETCH_CPU_MASK=... ignored") and allows every
+ * level, as if unset. Plans already created keep their kernels.
  */
 void vfetch_set_cpu_mask(unsigned mask);
+
+/**
+ * The current mask: what vfetch_set_cpu_mask() or VFETCH_CPU_MASK set, with the implied levels
+ * added (VFETCH_CPU_AVX2 reads back as SSE2 | SSE41 | AVX2), or ~0u when nothing restricts it.
+ * vfetch_set_cpu_mask(vfetch_get_cpu_mask()) restores it.
+ */
+unsigned vfetch_get_cpu_mask(void);
 
 /** Name of the best level vfetch_cpu_flags() allows: "avx512", "avx2", "sse41", "sse2",
     "neon" or "c". */
