@@ -7,7 +7,8 @@ the ratio to the scalar reference (the same what/count at isa "ref") and the tim
 (one iteration). In the plan table each packed GX row (plan/gx-<cfg>-packed/...) follows the
 vec4 row of the same config, level and size. The replay table (every draw of the real Wii
 captures through one vfetch_gx_state) shows draws and vertices per pass, ns per draw and
-Mverts/s, both from wall time. The raw Google Benchmark JSON is written beside it.
+Mverts/s, both from wall time; the compile table the time of one compile. The raw Google
+Benchmark JSON is written beside it.
 
     bench/summary.py [--bench PATH] [--json OUT] [--full] [--filter REGEX]
 
@@ -31,12 +32,12 @@ def run_family(bench, family, regex, min_time, repetitions, json_parts):
         cmd += ["--benchmark_repetitions=%d" % repetitions, "--benchmark_report_aggregates_only=true"]
     print("running %s benchmarks ..." % family, file=sys.stderr, flush=True)
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE).stdout.decode()
-    # vfetch_bench prints one line of its own before the JSON
-    if "{" not in out:
+    # stdout is the JSON alone (vfetch_bench's own line goes to stderr)
+    if not out.strip():
         # nothing matched: e.g. replay/ without the captures (vfetch_bench said so on stderr)
         print("no %s benchmarks" % family, file=sys.stderr, flush=True)
         return {}
-    data = json.loads(out[out.index("{"):])
+    data = json.loads(out)
     json_parts.append(data)
     results = {}
     for b in data["benchmarks"]:
@@ -118,6 +119,12 @@ def main():
                     name, draws, vertices, ns_text(t * 1e9 / draws) if draws else "-",
                     vertices / t / 1e6, "%.1f" % vs_ref if vs_ref is not None else "-",
                     b.get("compiles", 0.0)))
+            continue
+        if family == "compile":
+            # registers to a plan: a time per compile; no vertices, no output bytes
+            print("%-44s %10s" % (family, "ns/call"))
+            for name in names:
+                print("%-44s %10s" % (name, ns_text(secs(all_results[name]) * 1e9)))
             continue
         if family == "plan":
             # each packed row right after the vec4 row it is a variant of

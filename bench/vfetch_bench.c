@@ -743,6 +743,7 @@ int main(int argc, char **argv)
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
     vfetch_set_cpu_mask(~0u);
-    printf("vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());
+    /* on stderr: stdout is Google Benchmark's, e.g. --benchmark_format=json */
+    fprintf(stderr, "vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());
     return bmc_main(argc, argv);
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Test: vfetch_bench's machine-readable output is only that, and summary.py's tables.
+
+    check_output.py VFETCH_BENCH SUMMARY_PY
+
+1. `vfetch_bench --benchmark_format=json` prints JSON alone on stdout (its own line goes to
+   stderr): the whole of stdout parses, and holds the benchmark asked for.
+2. `summary.py` prints the compile rows as a time per call only (compiling converts no
+   vertices: a Mverts/s or GB/s column would be meaningless).
+Exits 1 on any failure, printing what it saw.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def fail(what, text):
+    print("FAILED: %s\n%s" % (what, text))
+    sys.exit(1)
+
+
+def main():
+    bench, summary = sys.argv[1], sys.argv[2]
+    run = subprocess.run([bench, "--benchmark_format=json", "--benchmark_filter=^compile/r300/",
+                          "--benchmark_min_time=0.001"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, check=True)
+    out = run.stdout.decode()
+    try:
+        data = json.loads(out)
+    except ValueError as e:
+        fail("stdout of --benchmark_format=json is not JSON (%s)" % e, out[:400])
+    names = [b["name"] for b in data.get("benchmarks", [])]
+    if names != ["compile/r300/-/-"]:
+        fail("the JSON's benchmarks are %r" % names, out[:400])
+    if "best level" not in run.stderr.decode():
+        fail("vfetch_bench's own line is not on stderr", run.stderr.decode())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        text = subprocess.run([sys.executable, summary, "--bench", bench, "--filter", "^compile/",
+                               "--json", os.path.join(tmp, "out.json")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              check=True).stdout.decode()
+    lines = [l for l in text.splitlines() if l.strip()]
+    header = [l for l in lines if l.split()[0] == "compile"]
+    rows = [l for l in lines if l.startswith("compile/")]
+    if header != ["compile" + " " * 37 + "    ns/call"] or len(rows) != 2:
+        fail("the compile table is not name and ns/call", text)
+    for row in rows:
+        fields = row.split()
+        if len(fields) != 2 or not float(fields[1]) > 0:
+            fail("a compile row is not a name and a time", row)
+    print("bench output: JSON alone on stdout, compile rows in ns per call: ok")
+
+
+if __name__ == "__main__":
+    main()
