@@ -60,19 +60,25 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
         text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
                     op->write_mask & 2 ? 'y' : '-', op->write_mask & 4 ? 'z' : '-',
                     op->write_mask & 8 ? 'w' : '-');
-        /* Only the slots the mask enables: the others may lie past out_slots. */
-        unsigned lo = 4, hi = 0;
-        for (unsigned c = 0; c < 4; c++)
-            if (op->write_mask >> c & 1) {
-                lo = c < lo ? c : lo;
-                hi = c;
-            }
-        if (!op->write_mask)
-            text_printf(&t, " -> nothing\n");
-        else if (lo == hi)
-            text_printf(&t, " -> slot %u\n", op->dst_slot + lo);
-        else
-            text_printf(&t, " -> slots %u..%u\n", op->dst_slot + lo, op->dst_slot + hi);
+        /* Exactly the slots stored: runs of enabled components, "slots 4..5, 7" for xy-w at
+           4 (the others are left as they were, and may lie past out_slots). */
+        const unsigned stored = (unsigned)__builtin_popcount(op->write_mask & 0xfu);
+        text_printf(&t, " -> slot%s", stored > 1 ? "s" : "");
+        const char *sep = " ";
+        for (unsigned c = 0; c < 4; c++) {
+            if (!(op->write_mask >> c & 1))
+                continue;
+            unsigned end = c;
+            while (end + 1 < 4 && (op->write_mask >> (end + 1) & 1))
+                end++;
+            if (end == c)
+                text_printf(&t, "%s%u", sep, op->dst_slot + c);
+            else
+                text_printf(&t, "%s%u..%u", sep, op->dst_slot + c, op->dst_slot + end);
+            sep = ", ";
+            c = end;
+        }
+        text_printf(&t, "\n");
     }
     return t.len;
 }

@@ -8,11 +8,23 @@
 
 #include "dsp.h"
 
+void vfetch_op_init(struct vfetch_op *op)
+{
+    if (!op)
+        return;
+    memset(op, 0, sizeof *op);
+    for (unsigned c = 0; c < 4; c++)
+        op->swizzle[c] = (uint8_t)c; /* xyzw: a zero swizzle would be xxxx */
+    op->write_mask = 0xf;
+}
+
 void vfetch_plan_desc_init(struct vfetch_plan_desc *desc)
 {
     if (!desc)
         return;
     memset(desc, 0, sizeof *desc);
+    for (unsigned i = 0; i < VFETCH_MAX_OPS; i++)
+        vfetch_op_init(&desc->ops[i]);
     for (unsigned i = 0; i < VFETCH_MAX_LOCATIONS; i++)
         desc->location_slot[i] = -1;
 }
@@ -57,7 +69,8 @@ static int plan_check_op(const struct vfetch_plan_desc *desc, const struct vfetc
         if ((op->write_mask >> c & 1) && (uint32_t)op->dst_slot + c >= desc->out_slots)
             return VFETCH_EPLAN;
     }
-    if (op->write_mask > 0xf)
+    /* An op that stores nothing is a mistake (a zeroed mask), never a way to write nothing. */
+    if (op->write_mask > 0xf || op->write_mask == 0)
         return VFETCH_EPLAN;
     /* RGBA8 packs the components in order into one slot. */
     if (op->conversion == VFETCH_CONV_PACK_UNORM8 &&
@@ -128,7 +141,7 @@ static void plan_normalise(const struct vfetch_plan_desc *in, struct vfetch_plan
         }
         memcpy(b->swizzle, a->swizzle, 4);
         b->write_mask = a->write_mask;
-        b->dst_slot = a->write_mask ? a->dst_slot : 0;
+        b->dst_slot = a->dst_slot;
     }
     out->path = in->path;
     out->out_slots = in->out_slots;

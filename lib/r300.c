@@ -241,10 +241,13 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
         const unsigned type = el[e].type;
         const unsigned parts = type == VFETCH_R300_FLOAT_8 ? 2 : 1;
         for (unsigned part = 0; part < parts; part++) {
-            struct vfetch_op *op = &pd.ops[pd.num_ops++];
+            struct vfetch_op *op = &pd.ops[pd.num_ops];
+            r300_swizzle(desc, e, op->swizzle, &op->write_mask);
+            if (!op->write_mask)
+                continue; /* the element stores nothing (EXT write mask 0): no op */
+            pd.num_ops++;
             r300_conversion(&el[e], (desc->sgn_norm_cntl >> (2 * e)) & 3, &op->format,
                             &op->conversion);
-            r300_swizzle(desc, e, op->swizzle, &op->write_mask);
             op->count = (uint8_t)r300_component_count(type);
             op->dst_slot = (uint16_t)slot_of[el[e].loc + part];
             for (unsigned c = 0; c < op->count; c++) {
@@ -257,6 +260,8 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
         }
         cursor += r300_type_dwords[type] + el[e].skip;
     }
+    if (!pd.num_ops)
+        return VFETCH_EPLAN; /* every element's EXT write mask is 0: nothing to convert */
     *out_desc = pd;
     return VFETCH_OK;
 }

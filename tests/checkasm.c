@@ -471,7 +471,7 @@ static struct op_case random_op_case(const struct kernel *k, size_t n, unsigned 
     }
     for (unsigned c = 0; c < 4; c++)
         oc.op.swizzle[c] = (uint8_t)rnd_below(6);
-    oc.op.write_mask = (uint8_t)(rnd_below(4) ? rnd_below(16) : 0xf);
+    oc.op.write_mask = (uint8_t)(rnd_below(4) ? 1 + rnd_below(15) : 0xf); /* never 0: EPLAN */
     if (k->conversion == VFETCH_CONV_PACK_UNORM8) { /* identity swizzle, one slot */
         for (unsigned c = 0; c < 4; c++)
             oc.op.swizzle[c] = (uint8_t)c;
@@ -578,7 +578,7 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
         if (rnd_below(3) == 0)
             for (unsigned c = 0; c < 4; c++)
                 op->swizzle[c] = (uint8_t)rnd_below(6);
-        op->write_mask = (uint8_t)(rnd_below(4) ? 0xf : rnd_below(16));
+        op->write_mask = (uint8_t)(rnd_below(4) ? 0xf : 1 + rnd_below(15)); /* never 0: EPLAN */
         if (k->conversion == VFETCH_CONV_PACK_UNORM8) {
             for (unsigned c = 0; c < 4; c++)
                 op->swizzle[c] = (uint8_t)c;

@@ -205,6 +205,74 @@ static void test_describe(void)
     CHECK(strstr(masked, "mask -y-- -> slot 5\n") != NULL);
     CHECK(strstr(masked, "..7") == NULL);
     vfetch_plan_free(plan);
+
+    /* Exactly the slots stored, gaps included (x-zw at 8: 8 and 10..11, never 9) */
+    d.out_slots = 12;
+    d.ops[1].write_mask = 0xd;
+    d.ops[1].dst_slot = 8;
+    d.ops[0].write_mask = 0x5;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    vfetch_plan_describe(plan, masked, sizeof masked);
+    CHECK(strstr(masked, "mask x-zw -> slots 8, 10..11\n") != NULL);
+    CHECK(strstr(masked, "mask x-z- -> slots 0, 2\n") != NULL);
+    vfetch_plan_free(plan);
+}
+
+/* vfetch_op_init and vfetch_plan_desc_init give a usable op: a hand-built op that sets only its
+   format, conversion, count, sources and slot stores its components in order; a zeroed mask
+   is refused (issue 12: a zeroed op turned (1, 2, 3) into (1, 1, 1), or stored nothing). */
+static void test_op_defaults(void)
+{
+    struct vfetch_op op;
+    memset(&op, 0x5a, sizeof op);
+    vfetch_op_init(&op);
+    for (unsigned c = 0; c < 4; c++)
+        CHECK_EQ(op.swizzle[c], c);
+    CHECK_EQ(op.write_mask, 0xf);
+    CHECK_EQ(op.count, 0);
+    CHECK_EQ(op.dst_slot, 0);
+    CHECK_EQ(op.shift, 0);
+    vfetch_op_init(NULL); /* no crash */
+
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    for (unsigned i = 0; i < VFETCH_MAX_OPS; i++) {
+        CHECK_EQ(d.ops[i].write_mask, 0xf);
+        CHECK_EQ(d.ops[i].swizzle[3], 3);
+    }
+    d.num_streams = 1;
+    d.streams[0].stride = 12;
+    d.num_ops = 1;
+    d.out_slots = 4;
+    d.ops[0].format = VFETCH_FORMAT_FLOAT32;
+    d.ops[0].conversion = VFETCH_CONV_FLOAT;
+    d.ops[0].count = 3;
+    for (unsigned c = 0; c < 3; c++)
+        d.ops[0].src[c].offset = 4 * c;
+    vfetch_plan *plan;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    const float in[3] = { 1.0f, 2.0f, 3.0f };
+    float out[4] = { 0, 0, 0, 0 };
+    struct vfetch_binding b = { in, sizeof in };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &b;
+    p.num_streams = 1;
+    p.count = 1;
+    p.out = out;
+    p.out_size = sizeof out;
+    CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+    CHECK_FLOAT(out[0], 1.0f);
+    CHECK_FLOAT(out[1], 2.0f);
+    CHECK_FLOAT(out[2], 3.0f);
+    CHECK_FLOAT(out[3], 1.0f);
+    vfetch_plan_free(plan);
+
+    /* an op that stores nothing: refused, out-pointer untouched */
+    d.ops[0].write_mask = 0;
+    plan = (vfetch_plan *)&d;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_EPLAN);
+    CHECK(plan == (vfetch_plan *)&d);
 }
 
 static void test_hash(void)
@@ -266,6 +334,7 @@ int main(void)
     test_rejections();
     test_sizes();
     test_describe();
+    test_op_defaults();
     test_hash();
     test_strerror();
     return test_summary("plan");

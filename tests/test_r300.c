@@ -341,6 +341,24 @@ static void test_ext_swizzle_mask(void)
     CHECK_EQ(test_float_bits(o[6]), 0xDEADBEEFu);
     CHECK_FLOAT(o[7], 1.0f);
 
+    /* an element whose write mask is 0 stores nothing and has no op; the others convert
+       (element 0 here); a state whose every element stores nothing converts nothing: EPLAN */
+    d.prog_stream_cntl_ext[0] = ext0 | (ext1 & 0xfffu) << 16;
+    for (unsigned i = 0; i < 8; i++)
+        o[i] = test_bits_float(0xDEADBEEFu);
+    CHECK_EQ(run_imm(&d, src, 3, o, 2), 0);
+    CHECK_FLOAT(o[0], 3.0f);
+    CHECK_FLOAT(o[3], 2.0f);
+    for (unsigned i = 4; i < 8; i++)
+        CHECK_EQ(test_float_bits(o[i]), 0xDEADBEEFu);
+    struct vfetch_plan_desc pd;
+    CHECK_EQ(vfetch_r300_translate(&d, &pd), 0);
+    CHECK_EQ(pd.num_ops, 1);
+    d.prog_stream_cntl_ext[0] = (ext0 & 0xfffu) | (ext1 & 0xfffu) << 16;
+    vfetch_plan *none = (vfetch_plan *)&d;
+    CHECK_EQ(vfetch_r300_compile(&d, &none), VFETCH_EPLAN);
+    CHECK(none == (vfetch_plan *)&d);
+
     /* reserved selectors 6 and 7 */
     for (unsigned sel = 6; sel <= 7; sel++) {
         d.prog_stream_cntl_ext[0] = ext0 | (sel << 6 | 0xFu << 12) << 16;

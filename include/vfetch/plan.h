@@ -167,7 +167,8 @@ struct vfetch_op {
     /** Output component c takes converted component swizzle[c] (or a constant). */
     uint8_t swizzle[4];
     /** Bit c set: output component c is stored at slot dst_slot + c. A cleared bit leaves that
-        slot as it was (the caller's buffer content, or an earlier op of the same vertex). */
+        slot as it was (the caller's buffer content, or an earlier op of the same vertex). At
+        least one bit: an op that stores nothing is VFETCH_EPLAN. */
     uint8_t write_mask;
     /** First 32-bit output slot of this op. */
     uint16_t dst_slot;
@@ -181,7 +182,8 @@ enum vfetch_path {
     VFETCH_PATH_PER_OP = 1,
 };
 
-/** A whole plan description. Zero-initialise, then fill. */
+/** A whole plan description. Start from vfetch_plan_desc_init() (not a zeroed struct: a zero
+    swizzle reads x four times, a zero mask stores nothing), then fill. */
 struct vfetch_plan_desc {
     /** Number of streams used, 1..VFETCH_MAX_STREAMS. */
     uint32_t num_streams;
@@ -205,7 +207,17 @@ struct vfetch_plan_desc {
     enum vfetch_path path;
 };
 
-/** Fill a description with no streams, no ops, and every location unused. */
+/**
+ * Fill an op with the defaults a hand-built op needs: identity swizzle (x, y, z, w) and every
+ * component stored (write_mask 0xf); everything else zero (format, conversion, shift, count,
+ * sources, dst_slot: set them). A zeroed op is not usable: its swizzle reads x four times and
+ * its mask stores nothing (vfetch_plan_create() refuses an op whose write_mask is 0).
+ */
+void vfetch_op_init(struct vfetch_op *op);
+
+/** Fill a description with no streams, no ops (each entry of ops[] vfetch_op_init()ed, so that
+    a filled op keeps the identity swizzle and full mask unless set), and every location
+    unused. */
 void vfetch_plan_desc_init(struct vfetch_plan_desc *desc);
 
 #ifdef __cplusplus

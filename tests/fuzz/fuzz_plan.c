@@ -48,7 +48,7 @@ static int model_op_valid(const struct vfetch_plan_desc *d, const struct vfetch_
                                                 op->src[c].offset != op->src[0].offset))
             return 0;
     }
-    if (op->write_mask > 0xf)
+    if (op->write_mask > 0xf || op->write_mask == 0) /* an op must store something */
         return 0;
     for (unsigned c = 0; c < 4; c++) {
         if (op->swizzle[c] > VFETCH_SWIZZLE_1) /* 6/7 are reported before this is called */

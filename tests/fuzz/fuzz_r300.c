@@ -62,7 +62,7 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
         return m;
     }
     elements++; /* the one with LAST_VEC counts */
-    unsigned used = 0;
+    unsigned used = 0, stores = 0; /* stores: some element's write mask is not 0 */
     for (unsigned e = 0; e < elements; e++) {
         const unsigned half = element_half(d->prog_stream_cntl, e);
         const unsigned type = half & 0xf, skip = half >> 4 & 0xf, loc = half >> 8 & 0x1f;
@@ -87,6 +87,9 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
                     m.err = VFETCH_ERESERVED_SWIZZLE;
                     return m;
                 }
+            stores |= (ext >> 12 & 0xf) != 0;
+        } else {
+            stores = 1;
         }
         used += model_type_dwords[type] + skip;
         if (used > supplied) {
@@ -97,7 +100,8 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
         if (type == VFETCH_R300_FLOAT_8)
             m.written[loc + 1] = 1;
     }
-    m.err = VFETCH_OK;
+    /* elements that store nothing have no op; a state of only such elements converts nothing */
+    m.err = stores ? VFETCH_OK : VFETCH_EPLAN;
     return m;
 }
 
