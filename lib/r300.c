@@ -26,6 +26,8 @@ void vfetch_r300_desc_init(struct vfetch_r300_desc *desc)
     if (!desc)
         return;
     memset(desc, 0, sizeof *desc);
+    for (unsigned i = 0; i < 8; i++)
+        desc->prog_stream_cntl_ext[i] = VFETCH_R300_EXT_IDENTITY * 0x10001u;
     desc->sgn_norm_cntl = 0xAAAAAAAAu;
     desc->layout = VFETCH_R300_LAYOUT_COMPACT;
 }
@@ -154,16 +156,10 @@ static unsigned r300_component_count(unsigned type)
     return counts[type];
 }
 
-/* EXT swizzle and write enable of element e (identity and all enabled without EXT). */
+/* EXT swizzle and write enable of element e. */
 static int r300_swizzle(const struct vfetch_r300_desc *desc, unsigned e, uint8_t swizzle[4],
                         uint8_t *mask)
 {
-    if (!desc->has_ext) {
-        for (unsigned c = 0; c < 4; c++)
-            swizzle[c] = (uint8_t)c;
-        *mask = 0xf;
-        return VFETCH_OK;
-    }
     const unsigned half = (desc->prog_stream_cntl_ext[e / 2] >> (16 * (e & 1))) & 0xffff;
     for (unsigned c = 0; c < 4; c++) {
         swizzle[c] = (half >> (3 * c)) & 7;
@@ -234,6 +230,11 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
             pd.location_slot[v] = (int16_t)slot_of[v];
     }
     pd.out_slots = desc->layout == VFETCH_R300_LAYOUT_FULL ? 4 * R300_VECTORS : 4 * vectors;
+    /* 0: the record size; else as vfetch_plan_create checks it, here so that translate and
+       compile agree */
+    if (desc->out_stride && (desc->out_stride % 4 || desc->out_stride < 4 * pd.out_slots))
+        return VFETCH_EPLAN;
+    pd.out_stride = desc->out_stride;
 
     /* Pass 3: one op per element (two for FLOAT_8), in element order: later elements win. */
     cursor = 0;

@@ -78,7 +78,6 @@ static struct vfetch_r300_desc stage_format(unsigned stride_dwords, unsigned cou
     const uint32_t el0 = 0x0040;                   /* FLOAT_1, SKIP_DWORDS 4, loc 0 */
     const uint32_t el1 = 0x2000 | 1u << 8;         /* FLOAT_1, loc 1, LAST_VEC */
     d.prog_stream_cntl[0] = el0 | el1 << 16;
-    d.has_ext = true;
     const uint32_t xyzw = 0 | 1u << 3 | 2u << 6 | 3u << 9;
     d.prog_stream_cntl_ext[0] = (xyzw | 0xfu << 12) | (xyzw << 16); /* element 1: enable 0 */
     d.num_arrays = 1;
@@ -256,7 +255,6 @@ static void test_stage_stride0(void)
     const uint32_t el0 = 0x0020, el1 = 0x0040 | 1u << 8, el2 = 0x2000 | 2u << 8;
     d->prog_stream_cntl[0] = el0 | el1 << 16;
     d->prog_stream_cntl[1] = el2;
-    d->has_ext = true;
     const uint32_t xyzw = 0 | 1u << 3 | 2u << 6 | 3u << 9;
     d->prog_stream_cntl_ext[0] = (xyzw | 0xfu << 12) | (xyzw | 0xfu << 12) << 16;
     d->prog_stream_cntl_ext[1] = xyzw; /* element 2: write enable 0 */

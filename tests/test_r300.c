@@ -323,7 +323,6 @@ static void test_ext_swizzle_mask(void)
     vfetch_r300_desc_init(&d);
     const uint32_t els[2] = { el(VFETCH_R300_FLOAT_2, 0, 0, 0, 0, 0), el(VFETCH_R300_FLOAT_1, 1, 1, 0, 0, 0) };
     set_elements(&d, els, 2);
-    d.has_ext = true;
     /* element 0: X <- Y, Y <- 1.0, Z <- 0.0, W <- X; write X, Y, W (not Z) */
     const uint32_t ext0 = 1u | 5u << 3 | 4u << 6 | 0u << 9 | 0xBu << 12;
     /* element 1: identity, write nothing but W: W = missing 1.0 */
@@ -365,6 +364,90 @@ static void test_ext_swizzle_mask(void)
         vfetch_plan *plan = (vfetch_plan *)&d;
         CHECK_EQ(vfetch_r300_compile(&d, &plan), VFETCH_ERESERVED_SWIZZLE);
         CHECK(plan == (vfetch_plan *)&d);
+    }
+}
+
+/* EXT words need no flag (issue 12): vfetch_r300_desc_init leaves every element at the
+   identity, and words a caller programs are honoured as they are (Mesa's BGRA color: BYTE
+   with a Z, Y, X, W swizzle swaps red and blue). */
+static void test_ext_always(void)
+{
+    struct vfetch_r300_desc d;
+    vfetch_r300_desc_init(&d);
+    for (unsigned i = 0; i < 8; i++)
+        CHECK_EQ(d.prog_stream_cntl_ext[i], 0xF688F688u);
+    CHECK_EQ(VFETCH_R300_EXT_IDENTITY, 0 | 1u << 3 | 2u << 6 | 3u << 9 | 0xfu << 12);
+    const uint32_t els[1] = { el(VFETCH_R300_BYTE, 0, 1, 0, 1, 0) }; /* unsigned normalized */
+    set_elements(&d, els, 1);
+    const uint32_t src[1] = { 0x40302010u }; /* bytes 0x10 (B), 0x20 (G), 0x30 (R), 0x40 */
+    float o[4];
+    CHECK_EQ(run_imm(&d, src, 1, o, 1), 0);
+    CHECK_FLOAT(o[0], q(0x10, 255));
+    CHECK_FLOAT(o[2], q(0x30, 255));
+    const uint32_t zyxw = 2u | 1u << 3 | 0u << 6 | 3u << 9 | 0xfu << 12;
+    d.prog_stream_cntl_ext[0] = zyxw | VFETCH_R300_EXT_IDENTITY << 16;
+    CHECK_EQ(run_imm(&d, src, 1, o, 1), 0);
+    CHECK_FLOAT(o[0], q(0x30, 255));
+    CHECK_FLOAT(o[1], q(0x20, 255));
+    CHECK_FLOAT(o[2], q(0x10, 255));
+    CHECK_FLOAT(o[3], q(0x40, 255));
+    /* a zeroed EXT word (a caller who memset the description): nothing stored, refused */
+    d.prog_stream_cntl_ext[0] = 0;
+    vfetch_plan *plan = NULL;
+    CHECK_EQ(vfetch_r300_compile(&d, &plan), VFETCH_EPLAN);
+    CHECK(plan == NULL);
+}
+
+/* out_stride: records further apart than their size, the bytes between them left alone; a
+   stride that cannot hold the record is refused by translate and compile alike. */
+static void test_out_stride(void)
+{
+    struct vfetch_r300_desc d;
+    vfetch_r300_desc_init(&d);
+    const uint32_t els[2] = { el(VFETCH_R300_FLOAT_1, 0, 0, 0, 0, 0), el(VFETCH_R300_FLOAT_1, 3, 1, 0, 0, 0) };
+    set_elements(&d, els, 2);
+    d.num_arrays = 1;
+    d.arrays[0] = (struct vfetch_r300_array){ 2, 2 };
+    d.out_stride = 40; /* two vectors: 32 bytes, 8 more between records */
+    vfetch_plan *plan;
+    CHECK_EQ(vfetch_r300_compile(&d, &plan), 0);
+    if (!plan)
+        return;
+    CHECK_EQ(vfetch_plan_out_stride(plan), 40);
+    CHECK_EQ(vfetch_plan_record_size(plan), 32);
+    const float src[6] = { 1, 2, 3, 4, 5, 6 };
+    uint32_t out[30];
+    for (unsigned i = 0; i < 30; i++)
+        out[i] = 0xDEADBEEFu;
+    struct vfetch_binding b = { src, sizeof src };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &b;
+    p.num_streams = 1;
+    p.count = 3;
+    p.out = out;
+    p.out_size = 2 * 40 + 32;
+    CHECK_EQ(vfetch_run(plan, &p), 0);
+    for (unsigned v = 0; v < 3; v++) {
+        CHECK_FLOAT(test_bits_float(out[10 * v]), (float)(2 * v + 1));
+        CHECK_FLOAT(test_bits_float(out[10 * v + 4]), (float)(2 * v + 2));
+        if (v < 2) { /* the 8 bytes between records */
+            CHECK_EQ(out[10 * v + 8], 0xDEADBEEFu);
+            CHECK_EQ(out[10 * v + 9], 0xDEADBEEFu);
+        }
+    }
+    CHECK_EQ(out[28], 0xDEADBEEFu); /* past the last record */
+    vfetch_plan_free(plan);
+    static const uint32_t bad[] = { 30, 16, 28, 2 };
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        d.out_stride = bad[i];
+        struct vfetch_plan_desc pd;
+        memset(&pd, 0x5a, sizeof pd);
+        CHECK_EQ(vfetch_r300_translate(&d, &pd), VFETCH_EPLAN);
+        CHECK_EQ(((const uint8_t *)&pd)[0], 0x5a);
+        vfetch_plan *none = NULL;
+        CHECK_EQ(vfetch_r300_compile(&d, &none), VFETCH_EPLAN);
+        CHECK(none == NULL);
     }
 }
 
@@ -642,6 +725,8 @@ int main(void)
     test_sgn_norm_methods();
     test_swap_modes();
     test_ext_swizzle_mask();
+    test_ext_always();
+    test_out_stride();
     test_skip_order_last();
     test_arrays();
     test_errors();

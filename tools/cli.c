@@ -92,8 +92,7 @@ static int cmd_explain(int argc, char **argv, FILE *out, FILE *errs)
         if (!strcmp(opt, "--psc") && (n = parse_list(val, words, 8)) > 0) {
             memcpy(d.prog_stream_cntl, words, n * sizeof words[0]);
         } else if (!strcmp(opt, "--ext") && (n = parse_list(val, words, 8)) > 0) {
-            memcpy(d.prog_stream_cntl_ext, words, n * sizeof words[0]);
-            d.has_ext = true;
+            memcpy(d.prog_stream_cntl_ext, words, n * sizeof words[0]); /* the rest: identity */
         } else if (!strcmp(opt, "--sgn-norm") && parse_list(val, words, 1) == 1) {
             d.sgn_norm_cntl = words[0];
         } else if (!strcmp(opt, "--swap") && parse_list(val, words, 1) == 1 && words[0] < 4) {

@@ -73,11 +73,13 @@ enum vfetch_r300_layout {
 struct vfetch_r300_desc {
     /** VAP_PROG_STREAM_CNTL_0..7 (0x2150..): element 2n in bits 15:0, 2n+1 in bits 31:16. */
     uint32_t prog_stream_cntl[8];
-    /** Whether prog_stream_cntl_ext holds real register words. If false, every element uses
-        the identity swizzle and writes all four components. */
-    bool has_ext;
     /** VAP_PROG_STREAM_CNTL_EXT_0..7 (0x21E0..): swizzles (bits 2:0, 5:3, 8:6, 11:9) and
-        write enables (15:12) for element 2n (low half) and 2n+1 (high half). */
+        write enables (15:12) for element 2n (low half) and 2n+1 (high half). Always honoured;
+        vfetch_r300_desc_init() sets every half to the identity, VFETCH_R300_EXT_IDENTITY (X, Y,
+        Z, W, all four written), so that a caller who does not program them gets every component in order,
+        and one who programs them gets them (Mesa sends BGRA
+        colors as BYTE with a Z, Y, X, W swizzle). An element whose write enables are all 0
+        stores nothing. */
     uint32_t prog_stream_cntl_ext[8];
     /** VAP_PSC_SGN_NORM_CNTL (0x21DC): bits 2i+1:2i choose the signed-normalize method of
         element i. Default 0xAAAAAAAA (method 2 everywhere, what Mesa programs). */
@@ -92,10 +94,19 @@ struct vfetch_r300_desc {
     uint32_t vtx_size_dwords;
     /** Output layout, see vfetch_r300_layout. */
     enum vfetch_r300_layout layout;
+    /** Bytes from one output record to the next: 0 (default) for the record size (16 bytes a
+        vector), else a multiple of 4 at least the record size (VFETCH_EPLAN otherwise); the
+        bytes past the record are left as they were (e.g. a host vertex buffer whose records
+        carry more attributes). */
+    uint32_t out_stride;
 };
 
-/** Defaults: all register words 0 (element 0 FLOAT_1 ...), no EXT, sgn_norm_cntl 0xAAAAAAAA,
-    no swap, immediate mode with 0 dwords (to be set), compact layout. */
+/** An EXT half (element) as after vfetch_r300_desc_init(): swizzle X, Y, Z, W, write all. */
+#define VFETCH_R300_EXT_IDENTITY 0xF688u
+
+/** Defaults: PROG_STREAM_CNTL words 0 (element 0 FLOAT_1 ...), every EXT half
+    VFETCH_R300_EXT_IDENTITY, sgn_norm_cntl 0xAAAAAAAA, no swap, immediate mode with 0 dwords
+    (to be set), compact layout, output stride the record size. */
 void vfetch_r300_desc_init(struct vfetch_r300_desc *desc);
 
 /**

@@ -80,17 +80,13 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
             m.err = VFETCH_EFLOAT8_LOC31;
             return m;
         }
-        if (d->has_ext) {
-            const unsigned ext = element_half(d->prog_stream_cntl_ext, e);
-            for (unsigned c = 0; c < 4; c++)
-                if ((ext >> (3 * c) & 7) > VFETCH_SWIZZLE_1) {
-                    m.err = VFETCH_ERESERVED_SWIZZLE;
-                    return m;
-                }
-            stores |= (ext >> 12 & 0xf) != 0;
-        } else {
-            stores = 1;
-        }
+        const unsigned ext = element_half(d->prog_stream_cntl_ext, e); /* always honoured */
+        for (unsigned c = 0; c < 4; c++)
+            if ((ext >> (3 * c) & 7) > VFETCH_SWIZZLE_1) {
+                m.err = VFETCH_ERESERVED_SWIZZLE;
+                return m;
+            }
+        stores |= (ext >> 12 & 0xf) != 0;
         used += model_type_dwords[type] + skip;
         if (used > supplied) {
             m.err = VFETCH_ESTREAM_UNDERRUN;
@@ -99,6 +95,15 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
         m.written[loc] = 1;
         if (type == VFETCH_R300_FLOAT_8)
             m.written[loc + 1] = 1;
+    }
+    /* an output stride that cannot hold the record */
+    unsigned vectors = 0;
+    for (unsigned v = 0; v < 32; v++)
+        vectors += m.written[v];
+    const uint32_t record = d->layout == VFETCH_R300_LAYOUT_FULL ? 512 : 16 * vectors;
+    if (d->out_stride && (d->out_stride % 4 || d->out_stride < record)) {
+        m.err = VFETCH_EPLAN;
+        return m;
     }
     /* elements that store nothing have no op; a state of only such elements converts nothing */
     m.err = stores ? VFETCH_OK : VFETCH_EPLAN;
@@ -119,8 +124,10 @@ static void check_layout(const struct vfetch_r300_desc *d, const struct r300_mod
                      v, vfetch_plan_location(plan, v), want);
     }
     const uint32_t record = d->layout == VFETCH_R300_LAYOUT_FULL ? 512 : 16 * rank;
-    FUZZ_REQUIRE(vfetch_plan_record_size(plan) == record && vfetch_plan_out_stride(plan) == record,
-                 "record %u bytes, model %u", vfetch_plan_record_size(plan), record);
+    const uint32_t stride = d->out_stride ? d->out_stride : record;
+    FUZZ_REQUIRE(vfetch_plan_record_size(plan) == record && vfetch_plan_out_stride(plan) == stride,
+                 "record %u bytes, stride %u, model %u, %u", vfetch_plan_record_size(plan),
+                 vfetch_plan_out_stride(plan), record, stride);
 }
 
 static char r300_untouched_marker;
@@ -135,9 +142,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned i = 0; i < 8; i++)
         d.prog_stream_cntl[i] = fuzz_u32(&in);
     const uint8_t options = fuzz_u8(&in);
-    d.has_ext = options & 1;
-    for (unsigned i = 0; i < 8; i++)
-        d.prog_stream_cntl_ext[i] = fuzz_u32(&in);
+    for (unsigned i = 0; i < 8; i++) { /* programmed, or left at vfetch_r300_desc_init's */
+        const uint32_t ext = fuzz_u32(&in);
+        if (options & 1)
+            d.prog_stream_cntl_ext[i] = ext;
+    }
     const uint32_t sgn_norm = fuzz_u32(&in);
     if (options & 2) /* else Mesa's default, method 2 everywhere */
         d.sgn_norm_cntl = sgn_norm;
@@ -150,6 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     d.vtx_size_dwords = fuzz_u8(&in);
     d.layout = (enum vfetch_r300_layout)(options >> 4 & 3) % 3;
+    const uint32_t out_stride = fuzz_u32(&in);
+    if (options & 8) /* some fit the record, most do not */
+        d.out_stride = out_stride % 1100;
 
     const struct r300_model m = model_translate(&d);
     struct vfetch_plan_desc pd, untouched;
