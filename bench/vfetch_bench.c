@@ -194,6 +194,13 @@ static void register_kernels(void)
     }
 }
 
+/* The level a plan's kernels were chosen for (vfetch_plan_info). */
+static const char *plan_level(const vfetch_plan *plan)
+{
+    struct vfetch_plan_info info;
+    return vfetch_plan_info(plan, &info) == 0 ? info.level : "?";
+}
+
 /* ---- whole R300 plans ---- */
 
 /* One R300 PROG_STREAM_CNTL element (a constant expression, for the table below). */
@@ -290,7 +297,7 @@ static void register_plans(void)
                 vfetch_plan *plan;
                 if (vfetch_plan_create(&pd, &plan))
                     abort();
-                if (l > 0 && strcmp(plan->isa, levels[l].name) != 0) {
+                if (l > 0 && strcmp(plan_level(plan), levels[l].name) != 0) {
                     vfetch_plan_free(plan); /* level not built */
                     continue;
                 }
@@ -398,7 +405,7 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
         if (vfetch_gx_compile(&cp, &plan))
             abort();
         const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
-        if (l > 0 && strcmp(conv->isa, levels[l].name) != 0) {
+        if (l > 0 && strcmp(plan_level(conv), levels[l].name) != 0) {
             vfetch_gx_plan_free(plan); /* level not built */
             continue;
         }

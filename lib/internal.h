@@ -92,6 +92,8 @@ struct vfetch_plan {
         executor. */
     struct vfetch_record_prog *record_small;
     vfetch_record_fn *record_small_run;
+    /** Why record is NULL (enum vfetch_fallback), set at creation. */
+    uint8_t fallback;
 };
 
 /**

@@ -301,6 +301,9 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
     plan->record_size = d->out_slots * 4;
     plan->out_stride = d->out_stride;
     plan->hash = plan_hash_desc(d);
+    plan->fallback = d->path != VFETCH_PATH_AUTO ? VFETCH_FALLBACK_REQUESTED
+                     : !dsp.record               ? VFETCH_FALLBACK_LEVEL
+                                                 : VFETCH_FALLBACK_NONE;
     if (d->path == VFETCH_PATH_AUTO && dsp.record) {
         /* NULL when the format cannot be expressed: the per-op kernels run it. */
         plan->record = vfetch_record_lower(plan, dsp.record_lanes, dsp.record_wide_windows);
@@ -332,7 +335,31 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
             }
         }
     }
+    if (!plan->fallback && !plan->record)
+        plan->fallback = VFETCH_FALLBACK_FORMAT;
     *out_plan = plan;
+    return VFETCH_OK;
+}
+
+int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
+{
+    static const char *const reasons[] = {
+        [VFETCH_FALLBACK_NONE] = "",
+        [VFETCH_FALLBACK_REQUESTED] = "the description asks for the per-op path",
+        [VFETCH_FALLBACK_LEVEL] = "this level has no byte shuffle for the record program",
+        [VFETCH_FALLBACK_FORMAT] = "the record program cannot express this format",
+    };
+    if (!plan || !info)
+        return VFETCH_EINVAL;
+    const struct vfetch_record_prog *prog = plan->record;
+    info->level = plan->isa;
+    info->executor = prog ? VFETCH_EXECUTOR_RECORD : VFETCH_EXECUTOR_PER_OP;
+    info->record_lanes = prog ? prog->lanes : 0;
+    info->record_group = prog ? prog->group : 0;
+    info->record_vectors = prog ? prog->num_vectors : 0;
+    info->small_draw_lanes = plan->record_small ? plan->record_small->lanes : 0;
+    info->fallback = (enum vfetch_fallback)plan->fallback;
+    info->fallback_reason = reasons[plan->fallback];
     return VFETCH_OK;
 }
 

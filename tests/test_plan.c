@@ -275,6 +275,81 @@ static void test_op_defaults(void)
     CHECK(plan == (vfetch_plan *)&d);
 }
 
+/* vfetch_plan_info: the level and executor a plan runs, and why it runs per op. */
+static void test_info(void)
+{
+    const unsigned saved = vfetch_get_cpu_mask();
+    struct vfetch_plan_desc d;
+    base_desc(&d);
+    vfetch_plan *plan;
+    struct vfetch_plan_info info;
+    memset(&info, 0x5a, sizeof info);
+    CHECK_EQ(vfetch_plan_info(NULL, &info), VFETCH_EINVAL);
+    CHECK_EQ(info.record_lanes, 0x5a5a5a5au); /* untouched */
+
+    /* the best level: the record program wherever the CPU has a byte shuffle */
+    vfetch_set_cpu_mask(~0u);
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_info(plan, NULL), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
+    CHECK(strcmp(info.level, vfetch_cpu_name()) == 0);
+    const unsigned shuffle = VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512 | VFETCH_CPU_NEON;
+    const int has_record = (vfetch_cpu_flags() & shuffle) != 0;
+    CHECK_EQ(info.executor, has_record ? VFETCH_EXECUTOR_RECORD : VFETCH_EXECUTOR_PER_OP);
+    CHECK_EQ(info.fallback, has_record ? VFETCH_FALLBACK_NONE : VFETCH_FALLBACK_LEVEL);
+    if (has_record) {
+        CHECK(info.record_lanes == 4 || info.record_lanes == 8 || info.record_lanes == 16);
+        /* 4 slots a vertex: a group fills whole vectors */
+        CHECK_EQ(info.record_group * 4, info.record_lanes * info.record_vectors);
+        CHECK_EQ(info.fallback_reason[0], '\0');
+        CHECK(info.small_draw_lanes == 0 || info.small_draw_lanes < info.record_lanes);
+    }
+    vfetch_plan_free(plan);
+
+    /* asked for */
+    d.path = VFETCH_PATH_PER_OP;
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.executor, VFETCH_EXECUTOR_PER_OP);
+    CHECK_EQ(info.fallback, VFETCH_FALLBACK_REQUESTED);
+    CHECK_EQ(info.record_lanes, 0);
+    CHECK(strstr(info.fallback_reason, "per-op") != NULL);
+    vfetch_plan_free(plan);
+    d.path = VFETCH_PATH_AUTO;
+
+    /* the reference level */
+    vfetch_set_cpu_mask(0);
+    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
+    CHECK(strcmp(info.level, "c") == 0);
+    CHECK_EQ(info.fallback, VFETCH_FALLBACK_LEVEL);
+    CHECK(info.fallback_reason[0] != '\0');
+    vfetch_plan_free(plan);
+    vfetch_set_cpu_mask(~0u);
+
+    /* a format the lowering refuses: RGBA8 packed from bytes of two streams */
+    if (has_record) {
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 2;
+        d.streams[0].stride = d.streams[1].stride = 4;
+        d.num_ops = 1;
+        d.out_slots = 1;
+        d.ops[0].format = VFETCH_FORMAT_FIXED8;
+        d.ops[0].conversion = VFETCH_CONV_PACK_UNORM8;
+        d.ops[0].count = 4;
+        d.ops[0].write_mask = 1;
+        for (unsigned c = 0; c < 4; c++)
+            d.ops[0].src[c] = (struct vfetch_source){ c / 2, c };
+        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
+        CHECK_EQ(info.executor, VFETCH_EXECUTOR_PER_OP);
+        CHECK_EQ(info.fallback, VFETCH_FALLBACK_FORMAT);
+        CHECK(strstr(info.fallback_reason, "format") != NULL);
+        vfetch_plan_free(plan);
+    }
+    vfetch_set_cpu_mask(saved);
+}
+
 static void test_hash(void)
 {
     struct vfetch_plan_desc a, b;
@@ -335,6 +410,7 @@ int main(void)
     test_sizes();
     test_describe();
     test_op_defaults();
+    test_info();
     test_hash();
     test_strerror();
     return test_summary("plan");

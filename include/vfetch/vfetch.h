@@ -151,6 +151,47 @@ uint64_t vfetch_plan_hash(const vfetch_plan *plan);
 /** 1 if two plans have identical normalised descriptions, else 0. */
 int vfetch_plan_equal(const vfetch_plan *a, const vfetch_plan *b);
 
+/** Which executor a plan runs its draws with. */
+enum vfetch_executor {
+    /** One kernel per op, each over the whole draw. */
+    VFETCH_EXECUTOR_PER_OP = 0,
+    /** The record program: whole vertex records per vector instruction (docs/simd.md). */
+    VFETCH_EXECUTOR_RECORD = 1,
+};
+
+/** Why a plan runs per op (VFETCH_EXECUTOR_PER_OP). */
+enum vfetch_fallback {
+    VFETCH_FALLBACK_NONE = 0,     /**< it runs the record program */
+    VFETCH_FALLBACK_REQUESTED = 1, /**< the description asked for VFETCH_PATH_PER_OP */
+    VFETCH_FALLBACK_LEVEL = 2,    /**< its level has no byte shuffle (the reference "c", sse2) */
+    /** the record program cannot express the format (docs/simd.md: what the lowering refuses,
+        e.g. RGBA8 packing of fields from several containers, integer fields above bit 0) */
+    VFETCH_FALLBACK_FORMAT = 3,
+};
+
+/** What a plan runs: its level and executor, for logs, tests and benchmarks. */
+struct vfetch_plan_info {
+    /** The ISA level its kernels were chosen for: "avx512", "avx2", "sse41", "sse2", "neon" or
+        "c" (a static string). */
+    const char *level;
+    /** The executor of its draws. */
+    enum vfetch_executor executor;
+    /** Record program: lanes of its vectors (4, 8 or 16; 8 on an AVX-512 level means the
+        256-bit program was estimated cheaper), vertices per group and vectors per group; 0
+        per op. */
+    uint32_t record_lanes, record_group, record_vectors;
+    /** Lanes of the program kept for draws of fewer than two groups (an AVX-512 plan's 256-bit
+        one), 0 if none. */
+    uint32_t small_draw_lanes;
+    /** Why it runs per op (VFETCH_FALLBACK_NONE when it runs the record program). */
+    enum vfetch_fallback fallback;
+    /** The same as a sentence (a static string; "" for VFETCH_FALLBACK_NONE). */
+    const char *fallback_reason;
+};
+
+/** Fill *info for a plan. VFETCH_EINVAL for NULL arguments (info untouched), else 0. */
+int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info);
+
 /** Width of the entries of an index buffer. */
 enum vfetch_index_type {
     VFETCH_INDEX_NONE = 0, /**< no index buffer: indexed streams read record p */
