@@ -659,7 +659,7 @@ static void register_replay(const char *captures_dir)
         vfetch_gx_plan *probe;
         if (vfetch_gx_compile(&cp, &probe))
             abort();
-        const int built = l == 0 || strcmp(vfetch_gx_plan_converter(probe)->isa, levels[l].name) == 0;
+        const int built = l == 0 || strcmp(plan_level(vfetch_gx_plan_converter(probe)), levels[l].name) == 0;
         vfetch_gx_plan_free(probe);
         if (!built)
             continue;
