@@ -313,3 +313,14 @@ int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location)
 {
     return plan && location < VFETCH_GX_NUM_LOCATIONS ? plan->location_slot[location] : -1;
 }
+
+int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl)
+{
+    if (!plan || !decl)
+        return VFETCH_EINVAL;
+    if (plan->converter) /* its locations are the GX ones (gx_build_plan) */
+        return vfetch_plan_declaration(plan->converter, decl);
+    decl->stride = plan->out_stride;
+    decl->num_attrs = 0;
+    return VFETCH_OK;
+}

@@ -198,6 +198,16 @@ uint32_t vfetch_gx_plan_out_stride(const vfetch_gx_plan *plan);
 /** First 32-bit output slot of a location (enum vfetch_gx_location), or -1 if not present. */
 int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location);
 
+/**
+ * The output vertex as a host vertex input layout (vfetch_plan_declaration): per present
+ * location (enum vfetch_gx_location) its offset, count and type, and the stride. Vec4 layout:
+ * every vector location 4 floats (or one UNORM8X4 color), each matrix index one UINT32;
+ * packed layout: position 2/3 floats, normals 3, colors 4 floats or one UNORM8X4, texcoords
+ * 1/2, matrix indices one UINT32 each. A format with nothing to convert declares no
+ * attribute. VFETCH_EINVAL for NULL arguments, else 0.
+ */
+int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl);
+
 /** What to do with an array index past the end of its bound array. */
 enum vfetch_gx_index_policy {
     VFETCH_GX_INDEX_ERROR = 0, /**< VFETCH_EARRAY_INDEX, nothing written (default) */

@@ -151,6 +151,50 @@ uint64_t vfetch_plan_hash(const vfetch_plan *plan);
 /** 1 if two plans have identical normalised descriptions, else 0. */
 int vfetch_plan_equal(const vfetch_plan *a, const vfetch_plan *b);
 
+/** The type of one attribute's components in an output record (vfetch_attr_decl). */
+enum vfetch_attr_type {
+    VFETCH_ATTR_FLOAT32 = 0, /**< count IEEE binary32 values (VK_FORMAT_R32..._SFLOAT, GL_FLOAT) */
+    VFETCH_ATTR_UINT32 = 1,  /**< count 32-bit unsigned integers (GX matrix indices: R32_UINT,
+                                  glVertexAttribIPointer with GL_UNSIGNED_INT) */
+    /** four bytes R, G, B, A in memory order, to be read normalized (VK_FORMAT_R8G8B8A8_UNORM,
+        GL_UNSIGNED_BYTE with normalized GL_TRUE); count 4, one 32-bit slot */
+    VFETCH_ATTR_UNORM8X4 = 2,
+};
+
+/** One attribute of a plan's output record: what a host vertex input needs for it. */
+struct vfetch_attr_decl {
+    /** The front-end location (R300: DST_VEC_LOC; GX: enum vfetch_gx_location). */
+    uint32_t location;
+    /** Bytes from the start of the record. */
+    uint32_t offset;
+    /** Components the host reads, 1..4: a vec4 location of the vec4 layouts is 4 (the ones the
+        format lacks hold 0, 0, 0, 1), a packed one just the components present. */
+    uint32_t count;
+    enum vfetch_attr_type type;
+    /** 1 for VFETCH_ATTR_UNORM8X4 (bytes to be read as / 255), else 0: floats are final. */
+    uint32_t normalized;
+};
+
+/** A plan's output records as a host vertex input layout. */
+struct vfetch_vertex_decl {
+    /** Bytes from one record to the next (vfetch_plan_out_stride). */
+    uint32_t stride;
+    /** Attributes, in location order. */
+    uint32_t num_attrs;
+    struct vfetch_attr_decl attrs[VFETCH_MAX_LOCATIONS];
+};
+
+/**
+ * The declaration of a plan's output: each location's offset, component count and type, and
+ * the stride; enough to fill a VkVertexInputAttributeDescription or a glVertexAttribPointer
+ * call. A location runs from its first slot to the next location's first slot (or the end of
+ * the record), at most 4 components; its type is that of the op whose value its first slot holds (the last
+ * one storing it)
+ * (RGBA8 packing: UNORM8X4; an integer conversion: UINT32, one per component the op reads).
+ * VFETCH_EINVAL for NULL arguments (decl untouched), else 0.
+ */
+int vfetch_plan_declaration(const vfetch_plan *plan, struct vfetch_vertex_decl *decl);
+
 /** Which executor a plan runs its draws with. */
 enum vfetch_executor {
     /** One kernel per op, each over the whole draw. */
