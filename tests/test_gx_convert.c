@@ -456,6 +456,20 @@ static void test_indexed(void)
     /* index 5 for the third element: 5*6 + 12 + 6 = 48 bytes: fits exactly */
     static const uint8_t edge_nbt[6] = { 0, 0, 0, 0, 5, 0 };
     CHECK_EQ(run_indexed(&s, edge_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+    /* Clamping with three indices: each index against its own element's last whole row (the
+       48-byte array holds element 0 up to row 7, element 1 up to 6, element 2 up to 5), each
+       replaced index counted once. Index 7 everywhere: element 0 reads row 7, element 1 row
+       6, element 2 row 5; clamped 2. */
+    static const uint8_t all7_nbt[6] = { 0, 0, 7, 7, 7, 0 };
+    CHECK_EQ(run_indexed(&s, all7_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    r = (struct vfetch_gx_result){ 99, 99, 99 };
+    CHECK_EQ(run_indexed(&s, all7_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_CLAMP, &o, &r), 0);
+    CHECK_EQ(r.clamped, 2);
+    static const unsigned clamped_row[3] = { 7, 6, 5 };
+    for (unsigned j = 0; j < 3; j++)
+        for (unsigned c = 0; c < 3; c++)
+            CHECK_FLOAT(out_f(&o, s.plan, 0, 4 + 4 * j + c),
+                        ldexpf((float)(3 * clamped_row[j] + 3 * j + c), -8));
 
     /* a skipped vertex's other indices are never checked (never read) */
     static const uint8_t skip_bad[6] = { 0xff, 0xff, 200, 200, 200, 200 };
