@@ -103,6 +103,55 @@ static void gx_add_color(struct gx_builder *b, unsigned location, const struct v
     }
 }
 
+/* The staged offset of matrix index m (0: position, 1 + n: texcoord n): the bytes come first,
+   one per index present, in that order (gx_build_staging). */
+static uint32_t gx_matrix_offset(const struct vfetch_gx_format *f, unsigned m)
+{
+    uint32_t offset = 0;
+    for (unsigned k = 0; k < m; k++)
+        offset += k == 0 ? f->pos_matrix_index : f->tex_matrix_index[k - 1];
+    return offset;
+}
+
+/* A matrix-index op: its 6-bit value at component x, as an integer (INTEGER) or a float
+   (UINT, Dolphin's texcoord z). */
+static struct vfetch_op *gx_add_matrix_op(struct gx_builder *b, uint32_t offset,
+                                          enum vfetch_conversion conversion)
+{
+    struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
+    memset(op, 0, sizeof *op);
+    op->format = VFETCH_FORMAT_UINT6;
+    op->conversion = conversion;
+    op->count = 1;
+    op->src[0].offset = offset;
+    op->swizzle[0] = VFETCH_SWIZZLE_X;
+    memset(op->swizzle + 1, VFETCH_SWIZZLE_0, 3);
+    op->write_mask = 1;
+    return op;
+}
+
+/* Dolphin's layout: texcoord t with its matrix index, three floats (s, t or 0, index). */
+static void gx_add_dolphin_texcoord(struct gx_builder *b, const struct vfetch_gx_format *f,
+                                    unsigned t, uint32_t staged)
+{
+    const struct vfetch_gx_attr *tc = &f->attr[VFETCH_GX_TEXCOORD0 + t];
+    const unsigned slot = b->next_slot;
+    if (tc->mode) {
+        gx_add_vector(b, VFETCH_GX_LOC_TEXCOORD0 + t, tc->format, tc->count, tc->shift, staged);
+        b->desc.ops[b->desc.num_ops - 1].write_mask = 3; /* t = 0 for an S-only texcoord */
+        struct vfetch_op *z = gx_add_matrix_op(b, gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
+        z->dst_slot = (uint16_t)(slot + 2);
+    } else {
+        struct vfetch_op *op = gx_add_matrix_op(b, gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
+        op->swizzle[0] = op->swizzle[1] = VFETCH_SWIZZLE_0;
+        op->swizzle[2] = VFETCH_SWIZZLE_X;
+        op->write_mask = 7;
+        op->dst_slot = (uint16_t)slot;
+        b->location_slot[VFETCH_GX_LOC_TEXCOORD0 + t] = (int16_t)slot;
+    }
+    b->next_slot = slot + 3;
+}
+
 /* Matrix indices: one integer slot each; the vec4 layout pads the last vec4 with 0. */
 static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_format *f)
 {
@@ -188,6 +237,12 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
     for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
         b->location_slot[l] = -1;
 
+    const int dolphin = p->params.layout == VFETCH_GX_LAYOUT_DOLPHIN;
+    if (dolphin && f->pos_matrix_index) { /* Dolphin: the position-matrix index first */
+        struct vfetch_op *op = gx_add_matrix_op(b, 0, VFETCH_CONV_INTEGER);
+        op->dst_slot = (uint16_t)b->next_slot;
+        b->location_slot[VFETCH_GX_LOC_POS_MATRIX] = (int16_t)b->next_slot++;
+    }
     const struct vfetch_gx_attr *pos = &f->attr[VFETCH_GX_POSITION];
     if (pos->mode)
         gx_add_vector(b, VFETCH_GX_LOC_POSITION, pos->format, pos->count, pos->shift,
@@ -203,11 +258,14 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
                          staged_off[VFETCH_GX_COLOR0 + c]);
     for (unsigned t = 0; t < 8; t++) {
         const struct vfetch_gx_attr *tc = &f->attr[VFETCH_GX_TEXCOORD0 + t];
-        if (tc->mode)
+        if (dolphin && f->tex_matrix_index[t])
+            gx_add_dolphin_texcoord(b, f, t, staged_off[VFETCH_GX_TEXCOORD0 + t]);
+        else if (tc->mode)
             gx_add_vector(b, VFETCH_GX_LOC_TEXCOORD0 + t, tc->format, tc->count, tc->shift,
                           staged_off[VFETCH_GX_TEXCOORD0 + t]);
     }
-    gx_add_matrix_indices(b, f);
+    if (!dolphin) /* Dolphin's are placed above */
+        gx_add_matrix_indices(b, f);
 
     int err = VFETCH_OK;
     memcpy(p->location_slot, b->location_slot, sizeof p->location_slot);

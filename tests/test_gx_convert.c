@@ -518,7 +518,7 @@ static void test_errors(void)
     vfetch_gx_plan *plan = NULL;
     CHECK_EQ(vfetch_gx_compile(NULL, &plan), VFETCH_EINVAL);
     CHECK_EQ(vfetch_gx_compile(&cp, NULL), VFETCH_EINVAL);
-    cp.layout = (enum vfetch_gx_layout)2;
+    cp.layout = (enum vfetch_gx_layout)3;
     CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
     cp.layout = VFETCH_GX_LAYOUT_VEC4;
     cp.color_output = (enum vfetch_gx_color_output)2;
@@ -1029,6 +1029,137 @@ static void test_params_init(void)
     vfetch_gx_run_params_init(NULL); /* harmless */
 }
 
+/*
+ * VFETCH_GX_LAYOUT_DOLPHIN against the packed layout's rules (include/vfetch/gx.h): each
+ * Dolphin record rebuilt from the packed record of the same vertex: the position-matrix index
+ * first, then position, normals and colors as packed, then per texcoord its packed floats, or
+ * with a matrix index (s, t or 0, the index as a float), or (0, 0, index) without its
+ * texcoord. Random all-direct formats with matrix indices, both color outputs, at every level
+ * the test runs at; and a hand vector.
+ */
+static void test_dolphin_layout(void)
+{
+    unsigned formats = 0, with_tex_matrix = 0;
+    uint64_t seed = 0xd01f1u;
+    for (unsigned iter = 0; iter < 300; iter++) {
+        struct vfetch_gx_compile_params cp = { 0 };
+        uint32_t r[5];
+        for (unsigned k = 0; k < 5; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            r[k] = (uint32_t)(seed >> 32);
+        }
+        cp.regs.vat_a = r[0];
+        cp.regs.vat_b = r[1] | 1u << 31;
+        cp.regs.vat_c = r[2];
+        cp.regs.vcd_lo = (r[3] & 0x1ff) | vcd(0, VFETCH_GX_DIRECT);
+        for (unsigned a = 1; a < VFETCH_GX_NUM_ATTRS; a++)
+            if (r[4] >> a & 1) {
+                const unsigned shift = a < 4 ? 9 + 2 * a : 2 * (a - 4);
+                *(a < 4 ? &cp.regs.vcd_lo : &cp.regs.vcd_hi) |= (uint32_t)VFETCH_GX_DIRECT << shift;
+            }
+        cp.color_output = (enum vfetch_gx_color_output)(iter & 1);
+        struct vfetch_gx_format f;
+        if (vfetch_gx_decode(&cp.regs, &f) != 0)
+            continue;
+        cp.layout = VFETCH_GX_LAYOUT_PACKED;
+        vfetch_gx_plan *packed = compile(&cp);
+        cp.layout = VFETCH_GX_LAYOUT_DOLPHIN;
+        vfetch_gx_plan *dolphin = compile(&cp);
+        if (!packed || !dolphin) {
+            vfetch_gx_plan_free(packed);
+            vfetch_gx_plan_free(dolphin);
+            continue;
+        }
+        const uint32_t n = 1 + (r[3] >> 9) % 37, vsize = f.vertex_size;
+        uint8_t *bytes = malloc((size_t)n * vsize + 1);
+        for (size_t i = 0; i < (size_t)n * vsize; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            bytes[i] = (uint8_t)(seed >> 40);
+        }
+        struct out_buf po = out_make(packed, n), dout = out_make(dolphin, n);
+        struct vfetch_gx_result res;
+        CHECK_EQ(run_direct(packed, bytes, n, &po, &res), 0);
+        CHECK_EQ(run_direct(dolphin, bytes, n, &dout, &res), 0);
+        struct vfetch_vertex_decl pd;
+        CHECK_EQ(vfetch_gx_plan_declaration(packed, &pd), 0);
+        const uint32_t ps = vfetch_gx_plan_out_stride(packed), ds = vfetch_gx_plan_out_stride(dolphin);
+        uint32_t want[64];
+        for (uint32_t v = 0; v < n; v++) {
+            const uint8_t *rec = po.p + (size_t)v * ps;
+            unsigned w = 0;
+            /* a location's packed slots (declared count; one for RGBA8) */
+#define PUT_LOCATION(loc)                                                                   \
+    for (unsigned i_ = 0; i_ < pd.num_attrs; i_++)                                          \
+        if (pd.attrs[i_].location == (loc)) {                                               \
+            const unsigned slots_ = pd.attrs[i_].type == VFETCH_ATTR_UNORM8X4 ? 1 : pd.attrs[i_].count; \
+            memcpy(want + w, rec + pd.attrs[i_].offset, 4 * slots_);                       \
+            w += slots_;                                                                    \
+        }
+            PUT_LOCATION(VFETCH_GX_LOC_POS_MATRIX);
+            for (unsigned loc = VFETCH_GX_LOC_POSITION; loc <= VFETCH_GX_LOC_COLOR1; loc++)
+                PUT_LOCATION(loc);
+            for (unsigned t = 0; t < 8; t++) {
+                const int tex = vfetch_gx_plan_location(packed, VFETCH_GX_LOC_TEXCOORD0 + t);
+                const int mtx = vfetch_gx_plan_location(packed, VFETCH_GX_LOC_TEX_MATRIX0 + t);
+                if (mtx < 0) {
+                    PUT_LOCATION(VFETCH_GX_LOC_TEXCOORD0 + t);
+                    continue;
+                }
+                const float zero = 0.0f;
+                memcpy(want + w, tex >= 0 ? rec + 4 * tex : (const uint8_t *)&zero, 4);
+                const int st = tex >= 0 && f.attr[VFETCH_GX_TEXCOORD0 + t].count == 2;
+                memcpy(want + w + 1, st ? rec + 4 * tex + 4 : (const uint8_t *)&zero, 4);
+                uint32_t index;
+                memcpy(&index, rec + 4 * mtx, 4);
+                const float z = (float)index;
+                memcpy(want + w + 2, &z, 4);
+                w += 3;
+                with_tex_matrix++;
+                CHECK_EQ(vfetch_gx_plan_location(dolphin, VFETCH_GX_LOC_TEX_MATRIX0 + t), -1);
+            }
+#undef PUT_LOCATION
+            CHECK_EQ(4 * w, ds);
+            CHECK(memcmp(dout.p + (size_t)v * ds, want, 4 * w) == 0);
+        }
+        guard_free(po.p);
+        guard_free(dout.p);
+        free(bytes);
+        vfetch_gx_plan_free(packed);
+        vfetch_gx_plan_free(dolphin);
+        formats++;
+    }
+    printf("gx-convert: Dolphin layout against the packed rules: %u formats, %u texcoords with "
+           "matrix indices\n", formats, with_tex_matrix);
+    CHECK(formats > 200 && with_tex_matrix > 1000);
+
+    /* hand vector: position-matrix byte 0xC5 (index 5), texcoord-1 matrix 0x3F (63) without
+       texcoord 1; position s16 XY >> 8; texcoord0 s16 S >> 10, no matrix */
+    struct vfetch_gx_compile_params cp = {
+        .regs = { .vcd_lo = 1 | 1u << 2 | vcd(0, VFETCH_GX_DIRECT), .vcd_hi = VFETCH_GX_DIRECT,
+                  .vat_a = 3u << 1 | 8u << 4 | 3u << 22 | 10u << 25 | 1u << 30 },
+        .layout = VFETCH_GX_LAYOUT_DOLPHIN };
+    static const uint8_t v[8] = { 0xc5, 0x3f, 0x01, 0x80, 0xff, 0x00, 0x04, 0x00 };
+    vfetch_gx_plan *plan = compile(&cp);
+    if (!plan)
+        return;
+    CHECK_EQ(vfetch_gx_plan_format(plan)->vertex_size, 8);
+    CHECK_EQ(vfetch_gx_plan_out_stride(plan), 4 * (1 + 2 + 1 + 3));
+    struct out_buf o = out_make(plan, 1);
+    struct vfetch_gx_result res;
+    CHECK_EQ(run_direct(plan, v, 1, &o, &res), 0);
+    CHECK_EQ(out_u(&o, plan, 0, 0), 5);               /* position-matrix index, an integer */
+    CHECK_FLOAT(out_f(&o, plan, 0, 1), 1.5f);         /* 0x0180 >> 8 */
+    CHECK_FLOAT(out_f(&o, plan, 0, 2), -1.0f);        /* 0xFF00 >> 8 */
+    CHECK_FLOAT(out_f(&o, plan, 0, 3), 1.0f);         /* texcoord 0: 0x0400 >> 10, alone */
+    CHECK_FLOAT(out_f(&o, plan, 0, 4), 0.0f);         /* texcoord 1: (0, 0, 63) */
+    CHECK_FLOAT(out_f(&o, plan, 0, 5), 0.0f);
+    CHECK_FLOAT(out_f(&o, plan, 0, 6), 63.0f);
+    CHECK_EQ(vfetch_gx_plan_location(plan, VFETCH_GX_LOC_POS_MATRIX), 0);
+    CHECK_EQ(vfetch_gx_plan_location(plan, VFETCH_GX_LOC_TEXCOORD0 + 1), 4);
+    guard_free(o.p);
+    vfetch_gx_plan_free(plan);
+}
+
 int main(void)
 {
     test_positions();
@@ -1042,5 +1173,6 @@ int main(void)
     test_indexed_twins();
     test_params_init();
     test_state_cache();
+    test_dolphin_layout();
     return test_summary("gx-convert");
 }

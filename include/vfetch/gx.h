@@ -134,6 +134,13 @@ enum vfetch_gx_layout {
         native vertex buffer): position 2/3, normal 3 (NBT 9), color 4 floats or one RGBA8,
         texcoord 1/2, one integer per matrix index. */
     VFETCH_GX_LAYOUT_PACKED = 1,
+    /** Dolphin's native vertex format: the packed layout, except that the position-matrix
+        index comes first (one integer slot) and each texcoord that has a matrix index is three
+        floats (s, t, the index as a float; an S-only texcoord gets t = 0, a matrix index
+        without its texcoord gives (0, 0, index)), where the texcoord-matrix locations are not
+        locations of their own (vfetch_gx_plan_location gives -1 for them). With RGBA8 colors
+        it is byte-identical to Dolphin's vertex loaders (docs/gx.md). */
+    VFETCH_GX_LAYOUT_DOLPHIN = 2,
 };
 
 /** How colors are delivered. Alpha always comes from the format (the color count does not

@@ -32,6 +32,7 @@ void fuzz_gx_model_decode(const struct vfetch_gx_desc *regs, struct fuzz_gx_mode
     /* VCD_LO bits 0..8: the position-matrix index and the eight texcoord-matrix indices. */
     for (unsigned b = 0; b < 9; b++)
         m->matrix_indices += regs->vcd_lo >> b & 1;
+    m->matrix_bits = regs->vcd_lo & 0x1ff;
     uint32_t offset = m->matrix_indices;
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
         struct fuzz_gx_attr_model *at = &m->attr[a];
@@ -71,10 +72,21 @@ uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx
                                    enum vfetch_gx_color_output colors)
 {
     uint32_t slots = 0;
+    if (layout == VFETCH_GX_LAYOUT_DOLPHIN) {
+        /* Dolphin: the position-matrix index one slot; each texcoord with a matrix index three
+           floats, with or without its texcoord */
+        slots += m->matrix_bits & 1;
+        for (unsigned n = 0; n < 8; n++)
+            if (m->matrix_bits >> (1 + n) & 1)
+                slots += 3;
+    }
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
         const struct fuzz_gx_attr_model *at = &m->attr[a];
         if (!at->mode)
             continue;
+        if (layout == VFETCH_GX_LAYOUT_DOLPHIN && a >= VFETCH_GX_TEXCOORD0 &&
+            (m->matrix_bits >> (1 + a - VFETCH_GX_TEXCOORD0) & 1))
+            continue; /* counted above */
         const int color = a == VFETCH_GX_COLOR0 || a == VFETCH_GX_COLOR1;
         if (layout == VFETCH_GX_LAYOUT_VEC4)
             slots += a == VFETCH_GX_NORMAL ? 4 * (at->components / 3) : 4; /* NBT: 3 vec4 */
@@ -82,7 +94,8 @@ uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx
             slots += color ? (colors == VFETCH_GX_COLOR_RGBA8 ? 1 : 4) : at->components;
     }
     /* One integer slot per matrix index; the vec4 layout pads the last vec4. */
-    slots += layout == VFETCH_GX_LAYOUT_VEC4 ? (m->matrix_indices + 3) / 4 * 4 : m->matrix_indices;
+    if (layout != VFETCH_GX_LAYOUT_DOLPHIN)
+        slots += layout == VFETCH_GX_LAYOUT_VEC4 ? (m->matrix_indices + 3) / 4 * 4 : m->matrix_indices;
     return slots * 4;
 }
 

@@ -23,6 +23,7 @@ struct fuzz_gx_attr_model {
 struct fuzz_gx_model {
     int err; /**< VFETCH_OK or VFETCH_ERESERVED_COLOR */
     unsigned matrix_indices;
+    unsigned matrix_bits; /**< VCD_LO bits 8:0: bit 0 position matrix, bit 1 + n texcoord n's */
     struct fuzz_gx_attr_model attr[VFETCH_GX_NUM_ATTRS];
     uint32_t vertex_size;
 };
