@@ -9,6 +9,8 @@
  *                                                  of issue 5: vec4 layout, float colors
  *   plan/gx-<config>-packed/<isa>/<vertices>       the same draw, packed layout, RGBA8 colors
  *   replay/gx-captures/<isa>/-                     every draw of the real Wii captures
+ *   compile/r300-state/-/-                         two R300 register sets alternating through
+ *                                                  a vfetch_r300_state (the cache's answer)
  *                                                  (../shared/testdata/gx) through one
  *                                                  vfetch_gx_state, vec4 layout
  *   compile/r300/-/-                               R300 registers -> plan
@@ -710,6 +712,43 @@ static void bench_compile(bmc_state *st, void *user)
     bmc_set_items_processed(st, bmc_iterations(st));
 }
 
+/* An R300 state switching between two register sets (configs r300-r1 and r300-r2) draw after
+   draw, as a driver does: per iteration, the PROG_STREAM_CNTL and VBPNTR writes of one set and
+   the plan lookup, which the state's cache answers (no compile after the first two). */
+static void bench_r300_state(bmc_state *st, void *user)
+{
+    (void)user;
+    vfetch_r300_state *state;
+    if (vfetch_r300_state_create(NULL, &state)) {
+        bmc_skip_with_error(st, "state create failed");
+        return;
+    }
+    struct vfetch_r300_desc rd[2];
+    uint32_t vbpntr[2][3];
+    for (unsigned k = 0; k < 2; k++) {
+        r300_config_desc(&r300_configs[k], &rd[k]);
+        vbpntr[k][0] = 1;
+        vbpntr[k][1] = rd[k].arrays[0].count_dwords | rd[k].arrays[0].stride_dwords << 8;
+        vbpntr[k][2] = 0;
+    }
+    unsigned k = 0;
+    while (bmc_keep_running(st)) {
+        for (unsigned w = 0; w < 2; w++) /* both configs fit two words */
+            vfetch_r300_load_reg(state, VFETCH_R300_VAP_PROG_STREAM_CNTL_0 + 4 * w,
+                                 rd[k].prog_stream_cntl[w]);
+        vfetch_r300_load_vbpntr(state, vbpntr[k], 3);
+        const vfetch_plan *plan;
+        if (vfetch_r300_state_plan(state, 0, &plan)) {
+            bmc_skip_with_error(st, "state plan failed");
+            break;
+        }
+        k ^= 1;
+    }
+    bmc_set_items_processed(st, bmc_iterations(st));
+    bmc_set_counter(st, "compiles", (double)vfetch_r300_state_compiles(state), BMC_COUNTER_DEFAULT);
+    vfetch_r300_state_free(state);
+}
+
 /* The capture directory: --gx-captures=DIR (removed from argv, Google Benchmark rejects flags
    it does not know), else $VFETCH_GX_CAPTURES, else the build's default beside the source tree. */
 static const char *take_captures_dir(int *argc, char **argv)
@@ -749,6 +788,7 @@ int main(int argc, char **argv)
     register_replay(captures_dir);
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
+    bmc_register("compile/r300-state/-/-", bench_r300_state, NULL);
     vfetch_set_cpu_mask(~0u);
     /* on stderr: stdout is Google Benchmark's, e.g. --benchmark_format=json */
     fprintf(stderr, "vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());

@@ -120,6 +120,76 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
 /** vfetch_r300_translate() followed by vfetch_plan_create(). */
 int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_plan **out_plan);
 
+/* ---- register state ---------------------------------------------------------------------- */
+
+/** VAP register addresses a vfetch_r300_state holds (byte addresses, as in packet0). */
+enum vfetch_r300_reg {
+    VFETCH_R300_VAP_VTX_SIZE = 0x20B4,           /**< immediate mode: dwords per vertex */
+    VFETCH_R300_VAP_VF_MAX_VTX_INDX = 0x2134,    /**< held for vfetch_r300_state_max_index */
+    VFETCH_R300_VAP_CNTL_STATUS = 0x2140,        /**< VC_SWAP, bits 1:0 */
+    VFETCH_R300_VAP_PROG_STREAM_CNTL_0 = 0x2150, /**< ..0x216C: _0.._7 */
+    VFETCH_R300_VAP_PSC_SGN_NORM_CNTL = 0x21DC,
+    VFETCH_R300_VAP_PROG_STREAM_CNTL_EXT_0 = 0x21E0, /**< ..0x21FC: _EXT_0.._7 */
+};
+
+/** An emulator's R300/R500 vertex-fetch state: register writes and 3D_LOAD_VBPNTR packets in,
+    the cached plan for the current state out. Not thread-safe: one per command stream. */
+typedef struct vfetch_r300_state vfetch_r300_state;
+
+/** Options of a state's plans (zero = defaults: compact layout, record size as stride,
+    automatic executor). */
+struct vfetch_r300_state_params {
+    enum vfetch_r300_layout layout;
+    uint32_t out_stride;
+    enum vfetch_path path;
+};
+
+/** Create a state whose registers hold vfetch_r300_desc_init()'s values (EXT identity, sign
+    method 2, no swap, no arrays, VTX_SIZE 0, VF_MAX_VTX_INDX 0xFFFFFFFF). params may be NULL
+    (defaults). VFETCH_EINVAL for options out of range, VFETCH_ENOMEM. */
+int vfetch_r300_state_create(const struct vfetch_r300_state_params *params,
+                             vfetch_r300_state **out);
+
+/** Free a state and every plan it handed out. NULL is allowed. */
+void vfetch_r300_state_free(vfetch_r300_state *state);
+
+/**
+ * One register write (packet0 address and value) of enum vfetch_r300_reg. Other addresses:
+ * VFETCH_EREGISTER, no change. VFETCH_EINVAL for a NULL state.
+ */
+int vfetch_r300_load_reg(vfetch_r300_state *state, uint32_t addr, uint32_t value);
+
+/** The value last written to a held register (its initial value if never written; 0 for an
+    address the state does not hold). */
+uint32_t vfetch_r300_state_reg(const vfetch_r300_state *state, uint32_t addr);
+
+/**
+ * The payload of a 3D_LOAD_VBPNTR packet (the vertex arrays of the draws that follow): word 0
+ * holds the array count in bits 4:0 (bit 5, VC_FORCE_PREFETCH, is ignored); then per pair of
+ * arrays one word with SIZE0 (dwords per vertex, bits 7:0), STRIDE0 (bits 15:8), SIZE1 (23:16)
+ * and STRIDE1 (31:24), followed by the pair's two addresses (one word and one address for an
+ * odd last array). Addresses are not held: the caller binds each array's memory as stream n
+ * of vfetch_run. VFETCH_ETOO_MANY_ARRAYS above 16 arrays, VFETCH_EINVAL when `words` is fewer
+ * than the count needs (nothing changed either way).
+ */
+int vfetch_r300_load_vbpntr(vfetch_r300_state *state, const uint32_t *payload, size_t words);
+
+/**
+ * The plan for the current registers: of the vertex arrays (immediate 0) or of immediate-mode
+ * vertices of VAP_VTX_SIZE dwords (immediate 1). Unchanged registers return the previous plan
+ * at once; else a plan the state compiled for the same registers among its last 16
+ * compilations; else compiled now (at the CPU level then in force). The plan stays valid until
+ * a later call returns a different one, or the state is freed. Errors as vfetch_r300_compile
+ * (nothing cached), VFETCH_EINVAL for NULL arguments.
+ */
+int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_plan **out_plan);
+
+/** VAP_VF_MAX_VTX_INDX as last written (for struct vfetch_run_params.max_index). */
+uint32_t vfetch_r300_state_max_index(const vfetch_r300_state *state);
+
+/** Compilations the state has run, failed ones included (for tests of the cache). */
+uint64_t vfetch_r300_state_compiles(const vfetch_r300_state *state);
+
 #ifdef __cplusplus
 }
 #endif
