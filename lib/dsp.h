@@ -7,7 +7,7 @@
 
 #include "record.h"
 
-/** Vertices of a GX staging block (lib/gx_run.c). */
+/** Vertices of a GX staging block (lib/gx/run.c). */
 #define VFETCH_GX_BLOCK 128
 
 /**
@@ -52,7 +52,7 @@ struct vfetch_dsp {
     /** The gathered-program executors of record and record_narrow (record.h), or NULL. */
     vfetch_record_gather_fn *record_gather;
     vfetch_record_gather_fn *record_narrow_gather;
-    /** GX staging: index columns and source addresses (lib/gx_run.c). */
+    /** GX staging: index columns and source addresses (lib/gx/run.c). */
     vfetch_gx_indices_fn *gx_read_indices;
     vfetch_gx_addrs_fn *gx_index_addrs;
 };

@@ -174,7 +174,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
 unsigned vfetch_record_cost(const struct vfetch_record_prog *prog);
 
 /*
- * Gathered sources (GX draws with indexed attributes, lib/gx_run.c): a program lowered against
+ * Gathered sources (GX draws with indexed attributes, lib/gx/run.c): a program lowered against
  * the staged vertex (every attribute direct, one stream) runs without the stage. Staging copies
  * each vertex's parts with "moves" of 16 bytes from per-vertex addresses (a column of addresses
  * per move: the array element an index selects, or the vertex's own bytes); here each vector

@@ -21,7 +21,7 @@
  *   whole-vector window is the smallest that holds its bytes.
  * Gathered programs (GX indexed draws): each level's executor from random 16-byte pieces against
  *   the reference over the assembled records, pieces and outputs against guard pages.
- * GX index columns (lib/gx_run.c's row staging): the index reads and the address computation
+ * GX index columns (lib/gx/run.c's row staging): the index reads and the address computation
  *   of every level against the reference, on exact guarded vertex bytes and columns.
  *
  * A mismatch prints the kernel, the level, the seed, the input bytes, both outputs and the

@@ -3,7 +3,7 @@
  * vertex: the vertex as it would be with every attribute direct, in stream order. A format
  * without indexed attributes is its own staged vertex, so its draws convert in place; other
  * formats first copy each vertex's direct bytes and indexed elements into that layout
- * (gx_run.c). docs/gx.md is the behaviour table.
+ * (run.c). docs/gx.md is the behaviour table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -289,7 +289,7 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
 
 /*
  * The gathered form of the converter's record program, for formats with indexed attributes
- * that lib/gx_run.c stages by rows (at most VFETCH_GX_ROW_MOVES copies of at most 16 bytes:
+ * that lib/gx/run.c stages by rows (at most VFETCH_GX_ROW_MOVES copies of at most 16 bytes:
  * its moves are the copies). None where the program or the form is missing: the stage then
  * runs as before.
  */
@@ -301,7 +301,7 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_dsp *d
     vfetch_record_gather_fn *run = conv->record_run == dsp->record          ? dsp->record_gather
                                    : conv->record_run == dsp->record_narrow ? dsp->record_narrow_gather
                                                                             : NULL;
-    /* the last partial group runs through a stack copy of its output (lib/gx_run.c) */
+    /* the last partial group runs through a stack copy of its output (lib/gx/run.c) */
     if (!run || (uint64_t)conv->record->group * p->out_stride > VFETCH_GX_TAIL_OUT_BYTES)
         return;
     uint16_t dst[VFETCH_GX_ROW_MOVES], size[VFETCH_GX_ROW_MOVES];

@@ -1,6 +1,6 @@
 /*
- * The compiled GX vertex format, shared by gx_compile.c (which builds it), gx_run.c (which runs
- * it) and gx_state.c (which caches it). Not installed.
+ * The compiled GX vertex format, shared by compile.c (which builds it), run.c (which runs
+ * it) and state.c (which caches it), in lib/gx/. Not installed.
  */
 #ifndef VFETCH_GX_INTERNAL_H
 #define VFETCH_GX_INTERNAL_H
@@ -15,12 +15,12 @@
     three NBT elements and the matrix-index run. */
 #define VFETCH_GX_MAX_COPIES 32
 
-/** Row staging (lib/gx_run.c): formats of at most this many copies, each at most 16 bytes,
+/** Row staging (lib/gx/run.c): formats of at most this many copies, each at most 16 bytes,
     copy each vertex by 16-byte moves from per-vertex addresses. */
 #define VFETCH_GX_ROW_MOVES 8
 
 /** Output bytes of the stack copy through which the gathered program runs a draw's last
-    partial group (lib/gx_run.c). */
+    partial group (lib/gx/run.c). */
 #define VFETCH_GX_TAIL_OUT_BYTES 4096
 
 /**

@@ -818,7 +818,7 @@ static void test_block_boundary(void)
  * Indexed draws against their direct twins: random formats with some attributes indexed, run
  * through vfetch_gx_run, must give the output of the same format with those attributes direct
  * and each vertex carrying the array elements its indices select (clamped as documented), made
- * here element by element. Covers both staging forms of lib/gx_run.c (blocks of fewer than 24
+ * here element by element. Covers both staging forms of lib/gx/run.c (blocks of fewer than 24
  * vertices by columns, longer ones by rows: 16-byte moves with the arrays' and the vertices'
  * last bytes read from tail copies), skipped vertices, clamped and refused indices, strides
  * 0 and below the element size, and arrays ending mid-element against guard pages at their
