@@ -162,15 +162,7 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
         if (!present)
             continue;
         const unsigned location = m == 0 ? VFETCH_GX_LOC_POS_MATRIX : VFETCH_GX_LOC_TEX_MATRIX0 + m - 1;
-        struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
-        memset(op, 0, sizeof *op);
-        op->format = VFETCH_FORMAT_UINT6;
-        op->conversion = VFETCH_CONV_INTEGER;
-        op->count = 1;
-        op->src[0].offset = offset++;
-        op->swizzle[0] = VFETCH_SWIZZLE_X;
-        memset(op->swizzle + 1, VFETCH_SWIZZLE_0, 3);
-        op->write_mask = 1;
+        struct vfetch_op *op = gx_add_matrix_op(b, offset++, VFETCH_CONV_INTEGER);
         op->dst_slot = (uint16_t)b->next_slot;
         b->location_slot[location] = (int16_t)b->next_slot++;
         last = op;
