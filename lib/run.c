@@ -204,6 +204,17 @@ static void run_per_op_range(const vfetch_plan *plan, const struct vfetch_run_pa
     }
 }
 
+/* `span` bytes of a binding from byte `at` on, as far as the binding goes (validation put
+   every record's used bytes inside it), zeros after: what a window reading them at `to` sees. */
+static inline void run_copy_span(uint8_t *to, const struct vfetch_binding *b, size_t at,
+                                 size_t span)
+{
+    const size_t room = b->size - at;
+    const size_t copy = span < room ? span : room;
+    memcpy(to, (const uint8_t *)b->data + at, copy);
+    memset(to + copy, 0, span - copy);
+}
+
 /*
  * Copy the source bytes of `groups` groups starting at draw position `first` into the stage,
  * laid out exactly as in memory (vertex i of stream s at i * stride): the record program's
@@ -237,13 +248,8 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
         const uint32_t lo = prog->record_lo[s], bytes = prog->record_hi[s] - lo;
         const int gathered = run_gathered(st, p);
         if (!gathered && sstride) {
-            /* Records in draw order: the stage mirrors memory, so copy the span at once, as
-               far as the binding goes (validation put every record's used bytes inside it),
-               and zero the rest. */
-            const size_t at = (size_t)first * sstride, room = p->streams[s].size - at;
-            const size_t copy = span < room ? (size_t)span : room;
-            memcpy(to, data + at, copy);
-            memset(to + copy, 0, (size_t)span - copy);
+            /* Records in draw order: the stage mirrors memory, so copy the span at once. */
+            run_copy_span(to, &p->streams[s], (size_t)first * sstride, (size_t)span);
             base[s] = to;
             stride[s] = sstride;
             used += (size_t)span;
@@ -515,11 +521,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
         const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
         const uint64_t start = (uint64_t)first * sstride;
         const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
-        /* the binding holds every record of the draw (validated): start <= its size */
-        const size_t room = streams[s].size - (size_t)start;
-        const size_t bytes = span < room ? (size_t)span : room;
-        memcpy(copy + used, (const uint8_t *)streams[s].data + start, bytes);
-        memset(copy + used + bytes, 0, (size_t)span - bytes);
+        run_copy_span(copy + used, &streams[s], (size_t)start, (size_t)span); /* as staging does */
         base[s] = copy + used;
         stride[s] = (size_t)sstride;
         used += (size_t)span;
