@@ -104,6 +104,14 @@ struct vfetch_plan {
  */
 int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
 
+/** Whether an output stride suits records of `slots` 32-bit slots: 0 (the record size), or a
+    multiple of 4 at least the record. One rule for vfetch_plan_create and the R300 front-end,
+    which checks it itself so that translate and compile agree. */
+static inline int vfetch_out_stride_valid(uint32_t stride, uint32_t slots)
+{
+    return stride == 0 || (stride % 4 == 0 && stride >= 4 * slots);
+}
+
 /** Bytes of the thin path's stack copy (vfetch_run_in_place), and of the span per stream up to
     which the general path stages a short draw whole. */
 #define VFETCH_RUN_SMALL_SPAN 1024

@@ -90,7 +90,7 @@ static int plan_check(const struct vfetch_plan_desc *desc)
         return VFETCH_EPLAN;
     if (desc->out_slots < 1 || desc->out_slots > VFETCH_MAX_SLOTS)
         return VFETCH_EPLAN;
-    if (desc->out_stride != 0 && (desc->out_stride % 4 != 0 || desc->out_stride < desc->out_slots * 4))
+    if (!vfetch_out_stride_valid(desc->out_stride, desc->out_slots))
         return VFETCH_EPLAN;
     for (unsigned s = 0; s < desc->num_streams; s++) {
         int err = plan_check_stream(&desc->streams[s]);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "internal.h"
 #include "vfetch/r300.h"
 
 #define R300_MAX_ELEMENTS 16
@@ -230,9 +231,8 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
             pd.location_slot[v] = (int16_t)slot_of[v];
     }
     pd.out_slots = desc->layout == VFETCH_R300_LAYOUT_FULL ? 4 * R300_VECTORS : 4 * vectors;
-    /* 0: the record size; else as vfetch_plan_create checks it, here so that translate and
-       compile agree */
-    if (desc->out_stride && (desc->out_stride % 4 || desc->out_stride < 4 * pd.out_slots))
+    /* checked here too, so that translate and compile agree */
+    if (!vfetch_out_stride_valid(desc->out_stride, pd.out_slots))
         return VFETCH_EPLAN;
     pd.out_stride = desc->out_stride;
 
