@@ -22,9 +22,9 @@ struct r300_key {
 
 struct vfetch_r300_state {
     struct vfetch_r300_state_params params;
-    uint32_t psc[8], ext[8], sgn_norm, cntl_status, vtx_size, max_index;
-    uint32_t num_arrays;
-    struct vfetch_r300_array arrays[VFETCH_R300_MAX_ARRAYS];
+    /* The registers as a description (its layout and stride unused: the params' apply). */
+    struct vfetch_r300_desc regs;
+    uint32_t max_index;
     /* The plan each mode (0 arrays, 1 immediate) returned last, and whether it is still the
        current one (no write changed a value since). */
     const vfetch_plan *returned[2];
@@ -50,10 +50,7 @@ int vfetch_r300_state_create(const struct vfetch_r300_state_params *params,
     if (!s)
         return VFETCH_ENOMEM;
     s->params = *params;
-    struct vfetch_r300_desc d;
-    vfetch_r300_desc_init(&d);
-    memcpy(s->ext, d.prog_stream_cntl_ext, sizeof s->ext);
-    s->sgn_norm = d.sgn_norm_cntl;
+    vfetch_r300_desc_init(&s->regs);
     s->max_index = UINT32_MAX;
     *out = s;
     return VFETCH_OK;
@@ -74,15 +71,15 @@ static uint32_t *r300_state_reg(vfetch_r300_state *s, uint32_t addr)
     if (addr % 4)
         return NULL;
     if (addr >= VFETCH_R300_VAP_PROG_STREAM_CNTL_0 && addr < VFETCH_R300_VAP_PROG_STREAM_CNTL_0 + 32)
-        return &s->psc[(addr - VFETCH_R300_VAP_PROG_STREAM_CNTL_0) / 4];
+        return &s->regs.prog_stream_cntl[(addr - VFETCH_R300_VAP_PROG_STREAM_CNTL_0) / 4];
     if (addr >= VFETCH_R300_VAP_PROG_STREAM_CNTL_EXT_0 &&
         addr < VFETCH_R300_VAP_PROG_STREAM_CNTL_EXT_0 + 32)
-        return &s->ext[(addr - VFETCH_R300_VAP_PROG_STREAM_CNTL_EXT_0) / 4];
+        return &s->regs.prog_stream_cntl_ext[(addr - VFETCH_R300_VAP_PROG_STREAM_CNTL_EXT_0) / 4];
     switch (addr) {
-    case VFETCH_R300_VAP_VTX_SIZE: return &s->vtx_size;
+    case VFETCH_R300_VAP_VTX_SIZE: return &s->regs.vtx_size_dwords;
     case VFETCH_R300_VAP_VF_MAX_VTX_INDX: return &s->max_index;
-    case VFETCH_R300_VAP_CNTL_STATUS: return &s->cntl_status;
-    case VFETCH_R300_VAP_PSC_SGN_NORM_CNTL: return &s->sgn_norm;
+    case VFETCH_R300_VAP_CNTL_STATUS: return &s->regs.cntl_status;
+    case VFETCH_R300_VAP_PSC_SGN_NORM_CNTL: return &s->regs.sgn_norm_cntl;
     default: return NULL;
     }
 }
@@ -128,42 +125,31 @@ int vfetch_r300_load_vbpntr(vfetch_r300_state *state, const uint32_t *payload, s
         arrays[a] = (struct vfetch_r300_array){ .stride_dwords = w >> 8 & 0xff,
                                                 .count_dwords = w & 0xff };
     }
-    if (count != state->num_arrays || memcmp(arrays, state->arrays, count * sizeof arrays[0]))
+    struct vfetch_r300_desc *r = &state->regs;
+    if (count != r->num_arrays || memcmp(arrays, r->arrays, count * sizeof arrays[0]))
         state->fresh[0] = 0;
-    state->num_arrays = count;
-    memcpy(state->arrays, arrays, count * sizeof arrays[0]);
+    r->num_arrays = count;
+    memcpy(r->arrays, arrays, count * sizeof arrays[0]);
     return VFETCH_OK;
 }
 
-/* The key of a mode's plan, and the description it compiles from. */
-static void r300_state_key(const vfetch_r300_state *s, int immediate, struct r300_key *k,
-                           struct vfetch_r300_desc *d)
+/* The key of a mode's plan (0 arrays, 1 immediate). */
+static void r300_state_key(const struct vfetch_r300_desc *r, int immediate, struct r300_key *k)
 {
     memset(k, 0, sizeof *k);
-    memcpy(k->psc, s->psc, sizeof k->psc);
-    memcpy(k->ext, s->ext, sizeof k->ext);
-    k->sgn_norm = s->sgn_norm;
-    k->swap = s->cntl_status & 3;
+    memcpy(k->psc, r->prog_stream_cntl, sizeof k->psc);
+    memcpy(k->ext, r->prog_stream_cntl_ext, sizeof k->ext);
+    k->sgn_norm = r->sgn_norm_cntl;
+    k->swap = r->cntl_status & 3;
     if (immediate) {
-        k->vtx_size = s->vtx_size;
+        k->vtx_size = r->vtx_size_dwords;
     } else {
-        k->num_arrays = s->num_arrays;
-        for (unsigned a = 0; a < s->num_arrays; a++) {
-            k->array[a][0] = s->arrays[a].stride_dwords;
-            k->array[a][1] = s->arrays[a].count_dwords;
+        k->num_arrays = r->num_arrays;
+        for (unsigned a = 0; a < r->num_arrays; a++) {
+            k->array[a][0] = r->arrays[a].stride_dwords;
+            k->array[a][1] = r->arrays[a].count_dwords;
         }
     }
-    vfetch_r300_desc_init(d);
-    memcpy(d->prog_stream_cntl, k->psc, sizeof k->psc);
-    memcpy(d->prog_stream_cntl_ext, k->ext, sizeof k->ext);
-    d->sgn_norm_cntl = k->sgn_norm;
-    d->cntl_status = k->swap;
-    d->vtx_size_dwords = k->vtx_size;
-    d->num_arrays = k->num_arrays;
-    for (unsigned a = 0; a < k->num_arrays; a++)
-        d->arrays[a] = (struct vfetch_r300_array){ k->array[a][0], k->array[a][1] };
-    d->layout = s->params.layout;
-    d->out_stride = s->params.out_stride;
 }
 
 int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_plan **out_plan)
@@ -176,15 +162,22 @@ int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch
         return VFETCH_OK;
     }
     struct r300_key key;
-    struct vfetch_r300_desc d;
-    r300_state_key(state, mode, &key, &d);
+    r300_state_key(&state->regs, mode, &key);
     for (unsigned e = 0; e < state->cache_used; e++)
         if (!memcmp(&state->cache_key[e], &key, sizeof key)) {
             *out_plan = state->returned[mode] = state->cache_plan[e];
             state->fresh[mode] = 1;
             return VFETCH_OK;
         }
+    /* a miss: the mode's description (no arrays, or no immediate size), the state's options */
     state->compiles++;
+    struct vfetch_r300_desc d = state->regs;
+    if (mode)
+        d.num_arrays = 0;
+    else
+        d.vtx_size_dwords = 0;
+    d.layout = state->params.layout;
+    d.out_stride = state->params.out_stride;
     struct vfetch_plan_desc pd;
     int err = vfetch_r300_translate(&d, &pd);
     vfetch_plan *plan = NULL;
