@@ -38,12 +38,19 @@ struct gx_builder {
     int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];
 };
 
+/* Append a zeroed op (the caller fills it). */
+static struct vfetch_op *gx_new_op(struct gx_builder *b)
+{
+    struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
 /* Append an op whose `width` components go to the next free slots (vec4 layout: a whole
    vec4, its missing components (0, 0, 0, 1)). */
 static struct vfetch_op *gx_add_op(struct gx_builder *b, unsigned location, unsigned width)
 {
-    struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
-    memset(op, 0, sizeof *op);
+    struct vfetch_op *op = gx_new_op(b);
     for (unsigned c = 0; c < 4; c++)
         op->swizzle[c] = (uint8_t)c;
     op->dst_slot = (uint16_t)b->next_slot;
@@ -90,8 +97,7 @@ static void gx_add_color(struct gx_builder *b, unsigned location, const struct v
         op->write_mask = 1;
         if (b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
             /* y, z, w of the color's vec4: zero (a constant op reading the color's byte) */
-            struct vfetch_op *zero = &b->desc.ops[b->desc.num_ops++];
-            memset(zero, 0, sizeof *zero);
+            struct vfetch_op *zero = gx_new_op(b);
             zero->format = VFETCH_FORMAT_FIXED8;
             zero->conversion = VFETCH_CONV_UINT;
             zero->count = 1;
@@ -103,13 +109,19 @@ static void gx_add_color(struct gx_builder *b, unsigned location, const struct v
     }
 }
 
-/* The staged offset of matrix index m (0: position, 1 + n: texcoord n): the bytes come first,
-   one per index present, in that order (gx_build_staging). */
+/* Whether matrix index m is present (0: position, 1 + n: texcoord n). */
+static unsigned gx_matrix_present(const struct vfetch_gx_format *f, unsigned m)
+{
+    return m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
+}
+
+/* The staged offset of matrix index m: the bytes come first, one per index present, in that
+   order (gx_build_staging); gx_matrix_offset(f, 9) is their count. */
 static uint32_t gx_matrix_offset(const struct vfetch_gx_format *f, unsigned m)
 {
     uint32_t offset = 0;
     for (unsigned k = 0; k < m; k++)
-        offset += k == 0 ? f->pos_matrix_index : f->tex_matrix_index[k - 1];
+        offset += gx_matrix_present(f, k);
     return offset;
 }
 
@@ -118,8 +130,7 @@ static uint32_t gx_matrix_offset(const struct vfetch_gx_format *f, unsigned m)
 static struct vfetch_op *gx_add_matrix_op(struct gx_builder *b, uint32_t offset,
                                           enum vfetch_conversion conversion)
 {
-    struct vfetch_op *op = &b->desc.ops[b->desc.num_ops++];
-    memset(op, 0, sizeof *op);
+    struct vfetch_op *op = gx_new_op(b);
     op->format = VFETCH_FORMAT_UINT6;
     op->conversion = conversion;
     op->count = 1;
@@ -158,8 +169,7 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
     uint32_t offset = 0;
     struct vfetch_op *last = NULL;
     for (unsigned m = 0; m < 9; m++) {
-        const int present = m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
-        if (!present)
+        if (!gx_matrix_present(f, m))
             continue;
         const unsigned location = m == 0 ? VFETCH_GX_LOC_POS_MATRIX : VFETCH_GX_LOC_TEX_MATRIX0 + m - 1;
         struct vfetch_op *op = gx_add_matrix_op(b, offset++, VFETCH_CONV_INTEGER);
@@ -180,10 +190,8 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
 static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETCH_GX_NUM_ATTRS])
 {
     const struct vfetch_gx_format *f = &p->format;
-    uint32_t src = 0, dst = 0;
+    uint32_t src = gx_matrix_offset(f, 9), dst = 0; /* the matrix-index bytes */
     p->position_copy = -1;
-    for (unsigned m = 0; m < 9; m++)
-        src += m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
     if (src) /* matrix-index bytes: the same place in both */
         p->copies[p->num_copies++] = (struct vfetch_gx_copy){ VFETCH_GX_FROM_VERTEX, 0, 0, 0, (uint16_t)src, 0 };
     dst = src;
