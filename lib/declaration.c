@@ -43,9 +43,11 @@ int vfetch_plan_declaration(const vfetch_plan *plan, struct vfetch_vertex_decl *
             a->type = VFETCH_ATTR_UNORM8X4;
             a->count = 4;
             a->normalized = 1;
-        } else if (op && op->conversion == VFETCH_CONV_INTEGER) {
-            /* the integers the op stores; its other slots are padding (float 0 / 1 bits) */
-            a->type = VFETCH_ATTR_UINT32;
+        } else if (op && (op->conversion == VFETCH_CONV_INTEGER ||
+                          op->conversion == VFETCH_CONV_SINTEGER)) {
+            /* the integers the op stores; its other slots are padding (float 0 / 1 bits, or
+               a front-end's integer constants) */
+            a->type = op->conversion == VFETCH_CONV_INTEGER ? VFETCH_ATTR_UINT32 : VFETCH_ATTR_SINT32;
             a->count = op->count < span ? op->count : span;
         } else {
             a->type = VFETCH_ATTR_FLOAT32;

@@ -23,7 +23,7 @@ static void text_printf(struct text *t, const char *fmt, ...)
 }
 
 static const char *const order_name[] = { "little", "swap16", "swap32", "swaphalf", "big-endian" };
-static const char *const step_name[] = { "indexed", "sequential", "constant" };
+static const char *const step_name[] = { "indexed", "sequential", "constant", "instanced" };
 static const char swizzle_char[] = "xyzw01";
 
 size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
@@ -40,23 +40,32 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
                 (unsigned long long)plan->hash, d->num_streams, d->num_ops, d->out_slots,
                 plan->record_size, plan->out_stride, plan->record ? "record-program" : "per-op",
                 plan->isa);
-    for (unsigned s = 0; s < d->num_streams; s++)
-        text_printf(&t, "  stream %u: stride %u, %s, %s, reads %u bytes per vertex\n", s,
-                    d->streams[s].stride, order_name[d->streams[s].order],
-                    step_name[d->streams[s].step], plan->stream_extent[s]);
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        text_printf(&t, "  stream %u: stride %u, %s, %s", s, d->streams[s].stride,
+                    order_name[d->streams[s].order], step_name[d->streams[s].step]);
+        if (d->streams[s].step == VFETCH_STEP_INSTANCE)
+            text_printf(&t, " (divisor %u)", d->streams[s].divisor);
+        text_printf(&t, ", reads %u bytes per vertex\n", plan->stream_extent[s]);
+    }
     for (unsigned i = 0; i < d->num_ops; i++) {
         const struct vfetch_op *op = &d->ops[i];
         text_printf(&t, "  op %u: %s x%u %s", i, vfetch_format_info[op->format].name, op->count,
                     vfetch_conversion_name[op->conversion]);
         if (op->shift)
             text_printf(&t, " >>%u", op->shift);
-        text_printf(&t, " from");
-        const unsigned sources = vfetch_format_info[op->format].packed ? 1 : op->count;
-        for (unsigned c = 0; c < sources; c++)
-            text_printf(&t, "%s s%u+%u", c ? "," : "", op->src[c].stream, op->src[c].offset);
-        text_printf(&t, " swizzle %c%c%c%c", swizzle_char[op->swizzle[0]],
-                    swizzle_char[op->swizzle[1]], swizzle_char[op->swizzle[2]],
-                    swizzle_char[op->swizzle[3]]);
+        if (op->format == VFETCH_FORMAT_CONSTANT) {
+            text_printf(&t, " words");
+            for (unsigned c = 0; c < 4; c++)
+                text_printf(&t, "%s%08x", c ? "," : " ", op->constant[c]);
+        } else {
+            text_printf(&t, " from");
+            const unsigned sources = vfetch_format_info[op->format].packed ? 1 : op->count;
+            for (unsigned c = 0; c < sources; c++)
+                text_printf(&t, "%s s%u+%u", c ? "," : "", op->src[c].stream, op->src[c].offset);
+            text_printf(&t, " swizzle %c%c%c%c", swizzle_char[op->swizzle[0]],
+                        swizzle_char[op->swizzle[1]], swizzle_char[op->swizzle[2]],
+                        swizzle_char[op->swizzle[3]]);
+        }
         text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
                     op->write_mask & 2 ? 'y' : '-', op->write_mask & 4 ? 'z' : '-',
                     op->write_mask & 8 ? 'w' : '-');

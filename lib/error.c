@@ -37,6 +37,18 @@ const char *vfetch_strerror(int code)
     case VFETCH_ERESERVED_COLOR: return "reserved GX color format (6 or 7) on an enabled color";
     case VFETCH_EARRAY_INDEX: return "a GX array index reads past the end of the bound array";
     case VFETCH_EREGISTER: return "not a GX CP vertex register (0x30, 0x40, 0x50, 0x60, 0x70-0x97, 0xA0-0xBF)";
+    case VFETCH_EAAM_IMAP_DEFAULT:
+        return "Maxwell Imap bit set on an attribute whose Idmap is default for the stage";
+    case VFETCH_EAAM_OMAP_DISCARD:
+        return "Maxwell Omap bit set on an attribute whose Odmap is discard for the stage";
+    case VFETCH_EAAM_PS_POSITION_W: return "Maxwell pixel shader Imap without POSITION_W";
+    case VFETCH_EAAM_CBF_ODMAP:
+        return "Maxwell CULL_BEFORE_FETCH Odmap entry other than ST_REQ or discard";
+    case VFETCH_EAAM_CBF_IDMAP:
+        return "Maxwell CULL_BEFORE_FETCH Idmap entry differs from the VERTEX Idmap";
+    case VFETCH_EATTRIBUTE_FORMAT:
+        return "Maxwell vertex attribute size and numerical type the hardware does not accept";
+    case VFETCH_ESTREAM_DISABLED: return "an active Maxwell vertex attribute reads a disabled stream";
     default: return "unknown error";
     }
 }

@@ -62,6 +62,7 @@ struct vfetch_op_exec {
     uint8_t swizzle[4];
     uint8_t write_mask;
     uint16_t dst_slot;
+    uint32_t constant[4]; /**< VFETCH_FORMAT_CONSTANT: the words stored */
     struct vfetch_lane lane[4];
     /** Window fetch, for levels with a byte shuffle: when every component lies in one stream
         within 16 bytes (win_ok), one 16-byte load at record + win_lo and one shuffle by
@@ -81,6 +82,11 @@ struct vfetch_plan {
     struct vfetch_op_exec ops[VFETCH_MAX_OPS];
     uint32_t stream_extent[VFETCH_MAX_STREAMS]; /**< bytes one vertex reads per stream */
     uint32_t stream_lo[VFETCH_MAX_STREAMS];     /**< lowest byte it reads (0 if none) */
+    /** Bytes from one vertex's record to the next's: the stride, or 0 for the streams that
+        read one record for the whole run (constant, instanced). */
+    uint32_t vertex_stride[VFETCH_MAX_STREAMS];
+    /** 1 if some stream is instanced (VFETCH_STEP_INSTANCE): runs move its binding first. */
+    uint8_t has_instanced;
     uint32_t record_size;                 /**< out_slots * 4 */
     uint32_t out_stride;
     uint64_t hash;
@@ -103,6 +109,12 @@ struct vfetch_plan {
  * VFETCH_ENOMEM (stage allocation), before any write.
  */
 int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
+
+/** 1 if a stream reads one record for the whole run (constant and instanced streams). */
+static inline int vfetch_step_fixed(enum vfetch_step step)
+{
+    return step == VFETCH_STEP_CONSTANT || step == VFETCH_STEP_INSTANCE;
+}
 
 /** Whether an output stride suits records of `slots` 32-bit slots: 0 (the record size), or a
     multiple of 4 at least the record. One rule for vfetch_plan_create and the R300 front-end,
@@ -151,7 +163,7 @@ extern const char *const vfetch_conversion_name[VFETCH_CONV_COUNT];
 static inline int vfetch_format_fields_widen8(enum vfetch_format format)
 {
     const struct vfetch_format_info *fi = &vfetch_format_info[format];
-    if (fi->is_float)
+    if (fi->is_float || fi->max_count == 0)
         return 0;
     for (unsigned c = 0; c < fi->max_count; c++)
         if (fi->field_bits[c] < 4 || fi->field_bits[c] > 8)
@@ -159,11 +171,20 @@ static inline int vfetch_format_fields_widen8(enum vfetch_format format)
     return 1;
 }
 
-/** 1 if a plan may pair this format with this conversion (both already in range). */
+/** 1 if a plan may pair this format with this conversion (both already in range). The
+    constant "format" reads nothing and is no pair (plan_check_op takes it apart). */
 static inline int vfetch_pair_valid(enum vfetch_format format, enum vfetch_conversion conv)
 {
+    if (format == VFETCH_FORMAT_CONSTANT)
+        return 0;
     if (vfetch_format_info[format].is_float != (conv == VFETCH_CONV_FLOAT))
         return 0;
+    /* 32-bit fields: the conversions Maxwell has (no 32-bit SNORM without the clamp, and
+       nothing that widens or packs bytes). */
+    if (format == VFETCH_FORMAT_FIXED32)
+        return conv == VFETCH_CONV_UINT || conv == VFETCH_CONV_SINT || conv == VFETCH_CONV_UNORM ||
+               conv == VFETCH_CONV_SNORM_ZERO_CLAMP || conv == VFETCH_CONV_INTEGER ||
+               conv == VFETCH_CONV_SINTEGER;
     if (conv == VFETCH_CONV_UNORM8 || conv == VFETCH_CONV_PACK_UNORM8)
         return vfetch_format_fields_widen8(format);
     return 1;

@@ -31,7 +31,7 @@ void vfetch_plan_desc_init(struct vfetch_plan_desc *desc)
 
 static int plan_check_stream(const struct vfetch_stream *s)
 {
-    if ((unsigned)s->order > VFETCH_ORDER_BIG_ENDIAN || (unsigned)s->step > VFETCH_STEP_CONSTANT)
+    if ((unsigned)s->order > VFETCH_ORDER_BIG_ENDIAN || (unsigned)s->step > VFETCH_STEP_INSTANCE)
         return VFETCH_EPLAN;
     const int dword_swap = s->order >= VFETCH_ORDER_SWAP_16 && s->order <= VFETCH_ORDER_SWAP_HALF;
     if (dword_swap && s->stride % 4 != 0)
@@ -44,13 +44,16 @@ static int plan_check_op(const struct vfetch_plan_desc *desc, const struct vfetc
     if ((unsigned)op->format >= VFETCH_FORMAT_COUNT || (unsigned)op->conversion >= VFETCH_CONV_COUNT)
         return VFETCH_EPLAN;
     const struct vfetch_format_info *fi = &vfetch_format_info[op->format];
-    if (!vfetch_pair_valid(op->format, op->conversion))
+    const int constant = op->format == VFETCH_FORMAT_CONSTANT;
+    if (constant ? op->conversion != VFETCH_CONV_FLOAT || op->count != 0
+                 : !vfetch_pair_valid(op->format, op->conversion))
         return VFETCH_EPLAN;
 
     const int shifted = op->conversion == VFETCH_CONV_UINT || op->conversion == VFETCH_CONV_SINT;
     if (op->shift > (shifted ? 31 : 0))
         return VFETCH_EPLAN;
-    if (fi->packed ? op->count != fi->max_count : op->count < 1 || op->count > fi->max_count)
+    if (!constant &&
+        (fi->packed ? op->count != fi->max_count : op->count < 1 || op->count > fi->max_count))
         return VFETCH_EPLAN;
     for (unsigned c = 0; c < op->count; c++) {
         if (op->src[c].stream >= desc->num_streams)
@@ -125,6 +128,7 @@ static void plan_normalise(const struct vfetch_plan_desc *in, struct vfetch_plan
         out->streams[s].stride = in->streams[s].step == VFETCH_STEP_CONSTANT ? 0 : in->streams[s].stride;
         out->streams[s].order = in->streams[s].order;
         out->streams[s].step = in->streams[s].step;
+        out->streams[s].divisor = in->streams[s].step == VFETCH_STEP_INSTANCE ? in->streams[s].divisor : 0;
     }
     out->num_ops = in->num_ops;
     for (unsigned i = 0; i < in->num_ops; i++) {
@@ -139,9 +143,16 @@ static void plan_normalise(const struct vfetch_plan_desc *in, struct vfetch_plan
             b->src[c].stream = a->src[c].stream;
             b->src[c].offset = a->src[c].offset;
         }
-        memcpy(b->swizzle, a->swizzle, 4);
         b->write_mask = a->write_mask;
         b->dst_slot = a->dst_slot;
+        if (a->format == VFETCH_FORMAT_CONSTANT) { /* the swizzle is not used */
+            for (unsigned c = 0; c < 4; c++) {
+                b->swizzle[c] = (uint8_t)c;
+                b->constant[c] = a->write_mask >> c & 1 ? a->constant[c] : 0;
+            }
+        } else {
+            memcpy(b->swizzle, a->swizzle, 4);
+        }
     }
     out->path = in->path;
     out->out_slots = in->out_slots;
@@ -198,6 +209,8 @@ static void plan_compile_window(struct vfetch_op_exec *x)
 {
     uint32_t lo = UINT32_MAX, hi = 0;
     x->win_ok = 0;
+    if (x->count == 0)
+        return; /* a constant op reads nothing */
     for (unsigned c = 0; c < x->count; c++) {
         if (x->lane[c].stream != x->lane[0].stream)
             return;
@@ -237,6 +250,8 @@ static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
         h = plan_hash_bytes(h, d->streams[s].stride, 4);
         h = plan_hash_bytes(h, (uint32_t)d->streams[s].order, 1);
         h = plan_hash_bytes(h, (uint32_t)d->streams[s].step, 1);
+        if (d->streams[s].step == VFETCH_STEP_INSTANCE) /* (older plans keep their hashes) */
+            h = plan_hash_bytes(h, d->streams[s].divisor, 4);
     }
     h = plan_hash_bytes(h, d->num_ops, 4);
     for (unsigned i = 0; i < d->num_ops; i++) {
@@ -252,6 +267,9 @@ static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
         }
         h = plan_hash_bytes(h, op->write_mask, 1);
         h = plan_hash_bytes(h, op->dst_slot, 2);
+        if (op->format == VFETCH_FORMAT_CONSTANT)
+            for (unsigned c = 0; c < 4; c++)
+                h = plan_hash_bytes(h, op->constant[c], 4);
     }
     h = plan_hash_bytes(h, d->out_slots, 4);
     h = plan_hash_bytes(h, d->out_stride, 4);
@@ -291,6 +309,7 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         memcpy(x->swizzle, op->swizzle, 4);
         x->write_mask = op->write_mask;
         x->dst_slot = op->dst_slot;
+        memcpy(x->constant, op->constant, sizeof x->constant);
         for (unsigned c = 0; c < op->count; c++)
             plan_compile_lane(d, op, c, &x->lane[c], plan->stream_extent, plan->stream_lo);
         plan_compile_window(x);
@@ -298,6 +317,10 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
     for (unsigned s = 0; s < VFETCH_MAX_STREAMS; s++)
         if (!plan->stream_extent[s])
             plan->stream_lo[s] = 0;
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        plan->vertex_stride[s] = vfetch_step_fixed(d->streams[s].step) ? 0 : d->streams[s].stride;
+        plan->has_instanced |= d->streams[s].step == VFETCH_STEP_INSTANCE;
+    }
     plan->record_size = d->out_slots * 4;
     plan->out_stride = d->out_stride;
     plan->hash = plan_hash_desc(d);

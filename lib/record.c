@@ -21,12 +21,13 @@ struct slot_source {
     enum slot_kind kind;
     const struct vfetch_op_exec *op;
     const struct vfetch_lane *lane;
+    uint32_t word; /**< SLOT_CONST1: the constant's bits (1.0, or a constant op's word) */
 };
 
 static void record_slot_sources(const struct vfetch_plan *plan, struct slot_source *slots)
 {
     for (unsigned s = 0; s < plan->desc.out_slots; s++)
-        slots[s] = (struct slot_source){ SLOT_KEEP, NULL, NULL };
+        slots[s] = (struct slot_source){ SLOT_KEEP, NULL, NULL, 0 };
     for (unsigned o = 0; o < plan->desc.num_ops; o++) {
         const struct vfetch_op_exec *op = &plan->ops[o];
         for (unsigned c = 0; c < 4; c++) {
@@ -36,7 +37,11 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
             const unsigned sel = op->swizzle[c];
             slot->op = op;
             slot->lane = NULL;
-            if (op->conversion == VFETCH_CONV_PACK_UNORM8) { /* write mask 1, identity */
+            slot->word = VFETCH_ONE_BITS;
+            if (op->format == VFETCH_FORMAT_CONSTANT) {
+                slot->word = op->constant[c];
+                slot->kind = op->constant[c] ? SLOT_CONST1 : SLOT_CONST0;
+            } else if (op->conversion == VFETCH_CONV_PACK_UNORM8) { /* write mask 1, identity */
                 slot->lane = &op->lane[0];
                 slot->kind = op->format == VFETCH_FORMAT_FIXED8 ? SLOT_RGBA8 : SLOT_PACK8;
             } else if (sel == VFETCH_SWIZZLE_0 || (sel < 3 && sel >= op->count))
@@ -47,8 +52,9 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
                 slot->lane = &op->lane[sel];
                 slot->kind = op->format == VFETCH_FORMAT_FLOAT32        ? SLOT_RAW32
                              : op->format == VFETCH_FORMAT_FLOAT16      ? SLOT_HALF
-                             : op->conversion == VFETCH_CONV_INTEGER ? SLOT_INT
-                                                                     : SLOT_FIXED;
+                             : op->conversion == VFETCH_CONV_INTEGER ||
+                                       op->conversion == VFETCH_CONV_SINTEGER ? SLOT_INT
+                                                                              : SLOT_FIXED;
             }
         }
     }
@@ -97,7 +103,7 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
     if (!slot->lane)
         return 0;
     const struct vfetch_lane *lane = slot->lane;
-    const uint64_t rec = (uint64_t)vertex * plan->desc.streams[lane->stream].stride;
+    const uint64_t rec = (uint64_t)vertex * plan->vertex_stride[lane->stream];
     if (slot->kind == SLOT_RGBA8) { /* byte c of the slot is component c's byte */
         for (unsigned c = 0; c < slot->op->count; c++)
             bytes[c] = (int64_t)(rec + slot->op->lane[c].byte_off[0]);
@@ -140,7 +146,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
         return;
     }
     if (slot->kind == SLOT_CONST1)
-        v->raw_or[i] = (int32_t)VFETCH_ONE_BITS;
+        v->raw_or[i] = (int32_t)slot->word;
     if ((slot->kind == SLOT_RGBA8 || slot->kind == SLOT_PACK8) && slot->op->count < 4)
         v->raw_or[i] = (int32_t)0xff000000u; /* missing alpha: 255 (missing G, B: 0) */
     if (slot->kind == SLOT_PACK8) {
@@ -346,16 +352,17 @@ static void record_used_bytes(const struct vfetch_plan *plan, const struct slot_
  * is at most window_end. Returns 0 if not (a lowering bug: the plan then runs per op rather
  * than overrun a stage).
  */
-static int record_windows_cover(const struct vfetch_plan_desc *d,
+static int record_windows_cover(const struct vfetch_plan *plan,
                                 const struct vfetch_record_prog *prog)
 {
+    const struct vfetch_plan_desc *d = &plan->desc;
     for (unsigned s = 0; s < d->num_streams; s++) {
         if (prog->record_hi[s] == 0) {
             if (prog->window_end[s])
                 return 0;
             continue;
         }
-        const uint64_t last = (uint64_t)(prog->group - 1) * d->streams[s].stride + prog->record_hi[s];
+        const uint64_t last = (uint64_t)(prog->group - 1) * plan->vertex_stride[s] + prog->record_hi[s];
         if (!prog->window_end[s] || last > prog->window_end[s])
             return 0;
     }
@@ -463,11 +470,21 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         for (unsigned c = 0; c < op->count; c++)
             if (op->conversion == VFETCH_CONV_INTEGER && op->lane[c].field_shift)
                 return NULL;
+        /* Not (yet) in the program: sign extension of integer fields narrower than 32 bits,
+           the unsigned small floats (no binary16 in memory to gather), and the float
+           conversions of 32-bit fields (one int -> float step cannot hold them exactly). */
+        if (op->conversion == VFETCH_CONV_SINTEGER && op->format != VFETCH_FORMAT_FIXED32)
+            return NULL;
+        if (op->format == VFETCH_FORMAT_UFLOAT_11_11_10)
+            return NULL;
+        if (op->format == VFETCH_FORMAT_FIXED32 && op->conversion != VFETCH_CONV_INTEGER &&
+            op->conversion != VFETCH_CONV_SINTEGER)
+            return NULL;
     }
 
     struct slot_source slots[VFETCH_MAX_SLOTS];
     record_slot_sources(plan, slots);
-    const struct slot_source keep = { SLOT_KEEP, NULL, NULL };
+    const struct slot_source keep = { SLOT_KEEP, NULL, NULL, 0 };
 
     /* The vectors' tables 64-byte aligned (struct vfetch_rp_vector): so is the allocation. */
     const size_t bytes =
@@ -486,7 +503,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     record_used_bytes(plan, slots, prog);
     uint64_t limit[VFETCH_MAX_STREAMS];
     for (unsigned s = 0; s < d->num_streams; s++)
-        limit[s] = (uint64_t)(group - 1) * d->streams[s].stride + prog->record_hi[s];
+        limit[s] = (uint64_t)(group - 1) * plan->vertex_stride[s] + prog->record_hi[s];
 
     for (unsigned k = 0; k < num_vectors; k++) {
         struct vfetch_rp_vector *v = &prog->vec[k];
@@ -554,7 +571,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         }
     }
     record_group_runs(prog);
-    if (!record_windows_cover(d, prog)) {
+    if (!record_windows_cover(plan, prog)) {
         free(prog);
         return NULL;
     }

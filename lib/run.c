@@ -47,6 +47,13 @@ static inline int run_gathered(const struct vfetch_stream *st, const struct vfet
     return st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
 }
 
+/* The one record an instanced stream reads in a run (< 2^33: no overflow in 64 bits). */
+static inline uint64_t run_instance_record(const struct vfetch_stream *st,
+                                           const struct vfetch_run_params *p)
+{
+    return (uint64_t)p->base_instance + (st->divisor ? p->instance / st->divisor : 0);
+}
+
 /* Highest record each step kind reads over the whole run. */
 static int run_max_records(const struct vfetch_run_params *p, uint64_t *max_indexed,
                            uint64_t *max_sequential)
@@ -109,6 +116,7 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
         const struct vfetch_stream *st = &d->streams[s];
         const uint64_t rec = st->step == VFETCH_STEP_INDEXED      ? max_indexed
                              : st->step == VFETCH_STEP_SEQUENTIAL ? max_sequential
+                             : st->step == VFETCH_STEP_INSTANCE   ? run_instance_record(st, p)
                                                                   : 0;
         /* rec < 2^32 and stride < 2^32: the product and the sum fit 64 bits. */
         const uint64_t need = rec * st->stride + plan->stream_extent[s];
@@ -145,7 +153,7 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
             continue;
         const struct vfetch_stream *st = &d->streams[s];
         const uint8_t *data = p->streams[s].data;
-        if (st->step == VFETCH_STEP_CONSTANT) {
+        if (vfetch_step_fixed(st->step)) { /* instanced: shifted to its record (vfetch_run) */
             base[s] = data;
             stride[s] = 0;
         } else if (!run_gathered(st, p)) {
@@ -238,7 +246,7 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
         if (!prog->window_end[s])
             continue;
         const struct vfetch_stream *st = &d->streams[s];
-        const size_t sstride = st->stride; /* 0 for constant streams (normalised) */
+        const size_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
         /* < 2^64: groups * group <= count < 2^32 and stride < 2^32 */
         const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
         if (span > stage_size - used)
@@ -259,7 +267,7 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
         const size_t records = sstride ? present : 1; /* stride 0: every vertex reads one */
         for (size_t i = 0; i < records; i++) {
             const uint32_t pos = first + (uint32_t)i;
-            const uint64_t rec = st->step == VFETCH_STEP_CONSTANT ? 0
+            const uint64_t rec = vfetch_step_fixed(st->step) ? 0
                                  : gathered                      ? (uint64_t)run_vertex_index(p, pos)
                                                                  : pos;
             memcpy(to + i * sstride + lo, data + (size_t)(rec * st->stride) + lo, bytes);
@@ -276,13 +284,12 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
                               const struct vfetch_run_params *p, size_t groups,
                               const uint8_t **base, size_t *stride)
 {
-    const struct vfetch_plan_desc *d = &plan->desc;
     const uint64_t group = prog->group;
     size_t safe = groups;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
         const uint8_t *data = p->streams[s].data;
-        stride[s] = d->streams[s].stride; /* 0 for constant streams (normalised) */
+        stride[s] = plan->vertex_stride[s]; /* 0: one record for the run */
         /* first * stride <= the validated binding size for the streams read in place */
         const uint64_t start = (uint64_t)p->first * stride[s], size = p->streams[s].size;
         if (start + prog->window_end[s] > size) {
@@ -307,12 +314,12 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
    thin path copies such a draw's bytes to the stack: internal.h). */
 #define RUN_SMALL_SPAN VFETCH_RUN_SMALL_SPAN
 
-static int run_small_span(const struct vfetch_record_prog *prog, const struct vfetch_plan_desc *d,
+static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_plan *plan,
                           size_t groups)
 {
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        if ((uint64_t)groups * prog->group * d->streams[s].stride + prog->window_end[s] >
+        if ((uint64_t)groups * prog->group * plan->vertex_stride[s] + prog->window_end[s] >
             RUN_SMALL_SPAN)
             return 0;
     }
@@ -373,7 +380,7 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
            fail this); gathered records keep the stream's stride (the program's offsets assume
            it), so records longer than their stride would overlap in the stage. */
         const int gathered = run_gathered(st, p);
-        if ((uint64_t)group * st->stride > SIZE_MAX ||
+        if ((uint64_t)group * plan->vertex_stride[s] > SIZE_MAX ||
             (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride)) {
             run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
             return;
@@ -382,7 +389,7 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     }
     if (!staged_run) {
         done = run_safe_groups(plan, prog, p, groups, base, stride);
-        if (done < groups && run_small_span(prog, &plan->desc, groups))
+        if (done < groups && run_small_span(prog, plan, groups))
             done = 0; /* staged whole below: one short copy beats a second program pass */
         else
             record_run(prog, base, stride, done, out, plan->out_stride);
@@ -466,7 +473,7 @@ run_in_place_with(const vfetch_plan *plan, const struct vfetch_record_prog *prog
     size_t stride[VFETCH_MAX_STREAMS];
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
+        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
         /* Validation put every record of the draw inside the binding: first * stride and
            the last group's start stay below its size, so neither sum overflows. */
         const uint64_t start = (uint64_t)first * sstride;
@@ -504,7 +511,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
     uint64_t spans = 0;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        spans += (uint64_t)(groups - 1) * prog->group * plan->desc.streams[s].stride +
+        spans += (uint64_t)(groups - 1) * prog->group * plan->vertex_stride[s] +
                  prog->window_end[s];
     }
     if (spans > RUN_SMALL_SPAN)
@@ -518,7 +525,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
     size_t stride[VFETCH_MAX_STREAMS], used = 0;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        const uint64_t sstride = plan->desc.streams[s].stride; /* 0: constant (normalised) */
+        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
         const uint64_t start = (uint64_t)first * sstride;
         const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
         run_copy_span(copy + used, &streams[s], (size_t)start, (size_t)span); /* as staging does */
@@ -575,8 +582,34 @@ __attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
     return VFETCH_OK;
 }
 
+/* An instanced stream reads one record for the whole run: its binding moved to that record
+   (validated to lie inside it), it runs as a constant stream. */
+static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
+                                                   const struct vfetch_run_params *params)
+{
+    struct vfetch_binding shifted[VFETCH_MAX_STREAMS];
+    struct vfetch_run_params p = *params;
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        shifted[s] = params->streams[s];
+        const struct vfetch_stream *st = &plan->desc.streams[s];
+        if (st->step != VFETCH_STEP_INSTANCE || !shifted[s].data)
+            continue;
+        const size_t at = (size_t)(run_instance_record(st, params) * st->stride);
+        shifted[s].data = (const uint8_t *)shifted[s].data + at;
+        shifted[s].size -= at;
+    }
+    p.streams = shifted;
+    p.num_streams = plan->desc.num_streams;
+    if (plan->record && p.index_type == VFETCH_INDEX_NONE &&
+        vfetch_run_in_place(plan, p.streams, p.first, p.count, p.out))
+        return VFETCH_OK;
+    return vfetch_run_staged(plan, &p);
+}
+
 int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
+    if (plan->has_instanced)
+        return run_instanced(plan, params);
     if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
         vfetch_run_in_place(plan, params->streams, params->first, params->count, params->out))
         return VFETCH_OK;

@@ -251,6 +251,24 @@ static void kernels_init(void)
         }
 }
 
+/* Whether the record program expresses a kernel's ops wherever they lie (docs/simd.md): not
+   RGBA8 packing (only of some layouts), integer fields above bit 0, sign-extended fields
+   narrower than 32 bits, the unsigned small floats, or the float conversions of 32-bit
+   fields. */
+static bool kernel_in_record(const struct kernel *k)
+{
+    const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
+    if (k->conversion == VFETCH_CONV_PACK_UNORM8 || k->format == VFETCH_FORMAT_UFLOAT_11_11_10)
+        return false;
+    if (k->conversion == VFETCH_CONV_INTEGER && fi->packed)
+        return false;
+    if (k->conversion == VFETCH_CONV_SINTEGER)
+        return k->format == VFETCH_FORMAT_FIXED32;
+    if (k->format == VFETCH_FORMAT_FIXED32)
+        return k->conversion == VFETCH_CONV_INTEGER;
+    return true;
+}
+
 /* One per-op kernel test case: an op over one stream, and where its buffers sit. */
 struct op_case {
     struct vfetch_op op;
@@ -380,8 +398,8 @@ static size_t exhaustive_data(const struct kernel *k, uint8_t **out, size_t *str
         n = (size_t)1 << (8 * fi->container); /* every container value */
     else if (fi->packed)
         n = (size_t)1 << fi->field_bits[0];
-    else if (k->format == VFETCH_FORMAT_FLOAT32)
-        n = 65536;
+    else if (k->format == VFETCH_FORMAT_FLOAT32 || k->format == VFETCH_FORMAT_FIXED32)
+        n = 65536; /* specials, then random words */
     else
         n = (size_t)1 << (8 * fi->container);
     *stride = fi->packed ? 4 : (size_t)fi->container * fi->max_count; /* dword swaps: x4 */
@@ -398,13 +416,18 @@ static size_t exhaustive_data(const struct kernel *k, uint8_t **out, size_t *str
                 word |= val << fi->field_shift[c];
             }
             memcpy(v, &word, fi->container);
-        } else if (k->format == VFETCH_FORMAT_FLOAT32) {
+        } else if (k->format == VFETCH_FORMAT_FLOAT32 || k->format == VFETCH_FORMAT_FIXED32) {
             static const uint32_t special[] = {
                 0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001,
                 0xffbfffff, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f800000,
             };
+            static const uint32_t special_int[] = {
+                0x00000000, 0x00000001, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff,
+                0xfffffffe, 0x00ffffff, 0x01000001, 0x7fffff80, 0x7fffffc0, 0xffffff7f,
+            };
+            const uint32_t *sp = k->format == VFETCH_FORMAT_FIXED32 ? special_int : special;
             for (unsigned c = 0; c < 4; c++) {
-                const uint32_t bits = i < 12 ? special[(i + c) % 12] : (uint32_t)(rnd() >> 32);
+                const uint32_t bits = i < 12 ? sp[(i + c) % 12] : (uint32_t)(rnd() >> 32);
                 memcpy(v + 4 * c, &bits, 4);
             }
         } else {
@@ -542,7 +565,8 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
     for (unsigned s = 0; s < d->num_streams; s++) {
         struct vfetch_stream *st = &d->streams[s];
         st->order = (enum vfetch_byte_order)(rnd_below(3) ? VFETCH_ORDER_LITTLE : rnd_below(5));
-        st->step = (enum vfetch_step)(rnd_below(6) ? VFETCH_STEP_INDEXED : rnd_below(3));
+        st->step = (enum vfetch_step)(rnd_below(6) ? VFETCH_STEP_INDEXED : rnd_below(4));
+        st->divisor = rnd_below(3) ? rnd_below(4) : 0; /* instanced streams: 0..3 */
         st->stride = 4 * (1 + rnd_below(16));
         if (rnd_below(5) == 0 && (st->order == VFETCH_ORDER_LITTLE || st->order == VFETCH_ORDER_BIG_ENDIAN))
             st->stride += 1 + rnd_below(3); /* odd strides */
@@ -551,6 +575,8 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
     unsigned slots = 0;
     for (unsigned i = 0; i < d->num_ops; i++) {
         const struct kernel *k = &kernels[rnd_below(num_kernels)];
+        if (!kernel_in_record(k) && rnd_below(4)) /* keep most plans on the record program */
+            k = &kernels[rnd_below(num_kernels)];
         const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
         struct vfetch_op *op = &d->ops[i];
         *op = full_op(k);
@@ -586,13 +612,21 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
         }
         /* What the record program leaves to the per-op path: RGBA8 packing, integer fields
            above bit 0. */
-        regular &= k->conversion != VFETCH_CONV_PACK_UNORM8 &&
-                   !(k->conversion == VFETCH_CONV_INTEGER && fi->packed);
+        regular &= kernel_in_record(k);
         if (k->conversion == VFETCH_CONV_UINT || k->conversion == VFETCH_CONV_SINT)
             op->shift = (uint8_t)(rnd_below(3) ? 0 : rnd_below(32));
         /* Usually the next free vec4; sometimes an overlap with an earlier op. */
         op->dst_slot = (uint16_t)(rnd_below(6) || !slots ? slots : rnd_below(slots));
         regular &= op->dst_slot == slots; /* overlaps may mix streams in one vector */
+        if (rnd_below(10) == 0) { /* a constant op (slot defaults): words, no source */
+            op->format = VFETCH_FORMAT_CONSTANT;
+            op->conversion = VFETCH_CONV_FLOAT;
+            op->count = 0;
+            op->shift = 0;
+            op->write_mask = (uint8_t)(1 + rnd_below(15));
+            for (unsigned c = 0; c < 4; c++)
+                op->constant[c] = rnd_below(3) ? (uint32_t)(rnd() >> 32) : rnd_below(2);
+        }
         if (op->dst_slot == slots)
             slots += 4;
     }
@@ -606,6 +640,16 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
     return regular;
 }
 
+/* The tests that call the run's internal entry points (vfetch_run_in_place and the like,
+   which take instanced streams already moved to their record: vfetch_run does that) read
+   instanced streams as constant ones. */
+static void instanced_as_constant(struct vfetch_plan_desc *d)
+{
+    for (unsigned s = 0; s < d->num_streams; s++)
+        if (d->streams[s].step == VFETCH_STEP_INSTANCE)
+            d->streams[s].step = VFETCH_STEP_CONSTANT;
+}
+
 /* Buffers of one run, each exactly as large as the run needs, against guard pages. */
 struct run_buffers {
     uint8_t *alloc[VFETCH_MAX_STREAMS + 2];
@@ -616,6 +660,7 @@ struct run_buffers {
     uint32_t first, count;
     int64_t index_offset;
     uint32_t max_index;
+    uint32_t instance, base_instance; /* instanced streams read record base + instance / divisor */
     size_t out_size;
 };
 
@@ -667,11 +712,19 @@ static void run_buffers_make(const vfetch_plan *plan, struct run_buffers *b, boo
         }
         max_record = hi > max_record ? hi : max_record;
     }
+    b->instance = rnd_below(2) ? 0 : rnd_below(20);
+    b->base_instance = rnd_below(2) ? 0 : rnd_below(5);
     for (unsigned s = 0; s < d->num_streams; s++) {
         const size_t extent = vfetch_plan_stream_extent(plan, s);
         size_t size = 0;
         if (b->count && extent) {
-            const size_t records = d->streams[s].step == VFETCH_STEP_CONSTANT ? 1 : (size_t)max_record + 1;
+            const struct vfetch_stream *st = &d->streams[s];
+            /* an instanced stream's buffer ends at its one record (a guard page after it) */
+            const size_t records = st->step == VFETCH_STEP_CONSTANT ? 1
+                                   : st->step == VFETCH_STEP_INSTANCE
+                                       ? (size_t)b->base_instance +
+                                             (st->divisor ? b->instance / st->divisor : 0) + 1
+                                       : (size_t)max_record + 1;
             size = (records - 1) * d->streams[s].stride + extent;
         }
         uint8_t *p = place(size, head, 0, &b->alloc[s]);
@@ -702,6 +755,8 @@ static int run_with(const vfetch_plan *plan, const struct run_buffers *b, uint8_
     p.indices_size = b->idx_size;
     p.index_offset = b->index_offset;
     p.max_index = b->max_index;
+    p.instance = b->instance;
+    p.base_instance = b->base_instance;
     p.out = out;
     p.out_size = b->out_size;
     return vfetch_run(plan, &p);
@@ -1307,6 +1362,7 @@ static void check_record_tail(void)
             break;
         struct vfetch_plan_desc d;
         random_plan_desc(&d);
+        instanced_as_constant(&d);
         /* Records of a whole number of vectors have groups of one vertex on 4-lane levels
            (no tail): most plans get a stride of 1-3 slots more. */
         if (rnd_below(4))
@@ -1471,6 +1527,7 @@ static void check_record_in_place(void)
             break;
         struct vfetch_plan_desc d;
         random_plan_desc(&d);
+        instanced_as_constant(&d);
         if (rnd_below(4))
             d.out_stride = 4 * (d.out_slots + 1 + rnd_below(3));
         for (unsigned l = 0; l < num_levels; l++) {
@@ -1577,6 +1634,7 @@ static void check_wide_program_choice(void)
     for (unsigned i = 0; i < 200; i++) {
         struct vfetch_plan_desc d;
         random_plan_desc(&d);
+        instanced_as_constant(&d);
         vfetch_plan *plan = NULL;
         CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
         if (!plan)
@@ -1694,6 +1752,7 @@ static void check_record_gather(void)
     for (unsigned i = 0; i < plans; i++) {
         struct vfetch_plan_desc d;
         random_plan_desc(&d);
+        instanced_as_constant(&d);
         d.streams[0].step = VFETCH_STEP_SEQUENTIAL; /* staged records are read in order */
         const uint32_t stride = d.streams[0].stride;
         if (d.num_streams != 1 || !stride || stride > 255)

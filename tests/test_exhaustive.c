@@ -5,7 +5,13 @@
  *    the exact rational computed in double and rounded once to float (53 > 2*24+2 bits, so
  *    this rounds exactly like one IEEE float division);
  *  - all 65,536 binary16 values against libfp16's fp16_ieee_to_fp32_value, with signalling
- *    NaNs quieted as x86 F16C does (libfp16 keeps the payload as is).
+ *    NaNs quieted as x86 F16C does (libfp16 keeps the payload as is);
+ *  - every 11- and 10-bit unsigned small float (Maxwell B10G11R11) against its definition
+ *    (2^(e-15) (1 + m/2^n), denormals 2^-14 m/2^n, exponent 31 inf/NaN) in double;
+ *  - 32-bit fields (edge values and 2^20 random ones): UINT/SINT through double (exact for
+ *    32-bit integers), UNORM/SNORM against an exact integer test of "nearest float" (128-bit
+ *    arithmetic, where the compiler has it);
+ *  - every A2B10G10R10 word's four fields through plans (10-bit fields, the 2-bit alpha).
  */
 #include <fp16.h>
 #include <math.h>
@@ -53,9 +59,9 @@ static const enum vfetch_conversion fixed_convs[] = {
 /* The scalar reference function, value by value. */
 static void check_reference_fixed(void)
 {
-    static const unsigned widths[] = { 8, 10, 11, 16 };
+    static const unsigned widths[] = { 2, 8, 10, 11, 16 };
     static const unsigned shifts[] = { 0, 1, 7, 31 };
-    for (size_t w = 0; w < 4; w++) {
+    for (size_t w = 0; w < 5; w++) {
         for (size_t c = 0; c < 6; c++) {
             for (size_t sh = 0; sh < 4; sh++) {
                 const enum vfetch_conversion conv = fixed_convs[c];
@@ -71,6 +77,95 @@ static void check_reference_fixed(void)
                 }
             }
         }
+    }
+}
+
+/* An unsigned small float by its definition. */
+static uint32_t expected_ufloat(uint32_t v, unsigned bits)
+{
+    const unsigned mbits = bits - 5, e = v >> mbits, m = v & ((1u << mbits) - 1);
+    if (e == 31)
+        return m ? 0x7fc00000u | m << (23 - mbits) : 0x7f800000u; /* quiet NaN, payload kept */
+    const double value = e ? ldexp(1.0 + ldexp(m, -(int)mbits), (int)e - 15)
+                           : ldexp(m, -14 - (int)mbits);
+    return test_float_bits((float)value); /* exact: at most 7 significant bits */
+}
+
+static void check_reference_ufloat(void)
+{
+    for (unsigned bits = 10; bits <= 11; bits++)
+        for (uint32_t v = 0; v < (1u << bits); v++) {
+            test_checks++;
+            const uint32_t got = vfetch_ref_ufloat_to_float_bits(v, bits);
+            if (got != expected_ufloat(v, bits))
+                report(bits == 11 ? "ufloat11" : "ufloat10", v, got, expected_ufloat(v, bits));
+        }
+}
+
+#ifdef __SIZEOF_INT128__
+/* Whether r is m / (2^k - 1) rounded to nearest: with r = M 2^E (M < 2^24 an integer),
+   |m 2^-E - M D| < D/2 (no ties: see vfetch_ref_div_all_ones), the lower neighbour's spacing
+   halved when M is a power of two and the quotient lies below r. */
+static int is_nearest(float r, uint32_t m, unsigned k)
+{
+    const __int128 D = ((__int128)1 << k) - 1;
+    int e;
+    const float frac = frexpf(r, &e); /* r = frac 2^e, frac in [0.5, 1) */
+    const int E = e - 24;
+    const __int128 M = (__int128)ldexpf(frac, 24);
+    if (-E > 90 || E > 0)
+        return 0;
+    const __int128 x = (__int128)m << -E; /* the quotient times D 2^-E */
+    const __int128 diff = x - M * D;
+    const __int128 half_spacing = (M == ((__int128)1 << 23) && diff < 0) ? D / 4 : D / 2;
+    const __int128 adiff = diff < 0 ? -diff : diff;
+    return adiff < half_spacing || (adiff == half_spacing && (D & 1) == 0);
+}
+#endif
+
+/* 32-bit fields, through the reference: edge values and random ones. */
+static void check_reference_fixed32(void)
+{
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    for (uint32_t i = 0; i < (1u << 20) + 64; i++) {
+        uint32_t v;
+        if (i < 64) { /* around 0, 2^31 and 2^32 */
+            static const uint32_t centre[] = { 0, 0x80000000u, 0xffffffe0u, 0x7fffffe0u };
+            v = centre[i / 16] + (i % 16);
+        } else {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            v = (uint32_t)(state >> 32);
+        }
+        const int32_t s = (int32_t)v;
+        test_checks += 4;
+        uint32_t got = test_float_bits(vfetch_ref_fixed_to_float(v, 32, VFETCH_CONV_UINT, 3));
+        uint32_t want = test_float_bits((float)ldexp((double)v, -3));
+        if (got != want)
+            report("uint32", v, got, want);
+        got = test_float_bits(vfetch_ref_fixed_to_float(v, 32, VFETCH_CONV_SINT, 0));
+        want = test_float_bits((float)(double)s);
+        if (got != want)
+            report("sint32", v, got, want);
+#ifdef __SIZEOF_INT128__
+        const float un = vfetch_ref_fixed_to_float(v, 32, VFETCH_CONV_UNORM, 0);
+        const int un_ok = v == 0 ? test_float_bits(un) == 0
+                                 : v == 0xffffffffu ? un == 1.0f : is_nearest(un, v, 32);
+        if (!un_ok)
+            report("unorm32", v, test_float_bits(un), 0);
+        const float sn = vfetch_ref_fixed_to_float(v, 32, VFETCH_CONV_SNORM_ZERO_CLAMP, 0);
+        const uint32_t mag = s < 0 ? (uint32_t)0 - v : v;
+        int sn_ok;
+        if (s == INT32_MIN || s == -INT32_MAX)
+            sn_ok = sn == -1.0f;
+        else if (s == 0)
+            sn_ok = test_float_bits(sn) == 0;
+        else if (s == INT32_MAX)
+            sn_ok = sn == 1.0f;
+        else
+            sn_ok = (sn < 0) == (s < 0) && is_nearest(fabsf(sn), mag, 31);
+        if (!sn_ok)
+            report("snorm32", v, test_float_bits(sn), 0);
+#endif
     }
 }
 
@@ -217,6 +312,52 @@ static void check_plans_packed(void)
     }
 }
 
+/* Every field value of the Maxwell packed formats through plans: A2B10G10R10 (all 4 alpha
+   values with every 10-bit one) under every conversion, and B10G11R11's small floats. */
+static void check_plans_maxwell_packed(void)
+{
+    const uint32_t n = 4096;
+    uint32_t *src = malloc(n * 4);
+    for (uint32_t v = 0; v < n; v++) /* R = v, G = ~v, B = 5v + 3 (bijections mod 1024), A = v >> 10 */
+        src[v] = (v & 0x3ff) | (~v & 0x3ff) << 10 | ((5 * v + 3) & 0x3ff) << 20 | (v >> 10) << 30;
+    for (size_t ci = 0; ci < 6; ci++) {
+        const enum vfetch_conversion conv = fixed_convs[ci];
+        struct vfetch_op op = identity_op(VFETCH_FORMAT_FIXED_10_10_10_2, conv, 4, 0);
+        uint32_t *out = run_one_op(&op, src, 4, n);
+        CHECK(out != NULL);
+        for (uint32_t v = 0; out && v < n; v++) {
+            static const unsigned shift_of[4] = { 0, 10, 20, 30 }, bits_of[4] = { 10, 10, 10, 2 };
+            for (unsigned c = 0; c < 4; c++) {
+                const uint32_t value = src[v] >> shift_of[c] & ((1u << bits_of[c]) - 1);
+                const uint32_t want = test_float_bits(expected_fixed(value, bits_of[c], conv, 0));
+                test_checks++;
+                if (out[v * 4 + c] != want)
+                    report("plan 10_10_10_2", value, out[v * 4 + c], want);
+            }
+        }
+        free(out);
+    }
+    for (uint32_t v = 0; v < 2048; v++) /* R = v, G = ~v, B = 3v + 1 (every 10-bit value) */
+        src[v] = v | (~v & 0x7ff) << 11 | ((3 * v + 1) & 0x3ff) << 22;
+    struct vfetch_op op = identity_op(VFETCH_FORMAT_UFLOAT_11_11_10, VFETCH_CONV_FLOAT, 3, 0);
+    uint32_t *out = run_one_op(&op, src, 4, 2048);
+    CHECK(out != NULL);
+    for (uint32_t v = 0; out && v < 2048; v++) {
+        const uint32_t field[3] = { v, ~v & 0x7ff, (3 * v + 1) & 0x3ff };
+        for (unsigned c = 0; c < 3; c++) {
+            const uint32_t want = expected_ufloat(field[c], c == 2 ? 10 : 11);
+            test_checks++;
+            if (out[v * 4 + c] != want)
+                report("plan ufloat_11_11_10", field[c], out[v * 4 + c], want);
+        }
+        test_checks++;
+        if (out[v * 4 + 3] != 0x3f800000u)
+            report("plan ufloat w", v, out[v * 4 + 3], 0x3f800000u);
+    }
+    free(out);
+    free(src);
+}
+
 /* All halves through FLOAT16 plans, two components per vertex. */
 static void check_plans_half(void)
 {
@@ -248,8 +389,11 @@ int main(void)
     printf("exhaustive: plans run at level %s\n", vfetch_cpu_name());
     check_reference_fixed();
     check_reference_half();
+    check_reference_ufloat();
+    check_reference_fixed32();
     check_plans_fixed_8_16();
     check_plans_packed();
     check_plans_half();
+    check_plans_maxwell_packed();
     return test_summary("exhaustive");
 }

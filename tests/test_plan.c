@@ -93,7 +93,21 @@ static void test_rejections(void)
     REJECT((d.streams[0].order = VFETCH_ORDER_SWAP_32, d.streams[0].stride = 18), VFETCH_EPLAN);
     REJECT((d.streams[0].order = VFETCH_ORDER_SWAP_16, d.streams[0].stride = 17), VFETCH_EPLAN);
     REJECT(d.streams[0].order = (enum vfetch_byte_order)5, VFETCH_EPLAN);
-    REJECT(d.streams[0].step = (enum vfetch_step)3, VFETCH_EPLAN);
+    REJECT(d.streams[0].step = (enum vfetch_step)4, VFETCH_EPLAN);
+    /* constant ops: conversion FLOAT, no components */
+    REJECT((d.ops[0].format = VFETCH_FORMAT_CONSTANT, d.ops[0].conversion = VFETCH_CONV_FLOAT,
+            d.ops[0].count = 1), VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_CONSTANT, d.ops[0].conversion = VFETCH_CONV_INTEGER,
+            d.ops[0].count = 0), VFETCH_EPLAN);
+    /* 32-bit fields: only the conversions Maxwell has */
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED32, d.ops[0].conversion = VFETCH_CONV_SNORM_ZERO),
+           VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED32, d.ops[0].conversion = VFETCH_CONV_UNORM8),
+           VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_UFLOAT_11_11_10, d.ops[0].conversion = VFETCH_CONV_UNORM),
+           VFETCH_EPLAN);
+    REJECT((d.ops[0].format = VFETCH_FORMAT_FIXED_10_10_10_2, d.ops[0].conversion = VFETCH_CONV_UNORM,
+            d.ops[0].count = 3), VFETCH_EPLAN); /* packed: all four fields */
     REJECT(d.path = (enum vfetch_path)2, VFETCH_EPLAN);
     REJECT(d.ops[0].write_mask = 0x10, VFETCH_EPLAN);
     REJECT(d.ops[0].swizzle[2] = 6, VFETCH_ERESERVED_SWIZZLE);

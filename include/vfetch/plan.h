@@ -64,12 +64,15 @@ enum vfetch_byte_order {
  * A run has draw positions p = first .. first + count - 1. An indexed stream reads record
  * index[p] (after index offset and clamp) when the run has an index buffer, else record p.
  * A sequential stream always reads record p (e.g. R300 immediate-mode data, which is already
- * in draw order). A constant stream always reads record 0 (stride ignored).
+ * in draw order). A constant stream always reads record 0 (stride ignored). An instanced stream
+ * reads one record for the whole run: base_instance + instance / divisor (vfetch_run_params),
+ * or base_instance when its divisor is 0 (Maxwell's instanced vertex streams).
  */
 enum vfetch_step {
     VFETCH_STEP_INDEXED = 0,
     VFETCH_STEP_SEQUENTIAL = 1,
     VFETCH_STEP_CONSTANT = 2,
+    VFETCH_STEP_INSTANCE = 3,
 };
 
 /** One source stream: the layout of its records. Its memory is bound at run time. */
@@ -80,6 +83,9 @@ struct vfetch_stream {
     enum vfetch_byte_order order;
     /** How the record number is chosen, see vfetch_step. */
     enum vfetch_step step;
+    /** VFETCH_STEP_INSTANCE only: instances per record (0: every instance reads the base
+        instance's record). Ignored (normalised to 0) for the other steps. */
+    uint32_t divisor;
 };
 
 /**
@@ -102,6 +108,20 @@ enum vfetch_format {
     VFETCH_FORMAT_RGBA6666 = 8, /**< 3-byte container shared by 4 components: R 23:18,
                                      G 17:12, B 11:6, A 5:0 (GX rgba6666) */
     VFETCH_FORMAT_UINT6 = 9,    /**< 1-byte container, bits 5:0 (GX matrix index byte) */
+    /** 4-byte container, a 32-bit field. Conversions: UINT, SINT, UNORM, SNORM_ZERO_CLAMP,
+        INTEGER, SINTEGER (Maxwell's 32-bit UNORM/SNORM/USCALED/SSCALED/UINT/SINT). */
+    VFETCH_FORMAT_FIXED32 = 10,
+    /** 4-byte container shared by 4 components: bits 9:0, 19:10, 29:20, 31:30 (Maxwell
+        A2B10G10R10: R, G, B, then the 2-bit A) */
+    VFETCH_FORMAT_FIXED_10_10_10_2 = 11,
+    /** 4-byte container shared by 3 unsigned small floats: bits 10:0 and 21:11 (5-bit
+        exponent, 6-bit mantissa), 31:22 (5-bit exponent, 5-bit mantissa); Maxwell B10G11R11.
+        Conversion FLOAT: each value is exactly the binary16 with the same exponent and
+        mantissa bits (denormals, inf and NaN as FLOAT16 widens them). */
+    VFETCH_FORMAT_UFLOAT_11_11_10 = 12,
+    /** No source: the op stores vfetch_op.constant (slot defaults, an integer attribute's
+        missing components). Conversion FLOAT, count 0; the swizzle is not used. */
+    VFETCH_FORMAT_CONSTANT = 13,
     VFETCH_FORMAT_COUNT
 };
 
@@ -128,6 +148,9 @@ enum vfetch_conversion {
         (missing ones: 0, 0, 0, 255), packed into the one slot dst_slot as bytes R, G, B, A in
         memory order. Needs the identity swizzle and write_mask 1. */
     VFETCH_CONV_PACK_UNORM8 = 9,
+    /** The field's two's-complement value sign-extended to a 32-bit integer, not a float
+        (Maxwell SINT attributes). Missing components and constants as for INTEGER. */
+    VFETCH_CONV_SINTEGER = 10,
     VFETCH_CONV_COUNT
 };
 
@@ -172,6 +195,9 @@ struct vfetch_op {
     uint8_t write_mask;
     /** First 32-bit output slot of this op. */
     uint16_t dst_slot;
+    /** VFETCH_FORMAT_CONSTANT only: the 32 bits stored into slot dst_slot + c (under the
+        write mask). Ignored (normalised to 0) for every other format. */
+    uint32_t constant[4];
 };
 
 /** Which executor a plan uses. */

@@ -97,7 +97,19 @@ enum vfetch_error {
     VFETCH_ERESERVED_COLOR = -18,  /**< GX color format 6 or 7 on a color the VCD enables */
     VFETCH_EARRAY_INDEX = -19,     /**< a GX array index reads past the end of the bound array */
     VFETCH_EREGISTER = -20,        /**< a GX CP register address the state does not hold */
-    VFETCH_ECOUNT = -21            /**< one below the last code (not an error code) */
+    VFETCH_EAAM_IMAP_DEFAULT = -21, /**< Maxwell: an Imap bit set on an attribute whose Idmap
+                                         is "default" for that stage (vfetch/aam.h) */
+    VFETCH_EAAM_OMAP_DISCARD = -22, /**< Maxwell: an Omap bit set on an attribute whose Odmap
+                                         is "discard" for that stage */
+    VFETCH_EAAM_PS_POSITION_W = -23, /**< Maxwell: a pixel shader Imap without POSITION_W */
+    VFETCH_EAAM_CBF_ODMAP = -24,   /**< Maxwell: a CULL_BEFORE_FETCH Odmap entry other than
+                                        ST_REQ or discard (a table check) */
+    VFETCH_EAAM_CBF_IDMAP = -25,   /**< Maxwell: a CULL_BEFORE_FETCH Idmap entry that differs
+                                        from the VERTEX one (a table check) */
+    VFETCH_EATTRIBUTE_FORMAT = -26, /**< Maxwell: a SET_VERTEX_ATTRIBUTE size x numerical type
+                                         the hardware does not accept */
+    VFETCH_ESTREAM_DISABLED = -27, /**< Maxwell: an active attribute reads a disabled stream */
+    VFETCH_ECOUNT = -28            /**< one below the last code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */
@@ -159,6 +171,8 @@ enum vfetch_attr_type {
     /** four bytes R, G, B, A in memory order, to be read normalized (VK_FORMAT_R8G8B8A8_UNORM,
         GL_UNSIGNED_BYTE with normalized GL_TRUE); count 4, one 32-bit slot */
     VFETCH_ATTR_UNORM8X4 = 2,
+    /** count 32-bit two's-complement integers (VFETCH_CONV_SINTEGER: R32_SINT) */
+    VFETCH_ATTR_SINT32 = 3,
 };
 
 /** One attribute of a plan's output record: what a host vertex input needs for it. */
@@ -276,6 +290,11 @@ struct vfetch_run_params {
     /** Indices above it (after the offset) are clamped to it (R300 VAP_VF_MAX_VTX_INDX).
         Default UINT32_MAX, i.e. no clamp. */
     uint32_t max_index;
+    /** The instance this run draws (0-based) and the first instance's record offset: an
+        instanced stream (VFETCH_STEP_INSTANCE) reads record base_instance + instance /
+        divisor, or base_instance for divisor 0. Default 0 and 0. */
+    uint32_t instance;
+    uint32_t base_instance;
     /** Output: count records of the plan's out_stride bytes (the last one only needs the
         record size). Slots no op writes, and components an op masks off, are not touched. */
     void *out;

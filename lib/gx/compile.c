@@ -271,8 +271,9 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
     memcpy(p->location_slot, b->location_slot, sizeof p->location_slot);
     if (b->desc.num_ops) {
         b->desc.num_streams = 1;
-        b->desc.streams[0] = (struct vfetch_stream){ p->staged_size, VFETCH_ORDER_BIG_ENDIAN,
-                                                     VFETCH_STEP_SEQUENTIAL };
+        b->desc.streams[0] = (struct vfetch_stream){ .stride = p->staged_size,
+                                                     .order = VFETCH_ORDER_BIG_ENDIAN,
+                                                     .step = VFETCH_STEP_SEQUENTIAL };
         b->desc.out_slots = b->next_slot;
         b->desc.path = p->params.path;
         for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)

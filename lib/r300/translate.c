@@ -63,8 +63,8 @@ static int r300_streams(const struct vfetch_r300_desc *desc, struct vfetch_plan_
         if (desc->vtx_size_dwords < 1 || desc->vtx_size_dwords > 128)
             return VFETCH_EINVAL;
         pd->num_streams = 1;
-        pd->streams[0] = (struct vfetch_stream){ desc->vtx_size_dwords * 4, order,
-                                                 VFETCH_STEP_SEQUENTIAL };
+        pd->streams[0] = (struct vfetch_stream){ .stride = desc->vtx_size_dwords * 4, .order = order,
+                                                 .step = VFETCH_STEP_SEQUENTIAL };
         for (unsigned d = 0; d < desc->vtx_size_dwords; d++) {
             dw->stream[dw->total] = 0;
             dw->offset[dw->total++] = 4 * d;
@@ -80,7 +80,8 @@ static int r300_streams(const struct vfetch_r300_desc *desc, struct vfetch_plan_
         if (arr->count_dwords < 1 || arr->count_dwords > 255 || arr->stride_dwords > 255 ||
             (arr->stride_dwords != 0 && arr->count_dwords > arr->stride_dwords))
             return VFETCH_EARRAY_LAYOUT;
-        pd->streams[a] = (struct vfetch_stream){ arr->stride_dwords * 4, order, VFETCH_STEP_INDEXED };
+        pd->streams[a] = (struct vfetch_stream){ .stride = arr->stride_dwords * 4, .order = order,
+                                                 .step = VFETCH_STEP_INDEXED };
         for (unsigned d = 0; d < arr->count_dwords; d++) {
             dw->stream[dw->total] = (uint8_t)a;
             dw->offset[dw->total++] = 4 * d;

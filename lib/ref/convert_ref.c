@@ -3,6 +3,7 @@
  * conversions they are built from. Written straight from ../shared/spec/DECISIONS.md; this is
  * the oracle the SIMD kernels are compared with, so clarity wins over speed everywhere.
  */
+#include <math.h>
 #include <string.h>
 
 #include "dsp.h"
@@ -21,6 +22,12 @@ const struct vfetch_format_info vfetch_format_info[VFETCH_FORMAT_COUNT] = {
     [VFETCH_FORMAT_RGBA4444] = { "rgba4444", 2, 1, 4, 0, { 12, 8, 4, 0 }, { 4, 4, 4, 4 } },
     [VFETCH_FORMAT_RGBA6666] = { "rgba6666", 3, 1, 4, 0, { 18, 12, 6, 0 }, { 6, 6, 6, 6 } },
     [VFETCH_FORMAT_UINT6] = { "uint6", 1, 0, 4, 0, { 0, 0, 0, 0 }, { 6, 6, 6, 6 } },
+    [VFETCH_FORMAT_FIXED32] = { "fixed32", 4, 0, 4, 0, { 0, 0, 0, 0 }, { 32, 32, 32, 32 } },
+    [VFETCH_FORMAT_FIXED_10_10_10_2] = { "fixed_10_10_10_2", 4, 1, 4, 0, { 0, 10, 20, 30 },
+                                         { 10, 10, 10, 2 } },
+    [VFETCH_FORMAT_UFLOAT_11_11_10] = { "ufloat_11_11_10", 4, 1, 3, 1, { 0, 11, 22, 0 },
+                                        { 11, 11, 10, 0 } },
+    [VFETCH_FORMAT_CONSTANT] = { "constant", 0, 0, 0, 1, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } },
 };
 
 const char *const vfetch_conversion_name[VFETCH_CONV_COUNT] = {
@@ -34,6 +41,7 @@ const char *const vfetch_conversion_name[VFETCH_CONV_COUNT] = {
     [VFETCH_CONV_UNORM8] = "unorm8",
     [VFETCH_CONV_INTEGER] = "integer",
     [VFETCH_CONV_PACK_UNORM8] = "pack_unorm8",
+    [VFETCH_CONV_SINTEGER] = "sinteger",
 };
 
 uint32_t vfetch_ref_half_to_float_bits(uint16_t half)
@@ -61,6 +69,31 @@ uint32_t vfetch_ref_half_to_float_bits(uint16_t half)
     return sign | ((exponent + 112) << 23) | (mantissa << 13); /* rebias 15 -> 127 */
 }
 
+uint32_t vfetch_ref_ufloat_to_float_bits(uint32_t field, unsigned bits)
+{
+    /* Exponent to bits 14:10, mantissa to the top of bits 9:0: the same value as a half. */
+    return vfetch_ref_half_to_float_bits((uint16_t)(field << (15 - bits)));
+}
+
+float vfetch_ref_div_all_ones(uint32_t m, unsigned k)
+{
+    const uint64_t all = ((uint64_t)1 << k) - 1;
+    if (m == 0)
+        return 0.0f;
+    if (m == all)
+        return 1.0f;
+    /* In binary, m / (2^k - 1) = m 2^-k + m 2^-2k + ...: m's k bits repeated forever. The
+       first 2k of them (w, read as w 2^-2k) hold the 24 bits kept and the rounding bit below
+       them (k >= 24, and w's top bit is at k or above); the bits after those are never all
+       zero (m != 0), so there is no tie: round up exactly when the rounding bit is 1. */
+    const uint64_t w = (uint64_t)m << k | m;
+    unsigned top = 63;
+    while (!(w >> top & 1))
+        top--;
+    const uint64_t kept = (w >> (top - 23)) + (w >> (top - 24) & 1); /* <= 2^24: exact */
+    return ldexpf((float)kept, (int)top - 23 - 2 * (int)k);
+}
+
 /* 2^-shift, exact (shift 0..31 keeps it a normal float). */
 static inline float ref_scale(unsigned shift)
 {
@@ -79,8 +112,23 @@ static inline int32_t ref_sign_extend(uint32_t field, unsigned bits)
 float vfetch_ref_fixed_to_float(uint32_t field, unsigned bits, enum vfetch_conversion conv,
                                 unsigned shift)
 {
-    const uint32_t u = field & ((1u << bits) - 1);
+    const uint32_t u = bits >= 32 ? field : field & ((1u << bits) - 1);
     const int32_t s = ref_sign_extend(u, bits);
+    if (bits == 32) {
+        /* (float) of a 32-bit integer is one correctly rounded conversion; the divisions by
+           2^32 - 1 and 2^31 - 1 are not float divisions (see vfetch_ref_div_all_ones). */
+        switch (conv) {
+        case VFETCH_CONV_UINT: return (float)u * ref_scale(shift);
+        case VFETCH_CONV_SINT: return (float)s * ref_scale(shift);
+        case VFETCH_CONV_UNORM: return vfetch_ref_div_all_ones(u, 32);
+        case VFETCH_CONV_SNORM_ZERO_CLAMP:
+            if (s == INT32_MIN)
+                return -1.0f;
+            return s < 0 ? -vfetch_ref_div_all_ones((uint32_t)-s, 31)
+                         : vfetch_ref_div_all_ones((uint32_t)s, 31);
+        default: return 0.0f;
+        }
+    }
     /* Numerators and denominators are below 2^17, so each (float) is exact and the division
        is the one correctly rounded IEEE operation the spec asks for. */
     const float unorm_den = (float)((1u << bits) - 1);
@@ -160,6 +208,18 @@ static inline uint32_t ref_float_bits(float f)
 
 REF_KERNEL(convert_float32_c, 4, field)
 REF_KERNEL(convert_float16_c, 2, vfetch_ref_half_to_float_bits((uint16_t)field))
+REF_KERNEL(convert_ufloat_11_11_10_c, 4, vfetch_ref_ufloat_to_float_bits(field, lane->field_bits))
+
+/* A constant op: its four words under the write mask, nothing read. */
+static VFETCH_CONVERT_FN(convert_constant_c)
+{
+    (void)base;
+    (void)stride;
+    for (size_t i = 0; i < n; i++)
+        for (unsigned c = 0; c < 4; c++)
+            if (op->write_mask >> c & 1)
+                memcpy(dst + i * dst_stride + 4 * ((size_t)op->dst_slot + c), &op->constant[c], 4);
+}
 
 #define REF_FIXED_KERNELS(fmt, NBYTES)                                                      \
     REF_KERNEL(convert_##fmt##_uint_c, NBYTES, REF_FIXED(VFETCH_CONV_UINT))                 \
@@ -171,7 +231,9 @@ REF_KERNEL(convert_float16_c, 2, vfetch_ref_half_to_float_bits((uint16_t)field))
     REF_KERNEL(convert_##fmt##_snorm_no_zero_c, NBYTES, REF_FIXED(VFETCH_CONV_SNORM_NO_ZERO)) \
     REF_KERNEL(convert_##fmt##_unorm8_c, NBYTES, REF_FIXED(VFETCH_CONV_UNORM8))             \
     REF_KERNEL(convert_##fmt##_integer_c, NBYTES, field)                                    \
-    REF_PACK_KERNEL(convert_##fmt##_pack_unorm8_c, NBYTES)
+    REF_PACK_KERNEL(convert_##fmt##_pack_unorm8_c, NBYTES)                                  \
+    REF_KERNEL(convert_##fmt##_sinteger_c, NBYTES,                                          \
+               (uint32_t)ref_sign_extend(field, lane->field_bits))
 
 REF_FIXED_KERNELS(fixed8, 1)
 REF_FIXED_KERNELS(fixed16, 2)
@@ -181,13 +243,16 @@ REF_FIXED_KERNELS(rgb565, 2)
 REF_FIXED_KERNELS(rgba4444, 2)
 REF_FIXED_KERNELS(rgba6666, 3)
 REF_FIXED_KERNELS(uint6, 1)
+REF_FIXED_KERNELS(fixed32, 4)
+REF_FIXED_KERNELS(fixed_10_10_10_2, 4)
 
 #define REF_FIXED_ROW(fmt)                                                                  \
     {                                                                                       \
         NULL, convert_##fmt##_uint_c, convert_##fmt##_sint_c, convert_##fmt##_unorm_c,      \
             convert_##fmt##_snorm_zero_c, convert_##fmt##_snorm_zero_clamp_c,               \
             convert_##fmt##_snorm_no_zero_c, convert_##fmt##_unorm8_c,                      \
-            convert_##fmt##_integer_c, convert_##fmt##_pack_unorm8_c                        \
+            convert_##fmt##_integer_c, convert_##fmt##_pack_unorm8_c,                       \
+            convert_##fmt##_sinteger_c                                                      \
     }
 
 static vfetch_convert_fn *const ref_kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT] = {
@@ -201,6 +266,10 @@ static vfetch_convert_fn *const ref_kernels[VFETCH_FORMAT_COUNT][VFETCH_CONV_COU
     [VFETCH_FORMAT_RGBA4444] = REF_FIXED_ROW(rgba4444),
     [VFETCH_FORMAT_RGBA6666] = REF_FIXED_ROW(rgba6666),
     [VFETCH_FORMAT_UINT6] = REF_FIXED_ROW(uint6),
+    [VFETCH_FORMAT_FIXED32] = REF_FIXED_ROW(fixed32),
+    [VFETCH_FORMAT_FIXED_10_10_10_2] = REF_FIXED_ROW(fixed_10_10_10_2),
+    [VFETCH_FORMAT_UFLOAT_11_11_10] = { convert_ufloat_11_11_10_c },
+    [VFETCH_FORMAT_CONSTANT] = { convert_constant_c },
 };
 
 void vfetch_dsp_init_c(struct vfetch_dsp *dsp)

@@ -92,22 +92,27 @@ VEC_INLINE vf convert_fixed(vi container, const struct vfetch_lane *lane, unsign
     const vi u = field_of(container, lane);
     const vi sign = vi_set1(1u << (bits - 1));
     const vi s = vi_sub(vi_xor(u, sign), sign);
-    const vf unorm_den = vf_set1((float)((1u << bits) - 1));
-    const vf snorm_den = vf_set1((float)((1u << (bits - 1)) - 1));
+    /* (fields of 32 bits only come here as INTEGER or SINTEGER: the table leaves their float
+       conversions to the reference) */
+#define UNORM_DEN vf_set1((float)((1u << bits) - 1))
+#define SNORM_DEN vf_set1((float)((1u << (bits - 1)) - 1))
 
     switch (conv) {
     case VFETCH_CONV_UINT: return vf_mul(vf_cvt(u), vf_set1(pow2_neg(shift)));
     case VFETCH_CONV_SINT: return vf_mul(vf_cvt(s), vf_set1(pow2_neg(shift)));
-    case VFETCH_CONV_UNORM: return vf_div(vf_cvt(u), unorm_den);
-    case VFETCH_CONV_SNORM_ZERO: return vf_div(vf_cvt(s), snorm_den);
+    case VFETCH_CONV_UNORM: return vf_div(vf_cvt(u), UNORM_DEN);
+    case VFETCH_CONV_SNORM_ZERO: return vf_div(vf_cvt(s), SNORM_DEN);
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
-        return vf_max(vf_div(vf_cvt(s), snorm_den), vf_set1(-1.0f));
+        return vf_max(vf_div(vf_cvt(s), SNORM_DEN), vf_set1(-1.0f));
     case VFETCH_CONV_SNORM_NO_ZERO: /* (2s + 1) / (2^n - 1) */
-        return vf_div(vf_cvt(vi_add(vi_add(s, s), vi_set1(1))), unorm_den);
+        return vf_div(vf_cvt(vi_add(vi_add(s, s), vi_set1(1))), UNORM_DEN);
     case VFETCH_CONV_UNORM8: return vf_div(vf_cvt(widen8(u, bits)), vf_set1(255.0f));
+    case VFETCH_CONV_SINTEGER: return vi_as_vf(s);
     default: /* VFETCH_CONV_INTEGER (PACK_UNORM8 never gets here) */
         return vi_as_vf(u);
     }
+#undef UNORM_DEN
+#undef SNORM_DEN
 }
 
 /* Store m vertices' swizzled components; full 4-component writes go through a transpose. */
@@ -151,7 +156,9 @@ VEC_INLINE vf convert_component(vi container, const struct vfetch_lane *lane, un
 {
     if (format == VFETCH_FORMAT_FLOAT32)
         return vi_as_vf(container);
-    if (format == VFETCH_FORMAT_FLOAT16) {
+    if (format == VFETCH_FORMAT_UFLOAT_11_11_10) /* the same value as a half: see plan.h */
+        container = vi_sll(field_of(container, lane), 15 - lane->field_bits);
+    if (format == VFETCH_FORMAT_FLOAT16 || format == VFETCH_FORMAT_UFLOAT_11_11_10) {
 #if VEC_HAVE_F16C
         return vf_from_half_lanes(container);
 #else
@@ -293,6 +300,9 @@ VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const
 
 KERNEL(float32, VFETCH_FORMAT_FLOAT32, float, VFETCH_CONV_FLOAT)
 KERNEL(float16, VFETCH_FORMAT_FLOAT16, float, VFETCH_CONV_FLOAT)
+KERNEL(ufloat_11_11_10, VFETCH_FORMAT_UFLOAT_11_11_10, float, VFETCH_CONV_FLOAT)
+KERNEL(fixed32, VFETCH_FORMAT_FIXED32, integer, VFETCH_CONV_INTEGER)
+KERNEL(fixed32, VFETCH_FORMAT_FIXED32, sinteger, VFETCH_CONV_SINTEGER)
 
 #define FIXED_KERNELS(fmt, FORMAT)                                                          \
     KERNEL(fmt, FORMAT, uint, VFETCH_CONV_UINT)                                             \
@@ -303,7 +313,8 @@ KERNEL(float16, VFETCH_FORMAT_FLOAT16, float, VFETCH_CONV_FLOAT)
     KERNEL(fmt, FORMAT, snorm_no_zero, VFETCH_CONV_SNORM_NO_ZERO)                           \
     KERNEL(fmt, FORMAT, unorm8, VFETCH_CONV_UNORM8)                                         \
     KERNEL(fmt, FORMAT, integer, VFETCH_CONV_INTEGER)                                       \
-    KERNEL(fmt, FORMAT, pack_unorm8, VFETCH_CONV_PACK_UNORM8)
+    KERNEL(fmt, FORMAT, pack_unorm8, VFETCH_CONV_PACK_UNORM8)                               \
+    KERNEL(fmt, FORMAT, sinteger, VFETCH_CONV_SINTEGER)
 
 FIXED_KERNELS(fixed8, VFETCH_FORMAT_FIXED8)
 FIXED_KERNELS(fixed16, VFETCH_FORMAT_FIXED16)
@@ -313,6 +324,7 @@ FIXED_KERNELS(rgb565, VFETCH_FORMAT_RGB565)
 FIXED_KERNELS(rgba4444, VFETCH_FORMAT_RGBA4444)
 FIXED_KERNELS(rgba6666, VFETCH_FORMAT_RGBA6666)
 FIXED_KERNELS(uint6, VFETCH_FORMAT_UINT6)
+FIXED_KERNELS(fixed_10_10_10_2, VFETCH_FORMAT_FIXED_10_10_10_2)
 
 #define FIXED_ROW(fmt)                                                                      \
     {                                                                                       \
@@ -320,7 +332,7 @@ FIXED_KERNELS(uint6, VFETCH_FORMAT_UINT6)
             NAME(convert_##fmt##_unorm), NAME(convert_##fmt##_snorm_zero),                  \
             NAME(convert_##fmt##_snorm_zero_clamp), NAME(convert_##fmt##_snorm_no_zero),    \
             NAME(convert_##fmt##_unorm8), NAME(convert_##fmt##_integer),                    \
-            NAME(convert_##fmt##_pack_unorm8)                                               \
+            NAME(convert_##fmt##_pack_unorm8), NAME(convert_##fmt##_sinteger)               \
     }
 
 void NAME(vfetch_dsp_init)(struct vfetch_dsp *dsp)
@@ -336,6 +348,17 @@ void NAME(vfetch_dsp_init)(struct vfetch_dsp *dsp)
         [VFETCH_FORMAT_RGBA4444] = FIXED_ROW(rgba4444),
         [VFETCH_FORMAT_RGBA6666] = FIXED_ROW(rgba6666),
         [VFETCH_FORMAT_UINT6] = FIXED_ROW(uint6),
+        [VFETCH_FORMAT_FIXED_10_10_10_2] = FIXED_ROW(fixed_10_10_10_2),
+        [VFETCH_FORMAT_UFLOAT_11_11_10] = { NAME(convert_ufloat_11_11_10_float) },
+        /* 32-bit fields: the integers here; their float conversions (a 32-bit unsigned to
+           float, the exact divisions by 2^32 - 1 and 2^31 - 1: rare vertex formats) stay the
+           reference's. Constant ops too: stores only. */
+        [VFETCH_FORMAT_FIXED32] = { [VFETCH_CONV_INTEGER] = NAME(convert_fixed32_integer),
+                                    [VFETCH_CONV_SINTEGER] = NAME(convert_fixed32_sinteger) },
     };
-    memcpy(dsp->convert, kernels, sizeof kernels);
+    /* A level replaces the kernels it has; the others stay those of the level below. */
+    for (unsigned f = 0; f < VFETCH_FORMAT_COUNT; f++)
+        for (unsigned c = 0; c < VFETCH_CONV_COUNT; c++)
+            if (kernels[f][c])
+                dsp->convert[f][c] = kernels[f][c];
 }
