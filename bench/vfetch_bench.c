@@ -8,6 +8,9 @@
  *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run, configs a-d
  *                                                  of issue 5: vec4 layout, float colors
  *   plan/gx-<config>-packed/<isa>/<vertices>       the same draw, packed layout, RGBA8 colors
+ *   plan/maxwell-<config>/<isa>/<vertices>         a Maxwell draw through vfetch_maxwell_run,
+ *                                                  compact records (the vertex-input Bmap)
+ *   plan/maxwell-<config>-full/<isa>/<vertices>    the same draw, full 1 KiB ISBE images
  *   replay/gx-captures/<isa>/-                     every draw of the real Wii captures
  *   compile/r300-state/-/-                         two R300 register sets alternating through
  *                                                  a vfetch_r300_state (the cache's answer)
@@ -31,11 +34,12 @@
 #include "dsp.h"
 #include "gx_fifo_parse.h"
 #include "vfetch/gx.h"
+#include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
 
 #define MAX_VERTICES 65536
 #define SRC_BYTES (MAX_VERTICES * 128)
-#define OUT_BYTES (MAX_VERTICES * 64)
+#define OUT_BYTES (MAX_VERTICES * 256) /* 16380 full Maxwell records (1 KiB) fit */
 
 static uint8_t *bench_src;
 static uint8_t *bench_out;
@@ -451,6 +455,110 @@ static void register_gx(void)
             register_gx_config(&gx_configs[c], &gx_outputs[o]);
 }
 
+/* ---- whole Maxwell draws ---- */
+
+#define MW(stream, offset, size, type) ((stream) | (offset) << 7 | (size) << 21 | (type) << 27)
+
+struct maxwell_config {
+    const char *name;
+    uint32_t attribute[4];
+    uint32_t stride;
+    int system_values; /* Bmap adds VERTEX_ID and INSTANCE_ID; attribute 3 is instanced */
+};
+
+static const struct maxwell_config maxwell_configs[] = {
+    /* (a) position R32G32B32 float, normal A2B10G10R10 snorm, texcoord R16G16 float, color
+       R8G8B8A8 unorm: 24-byte vertices */
+    { "maxwell-a", { MW(0, 0, 0x02, 7), MW(0, 12, 0x30, 1), MW(0, 16, 0x0f, 7), MW(0, 20, 0x0a, 2) }, 24, 0 },
+    /* (b) skinning: position R32G32B32 float, bone indices R8G8B8A8 uint, weights R8G8B8A8
+       unorm, texcoord R16G16 unorm */
+    { "maxwell-b", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 4), MW(0, 16, 0x0a, 2), MW(0, 20, 0x0f, 2) }, 24, 0 },
+    /* (c) position R32G32B32 float, color R8G8B8A8 unorm, an instanced R32G32B32A32 float
+       offset (stream 1), VERTEX_ID and INSTANCE_ID */
+    { "maxwell-c", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 2), 0x40, MW(1, 0, 0x01, 7) }, 16, 1 },
+};
+
+struct maxwell_job {
+    vfetch_maxwell_plan *plan;
+    size_t n;
+};
+
+static void bench_maxwell(bmc_state *st, void *user)
+{
+    const struct maxwell_job *job = user;
+    struct vfetch_maxwell_binding b[VFETCH_MAXWELL_STREAMS];
+    memset(b, 0, sizeof b);
+    b[0] = b[1] = (struct vfetch_maxwell_binding){ bench_src, 0x100000, 0x100000 + SRC_BYTES - 1 };
+    struct vfetch_maxwell_run_params p;
+    vfetch_maxwell_run_params_init(&p);
+    p.streams = b;
+    p.count = (uint32_t)job->n;
+    p.instance = 3;
+    p.out = bench_out;
+    p.out_size = OUT_BYTES;
+    const size_t out_bytes = job->n * vfetch_maxwell_plan_out_stride(job->plan);
+    while (bmc_keep_running(st)) {
+        if (vfetch_maxwell_run(job->plan, &p) != 0) {
+            bmc_skip_with_error(st, "vfetch_maxwell_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+}
+
+static void register_maxwell(void)
+{
+    for (size_t c = 0; c < sizeof maxwell_configs / sizeof maxwell_configs[0]; c++) {
+        const struct maxwell_config *cfg = &maxwell_configs[c];
+        struct vfetch_maxwell_desc d;
+        vfetch_maxwell_desc_init(&d);
+        for (unsigned i = 0; i < 4; i++)
+            d.attribute[i] = cfg->attribute[i];
+        d.stream_format[0] = cfg->stride | 1u << 12;
+        d.stream_format[1] = 16 | 1u << 12;
+        d.stream_instance[1] = 1;
+        d.stream_frequency[1] = 1;
+        if (cfg->system_values) {
+            for (unsigned i = 0; i < 4; i++)
+                if (!(cfg->attribute[i] & 0x40))
+                    for (unsigned k = 0; k < 4; k++)
+                        vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_GENERIC_0 + 4 * i + k);
+            vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_VERTEX_ID);
+            vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_INSTANCE_ID);
+        }
+        for (int full = 0; full < 2; full++) {
+            d.layout = full ? VFETCH_MAXWELL_LAYOUT_FULL : VFETCH_MAXWELL_LAYOUT_COMPACT;
+            for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+                if (!level_available(levels[l].flags))
+                    continue;
+                vfetch_set_cpu_mask(levels[l].flags);
+                vfetch_maxwell_plan *plan;
+                if (vfetch_maxwell_compile(&d, &plan))
+                    abort();
+                if (l > 0 && strcmp(plan_level(vfetch_maxwell_plan_converter(plan)), levels[l].name) != 0) {
+                    vfetch_maxwell_plan_free(plan); /* level not built */
+                    continue;
+                }
+                for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+                    struct maxwell_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    job->plan = plan; /* shared by the counts, freed at exit */
+                    job->n = plan_counts[i];
+                    char name[160];
+                    snprintf(name, sizeof name, "plan/%s%s/%s/%u", cfg->name, full ? "-full" : "",
+                             levels[l].name, plan_counts[i]);
+                    bmc_register(name, bench_maxwell, job);
+                    register_memcpy(job->n * vfetch_maxwell_plan_out_stride(plan));
+                }
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
 /* ---- replay of real GX captures ---- */
 
 /* One step of the replay: a CP register write the state holds, or a draw. */
@@ -785,6 +893,7 @@ int main(int argc, char **argv)
     register_kernels();
     register_plans();
     register_gx();
+    register_maxwell();
     register_replay(captures_dir);
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);

@@ -183,6 +183,12 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
         v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
         v->passes |= VFETCH_RP_MASK;
     }
+    if (slot->kind == SLOT_INT && slot->op->conversion == VFETCH_CONV_SINTEGER &&
+        slot->lane->field_bits < 32) {
+        v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
+        v->raw_sign[i] = (int32_t)(1u << (slot->lane->field_bits - 1));
+        v->passes |= VFETCH_RP_MASK;
+    }
     if (slot->kind == SLOT_HALF) {
         v->half_sel[i] = -1;
         v->passes |= VFETCH_RP_HALF;
@@ -235,7 +241,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
         div = (float)((1u << (n - 1)) - 1);
         v->lo[i] = -1.0f;
-        v->passes |= VFETCH_RP_CLAMP;
+        v->passes |= VFETCH_RP_DIV; /* the clamp runs with the division (a 2-bit field's is by 1) */
         break;
     case VFETCH_CONV_SNORM_NO_ZERO:
         v->mul[i] = record_pow2(-(int)(31 - n)); /* 2v */
@@ -468,13 +474,12 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
                 return NULL;
         }
         for (unsigned c = 0; c < op->count; c++)
-            if (op->conversion == VFETCH_CONV_INTEGER && op->lane[c].field_shift)
+            if ((op->conversion == VFETCH_CONV_INTEGER || op->conversion == VFETCH_CONV_SINTEGER) &&
+                op->lane[c].field_shift)
                 return NULL;
-        /* Not (yet) in the program: sign extension of integer fields narrower than 32 bits,
-           the unsigned small floats (no binary16 in memory to gather), and the float
-           conversions of 32-bit fields (one int -> float step cannot hold them exactly). */
-        if (op->conversion == VFETCH_CONV_SINTEGER && op->format != VFETCH_FORMAT_FIXED32)
-            return NULL;
+        /* Not (yet) in the program: the unsigned small floats (no binary16 in memory to
+           gather), and the float conversions of 32-bit fields (one int -> float step cannot
+           hold them exactly). */
         if (op->format == VFETCH_FORMAT_UFLOAT_11_11_10)
             return NULL;
         if (op->format == VFETCH_FORMAT_FIXED32 && op->conversion != VFETCH_CONV_INTEGER &&
@@ -587,7 +592,7 @@ unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
         unsigned pass, cost;
     } weights[] = {
         { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
-        { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
+        { VFETCH_RP_DIV, 7 },   { VFETCH_RP_HALF, 3 },
         { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },   { VFETCH_RP_WIDEN, 3 },
         { VFETCH_RP_MASK, 1 },  { VFETCH_RP_PACK8, 12 }, { VFETCH_RP_PACK8_LUT, 3 },
     };

@@ -55,15 +55,18 @@ static inline unsigned vfetch_rp_window_bytes(enum vfetch_rp_window window)
 /** Which passes a vector needs (bits), so that the loop skips what a vector does not use. */
 enum {
     VFETCH_RP_FIXED = 1 << 0, /**< some lanes are fixed-point conversions */
-    VFETCH_RP_DIV = 1 << 1,   /**< some fixed lane divides (normalised) */
-    VFETCH_RP_CLAMP = 1 << 2, /**< some fixed lane clamps at -1 */
+    VFETCH_RP_DIV = 1 << 1,   /**< some fixed lane divides (normalised) or clamps at -1 */
+    /** (unused: the division pass clamps at lo, -inf in lanes that do not clamp, so that
+        SNORM's clamp needs no loop variant of its own) */
+    VFETCH_RP_CLAMP = 1 << 2,
     VFETCH_RP_HALF = 1 << 3,  /**< some lanes are binary16 */
     VFETCH_RP_KEEP = 1 << 4,  /**< some lanes are not written */
     VFETCH_RP_RAW = 1 << 5,   /**< some lanes are raw bits or constants */
     VFETCH_RP_LOAD = 1 << 6,  /**< the vector reads source bytes (else all lanes constant/kept) */
     VFETCH_RP_SHIFT = 1 << 7, /**< some fixed lane is a packed field: shift and mask */
     VFETCH_RP_WIDEN = 1 << 8, /**< some fixed lane widens a 5..7-bit field to 8 bits (UNORM8) */
-    VFETCH_RP_MASK = 1 << 9,  /**< some raw lane keeps only a field's bits (INTEGER) */
+    VFETCH_RP_MASK = 1 << 9,  /**< some raw lane keeps only a field's bits (INTEGER), and
+                                   sign-extends it (SINTEGER) */
     VFETCH_RP_PACK8 = 1 << 10, /**< some lane packs RGBA8 from fields of one container */
     /** PACK8 by table (AVX-512 VBMI, fields of 4..6 bits): each channel's field moved to its
         byte by one vpmultishiftqb, masked, and widened through a 112-entry table by one
@@ -125,6 +128,9 @@ struct vfetch_rp_vector {
     int32_t half_sel[VFETCH_RP_LANES];  /**< all ones: lane takes the binary16 result */
     int32_t raw_or[VFETCH_RP_LANES];    /**< OR-ed into raw lanes (1.0 constants) */
     int32_t raw_and[VFETCH_RP_LANES];   /**< ANDed into raw lanes first (integer fields) */
+    /** Sign-extended integer fields (SINTEGER): after the AND, x = (x ^ s) - s with s the
+        field's top bit (0 elsewhere: no change). Part of the MASK pass. */
+    int32_t raw_sign[VFETCH_RP_LANES];
     int32_t store_sel[VFETCH_RP_LANES]; /**< all ones: lane is written (not kept) */
 };
 

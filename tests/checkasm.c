@@ -252,18 +252,15 @@ static void kernels_init(void)
 }
 
 /* Whether the record program expresses a kernel's ops wherever they lie (docs/simd.md): not
-   RGBA8 packing (only of some layouts), integer fields above bit 0, sign-extended fields
-   narrower than 32 bits, the unsigned small floats, or the float conversions of 32-bit
-   fields. */
+   RGBA8 packing (only of some layouts), integer fields above bit 0, the unsigned small
+   floats, or the float conversions of 32-bit fields. */
 static bool kernel_in_record(const struct kernel *k)
 {
     const struct vfetch_format_info *fi = &vfetch_format_info[k->format];
     if (k->conversion == VFETCH_CONV_PACK_UNORM8 || k->format == VFETCH_FORMAT_UFLOAT_11_11_10)
         return false;
-    if (k->conversion == VFETCH_CONV_INTEGER && fi->packed)
+    if ((k->conversion == VFETCH_CONV_INTEGER || k->conversion == VFETCH_CONV_SINTEGER) && fi->packed)
         return false;
-    if (k->conversion == VFETCH_CONV_SINTEGER)
-        return k->format == VFETCH_FORMAT_FIXED32;
     if (k->format == VFETCH_FORMAT_FIXED32)
         return k->conversion == VFETCH_CONV_INTEGER;
     return true;

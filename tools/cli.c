@@ -4,9 +4,13 @@
  * tests/fuzz/fuzz_cli.c passes memory streams):
  *
  *   vfetch explain r300 [--psc W,..] [--ext W,..] [--sgn-norm W] [--swap N]
+ *   vfetch explain maxwell --attr W,.. [--stream W,..] [--instance B,..] [--frequency F,..]
+ *                          [--default W] [--bmap N,..] [--full] [--per-op]
  *                       [--arrays S:C,..] [--vtx-size N] [--full] [--per-op]
  *   vfetch demo
  *   vfetch cpu
+ *   vfetch aam [N|NAME | --address A | --patch [N|NAME] | --lod |
+ *              --check STAGE [--imap SET] [--omap SET] [--store-req S:E] [--sph W,..] ...]
  *   vfetch --version | help
  */
 #include <stdio.h>
@@ -14,6 +18,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vfetch/aam.h"
+#include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
 
 /* The usage text on `to`; exit code 1 when it answers a mistake (is_error), else 0. */
@@ -25,6 +31,16 @@ static int usage(FILE *to, int is_error)
           "      print the plan R300 VAP_PROG_STREAM_CNTL register words compile to\n"
           "  vfetch demo      convert a bundled R300 sample and print the vertices\n"
           "  vfetch cpu       the ISA level the kernels run at (VFETCH_CPU_MASK limits it)\n"
+          "  vfetch explain maxwell --attr W0,W1,.. [--stream W0,..] [--instance B0,..]\n"
+          "                         [--frequency F0,..] [--default W] [--bmap N,..] [--full] [--per-op]\n"
+          "      print the plan Maxwell SET_VERTEX_ATTRIBUTE / SET_VERTEX_STREAM_A_FORMAT words\n"
+          "      compile to, and where each ISBE attribute lands\n"
+          "  vfetch aam [N|NAME|--address A]   the Maxwell attribute address map, or one row\n"
+          "  vfetch aam --patch [N|NAME] | --lod   the patch attribute map; the LOD layout\n"
+          "  vfetch aam --check STAGE [--imap SET] [--omap SET] [--store-req S:E] [--sph W0,..,W19]\n"
+          "             [--check STAGE ...] [--last] [--skip-a W0,W1] [--skip-b W0,W1] [--raster]\n"
+          "             [--stream SET] [--two-sided]\n"
+          "      check Imaps/Omaps and print the Bmaps (SET: numbers, names, A-B, or words:W0,..)\n"
           "  vfetch --version\n",
           to);
     return is_error ? 1 : 0;
@@ -66,8 +82,123 @@ static void print_plan(FILE *out, const vfetch_plan *plan)
     free(text);
 }
 
+/* ---- explain maxwell: SET_VERTEX_ATTRIBUTE and stream words -> plan ---- */
+
+static const char *maxwell_size_name(uint32_t size)
+{
+    switch (size) {
+    case 0x01: return "R32_G32_B32_A32";
+    case 0x02: return "R32_G32_B32";
+    case 0x03: return "R16_G16_B16_A16";
+    case 0x04: return "R32_G32";
+    case 0x05: return "R16_G16_B16";
+    case 0x0A: return "R8_G8_B8_A8";
+    case 0x0F: return "R16_G16";
+    case 0x12: return "R32";
+    case 0x13: return "R8_G8_B8";
+    case 0x18: return "R8_G8";
+    case 0x1B: return "R16";
+    case 0x1D: return "R8";
+    case 0x2F: return "A8B8G8R8";
+    case 0x30: return "A2B10G10R10";
+    case 0x31: return "B10G11R11";
+    case 0x32: return "G8R8";
+    case 0x33: return "X8B8G8R8";
+    case 0x34: return "A8";
+    default: return "(none)";
+    }
+}
+
+static const char *const maxwell_type_name[8] = { "(type 0)", "SNORM", "UNORM", "SINT",
+                                                  "UINT", "USCALED", "SSCALED", "FLOAT" };
+
+static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
+{
+    struct vfetch_maxwell_desc d;
+    vfetch_maxwell_desc_init(&d);
+    int attributes = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        uint32_t words[VFETCH_MAXWELL_ATTRIBUTES];
+        int n;
+        if (!strcmp(opt, "--full")) {
+            d.layout = VFETCH_MAXWELL_LAYOUT_FULL;
+            continue;
+        }
+        if (!strcmp(opt, "--per-op")) {
+            d.path = VFETCH_PATH_PER_OP;
+            continue;
+        }
+        if (!val)
+            return usage(errs, 1);
+        i++;
+        if (!strcmp(opt, "--attr") && (n = parse_list(val, words, VFETCH_MAXWELL_ATTRIBUTES)) > 0) {
+            memcpy(d.attribute, words, n * sizeof words[0]); /* the rest stay inactive */
+            attributes = n;
+        } else if (!strcmp(opt, "--stream") && (n = parse_list(val, words, VFETCH_MAXWELL_STREAMS)) > 0) {
+            memcpy(d.stream_format, words, n * sizeof words[0]);
+        } else if (!strcmp(opt, "--instance") && (n = parse_list(val, words, VFETCH_MAXWELL_STREAMS)) > 0) {
+            memcpy(d.stream_instance, words, n * sizeof words[0]);
+        } else if (!strcmp(opt, "--frequency") && (n = parse_list(val, words, VFETCH_MAXWELL_STREAMS)) > 0) {
+            memcpy(d.stream_frequency, words, n * sizeof words[0]);
+        } else if (!strcmp(opt, "--default") && parse_list(val, words, 1) == 1) {
+            d.attribute_default = words[0];
+        } else if (!strcmp(opt, "--bmap") && (n = parse_list(val, words, VFETCH_MAXWELL_ATTRIBUTES)) > 0) {
+            for (int k = 0; k < n; k++) {
+                if (words[k] >= VFETCH_AAM_ATTRIBUTES)
+                    return usage(errs, 1);
+                vfetch_aam_map_add(&d.input_bmap, words[k]);
+            }
+        } else {
+            return usage(errs, 1);
+        }
+    }
+    for (int i = 0; i < attributes; i++) {
+        struct vfetch_maxwell_attribute a;
+        const int err = vfetch_maxwell_attribute_decode(d.attribute[i], &a);
+        fprintf(out, "attribute %2d: 0x%08x ", i, d.attribute[i]);
+        if (err)
+            fprintf(out, "size 0x%02x %s, type %u %s: %s\n", (d.attribute[i] >> 21) & 0x3f,
+                    maxwell_size_name((d.attribute[i] >> 21) & 0x3f), (d.attribute[i] >> 27) & 7,
+                    maxwell_type_name[(d.attribute[i] >> 27) & 7], vfetch_strerror(err));
+        else if (a.inactive)
+            fprintf(out, "inactive (its slots hold their defaults)\n");
+        else
+            fprintf(out, "stream %u offset %u: %s %s%s, %u component(s), %u bytes%s\n", a.stream,
+                    a.offset, maxwell_size_name(a.size), maxwell_type_name[a.type],
+                    a.integer ? " (integers)" : "", a.components, a.bytes,
+                    a.swap_r_and_b ? ", R and B swapped" : "");
+    }
+    vfetch_maxwell_plan *plan;
+    const int err = vfetch_maxwell_compile(&d, &plan);
+    if (err)
+        return fail(errs, err);
+    const vfetch_plan *conv = vfetch_maxwell_plan_converter(plan);
+    print_plan(out, conv);
+    fprintf(out, "output: %s records, %u bytes per vertex\n",
+            d.layout == VFETCH_MAXWELL_LAYOUT_FULL ? "full ISBE" : "compact ISBE",
+            vfetch_maxwell_plan_out_stride(plan));
+    const struct vfetch_aam_map *bmap = vfetch_maxwell_plan_bmap(plan);
+    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
+        if (!vfetch_aam_map_has(bmap, n))
+            continue;
+        const struct vfetch_aam_attribute *row = vfetch_aam_attribute(n);
+        fprintf(out, "  %-28s (%3u) -> slot %3d%s\n", row ? row->name : "?", n,
+                vfetch_maxwell_plan_slot(plan, n),
+                n == VFETCH_AAM_VERTEX_ID || n == VFETCH_AAM_INSTANCE_ID ? " (written per draw)" : "");
+    }
+    if (d.layout == VFETCH_MAXWELL_LAYOUT_FULL)
+        fprintf(out, "  every other slot: its default (SET_ATTRIBUTE_DEFAULT 0x%x)\n", d.attribute_default);
+    fprintf(out, "hash %016llx\n", (unsigned long long)vfetch_plan_hash(conv));
+    vfetch_maxwell_plan_free(plan);
+    return 0;
+}
+
 static int cmd_explain(int argc, char **argv, FILE *out, FILE *errs)
 {
+    if (argc >= 1 && !strcmp(argv[0], "maxwell"))
+        return cmd_explain_maxwell(argc, argv, out, errs);
     if (argc < 1 || strcmp(argv[0], "r300") != 0)
         return usage(errs, 1);
     struct vfetch_r300_desc d;
@@ -243,6 +374,373 @@ static int cmd_cpu(FILE *out)
     return 0;
 }
 
+/* ---- aam: the Maxwell attribute address map and Bmaps (docs/maxwell.md, "`vfetch aam`") ---- */
+
+/* A refusal: the library's sentence and code, then what it is about, on one line. */
+static int aam_fail(FILE *errs, int code, const char *detail)
+{
+    char line[160]; /* the detail quotes arguments: control characters would break the line */
+    size_t n = 0;
+    for (; detail[n] && n + 1 < sizeof line; n++)
+        line[n] = (unsigned char)detail[n] < 0x20 || detail[n] == 0x7f ? '?' : detail[n];
+    line[n] = '\0';
+    fprintf(errs, "vfetch: %s (code %d)%s%s\n", vfetch_strerror(code), code, n ? ": " : "", line);
+    return 2;
+}
+
+/* A number (decimal or 0x hex, optionally negative) that is the whole text. */
+static int aam_number(const char *text, long *out)
+{
+    char *end;
+    if (!*text)
+        return 0;
+    const long v = strtol(text, &end, 0);
+    if (*end || v < -65536 || v > 65536)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* An attribute by number or name; -1 when there is none. */
+static int aam_attribute_of(const char *text)
+{
+    long n;
+    if (aam_number(text, &n))
+        return n >= 0 && n < VFETCH_AAM_ATTRIBUTES ? (int)n : -1;
+    const struct vfetch_aam_attribute *row = vfetch_aam_find(text);
+    return row ? row->number : -1;
+}
+
+/* A set: "words:W0,..,W7" (word n holds attributes 32n..32n+31), or a comma list of attribute
+   numbers, names and ranges A-B. 0 ok, 1 usage error, 2 an attribute that does not exist
+   (named in bad). */
+static int aam_parse_map(const char *text, struct vfetch_aam_map *map, char *bad, size_t bad_size)
+{
+    memset(map, 0, sizeof *map);
+    if (!strncmp(text, "words:", 6)) {
+        uint32_t words[8];
+        const int n = parse_list(text + 6, words, 8);
+        if (n < 1)
+            return 1;
+        memcpy(map->words, words, (size_t)n * sizeof words[0]);
+        return 0;
+    }
+    if (!*text)
+        return 1;
+    while (*text) {
+        char item[64];
+        const size_t len = strcspn(text, ",");
+        if (len == 0 || len >= sizeof item)
+            return 1;
+        memcpy(item, text, len);
+        item[len] = '\0';
+        text += len + (text[len] == ',');
+        char *dash = strchr(item + 1, '-'); /* a range A-B (names hold no '-') */
+        int first, last;
+        if (dash && dash[1] != '\0') {
+            *dash = '\0';
+            first = aam_attribute_of(item);
+            last = aam_attribute_of(dash + 1);
+            *dash = '-';
+        } else {
+            first = last = aam_attribute_of(item);
+        }
+        if (first < 0 || last < first) {
+            snprintf(bad, bad_size, "no attribute \"%s\"", item);
+            return 2;
+        }
+        for (int n = first; n <= last; n++)
+            vfetch_aam_map_add(map, (unsigned)n);
+    }
+    return 0;
+}
+
+static void aam_print_map(FILE *out, const char *title, const struct vfetch_aam_map *map)
+{
+    fprintf(out, "%-28s", title);
+    for (unsigned w = 0; w < 8; w++)
+        fprintf(out, " %08x", map->words[w]);
+    fputc('\n', out);
+    unsigned count = 0;
+    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++)
+        if (vfetch_aam_map_has(map, n))
+            fprintf(out, "%s %u %s", count++ % 4 ? "," : count > 1 ? "\n   " : "   ", n,
+                    vfetch_aam_attribute(n)->name);
+    fputs(count ? "\n" : "    (none)\n", out);
+}
+
+static void aam_print_row(FILE *out, const struct vfetch_aam_attribute *row)
+{
+    static const char *const sections[] = { "out of range", "System Values", "Generic Values",
+                                            "Illegal Values & HW Values" };
+    fprintf(out, "%s\n", row->name);
+    if (row->number < 0)
+        fprintf(out, "  number          n/a\n  address         %s\n",
+                row->address < 0 ? "< 0" : ">= 1024");
+    else
+        fprintf(out, "  number          %d\n  address         %d (0x%03x)\n", row->number,
+                row->address, (unsigned)row->address);
+    fprintf(out, "  section         %s\n", sections[row->section & 3]);
+    fprintf(out, "  %-19s Idmap    Odmap\n", "stage");
+    for (unsigned s = 0; s < VFETCH_AAM_STAGES; s++) {
+        const unsigned column = s < 5 ? s : s == 5 ? VFETCH_AAM_VSC : VFETCH_AAM_PIXEL;
+        if (column < VFETCH_AAM_VTG_STAGES)
+            fprintf(out, "  %-19s %-8s %s\n", vfetch_aam_stage_name(column),
+                    vfetch_aam_idmap_name(row->idmap[column]),
+                    vfetch_aam_odmap_name(row->odmap[column]));
+        else
+            fprintf(out, "  %-19s %s\n", vfetch_aam_stage_name(column),
+                    vfetch_aam_idmap_name(row->idmap[column]));
+    }
+    fprintf(out, "  default         %s", vfetch_aam_default_name(row->default_value));
+    if (row->number >= 0)
+        fprintf(out, " (0x%08x with SET_ATTRIBUTE_DEFAULT 0x%02X)",
+                vfetch_aam_default_bits((unsigned)row->number, VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET),
+                VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET);
+    fprintf(out, "\n  interpolation   %s\n", vfetch_aam_interpolation_name(row->interpolation));
+    const size_t need = vfetch_aam_format_row(row, NULL, 0);
+    char *line = malloc(need + 1);
+    if (line) {
+        vfetch_aam_format_row(row, line, need + 1);
+        fprintf(out, "%s\n", line);
+        free(line);
+    }
+}
+
+static void aam_print_table(FILE *out)
+{
+    fputs("Maxwell attribute address map, one row per line as the seed prints it: name | number "
+          "| address | CULL_BEFORE_FETCH | VERTEX | TESSELLATION_INIT | TESSELLATION | GEOMETRY "
+          "(Idmap / Odmap) | VSC | PIXEL (Idmap) | default | interpolation\n",
+          out);
+    char line[512];
+    vfetch_aam_format_row(vfetch_aam_at_address(-1), line, sizeof line);
+    fprintf(out, "%s\n", line);
+    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
+        vfetch_aam_format_row(vfetch_aam_attribute(n), line, sizeof line);
+        fprintf(out, "%s\n", line);
+    }
+    vfetch_aam_format_row(vfetch_aam_at_address(4 * VFETCH_AAM_ATTRIBUTES), line, sizeof line);
+    fprintf(out, "%s\n", line);
+}
+
+static int aam_patch(int argc, char **argv, FILE *out, FILE *errs)
+{
+    if (argc > 1)
+        return usage(errs, 1);
+    if (argc == 1) {
+        long n;
+        const struct vfetch_aam_patch_attribute *p =
+            aam_number(argv[0], &n) ? (n >= 0 ? vfetch_aam_patch_attribute((unsigned)n) : NULL)
+                                    : vfetch_aam_patch_find(argv[0]);
+        if (!p) {
+            char detail[96];
+            snprintf(detail, sizeof detail, "no patch attribute \"%.40s\"", argv[0]);
+            return aam_fail(errs, VFETCH_EINVAL, detail);
+        }
+        fprintf(out, "%s\n  patch number    %d\n  address         %d (0x%03x)\n", p->name,
+                p->number, p->address, (unsigned)p->address);
+        return 0;
+    }
+    fprintf(out, "patch attribute address map (ALD.P): number, address, name\n");
+    fprintf(out, "  n/a   < 0  %s\n", vfetch_aam_patch_at_address(-1)->name);
+    for (unsigned n = 0; n < VFETCH_AAM_PATCH_ATTRIBUTES; n++)
+        fprintf(out, "  %3u  %4u  %s\n", n, 4 * n, vfetch_aam_patch_attribute(n)->name);
+    return 0;
+}
+
+static int aam_lod(int argc, FILE *out, FILE *errs)
+{
+    if (argc)
+        return usage(errs, 1);
+    fprintf(out, "tessellation LOD layout: per-patch CBE slot = patch attribute number\n");
+    for (unsigned s = 0; s < VFETCH_AAM_LOD_SLOTS; s++) {
+        const struct vfetch_aam_lod_slot *l = vfetch_aam_lod_slot(s);
+        fprintf(out, "slot %u  %-30s %-10s quad: %s (%s); triangle: %s (%s); isoline: %s (%s)\n",
+                l->slot, l->method, l->hw_name, l->quad_parameter, l->quad_diagram,
+                l->triangle_parameter, l->triangle_diagram, l->isoline_parameter,
+                l->isoline_diagram);
+    }
+    return 0;
+}
+
+static const char *const aam_source_names[] = { "zero", "upstream", "default", "hardware" };
+
+/* --check: one stage's maps checked alone (no VERTEX among them), or a whole pipeline. */
+static int aam_check(int argc, char **argv, FILE *out, FILE *errs)
+{
+    struct vfetch_aam_pipeline p;
+    memset(&p, 0, sizeof p);
+    for (unsigned s = 0; s < 6; s++)
+        vfetch_aam_shader_init(&p.shaders[s]);
+    int current = -1, stages = 0, last = 0;
+    char detail[128] = "";
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--last")) {
+            last = 1;
+            continue;
+        }
+        if (!strcmp(opt, "--raster")) {
+            p.vsc.raster_enabled = true;
+            continue;
+        }
+        if (!strcmp(opt, "--two-sided")) {
+            p.vsc.two_sided_light = true;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage(errs, 1);
+        const char *val = argv[++i];
+        uint32_t words[20];
+        if (!strcmp(opt, "--check")) {
+            current = vfetch_aam_stage_from_name(val);
+            if (current < 0 || current > VFETCH_AAM_PIXEL || (p.enabled >> current & 1))
+                return usage(errs, 1);
+            p.enabled |= 1u << current;
+            stages++;
+        } else if (!strcmp(opt, "--imap") || !strcmp(opt, "--omap") || !strcmp(opt, "--stream")) {
+            struct vfetch_aam_map m;
+            const int rc = aam_parse_map(val, &m, detail, sizeof detail);
+            if (rc == 1 || (current < 0 && strcmp(opt, "--stream") != 0))
+                return usage(errs, 1);
+            if (rc)
+                return aam_fail(errs, VFETCH_EINVAL, detail);
+            if (!strcmp(opt, "--stream")) {
+                p.vsc.stream_enabled = true;
+                p.vsc.stream_imap = m;
+            } else if (!strcmp(opt, "--imap")) {
+                p.shaders[current].imap = m;
+            } else {
+                p.shaders[current].omap = m;
+            }
+        } else if (!strcmp(opt, "--store-req") && current >= 0) {
+            char *end;
+            const unsigned long a = strtoul(val, &end, 0);
+            if (*end != ':' || a > 255)
+                return usage(errs, 1);
+            const unsigned long b = strtoul(end + 1, &end, 0);
+            if (*end || b > 255 || end == val)
+                return usage(errs, 1);
+            p.shaders[current].store_req_start = (uint8_t)a;
+            p.shaders[current].store_req_end = (uint8_t)b;
+        } else if (!strcmp(opt, "--sph") && current >= 0) {
+            if (parse_list(val, words, 20) != 20)
+                return usage(errs, 1);
+            struct vfetch_aam_sph sph;
+            const int err = vfetch_aam_sph_parse(words, &sph);
+            if (err)
+                return aam_fail(errs, err, "not a Shader Program Header");
+            const int want = current == VFETCH_AAM_CULL_BEFORE_FETCH ? VFETCH_AAM_VERTEX : current;
+            if ((int)sph.stage != want) {
+                snprintf(detail, sizeof detail, "the header is a %s shader's",
+                         vfetch_aam_stage_name(sph.stage));
+                return aam_fail(errs, VFETCH_EINVAL, detail);
+            }
+            p.shaders[current] = sph.maps;
+        } else if (!strcmp(opt, "--skip-a") && parse_list(val, words, 2) >= 1) {
+            p.skip_mask_a = words[0] | (uint64_t)(strchr(val, ',') ? words[1] : 0) << 32;
+        } else if (!strcmp(opt, "--skip-b") && parse_list(val, words, 2) >= 1) {
+            p.skip_mask_b = words[0] | (uint64_t)(strchr(val, ',') ? words[1] : 0) << 32;
+        } else {
+            return usage(errs, 1);
+        }
+    }
+    if (!stages)
+        return usage(errs, 1);
+    struct vfetch_aam_where where = { -1, -1 };
+    if (stages == 1 && current != VFETCH_AAM_VERTEX) {
+        struct vfetch_aam_stage_bmaps b;
+        const int err = vfetch_aam_stage_bmaps((enum vfetch_aam_stage)current, &p.shaders[current],
+                                               last, &b, &where);
+        if (err) {
+            snprintf(detail, sizeof detail, "attribute %d (%s) in %s", where.attribute,
+                     vfetch_aam_attribute((unsigned)where.attribute)->name,
+                     vfetch_aam_stage_name((unsigned)where.stage));
+            return aam_fail(errs, err, detail);
+        }
+        fprintf(out, "%s%s: legal\n", vfetch_aam_stage_name((unsigned)current),
+                last && current != VFETCH_AAM_PIXEL ? " (last VTG stage)" : "");
+        aam_print_map(out, "Imap", &b.load);
+        aam_print_map(out, "input Bmap forced (LD_REQ)", &b.load_req);
+        if (current != VFETCH_AAM_PIXEL) {
+            aam_print_map(out, "Omap", &b.store);
+            aam_print_map(out, "output Bmap forced (ST_REQ)", &b.store_req);
+        }
+        return 0;
+    }
+    struct vfetch_aam_bmaps b;
+    const int err = vfetch_aam_pipeline_bmaps(&p, &b, &where);
+    if (err) {
+        if (where.attribute >= 0)
+            snprintf(detail, sizeof detail, "attribute %d (%s) in %s", where.attribute,
+                     vfetch_aam_attribute((unsigned)where.attribute)->name,
+                     vfetch_aam_stage_name((unsigned)where.stage));
+        else
+            snprintf(detail, sizeof detail, "a pipeline needs a VERTEX stage");
+        return aam_fail(errs, err, detail);
+    }
+    fprintf(out, "pipeline legal; last VTG stage %s\n", vfetch_aam_stage_name(b.last_vtg));
+    for (unsigned s = 0; s <= VFETCH_AAM_PIXEL; s++) {
+        if (!(p.enabled >> s & 1))
+            continue;
+        char title[64];
+        snprintf(title, sizeof title, "%s input", vfetch_aam_stage_name(s));
+        aam_print_map(out, title, &b.input[s]);
+        if (s < VFETCH_AAM_VTG_STAGES && s != b.last_vtg) {
+            snprintf(title, sizeof title, "%s output", vfetch_aam_stage_name(s));
+            aam_print_map(out, title, &b.output[s]);
+        }
+    }
+    aam_print_map(out, "VSC input", &b.vsc_input);
+    if (p.enabled >> VFETCH_AAM_PIXEL & 1) {
+        aam_print_map(out, "PIXEL CBE STri portion", &b.ps.stri);
+        fputs("PIXEL inputs (not zero)     ", out);
+        unsigned count = 0;
+        for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++)
+            if (b.ps.source[n] != VFETCH_AAM_PS_ZERO)
+                fprintf(out, "%s %u %s", count++ ? "," : "", n, aam_source_names[b.ps.source[n] & 3]);
+        fputc('\n', out);
+    }
+    return 0;
+}
+
+static int cmd_aam(int argc, char **argv, FILE *out, FILE *errs)
+{
+    if (argc == 0) {
+        aam_print_table(out);
+        return 0;
+    }
+    if (!strcmp(argv[0], "--patch"))
+        return aam_patch(argc - 1, argv + 1, out, errs);
+    if (!strcmp(argv[0], "--lod"))
+        return aam_lod(argc - 1, out, errs);
+    if (!strcmp(argv[0], "--check"))
+        return aam_check(argc, argv, out, errs);
+    char detail[96];
+    if (!strcmp(argv[0], "--address")) {
+        long a;
+        if (argc != 2 || !aam_number(argv[1], &a))
+            return usage(errs, 1);
+        const struct vfetch_aam_attribute *row = vfetch_aam_at_address(a);
+        if (!row) {
+            snprintf(detail, sizeof detail, "address %ld is not the start of an attribute", a);
+            return aam_fail(errs, VFETCH_EINVAL, detail);
+        }
+        aam_print_row(out, row);
+        return 0;
+    }
+    if (argc != 1 || argv[0][0] == '-')
+        return usage(errs, 1);
+    const int n = aam_attribute_of(argv[0]);
+    if (n < 0) {
+        snprintf(detail, sizeof detail, "no attribute \"%.40s\"", argv[0]);
+        return aam_fail(errs, VFETCH_EINVAL, detail);
+    }
+    aam_print_row(out, vfetch_aam_attribute((unsigned)n));
+    return 0;
+}
+
 int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
 {
     if (argc < 2)
@@ -254,6 +752,8 @@ int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
         return cmd_demo(out, errs);
     if (!strcmp(cmd, "cpu"))
         return cmd_cpu(out);
+    if (!strcmp(cmd, "aam"))
+        return cmd_aam(argc - 2, argv + 2, out, errs);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         fprintf(out, "vfetch %s\n", vfetch_version());
         return 0;

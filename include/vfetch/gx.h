@@ -141,6 +141,13 @@ enum vfetch_gx_layout {
         locations of their own (vfetch_gx_plan_location gives -1 for them). With RGBA8 colors
         it is byte-identical to Dolphin's vertex loaders (docs/gx.md). */
     VFETCH_GX_LAYOUT_DOLPHIN = 2,
+    /** Maxwell vertex-input ISBE records (vfetch/maxwell.h, docs/maxwell.md): the vec4
+        layout's location n as generic attribute n (matrix index n: generic n's x, an
+        integer), the full 256-slot image with every other slot at its default
+        (SET_ATTRIBUTE_DEFAULT 0x0E), so that one host layout serves GX and Maxwell guests. */
+    VFETCH_GX_LAYOUT_ISBE_FULL = 3,
+    /** The same, only the generic attributes' components present, in address order. */
+    VFETCH_GX_LAYOUT_ISBE_COMPACT = 4,
 };
 
 /** How colors are delivered. Alpha always comes from the format (the color count does not

@@ -31,9 +31,9 @@ extern "C" {
 #endif
 
 /** Most streams one plan reads (R300 has at most 16 vertex arrays). */
-#define VFETCH_MAX_STREAMS 16
+#define VFETCH_MAX_STREAMS 32
 /** Most fetch ops in one plan (R300: 16 elements, FLOAT_8 counts as two ops). */
-#define VFETCH_MAX_OPS 64
+#define VFETCH_MAX_OPS 128
 /** Most 32-bit slots in one output record (R300's full input memory: 32 vec4 = 128 slots). */
 #define VFETCH_MAX_SLOTS 256
 /** Most front-end "locations" a plan can report (R300: the 32 DST_VEC_LOC vectors). */

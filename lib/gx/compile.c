@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "gx_internal.h"
+#include "vfetch/maxwell.h"
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
@@ -233,7 +234,13 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
     if (!b)
         return VFETCH_ENOMEM;
     vfetch_plan_desc_init(&b->desc);
-    b->params = &p->params;
+    /* The ISBE layouts are the vec4 layout's vectors, moved to generic attributes below. */
+    const int isbe = p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL ||
+                     p->params.layout == VFETCH_GX_LAYOUT_ISBE_COMPACT;
+    struct vfetch_gx_compile_params vec4_params = p->params;
+    if (isbe)
+        vec4_params.layout = VFETCH_GX_LAYOUT_VEC4;
+    b->params = &vec4_params;
     for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
         b->location_slot[l] = -1;
 
@@ -278,7 +285,18 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
         b->desc.path = p->params.path;
         for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
             b->desc.location_slot[l] = b->location_slot[l];
-        err = vfetch_plan_create(&b->desc, &p->converter);
+        if (isbe) { /* location n -> generic attribute n (docs/maxwell.md) */
+            const struct vfetch_plan_desc vec4 = b->desc;
+            err = vfetch_maxwell_isbe_desc(&vec4, NULL,
+                                           p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL
+                                               ? VFETCH_MAXWELL_LAYOUT_FULL
+                                               : VFETCH_MAXWELL_LAYOUT_COMPACT,
+                                           VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET, &b->desc);
+            for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
+                p->location_slot[l] = b->desc.location_slot[l];
+        }
+        if (!err)
+            err = vfetch_plan_create(&b->desc, &p->converter);
         if (!err) {
             p->out_stride = vfetch_plan_out_stride(p->converter);
             p->record_size = vfetch_plan_record_size(p->converter);

@@ -70,7 +70,7 @@ static inline int vfetch_gx_options_valid(enum vfetch_gx_layout layout,
                                           enum vfetch_gx_color_output color_output,
                                           enum vfetch_path path)
 {
-    return (unsigned)layout <= VFETCH_GX_LAYOUT_DOLPHIN &&
+    return (unsigned)layout <= VFETCH_GX_LAYOUT_ISBE_COMPACT &&
            (unsigned)color_output <= VFETCH_GX_COLOR_RGBA8 && (unsigned)path <= VFETCH_PATH_PER_OP;
 }
 

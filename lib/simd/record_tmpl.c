@@ -322,7 +322,11 @@ VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs 
     (void)hzmask;
     /* The rare passes (integer masks, UNORM8 widening) read their tables from memory: kept in
        registers they would push the common ones out. */
-    vi res = passes & VFETCH_RP_MASK ? vi_and(perm, rp_load(v->raw_and)) : perm;
+    vi res = perm;
+    if (passes & VFETCH_RP_MASK) {
+        const vi sign = rp_load(v->raw_sign);
+        res = vi_sub(vi_xor(vi_and(perm, rp_load(v->raw_and)), sign), sign);
+    }
     res = vi_or(res, r->raw_or);
     if (passes & VFETCH_RP_FIXED) {
         vi x = perm;
@@ -332,10 +336,8 @@ VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs 
             x = rp_widen(x, v);
         const vi t = vi_xor(x, r->xmask);
         vf f = rp_mul_add(vf_cvt(t), r->mul, r->add);
-        if (passes & VFETCH_RP_DIV)
-            f = vf_div(f, r->div);
-        if (passes & VFETCH_RP_CLAMP)
-            f = vf_max(f, r->lo);
+        if (passes & VFETCH_RP_DIV) /* SNORM's clamp with it: lo is -inf where none */
+            f = vf_max(vf_div(f, r->div), r->lo);
         /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
         res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r->fixed_sel) : vf_as_vi(f);
     }

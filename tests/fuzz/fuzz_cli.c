@@ -92,11 +92,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
         FUZZ_REQUIRE(rc == 0 && !strncmp(cli_out, "usage:\n", 7), "help: exit %d", rc);
     } else if (!strcmp(cmd, "explain")) {
-        if (argc < 3 || strcmp(argv[2], "r300") != 0)
-            FUZZ_REQUIRE(rc == 1, "explain without r300: exit %d", rc);
+        if (argc < 3 || (strcmp(argv[2], "r300") != 0 && strcmp(argv[2], "maxwell") != 0))
+            FUZZ_REQUIRE(rc == 1, "explain without r300 or maxwell: exit %d", rc);
         if (rc == 0)
             FUZZ_REQUIRE(strstr(cli_out, "output: ") && cli_count_lines(cli_out, "hash ") == 1,
                          "explain succeeded without the plan's size and hash");
+    } else if (!strcmp(cmd, "aam")) {
+        if (argc == 2) /* the whole map: 256 rows and the two range rows */
+            FUZZ_REQUIRE(rc == 0 && cli_count_lines(cli_out, "|") == 258, "aam: exit %d", rc);
+        else
+            FUZZ_REQUIRE(rc == 0 || rc == 1 || rc == 2, "aam: exit %d", rc);
     } else {
         FUZZ_REQUIRE(rc == 1, "unknown command '%s': exit %d", cmd, rc);
     }

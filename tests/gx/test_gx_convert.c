@@ -518,7 +518,7 @@ static void test_errors(void)
     vfetch_gx_plan *plan = NULL;
     CHECK_EQ(vfetch_gx_compile(NULL, &plan), VFETCH_EINVAL);
     CHECK_EQ(vfetch_gx_compile(&cp, NULL), VFETCH_EINVAL);
-    cp.layout = (enum vfetch_gx_layout)3;
+    cp.layout = (enum vfetch_gx_layout)5;
     CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EINVAL);
     cp.layout = VFETCH_GX_LAYOUT_VEC4;
     cp.color_output = (enum vfetch_gx_color_output)2;

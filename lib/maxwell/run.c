@@ -1,0 +1,88 @@
+/*
+ * A Maxwell draw: the streams' registers (location, inclusive limit) as bindings, the core
+ * plan's run, then the system values the hardware synthesises per vertex.
+ */
+#include <string.h>
+
+#include "maxwell/maxwell_internal.h"
+
+void vfetch_maxwell_run_params_init(struct vfetch_maxwell_run_params *params)
+{
+    if (params)
+        memset(params, 0, sizeof *params);
+}
+
+/* Bytes a stream's registers make readable: location .. limit inclusive. */
+static size_t maxwell_binding_size(const struct vfetch_maxwell_binding *b)
+{
+    if (b->limit < b->location)
+        return 0;
+    const uint64_t bytes = b->limit - b->location; /* + 1, without wrapping at 2^64 */
+    return bytes >= SIZE_MAX ? SIZE_MAX : (size_t)bytes + 1;
+}
+
+/* VERTEX_ID (index entry or draw position, plus the base) and INSTANCE_ID per record. The
+   core run validated the index entries and the output first. */
+static void maxwell_system_values(const struct vfetch_maxwell_plan *mp,
+                                  const struct vfetch_maxwell_run_params *p)
+{
+    const size_t stride = vfetch_plan_out_stride(mp->plan);
+    uint8_t *out = p->out;
+    if (mp->vertex_id_slot >= 0) {
+        uint8_t *at = out + 4 * (size_t)mp->vertex_id_slot;
+        for (uint32_t i = 0; i < p->count; i++) {
+            const uint32_t pos = p->first + i;
+            uint32_t index = pos;
+            if (p->index_type == VFETCH_INDEX_U16) {
+                uint16_t e;
+                memcpy(&e, (const uint8_t *)p->indices + 2 * (size_t)pos, 2);
+                index = e;
+            } else if (p->index_type == VFETCH_INDEX_U32) {
+                memcpy(&index, (const uint8_t *)p->indices + 4 * (size_t)pos, 4);
+            }
+            const uint32_t id = index + p->vertex_id_base;
+            memcpy(at + i * stride, &id, 4);
+        }
+    }
+    if (mp->instance_id_slot >= 0) {
+        uint8_t *at = out + 4 * (size_t)mp->instance_id_slot;
+        for (uint32_t i = 0; i < p->count; i++)
+            memcpy(at + i * stride, &p->instance, 4);
+    }
+}
+
+int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan->plan);
+    struct vfetch_binding bind[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        bind[s] = (struct vfetch_binding){ NULL, 0 };
+        if (vfetch_plan_stream_extent(plan->plan, s) == 0)
+            continue;
+        if (!params->streams)
+            return VFETCH_EINVAL;
+        const struct vfetch_maxwell_binding *mb = &params->streams[plan->stream_hw[s]];
+        bind[s] = (struct vfetch_binding){ mb->data, maxwell_binding_size(mb) };
+    }
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = bind;
+    p.num_streams = d->num_streams;
+    p.first = params->first;
+    p.count = params->count;
+    p.indices = params->indices;
+    p.index_type = params->index_type;
+    p.indices_size = params->indices_size;
+    p.index_offset = params->index_offset;
+    p.instance = params->instance;
+    p.base_instance = params->base_instance;
+    p.out = params->out;
+    p.out_size = params->out_size;
+    const int err = vfetch_run(plan->plan, &p);
+    if (err || params->count == 0)
+        return err;
+    maxwell_system_values(plan, params);
+    return VFETCH_OK;
+}
