@@ -241,7 +241,8 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
         div = (float)((1u << (n - 1)) - 1);
         v->lo[i] = -1.0f;
-        v->passes |= VFETCH_RP_DIV; /* the clamp runs with the division (a 2-bit field's is by 1) */
+        /* the clamp runs with the division (a 2-bit field's is by 1): see VFETCH_RP_CLAMP */
+        v->passes |= VFETCH_RP_DIV | VFETCH_RP_CLAMP;
         break;
     case VFETCH_CONV_SNORM_NO_ZERO:
         v->mul[i] = record_pow2(-(int)(31 - n)); /* 2v */
@@ -592,7 +593,7 @@ unsigned vfetch_record_cost(const struct vfetch_record_prog *prog)
         unsigned pass, cost;
     } weights[] = {
         { VFETCH_RP_LOAD, 3 },  { VFETCH_RP_FIXED, 5 }, { VFETCH_RP_SHIFT, 2 },
-        { VFETCH_RP_DIV, 7 },   { VFETCH_RP_HALF, 3 },
+        { VFETCH_RP_DIV, 6 },   { VFETCH_RP_CLAMP, 1 }, { VFETCH_RP_HALF, 3 },
         { VFETCH_RP_KEEP, 2 },  { VFETCH_RP_RAW, 1 },   { VFETCH_RP_WIDEN, 3 },
         { VFETCH_RP_MASK, 1 },  { VFETCH_RP_PACK8, 12 }, { VFETCH_RP_PACK8_LUT, 3 },
     };

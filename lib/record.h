@@ -56,8 +56,10 @@ static inline unsigned vfetch_rp_window_bytes(enum vfetch_rp_window window)
 enum {
     VFETCH_RP_FIXED = 1 << 0, /**< some lanes are fixed-point conversions */
     VFETCH_RP_DIV = 1 << 1,   /**< some fixed lane divides (normalised) or clamps at -1 */
-    /** (unused: the division pass clamps at lo, -inf in lanes that do not clamp, so that
-        SNORM's clamp needs no loop variant of its own) */
+    /** some fixed lane clamps at -1 (SNORM): always with DIV, and not part of the loop
+        variants' keys: the divide pass tests it per group and loads its table (lo, -inf in
+        lanes that do not clamp) from memory, so that SNORM vectors run a compiled loop and
+        the others pay nothing for it */
     VFETCH_RP_CLAMP = 1 << 2,
     VFETCH_RP_HALF = 1 << 3,  /**< some lanes are binary16 */
     VFETCH_RP_KEEP = 1 << 4,  /**< some lanes are not written */

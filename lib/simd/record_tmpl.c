@@ -62,7 +62,7 @@ VEC_INLINE vi rp_blend(vi a, vi b, vi sel)
    pointers the compiler could not keep them there itself: every store may alias them). */
 struct rp_regs {
     vi ctrl, hctrl, raw_or, shl, fmask, xmask, fixed_sel, half_sel, store_sel;
-    vf mul, add, div, lo;
+    vf mul, add, div;
 };
 
 VEC_INLINE struct rp_regs rp_regs_load(const struct vfetch_rp_vector *v)
@@ -84,7 +84,6 @@ VEC_INLINE struct rp_regs rp_regs_load(const struct vfetch_rp_vector *v)
     r.mul = rp_loadf(v->mul);
     r.add = rp_loadf(v->add);
     r.div = rp_loadf(v->div);
-    r.lo = rp_loadf(v->lo);
     return r;
 }
 
@@ -336,8 +335,11 @@ VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs 
             x = rp_widen(x, v);
         const vi t = vi_xor(x, r->xmask);
         vf f = rp_mul_add(vf_cvt(t), r->mul, r->add);
-        if (passes & VFETCH_RP_DIV) /* SNORM's clamp with it: lo is -inf where none */
-            f = vf_max(vf_div(f, r->div), r->lo);
+        if (passes & VFETCH_RP_DIV) {
+            f = vf_div(f, r->div);
+            if (v->passes & VFETCH_RP_CLAMP) /* SNORM (record.h): not a variant key */
+                f = vf_max(f, rp_loadf(v->lo));
+        }
         /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
         res = passes & VFETCH_RP_BLEND ? rp_blend(res, vf_as_vi(f), r->fixed_sel) : vf_as_vi(f);
     }
@@ -504,7 +506,7 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
    time. Widening is compiled in only where used: its tables would crowd the common ones'
    registers (every vector of the run has the same passes). */
 #define RP_DISPATCH(CASES)                                                                  \
-    switch (v->passes & ~VFETCH_RP_RAW) {                                                   \
+    switch (v->passes & ~(VFETCH_RP_RAW | VFETCH_RP_CLAMP)) {                               \
         CASES                                                                               \
         RP_PACK8_CASES                                                                      \
     default:                                                                                \
