@@ -542,8 +542,17 @@ static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
 }
 
 /* Groups per block: the vectors run one after another over a block, whose source and output
-   stay in L1 meanwhile. */
+   stay in L1 meanwhile: at most 64 groups, and at most RP_BLOCK_BYTES of output (records of
+   1 KiB, the full Maxwell ISBE image, would otherwise write 64 KiB per block: more than L1,
+   every vector's pass over it evicting the lines the next one writes). */
 #define RP_BLOCK 64
+#define RP_BLOCK_BYTES 16384
+
+static inline size_t rp_block_groups(size_t dst_step)
+{
+    const size_t fit = dst_step ? RP_BLOCK_BYTES / dst_step : RP_BLOCK;
+    return fit < 1 ? 1 : fit > RP_BLOCK ? RP_BLOCK : fit;
+}
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
@@ -560,8 +569,9 @@ static VFETCH_RECORD_FN(NAME(record_run))
     }
     const size_t dst_step = group * dst_stride;
     uintptr_t gdst = (uintptr_t)dst;
-    for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
-        const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
+    const size_t block = rp_block_groups(dst_step);
+    for (size_t g0 = 0; g0 < groups; g0 += block) {
+        const size_t nb = groups - g0 < block ? groups - g0 : block;
         for (unsigned k = 0; k < prog->num_vectors; k += prog->vec[k].run)
             rp_vector_run(&prog->vec[k], prog->vec[k].run, gbase, gstep, nb, gdst, dst_step);
         for (unsigned i = 0; i < prog->num_streams_read; i++) {
@@ -578,8 +588,9 @@ static VFETCH_RECORD_GATHER_FN(NAME(record_gather_run))
     const struct vfetch_record_prog *prog = gp->prog;
     const size_t group = prog->group, dst_step = group * dst_stride;
     uintptr_t gdst = (uintptr_t)dst;
-    for (size_t g0 = 0; g0 < groups; g0 += RP_BLOCK) {
-        const size_t nb = groups - g0 < RP_BLOCK ? groups - g0 : RP_BLOCK;
+    const size_t block = rp_block_groups(dst_step);
+    for (size_t g0 = 0; g0 < groups; g0 += block) {
+        const size_t nb = groups - g0 < block ? groups - g0 : block;
         for (unsigned k = 0; k < prog->num_vectors; k += prog->vec[k].run)
             rp_gather_vector_run(&prog->vec[k], &gp->vec[k], prog->vec[k].run, col + g0 * group,
                                  col_stride, group, nb, gdst, dst_step);
