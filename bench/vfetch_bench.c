@@ -464,18 +464,20 @@ struct maxwell_config {
     uint32_t attribute[4];
     uint32_t stride;
     int system_values; /* Bmap adds VERTEX_ID and INSTANCE_ID; attribute 3 is instanced */
+    uint32_t out_stride; /* compact records padded to it (0: tight) */
 };
 
 static const struct maxwell_config maxwell_configs[] = {
     /* (a) position R32G32B32 float, normal A2B10G10R10 snorm, texcoord R16G16 float, color
        R8G8B8A8 unorm: 24-byte vertices */
-    { "maxwell-a", { MW(0, 0, 0x02, 7), MW(0, 12, 0x30, 1), MW(0, 16, 0x0f, 7), MW(0, 20, 0x0a, 2) }, 24, 0 },
+    { "maxwell-a", { MW(0, 0, 0x02, 7), MW(0, 12, 0x30, 1), MW(0, 16, 0x0f, 7), MW(0, 20, 0x0a, 2) }, 24, 0, 0 },
     /* (b) skinning: position R32G32B32 float, bone indices R8G8B8A8 uint, weights R8G8B8A8
        unorm, texcoord R16G16 unorm */
-    { "maxwell-b", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 4), MW(0, 16, 0x0a, 2), MW(0, 20, 0x0f, 2) }, 24, 0 },
+    { "maxwell-b", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 4), MW(0, 16, 0x0a, 2), MW(0, 20, 0x0f, 2) }, 24, 0, 0 },
     /* (c) position R32G32B32 float, color R8G8B8A8 unorm, an instanced R32G32B32A32 float
-       offset (stream 1), VERTEX_ID and INSTANCE_ID */
-    { "maxwell-c", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 2), 0x40, MW(1, 0, 0x01, 7) }, 16, 1 },
+       offset (stream 1), VERTEX_ID and INSTANCE_ID: 14 slots, padded to 64 bytes (tight, its
+       128-bit lanes would mix the two streams: per-op, docs/maxwell.md) */
+    { "maxwell-c", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 2), 0x40, MW(1, 0, 0x01, 7) }, 16, 1, 64 },
 };
 
 struct maxwell_job {
@@ -530,6 +532,7 @@ static void register_maxwell(void)
         }
         for (int full = 0; full < 2; full++) {
             d.layout = full ? VFETCH_MAXWELL_LAYOUT_FULL : VFETCH_MAXWELL_LAYOUT_COMPACT;
+            d.out_stride = full ? 0 : cfg->out_stride;
             for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
                 if (!level_available(levels[l].flags))
                     continue;

@@ -128,6 +128,13 @@ struct vfetch_maxwell_desc {
     struct vfetch_aam_map input_bmap;
     /** Output layout. Default VFETCH_MAXWELL_LAYOUT_COMPACT. */
     enum vfetch_maxwell_layout layout;
+    /** Bytes from one output record to the next: 0 (default) for the record size, else a
+        multiple of 4, at least the record size and at most 1024 (VFETCH_EINVAL otherwise):
+        the record is padded to it with zero words, written like the others (so that every
+        vector of the record program stores whole: docs/maxwell.md). A compact record whose
+        attributes come from several streams runs the record program only if its stride is a
+        multiple of 16 bytes. */
+    uint32_t out_stride;
     /** Executor choice for the plan (vfetch_path). Default VFETCH_PATH_AUTO. */
     enum vfetch_path path;
 };

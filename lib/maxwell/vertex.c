@@ -214,7 +214,7 @@ static int maxwell_map_empty(const struct vfetch_aam_map *m)
 int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwell_plan **out_plan)
 {
     if (!desc || !out_plan || (unsigned)desc->layout > VFETCH_MAXWELL_LAYOUT_COMPACT ||
-        (unsigned)desc->path > VFETCH_PATH_PER_OP)
+        (unsigned)desc->path > VFETCH_PATH_PER_OP || desc->out_stride % 4)
         return VFETCH_EINVAL;
     struct maxwell_build *b = calloc(1, sizeof *b);
     struct vfetch_maxwell_plan *mp = calloc(1, sizeof *mp);
@@ -244,6 +244,11 @@ int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwel
     err = VFETCH_EINVAL;
     if (slots == 0)
         goto fail; /* a compact record of nothing */
+    if (desc->out_stride) { /* padded with zero words (b->word is zeroed) */
+        if (desc->out_stride < 4 * slots || desc->out_stride > 4 * VFETCH_MAX_SLOTS)
+            goto fail;
+        slots = desc->out_stride / 4;
+    }
 
     vfetch_plan_desc_init(&b->pd);
     b->pd.out_slots = slots;

@@ -447,6 +447,8 @@ static void test_levels(void)
         struct vfetch_maxwell_desc d;
         vfetch_maxwell_desc_init(&d);
         d.layout = (enum vfetch_maxwell_layout)(rnd() % 2);
+        if (d.layout == VFETCH_MAXWELL_LAYOUT_COMPACT && rnd() % 3 == 0)
+            d.out_stride = 1024; /* padded with zeros: the record program's whole stores */
         d.attribute_default = rnd() % 16;
         const unsigned nattr = 1 + rnd() % 8;
         for (unsigned k = 0; k < nattr; k++) {
@@ -538,6 +540,40 @@ static void test_levels(void)
     CHECK_EQ(runs, levels_here * formats);
 }
 
+/* out_stride: the record padded with zero words; errors for a stride not a multiple of 4,
+   below the record or above 1024 bytes. */
+static void test_out_stride(void)
+{
+    struct vfetch_maxwell_desc d;
+    small_desc(&d);
+    vfetch_aam_map_add(&d.input_bmap, 32);
+    vfetch_aam_map_add(&d.input_bmap, 33);
+    vfetch_aam_map_add(&d.input_bmap, 42);
+    vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_VERTEX_ID); /* 4 slots: 16 bytes */
+    static uint32_t tight[8 * 4], padded[8 * 12];
+    memset(padded, 0x77, sizeof padded);
+    struct vfetch_maxwell_run_params p;
+    vfetch_maxwell_run_params_init(&p);
+    vfetch_maxwell_plan *mt = NULL, *mp = NULL;
+    CHECK_EQ(run_small(&d, 8, &p, tight, sizeof tight, &mt), VFETCH_OK);
+    d.out_stride = 48;
+    vfetch_maxwell_run_params_init(&p);
+    CHECK_EQ(run_small(&d, 8, &p, padded, sizeof padded, &mp), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_plan_out_stride(mp), 48u);
+    for (unsigned v = 0; v < 8; v++)
+        for (unsigned k = 0; k < 12; k++)
+            CHECK_EQ(padded[12 * v + k], k < 4 ? tight[4 * v + k] : 0u);
+    vfetch_maxwell_plan_free(mt);
+    vfetch_maxwell_plan_free(mp);
+    const uint32_t bad[] = { 18, 12, 1028 };
+    for (unsigned k = 0; k < 3; k++) {
+        d.out_stride = bad[k];
+        mp = (vfetch_maxwell_plan *)&d;
+        CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EINVAL);
+        CHECK(mp == (vfetch_maxwell_plan *)&d);
+    }
+}
+
 int main(void)
 {
     test_decode();
@@ -545,6 +581,7 @@ int main(void)
     test_errors();
     test_layouts_and_defaults();
     test_system_values_and_instancing();
+    test_out_stride();
     test_levels();
     return test_summary("maxwell");
 }
