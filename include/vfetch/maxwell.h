@@ -87,7 +87,8 @@ struct vfetch_maxwell_attribute {
     uint32_t type;
     /** 1: components 0 and 2 (R and B) change places (bit 31). */
     uint32_t swap_r_and_b;
-    /** Components the element supplies (1..4), and bytes it reads from the record. */
+    /** Components the element supplies (1..4), and the element's size in bytes (X8B8G8R8: 4,
+        of which only the three components' bytes are read). */
     uint32_t components;
     uint32_t bytes;
     /** 1 for UINT and SINT: the components are delivered as integers. */

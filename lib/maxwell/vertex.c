@@ -174,13 +174,14 @@ static int maxwell_attribute_ops(struct maxwell_build *b, unsigned i, unsigned m
         sel[2] = t;
     }
     const unsigned first = VFETCH_AAM_GENERIC_0 + 4 * i;
-    /* An integer attribute's missing components are integers too: (0, 0, 0, 1). */
-    if (a.integer)
-        for (unsigned c = 0; c < 4; c++)
-            if ((mask >> c & 1) && sel[c] < 4 && sel[c] >= a.components) {
-                b->word[b->mp->slot_of[first + c]] = sel[c] == 3 ? 1u : 0u;
-                mask &= ~(1u << c);
-            }
+    /* Components the element does not supply (missing, or A8's zeros) are constants: (0, 0,
+       0, 1), as integers for UINT/SINT. So the element is fetched, and its bytes checked,
+       exactly when some held component reads it. */
+    for (unsigned c = 0; c < 4; c++)
+        if ((mask >> c & 1) && sel[c] >= a.components) {
+            b->word[b->mp->slot_of[first + c]] = sel[c] != 3 ? 0u : a.integer ? 1u : VFETCH_ONE_BITS;
+            mask &= ~(1u << c);
+        }
     /* One op per run of consecutive components (their slots are consecutive in both layouts). */
     for (unsigned c0 = 0; c0 < 4; c0++) {
         if (!(mask >> c0 & 1))

@@ -504,6 +504,8 @@ def main():
     make_gx_seeds()
     make_gx_state_seeds()
     make_cli_seeds()
+    import make_seeds_maxwell  # fuzz_maxwell's seeds: its own encoder
+    make_seeds_maxwell.main()
     total = 0
     for root, _, files in os.walk(CORPUS):
         total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
