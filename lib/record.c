@@ -504,6 +504,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     while ((1u << prog->group_shift) < group)
         prog->group_shift++;
     prog->num_vectors = num_vectors;
+    const uint64_t block_bytes = (uint64_t)group * plan->out_stride;
+    prog->block = block_bytes * 64 <= 16384 ? 64 : block_bytes >= 16384 ? 1 : (uint32_t)(16384 / block_bytes);
     /* Windows end at most at the group's last used byte where they can (see record_window):
        then a group whose records lie in the binding runs in place, with no staging copy. */
     record_used_bytes(plan, slots, prog);

@@ -80,6 +80,20 @@ enum {
     VFETCH_RP_BLEND = 1 << 12,
 };
 
+/**
+ * Whether lowering can give a vector this set of the common passes (record_tmpl.c compiles a
+ * loop only for such keys, checkasm builds a format for each): shift and divide come with
+ * fixed-point lanes, which like binary16 lanes need loads; widening comes with shift and
+ * divide; a blend with fixed-point lanes, which beside binary16 ones always blend.
+ */
+#define VFETCH_RP_REACHABLE(P)                                                              \
+    (!(!((P) & VFETCH_RP_FIXED) && ((P) & (VFETCH_RP_SHIFT | VFETCH_RP_DIV))) &&            \
+     !(!((P) & VFETCH_RP_LOAD) && ((P) & (VFETCH_RP_FIXED | VFETCH_RP_HALF))) &&            \
+     !(((P) & VFETCH_RP_WIDEN) && ((P) & (VFETCH_RP_SHIFT | VFETCH_RP_DIV)) !=              \
+                                      (VFETCH_RP_SHIFT | VFETCH_RP_DIV)) &&                 \
+     !(((P) & VFETCH_RP_BLEND) && !((P) & VFETCH_RP_FIXED)) &&                              \
+     !(((P) & VFETCH_RP_HALF) && ((P) & VFETCH_RP_FIXED) && !((P) & VFETCH_RP_BLEND)))
+
 /* One vector of the program. Its tables are 64-byte aligned (the program is allocated so):
    a load that splits cache lines costs, and the rare passes load theirs per group. */
 struct vfetch_rp_vector {
@@ -150,6 +164,12 @@ struct vfetch_record_prog {
     uint32_t group;          /**< vertices per group (G): 1, 2, 4, 8 or 16 */
     uint32_t group_shift;    /**< log2(group) */
     uint32_t num_vectors;    /**< vectors per group (K) */
+    /** Groups per block: the vectors run one after another over a block of groups, whose
+        source and output stay in L1 meanwhile: at most 64 groups and at most 16 KiB of output
+        (records of 1 KiB, the full Maxwell ISBE image, would otherwise write 64 KiB a block,
+        more than L1: each of the record's vector passes evicted the lines the next one
+        writes). Computed at lowering: a division per draw measured 40 instructions. */
+    uint32_t block;
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */
     uint32_t window_end[VFETCH_MAX_STREAMS];

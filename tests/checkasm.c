@@ -962,9 +962,12 @@ static void check_record_variants(void)
         const bool load = key & 1, fixed = key >> 1 & 1, shift = key >> 2 & 1, div = key >> 3 & 1;
         const bool half = key >> 4 & 1, keep = key >> 5 & 1, widen = key >> 6 & 1;
         const bool blend = key >> 7 & 1;
-        if ((!fixed && (shift || div)) || (!load && (fixed || half)) ||
-            (widen && !(shift && div)) || (blend && !fixed) || (half && fixed && !blend))
-            continue; /* not reachable */
+        const unsigned passes = (load ? VFETCH_RP_LOAD : 0) | (fixed ? VFETCH_RP_FIXED : 0) |
+                                (shift ? VFETCH_RP_SHIFT : 0) | (div ? VFETCH_RP_DIV : 0) |
+                                (half ? VFETCH_RP_HALF : 0) | (keep ? VFETCH_RP_KEEP : 0) |
+                                (widen ? VFETCH_RP_WIDEN : 0) | (blend ? VFETCH_RP_BLEND : 0);
+        if (!VFETCH_RP_REACHABLE(passes))
+            continue; /* not reachable: no loop compiled (record.h) */
         struct vfetch_plan_desc d;
         vfetch_plan_desc_init(&d);
         d.num_streams = 1;

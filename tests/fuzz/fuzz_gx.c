@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cp.regs.vat_b = fuzz_u32(&in);
     cp.regs.vat_c = fuzz_u32(&in);
     fuzz_bytes(&in, cp.array_stride, sizeof cp.array_stride);
-    cp.layout = (enum vfetch_gx_layout)fuzz_below(&in, 4);
+    cp.layout = (enum vfetch_gx_layout)fuzz_below(&in, 6);
     cp.color_output = (enum vfetch_gx_color_output)fuzz_below(&in, 3);
     cp.path = (enum vfetch_path)fuzz_below(&in, 3);
 
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "NULL pointers accepted");
 
     /* compile: options out of range are EINVAL before the registers are looked at. */
-    const int bad_options = (unsigned)cp.layout > VFETCH_GX_LAYOUT_DOLPHIN ||
+    const int bad_options = (unsigned)cp.layout > VFETCH_GX_LAYOUT_ISBE_COMPACT ||
                             (unsigned)cp.color_output > VFETCH_GX_COLOR_RGBA8 ||
                             (unsigned)cp.path > VFETCH_PATH_PER_OP;
     const int want = bad_options ? VFETCH_EINVAL : m.err;

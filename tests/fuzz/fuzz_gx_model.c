@@ -71,6 +71,13 @@ void fuzz_gx_model_decode(const struct vfetch_gx_desc *regs, struct fuzz_gx_mode
 uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx_layout layout,
                                    enum vfetch_gx_color_output colors)
 {
+    /* gx.h: the ISBE layouts are the vec4 layout's locations as generic attributes: the full
+       1 KiB image, or each location's slots (a vec4's four; the matrix indices one each, the
+       last one up to the padded vec4's end), which add up to the vec4 layout's record */
+    if (layout == VFETCH_GX_LAYOUT_ISBE_FULL) /* (a format of no attribute has no output) */
+        return fuzz_gx_model_record_size(m, VFETCH_GX_LAYOUT_VEC4, colors) ? 1024 : 0;
+    if (layout == VFETCH_GX_LAYOUT_ISBE_COMPACT)
+        layout = VFETCH_GX_LAYOUT_VEC4;
     uint32_t slots = 0;
     if (layout == VFETCH_GX_LAYOUT_DOLPHIN) {
         /* Dolphin: the position-matrix index one slot; each texcoord with a matrix index three

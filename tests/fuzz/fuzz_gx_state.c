@@ -148,13 +148,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_input in = fuzz_input_make(data, size);
     const unsigned levels = fuzz_level_mask(fuzz_u8(&in));
     struct vfetch_gx_state_params sp;
-    sp.layout = (enum vfetch_gx_layout)fuzz_below(&in, 4);
+    sp.layout = (enum vfetch_gx_layout)fuzz_below(&in, 6);
     sp.color_output = (enum vfetch_gx_color_output)fuzz_below(&in, 3);
     sp.path = (enum vfetch_path)fuzz_below(&in, 3);
 
     vfetch_gx_state *st = (vfetch_gx_state *)(void *)&state_untouched_marker;
     const int err = vfetch_gx_state_create(&sp, &st);
-    const int bad = (unsigned)sp.layout > VFETCH_GX_LAYOUT_DOLPHIN ||
+    const int bad = (unsigned)sp.layout > VFETCH_GX_LAYOUT_ISBE_COMPACT ||
                     (unsigned)sp.color_output > VFETCH_GX_COLOR_RGBA8 ||
                     (unsigned)sp.path > VFETCH_PATH_PER_OP;
     FUZZ_REQUIRE(err == (bad ? VFETCH_EINVAL : VFETCH_OK), "state create %d", err);

@@ -22,6 +22,8 @@ static const struct {
     [VFETCH_FORMAT_FIXED_10_10_10] = { 0, 1, 3, 0 }, [VFETCH_FORMAT_FIXED_11_11_10] = { 0, 1, 3, 0 },
     [VFETCH_FORMAT_RGB565] = { 0, 1, 3, 1 },         [VFETCH_FORMAT_RGBA4444] = { 0, 1, 4, 1 },
     [VFETCH_FORMAT_RGBA6666] = { 0, 1, 4, 1 },       [VFETCH_FORMAT_UINT6] = { 0, 0, 4, 1 },
+    [VFETCH_FORMAT_FIXED32] = { 0, 0, 4, 0 },        [VFETCH_FORMAT_FIXED_10_10_10_2] = { 0, 1, 4, 0 },
+    [VFETCH_FORMAT_UFLOAT_11_11_10] = { 1, 1, 3, 0 }, [VFETCH_FORMAT_CONSTANT] = { 1, 0, 0, 0 },
 };
 
 /* Structural validity of one op (plan.h's field comments), swizzle selectors 6/7 aside. */
@@ -32,14 +34,22 @@ static int model_op_valid(const struct vfetch_plan_desc *d, const struct vfetch_
     const int is_float = model_format[op->format].is_float;
     if (is_float != (op->conversion == VFETCH_CONV_FLOAT))
         return 0;
+    /* plan.h: 32-bit fields take UINT, SINT, UNORM, SNORM_ZERO_CLAMP, INTEGER, SINTEGER */
+    if (op->format == VFETCH_FORMAT_FIXED32 &&
+        !(op->conversion == VFETCH_CONV_UINT || op->conversion == VFETCH_CONV_SINT ||
+          op->conversion == VFETCH_CONV_UNORM || op->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP ||
+          op->conversion == VFETCH_CONV_INTEGER || op->conversion == VFETCH_CONV_SINTEGER))
+        return 0;
     if ((op->conversion == VFETCH_CONV_UNORM8 || op->conversion == VFETCH_CONV_PACK_UNORM8) &&
         !model_format[op->format].widen8)
         return 0;
     const int shifted = op->conversion == VFETCH_CONV_UINT || op->conversion == VFETCH_CONV_SINT;
     if (op->shift > (shifted ? 31 : 0))
         return 0;
-    if (model_format[op->format].packed ? op->count != model_format[op->format].max_count
-                                         : op->count < 1 || op->count > 4)
+    const int constant = op->format == VFETCH_FORMAT_CONSTANT; /* no components, words */
+    if (constant ? op->count != 0
+                 : model_format[op->format].packed ? op->count != model_format[op->format].max_count
+                                                   : op->count < 1 || op->count > 4)
         return 0;
     for (unsigned c = 0; c < op->count; c++) {
         if (op->src[c].stream >= d->num_streams || op->src[c].offset > UINT32_MAX - 8)
@@ -76,7 +86,7 @@ static int model_plan_create(const struct vfetch_plan_desc *d)
         return VFETCH_EPLAN;
     for (unsigned s = 0; s < d->num_streams; s++) {
         const struct vfetch_stream *st = &d->streams[s];
-        if ((unsigned)st->order > VFETCH_ORDER_BIG_ENDIAN || (unsigned)st->step > VFETCH_STEP_CONSTANT)
+        if ((unsigned)st->order > VFETCH_ORDER_BIG_ENDIAN || (unsigned)st->step > VFETCH_STEP_INSTANCE)
             return VFETCH_EPLAN;
         if (st->order >= VFETCH_ORDER_SWAP_16 && st->order <= VFETCH_ORDER_SWAP_HALF && st->stride % 4)
             return VFETCH_EPLAN;
@@ -116,6 +126,11 @@ static void read_op(struct fuzz_input *in, const struct vfetch_plan_desc *d, str
     const uint8_t count = fuzz_u8(in);
     const int packed = (unsigned)op->format < VFETCH_FORMAT_COUNT && model_format[op->format].packed;
     op->count = packed && !(count & 0x80) ? model_format[op->format].max_count : count % 6;
+    if (op->format == VFETCH_FORMAT_CONSTANT && !(count & 0x80)) { /* mostly valid: words */
+        op->count = 0;
+        op->constant[0] = count & 1 ? 0x3f800000u : 0;
+        op->constant[3] = (uint32_t)count * 0x01010101u;
+    }
     for (unsigned c = 0; c < 4; c++) {
         const uint8_t stream = fuzz_u8(in), offset = fuzz_u8(in);
         op->src[c].stream = (uint8_t)(stream % (d->num_streams + 1));
@@ -159,7 +174,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint16_t stride = fuzz_u16(&in);
         d.streams[s].stride = stride & 0x8000 ? (uint32_t)stride * 65537u : stride % 300u;
         d.streams[s].order = (enum vfetch_byte_order)(fuzz_u8(&in) % 6);
-        d.streams[s].step = (enum vfetch_step)(fuzz_u8(&in) % 4);
+        const uint8_t step = fuzz_u8(&in);
+        d.streams[s].step = (enum vfetch_step)(step % 5);
+        d.streams[s].divisor = step >> 5; /* instanced streams: 0..7 */
     }
     for (unsigned i = 0; i < VFETCH_MAX_OPS && i < d.num_ops; i++)
         read_op(&in, &d, &d.ops[i]);

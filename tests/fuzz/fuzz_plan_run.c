@@ -200,6 +200,11 @@ void fuzz_plan_run(struct fuzz_input *in, const struct fuzz_plan_set *set)
     p.index_type = (enum vfetch_index_type)(index_type == 6 ? 3 : index_type % 3);
     p.index_offset = index_offset;
     p.max_index = max_index;
+    /* instanced streams' record: base_instance + instance / divisor (from the seed: the
+       input format stays as it was) */
+    const uint32_t inst = fuzz_rng_next(&rng);
+    p.instance = inst & 0x80 ? (inst >> 8) % 1000 : inst % 16;
+    p.base_instance = inst & 0x40 ? (inst >> 4) % 5 : 0;
 
     /* The index buffer: first + count entries (or less, or a bit more). */
     uint8_t *indices = NULL;
@@ -214,7 +219,8 @@ void fuzz_plan_run(struct fuzz_input *in, const struct fuzz_plan_set *set)
     }
 
     /* Streams sized from the records the model says the run reads. */
-    struct fuzz_run_records rec = { 0, (uint64_t)first + count - 1, (uint64_t)first + count - 1 };
+    struct fuzz_run_records rec = { 0, (uint64_t)first + count - 1, (uint64_t)first + count - 1,
+                                    p.instance, p.base_instance };
     if (count && p.indices && (uint64_t)first + count <= UINT32_MAX + 1ull &&
         ((uint64_t)first + count) * (p.index_type == VFETCH_INDEX_U16 ? 2 : 4) <= p.indices_size)
         rec = fuzz_model_records(&p);

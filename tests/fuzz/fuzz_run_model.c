@@ -13,6 +13,8 @@ static unsigned model_container(enum vfetch_format f)
         [VFETCH_FORMAT_FIXED16] = 2, [VFETCH_FORMAT_FIXED_10_10_10] = 4,
         [VFETCH_FORMAT_FIXED_11_11_10] = 4, [VFETCH_FORMAT_RGB565] = 2,
         [VFETCH_FORMAT_RGBA4444] = 2, [VFETCH_FORMAT_RGBA6666] = 3, [VFETCH_FORMAT_UINT6] = 1,
+        [VFETCH_FORMAT_FIXED32] = 4, [VFETCH_FORMAT_FIXED_10_10_10_2] = 4,
+        [VFETCH_FORMAT_UFLOAT_11_11_10] = 4, [VFETCH_FORMAT_CONSTANT] = 0,
     };
     return bytes[f];
 }
@@ -78,7 +80,7 @@ static uint32_t model_index_entry(const struct vfetch_run_params *p, uint64_t po
 
 struct fuzz_run_records fuzz_model_records(const struct vfetch_run_params *p)
 {
-    struct fuzz_run_records r = { VFETCH_OK, 0, 0 };
+    struct fuzz_run_records r = { VFETCH_OK, 0, 0, p->instance, p->base_instance };
     const uint64_t last = (uint64_t)p->first + p->count - 1;
     r.max_sequential = last;
     if (p->index_type == VFETCH_INDEX_NONE) {
@@ -107,7 +109,9 @@ uint64_t fuzz_model_stream_need(const struct vfetch_plan_desc *d, unsigned s,
     const struct vfetch_stream *st = &d->streams[s];
     const uint64_t rec = st->step == VFETCH_STEP_INDEXED      ? r->max_indexed
                          : st->step == VFETCH_STEP_SEQUENTIAL ? r->max_sequential
-                                                              : 0;
+                         : st->step == VFETCH_STEP_INSTANCE
+                             ? (uint64_t)r->base_instance + (st->divisor ? r->instance / st->divisor : 0)
+                             : 0;
     return rec * st->stride + extent; /* rec < 2^33, stride < 2^32: no wrap */
 }
 

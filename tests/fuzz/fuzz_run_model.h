@@ -24,6 +24,7 @@ struct fuzz_run_records {
     int err;
     uint64_t max_indexed;
     uint64_t max_sequential;
+    uint32_t instance, base_instance; /* instanced streams: base + instance / divisor */
 };
 struct fuzz_run_records fuzz_model_records(const struct vfetch_run_params *p);
 
