@@ -463,8 +463,8 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
 
 /*
  * The loop compiled once per combination of the common passes (load, fixed-point with or
- * without a blend, shift, divide, binary16, kept lanes, UNORM8 widening: 192 keys, 36 of them
- * reachable), each with its pass set a constant, so that a vector runs only the passes it
+ * without a blend, shift, divide, binary16, kept lanes, UNORM8 widening: 192 keys, the 36 of
+ * them lowering can give compiled), each with its pass set a constant, so that a vector runs only the passes it
  * needs and tests none of them per group. Vectors with a rare pass (clamp, integer mask, RGBA8 from packed fields) run
  * the generic loop, which tests its passes at run time.
  */
