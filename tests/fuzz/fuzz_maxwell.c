@@ -56,6 +56,7 @@
 
 #include "fuzz_check.h"
 #include "fuzz_input.h"
+#include "fuzz_run_model.h"
 #include "vfetch/maxwell.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -485,15 +486,7 @@ static unsigned mw_index_width(const struct vfetch_maxwell_run_params *p)
 
 static uint32_t mw_entry(const struct vfetch_maxwell_run_params *p, uint64_t pos)
 {
-    const uint8_t *at = (const uint8_t *)p->indices;
-    if (p->index_type == VFETCH_INDEX_U16) {
-        uint16_t v;
-        memcpy(&v, at + (size_t)pos * 2, 2);
-        return v;
-    }
-    uint32_t v;
-    memcpy(&v, at + (size_t)pos * 4, 4);
-    return v;
+    return fuzz_model_index_entry(p->indices, p->index_type, pos);
 }
 
 /* Record an indexed stream reads at draw position pos: the entry + index_offset (64-bit,

@@ -65,10 +65,10 @@ int64_t fuzz_model_vertex_index(uint32_t entry, int64_t offset, uint32_t max_ind
     return sum > (int64_t)max_index ? (int64_t)max_index : sum;
 }
 
-static uint32_t model_index_entry(const struct vfetch_run_params *p, uint64_t position)
+uint32_t fuzz_model_index_entry(const void *indices, enum vfetch_index_type type, uint64_t position)
 {
-    const uint8_t *at = (const uint8_t *)p->indices;
-    if (p->index_type == VFETCH_INDEX_U16) {
+    const uint8_t *at = (const uint8_t *)indices;
+    if (type == VFETCH_INDEX_U16) {
         uint16_t v;
         memcpy(&v, at + (size_t)position * 2, 2);
         return v;
@@ -88,8 +88,8 @@ struct fuzz_run_records fuzz_model_records(const struct vfetch_run_params *p)
         return r;
     }
     for (uint64_t pos = p->first; pos <= last; pos++) {
-        const int64_t idx = fuzz_model_vertex_index(model_index_entry(p, pos), p->index_offset,
-                                                    p->max_index);
+        const uint32_t entry = fuzz_model_index_entry(p->indices, p->index_type, pos);
+        const int64_t idx = fuzz_model_vertex_index(entry, p->index_offset, p->max_index);
         if (idx < 0) {
             r.err = VFETCH_EINDEX_RANGE;
             return r;

@@ -28,6 +28,9 @@ struct fuzz_run_records {
 };
 struct fuzz_run_records fuzz_model_records(const struct vfetch_run_params *p);
 
+/** Index entry `position` of a U16 or U32 index buffer (native byte order). */
+uint32_t fuzz_model_index_entry(const void *indices, enum vfetch_index_type type, uint64_t position);
+
 /** The record an index entry selects: entry + offset in 64 bits, saturating rather than
     wrapping, clamped to max_index; -1 when negative. */
 int64_t fuzz_model_vertex_index(uint32_t entry, int64_t offset, uint32_t max_index);
