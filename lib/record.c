@@ -179,15 +179,17 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     if (slot->kind == SLOT_CONST0 || slot->kind == SLOT_CONST1 || slot->kind == SLOT_RAW32 ||
         slot->kind == SLOT_INT || slot->kind == SLOT_RGBA8)
         v->passes |= VFETCH_RP_RAW;
-    if (slot->kind == SLOT_INT && slot->lane->field_bits < 8 * slot->lane->nbytes) {
-        v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
-        v->passes |= VFETCH_RP_MASK;
-    }
-    if (slot->kind == SLOT_INT && slot->op->conversion == VFETCH_CONV_SINTEGER &&
-        slot->lane->field_bits < 32) {
-        v->raw_and[i] = (int32_t)((1u << slot->lane->field_bits) - 1);
-        v->raw_sign[i] = (int32_t)(1u << (slot->lane->field_bits - 1));
-        v->passes |= VFETCH_RP_MASK;
+    if (slot->kind == SLOT_INT) {
+        /* a field narrower than its container keeps its bits; a signed one narrower than 32
+           bits is also sign-extended */
+        const unsigned n = slot->lane->field_bits;
+        const int sext = slot->op->conversion == VFETCH_CONV_SINTEGER && n < 32;
+        if (n < 8 * slot->lane->nbytes || sext) {
+            v->raw_and[i] = (int32_t)((1u << n) - 1);
+            v->passes |= VFETCH_RP_MASK;
+        }
+        if (sext)
+            v->raw_sign[i] = (int32_t)(1u << (n - 1));
     }
     if (slot->kind == SLOT_HALF) {
         v->half_sel[i] = -1;
@@ -504,8 +506,9 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     while ((1u << prog->group_shift) < group)
         prog->group_shift++;
     prog->num_vectors = num_vectors;
-    const uint64_t block_bytes = (uint64_t)group * plan->out_stride;
-    prog->block = block_bytes * 64 <= 16384 ? 64 : block_bytes >= 16384 ? 1 : (uint32_t)(16384 / block_bytes);
+    /* groups per block: as many as 16 KiB of output holds, 1..64 (record.h) */
+    const uint64_t fit = 16384 / ((uint64_t)group * plan->out_stride);
+    prog->block = fit < 1 ? 1 : fit > 64 ? 64 : (uint32_t)fit;
     /* Windows end at most at the group's last used byte where they can (see record_window):
        then a group whose records lie in the binding runs in place, with no staging copy. */
     record_used_bytes(plan, slots, prog);

@@ -582,6 +582,15 @@ __attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
     return VFETCH_OK;
 }
 
+/* A validated draw with its bindings as the plan reads them: the thin path, else staged. */
+static inline int run_bound(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
+        vfetch_run_in_place(plan, params->streams, params->first, params->count, params->out))
+        return VFETCH_OK;
+    return vfetch_run_staged(plan, params);
+}
+
 /* An instanced stream reads one record for the whole run: its binding moved to that record
    (validated to lie inside it), it runs as a constant stream. */
 static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
@@ -600,18 +609,10 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
     }
     p.streams = shifted;
     p.num_streams = plan->desc.num_streams;
-    if (plan->record && p.index_type == VFETCH_INDEX_NONE &&
-        vfetch_run_in_place(plan, p.streams, p.first, p.count, p.out))
-        return VFETCH_OK;
-    return vfetch_run_staged(plan, &p);
+    return run_bound(plan, &p);
 }
 
 int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
-    if (plan->has_instanced)
-        return run_instanced(plan, params);
-    if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
-        vfetch_run_in_place(plan, params->streams, params->first, params->count, params->out))
-        return VFETCH_OK;
-    return vfetch_run_staged(plan, params);
+    return plan->has_instanced ? run_instanced(plan, params) : run_bound(plan, params);
 }

@@ -33,6 +33,19 @@ int vfetch_maxwell_isbe_constants(struct vfetch_plan_desc *d, const uint8_t *wri
     return VFETCH_OK;
 }
 
+unsigned vfetch_maxwell_isbe_slots(const struct vfetch_aam_map *bmap, enum vfetch_maxwell_layout layout,
+                                   uint32_t attribute_default, int16_t *slot_of, uint32_t *word)
+{
+    unsigned slots = 0;
+    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
+        const int held = layout == VFETCH_MAXWELL_LAYOUT_FULL || vfetch_aam_map_has(bmap, n);
+        slot_of[n] = held ? (int16_t)slots++ : -1;
+        if (held)
+            word[slot_of[n]] = vfetch_aam_default_bits(n, attribute_default);
+    }
+    return slots;
+}
+
 int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *generic_of_location,
                              enum vfetch_maxwell_layout layout, uint32_t attribute_default,
                              struct vfetch_plan_desc *out)
@@ -72,13 +85,7 @@ int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *ge
     int16_t slot_of[VFETCH_AAM_ATTRIBUTES];
     uint8_t written[VFETCH_MAX_SLOTS] = { 0 };
     uint32_t word[VFETCH_MAX_SLOTS];
-    unsigned slots = 0;
-    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
-        const int held = layout == VFETCH_MAXWELL_LAYOUT_FULL || vfetch_aam_map_has(&bmap, n);
-        slot_of[n] = held ? (int16_t)slots++ : -1;
-        if (held)
-            word[slot_of[n]] = vfetch_aam_default_bits(n, attribute_default);
-    }
+    const unsigned slots = vfetch_maxwell_isbe_slots(&bmap, layout, attribute_default, slot_of, word);
     if (!slots)
         return VFETCH_EINVAL; /* a compact record of nothing: no location maps */
 

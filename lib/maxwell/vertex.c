@@ -234,14 +234,8 @@ int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwel
                 for (unsigned c = 0; c < 4; c++)
                     vfetch_aam_map_add(&mp->bmap, VFETCH_AAM_GENERIC_0 + 4 * i + c);
 
-    /* Slots: attribute n at n (full), or the Bmap's attributes in address order. */
-    unsigned slots = 0;
-    for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
-        const int held = desc->layout == VFETCH_MAXWELL_LAYOUT_FULL || vfetch_aam_map_has(&mp->bmap, n);
-        mp->slot_of[n] = held ? (int16_t)slots++ : -1;
-        if (held)
-            b->word[mp->slot_of[n]] = vfetch_aam_default_bits(n, desc->attribute_default);
-    }
+    unsigned slots = vfetch_maxwell_isbe_slots(&mp->bmap, desc->layout, desc->attribute_default,
+                                               mp->slot_of, b->word);
     err = VFETCH_EINVAL;
     if (slots == 0)
         goto fail; /* a compact record of nothing */
