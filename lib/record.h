@@ -56,10 +56,10 @@ static inline unsigned vfetch_rp_window_bytes(enum vfetch_rp_window window)
 enum {
     VFETCH_RP_FIXED = 1 << 0, /**< some lanes are fixed-point conversions */
     VFETCH_RP_DIV = 1 << 1,   /**< some fixed lane divides (normalised) or clamps at -1 */
-    /** some fixed lane clamps at -1 (SNORM): always with DIV, and not part of the loop
-        variants' keys: the divide pass tests it per group and loads its table (lo, -inf in
-        lanes that do not clamp) from memory, so that SNORM vectors run a compiled loop and
-        the others pay nothing for it */
+    /** some fixed lane clamps at -1 (SNORM): always with DIV, a key of the compiled loops
+        (so that SNORM vectors run one and the others test nothing per group), its table
+        (lo, -inf in lanes that do not clamp) loaded from memory: kept in a register it would
+        push out the common ones */
     VFETCH_RP_CLAMP = 1 << 2,
     VFETCH_RP_HALF = 1 << 3,  /**< some lanes are binary16 */
     VFETCH_RP_KEEP = 1 << 4,  /**< some lanes are not written */
@@ -84,7 +84,8 @@ enum {
  * Whether lowering can give a vector this set of the common passes (record_tmpl.c compiles a
  * loop only for such keys, checkasm builds a format for each): shift and divide come with
  * fixed-point lanes, which like binary16 lanes need loads; widening comes with shift and
- * divide; a blend with fixed-point lanes, which beside binary16 ones always blend.
+ * divide; a clamp with a divide; a blend with fixed-point lanes, which beside binary16 ones
+ * always blend.
  */
 #define VFETCH_RP_REACHABLE(P)                                                              \
     (!(!((P) & VFETCH_RP_FIXED) && ((P) & (VFETCH_RP_SHIFT | VFETCH_RP_DIV))) &&            \
@@ -92,6 +93,7 @@ enum {
      !(((P) & VFETCH_RP_WIDEN) && ((P) & (VFETCH_RP_SHIFT | VFETCH_RP_DIV)) !=              \
                                       (VFETCH_RP_SHIFT | VFETCH_RP_DIV)) &&                 \
      !(((P) & VFETCH_RP_BLEND) && !((P) & VFETCH_RP_FIXED)) &&                              \
+     !(((P) & VFETCH_RP_CLAMP) && !((P) & VFETCH_RP_DIV)) &&                                \
      !(((P) & VFETCH_RP_HALF) && ((P) & VFETCH_RP_FIXED) && !((P) & VFETCH_RP_BLEND)))
 
 /* One vector of the program. Its tables are 64-byte aligned (the program is allocated so):

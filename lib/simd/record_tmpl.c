@@ -314,7 +314,7 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
  */
 VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs *r, vi perm,
                          struct rp_window w, unsigned window, uint64_t hzmask,
-                         const unsigned passes, const int clamp)
+                         const unsigned passes)
 {
     (void)w;
     (void)window;
@@ -337,7 +337,7 @@ VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs 
         vf f = rp_mul_add(vf_cvt(t), r->mul, r->add);
         if (passes & VFETCH_RP_DIV) {
             f = vf_div(f, r->div);
-            if (clamp) /* SNORM (record.h, VFETCH_RP_CLAMP): not a variant key */
+            if (passes & VFETCH_RP_CLAMP) /* SNORM: its table from memory (record.h) */
                 f = vf_max(f, rp_loadf(v->lo));
         }
         /* every written lane fixed-point: nothing to blend (nor the OR above, dead) */
@@ -370,7 +370,6 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
                                const unsigned passes)
 {
     const struct rp_regs r = rp_regs_load(v);
-    const int clamp = (passes & VFETCH_RP_DIV) && (v->passes & VFETCH_RP_CLAMP); /* hoisted */
     const unsigned window = v->window;
     const uint64_t zmask = v->zmask, hzmask = v->hzmask;
     uintptr_t src[4] = { 0, 0, 0, 0 };
@@ -392,7 +391,7 @@ VEC_INLINE void rp_vector_loop(const struct vfetch_rp_vector *v, const uintptr_t
             for (unsigned q = 0; q < 4 && q < VEC_LANES / 4; q++)
                 src[q] += step[q];
         }
-        rp_store((uint8_t *)at, rp_convert(v, &r, perm, w, window, hzmask, passes, clamp), passes,
+        rp_store((uint8_t *)at, rp_convert(v, &r, perm, w, window, hzmask, passes), passes,
                  r.store_sel, v);
         at += dst_step;
     }
@@ -425,7 +424,6 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
                                size_t dst_step, const unsigned passes)
 {
     const struct rp_regs r = rp_regs_load(v);
-    const int clamp = (passes & VFETCH_RP_DIV) && (v->passes & VFETCH_RP_CLAMP); /* hoisted */
     const unsigned regs = gv->regs;
     size_t off[VFETCH_RP_GATHER_REGS][4];
     vi ctrl[VFETCH_RP_GATHER_REGS];
@@ -455,7 +453,7 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
                 perm = vi_or(perm, rp_shuffle(rp_pieces(c, off[j]), ctrl[j]));
 #endif
         }
-        rp_store((uint8_t *)at, rp_convert(v, &r, perm, none, v->window, 0, passes, clamp),
+        rp_store((uint8_t *)at, rp_convert(v, &r, perm, none, v->window, 0, passes),
                  passes, r.store_sel, v);
         at += dst_step;
     }
@@ -484,7 +482,8 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
         break;
 #define RP_VARIANTS2(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
 #define RP_VARIANTS4(P) RP_VARIANTS2(P) RP_VARIANTS2((P) | VFETCH_RP_HALF)
-#define RP_VARIANTS8(P) RP_VARIANTS4(P) RP_VARIANTS4((P) | VFETCH_RP_DIV)
+#define RP_VARIANTS8(P)                                                                     \
+    RP_VARIANTS4(P) RP_VARIANTS4((P) | VFETCH_RP_DIV) RP_VARIANTS4((P) | VFETCH_RP_DIV | VFETCH_RP_CLAMP)
 #define RP_VARIANTS16(P) RP_VARIANTS8(P) RP_VARIANTS8((P) | VFETCH_RP_SHIFT)
 #define RP_VARIANTS32(P)                                                                    \
     RP_VARIANTS16(P) RP_VARIANTS16((P) | VFETCH_RP_FIXED)                                   \
@@ -514,7 +513,7 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
    time. Widening is compiled in only where used: its tables would crowd the common ones'
    registers (every vector of the run has the same passes). */
 #define RP_DISPATCH(CASES)                                                                  \
-    switch (v->passes & ~(VFETCH_RP_RAW | VFETCH_RP_CLAMP)) {                               \
+    switch (v->passes & ~VFETCH_RP_RAW) {                                                   \
         CASES                                                                               \
         RP_PACK8_CASES                                                                      \
     default:                                                                                \
