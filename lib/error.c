@@ -49,6 +49,20 @@ const char *vfetch_strerror(int code)
     case VFETCH_EATTRIBUTE_FORMAT:
         return "Maxwell vertex attribute size and numerical type the hardware does not accept";
     case VFETCH_ESTREAM_DISABLED: return "an active Maxwell vertex attribute reads a disabled stream";
+    case VFETCH_ETEXEL_UNSUPPORTED:
+        return "texel format W24_FP, 16_MPEG or 16_16_MPEG: no public bit layout, unsupported";
+    case VFETCH_ERESERVED_COORD_TYPE: return "reserved TEX_COORD_TYPE 3";
+    case VFETCH_ERESERVED_YUV_MODE: return "reserved YUV_TO_RGB mode 3";
+    case VFETCH_ETEXEL_YUV_FORMAT:
+        return "YUV_TO_RGB or SWAP_YUV set on a texel format that is not Y/YUV";
+    case VFETCH_EPOW2FIX_FORMAT:
+        return "POW2FIX2FLT set on a texel format whose components are not all 8-bit fixed point";
+    case VFETCH_ERGBA8_INEXACT:
+        return "RGBA8 output requested for a texel plan whose results RGBA8 cannot hold exactly";
+    case VFETCH_ESURFACE_LAYOUT:
+        return "unusable texel surface layout (size or depth 0, wrong depth, pitch too short)";
+    case VFETCH_EREGION: return "the texel region is not inside the surface";
+    case VFETCH_ESHORT_SURFACE: return "the texel surface buffer ends before the texels read";
     default: return "unknown error";
     }
 }

@@ -27,7 +27,7 @@
  * A mismatch prints the kernel, the level, the seed, the input bytes, both outputs and the
  * first differing byte; `test_checkasm --seed N --kernel NAME --isa LEVEL` replays it.
  *
- * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index] [--isa LEVEL] [--quick] [--list]
+ * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--quick] [--list]
  */
 #define _DEFAULT_SOURCE
 #include <inttypes.h>
@@ -39,6 +39,7 @@
 #include "dsp.h"
 #include "guard.h"
 #include "testutil.h"
+#include "texel/checkasm_texel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -1877,7 +1878,7 @@ static void check_record_gather(void)
 
 static void usage(void)
 {
-    printf("usage: test_checkasm [--seed N] [--kernel NAME|record] [--isa LEVEL] [--quick] [--list]\n");
+    printf("usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--quick] [--list]\n");
 }
 
 int main(int argc, char **argv)
@@ -1927,5 +1928,7 @@ int main(int argc, char **argv)
     check_wide_program_choice();
     check_record_gather();
     check_gx_index();
+    if (!opt_kernel || !strcmp(opt_kernel, "texel"))
+        CHECK_EQ(checkasm_texel(opt_seed, opt_isa, opt_quick), 0u);
     return test_summary("checkasm");
 }

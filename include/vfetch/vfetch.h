@@ -109,7 +109,19 @@ enum vfetch_error {
     VFETCH_EATTRIBUTE_FORMAT = -26, /**< Maxwell: a SET_VERTEX_ATTRIBUTE size x numerical type
                                          the hardware does not accept */
     VFETCH_ESTREAM_DISABLED = -27, /**< Maxwell: an active attribute reads a disabled stream */
-    VFETCH_ECOUNT = -28            /**< one below the last code (not an error code) */
+    VFETCH_ETEXEL_UNSUPPORTED = -28, /**< texel: W24_FP, 16_MPEG or 16_16_MPEG, whose bit
+                                          layouts are not public */
+    VFETCH_ERESERVED_COORD_TYPE = -29, /**< texel: TEX_COORD_TYPE 3 */
+    VFETCH_ERESERVED_YUV_MODE = -30, /**< texel: YUV_TO_RGB 3 */
+    VFETCH_ETEXEL_YUV_FORMAT = -31, /**< texel: YUV_TO_RGB or SWAP_YUV on a format that is not
+                                         Y/YUV */
+    VFETCH_EPOW2FIX_FORMAT = -32,  /**< texel: POW2FIX2FLT on a format whose components are not
+                                        all 8-bit fixed point */
+    VFETCH_ERGBA8_INEXACT = -33,   /**< texel: RGBA8 output for a plan RGBA8 cannot hold exactly */
+    VFETCH_ESURFACE_LAYOUT = -34,  /**< texel: a surface size, depth or pitch is unusable */
+    VFETCH_EREGION = -35,          /**< texel: the region is not inside the surface */
+    VFETCH_ESHORT_SURFACE = -36,   /**< texel: the surface buffer ends before the texels read */
+    VFETCH_ECOUNT = -37            /**< one below the last code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

@@ -1,0 +1,326 @@
+/*
+ * checkasm's texel part: every ISA level's texel kernels against the reference decoder, bit for
+ * bit, through the public vfetch_texel_decode() so that the surface walker's edge handling is
+ * exercised too.
+ *
+ * A plan compiled under VFETCH_CPU mask 0 runs the reference kernels (lib/texel/ref.c); the
+ * same words compiled under each level's mask run that level's. Both decode the same surface
+ * into targets pre-filled with the same canary, so that every byte (the texels and the pitch
+ * padding a kernel must not touch) is compared. Surfaces sit against a PROT_NONE page (at their
+ * end, or at their start), as do the targets: a read or write one byte outside crashes.
+ *
+ * Cases: (1) every 8- and 16-bit container value of every 1- and 2-byte packed format (and all
+ * 65,536 binary16 values) under several selections, signs and options; (2) random plans of every
+ * format with random surfaces, regions, pitches and slices. Replay: test_checkasm --kernel texel
+ * --seed N [--isa LEVEL].
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+#include "checkasm_texel.h"
+#include "texel/texel_internal.h"
+#include "vfetch/texel.h"
+#include "vfetch/vfetch.h"
+
+static uint64_t rng;
+static unsigned mismatches;
+static unsigned cases;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+static uint32_t rnd_below(uint32_t n)
+{
+    return n ? rnd() % n : 0;
+}
+
+struct texel_level {
+    const char *name;
+    unsigned mask;
+};
+
+static const struct texel_level ladder[] = {
+    { "sse2", VFETCH_CPU_SSE2 },
+    { "sse41", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 },
+    { "avx2", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 },
+    { "avx512", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512 },
+    { "neon", VFETCH_CPU_NEON },
+};
+
+struct texel_case {
+    uint32_t format1, format2;
+    struct vfetch_texel_options options;
+    struct vfetch_texel_surface surface;
+    struct vfetch_texel_region region;
+    enum vfetch_texel_output output;
+    size_t out_pitch, out_slice;
+    bool surface_at_head, target_at_head;
+};
+
+static vfetch_texel_plan *compile_at(const struct texel_case *c, unsigned mask)
+{
+    vfetch_set_cpu_mask(mask);
+    vfetch_texel_plan *plan = NULL;
+    int err = vfetch_texel_compile(c->format1, c->format2, &c->options, &plan);
+    vfetch_set_cpu_mask(~0u);
+    return err == VFETCH_OK ? plan : NULL;
+}
+
+static size_t target_size(const struct texel_case *c)
+{
+    const size_t tb = c->output == VFETCH_TEXEL_RGBA8 ? 4 : 16;
+    return (c->region.depth - 1) * c->out_slice + (c->region.height - 1) * c->out_pitch +
+           c->region.width * tb;
+}
+
+static void describe_case(const struct texel_case *c, const char *level, uint64_t seed)
+{
+    fprintf(stderr,
+            "MISMATCH texel at %s, seed %" PRIu64 ": TX_FORMAT1 0x%08x TX_FORMAT2 0x%08x, options"
+            " signed %d gamma %d bc %d dxt %d order %d dxt35 %d code18 %d align10 %d;"
+            " surface %ux%ux%u pitch %zu slice %zu; region %u,%u,%u %ux%ux%u; %s out pitch %zu\n"
+            "    replay: test_checkasm --kernel texel --seed %" PRIu64 " --isa %s\n",
+            level, seed, (unsigned)c->format1, (unsigned)c->format2, c->options.signed_method,
+            c->options.gamma, c->options.bc_interp, c->options.dxt_interp, c->options.dxt_order,
+            c->options.dxt35_colour, c->options.code18, c->options.align10, c->surface.width,
+            c->surface.height, c->surface.depth, c->surface.pitch, c->surface.slice_pitch,
+            c->region.x, c->region.y, c->region.z, c->region.width, c->region.height,
+            c->region.depth, c->output == VFETCH_TEXEL_RGBA8 ? "RGBA8" : "RGBA32F", c->out_pitch,
+            seed, level);
+}
+
+/* Decode c with the reference and at every level; count mismatching cases. */
+static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t seed,
+                     const char *isa)
+{
+    vfetch_texel_plan *ref = compile_at(c, 0);
+    if (!ref)
+        return;
+    struct vfetch_texel_info info;
+    vfetch_texel_plan_info(ref, &info);
+    if (c->output == VFETCH_TEXEL_RGBA8 && !info.rgba8_exact) {
+        vfetch_texel_plan_free(ref);
+        return;
+    }
+    const size_t size = target_size(c);
+    uint8_t *want = malloc(size);
+    uint8_t *got = c->target_at_head ? guard_alloc_head(size) : guard_alloc_tail(size);
+    uint8_t *src = c->surface_at_head ? guard_alloc_head(c->surface.size)
+                                      : guard_alloc_tail(c->surface.size);
+    memcpy(src, data, c->surface.size);
+    struct vfetch_texel_surface s = c->surface;
+    s.data = src;
+    for (size_t i = 0; i < size; i++)
+        want[i] = (uint8_t)(0xA5 ^ i);
+    struct vfetch_texel_target t = { want, size, c->output, c->out_pitch, c->out_slice };
+    int err = vfetch_texel_decode(ref, &s, &c->region, &t);
+    if (err != VFETCH_OK) {
+        fprintf(stderr, "texel case rejected by the reference (%d)\n", err);
+        describe_case(c, "c", seed);
+        mismatches++;
+    }
+    for (unsigned l = 0; l < sizeof ladder / sizeof ladder[0] && err == VFETCH_OK; l++) {
+        if ((vfetch_cpu_flags() & ladder[l].mask) != ladder[l].mask ||
+            (isa && strcmp(isa, ladder[l].name) != 0))
+            continue;
+        vfetch_texel_plan *plan = compile_at(c, ladder[l].mask);
+        for (size_t i = 0; i < size; i++)
+            got[i] = (uint8_t)(0xA5 ^ i);
+        t.data = got;
+        int e = vfetch_texel_decode(plan, &s, &c->region, &t);
+        cases++;
+        if (e != VFETCH_OK || memcmp(want, got, size) != 0) {
+            size_t b = 0;
+            while (b < size && want[b] == got[b])
+                b++;
+            describe_case(c, ladder[l].name, seed);
+            if (b < size)
+                fprintf(stderr, "    first differing byte %zu: want %02x got %02x (kernels %s)\n",
+                        b, want[b], got[b],
+                        c->output == VFETCH_TEXEL_RGBA8 ? plan->level_u8 : plan->level_f32);
+            mismatches++;
+        }
+        vfetch_texel_plan_free(plan);
+    }
+    guard_free(src);
+    guard_free(got);
+    free(want);
+    vfetch_texel_plan_free(ref);
+}
+
+/* The words of a random valid plan (compile may still refuse some: then the case is skipped). */
+static void random_words(struct texel_case *c)
+{
+    unsigned code;
+    do
+        code = rnd_below(32);
+    while (code == 22 || code == 23 || code == 30);
+    c->format1 = code;
+    for (unsigned k = 0; k < 4; k++)
+        c->format1 |= (rnd_below(8) < 6 ? rnd_below(4) : 4 + rnd_below(2)) << (9 + 3 * k);
+    if (rnd_below(3) == 0)
+        c->format1 |= rnd_below(16) << 5; /* SIGNED_COMP0..3 */
+    if (rnd_below(5) == 0)
+        c->format1 |= 1u << 21; /* GAMMA */
+    if (code >= 18 && code <= 21 && rnd_below(2))
+        c->format1 |= (1 + rnd_below(2)) << 22 | rnd_below(2) << 24;
+    c->format1 |= rnd_below(3) << 25; /* coord type */
+    c->format1 |= rnd_below(32) << 27; /* CACHE, ignored */
+    c->format2 = 0;
+    if (code <= 6 && rnd_below(3) == 0)
+        c->format2 |= VFETCH_TX_FORMAT2_TXFORMAT_MSB;
+    if (rnd_below(6) == 0)
+        c->format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
+    vfetch_texel_options_default(&c->options);
+    if (rnd_below(2)) {
+        c->options.signed_method = (enum vfetch_texel_signed)rnd_below(3);
+        c->options.gamma = (enum vfetch_texel_gamma)rnd_below(2);
+        c->options.bc_interp = (enum vfetch_texel_bc_interp)rnd_below(2);
+        c->options.dxt_interp = (enum vfetch_texel_dxt_interp)rnd_below(2);
+        c->options.dxt_order = (enum vfetch_texel_dxt_order)rnd_below(2);
+        c->options.dxt35_colour = (enum vfetch_texel_dxt35_colour)rnd_below(2);
+        c->options.code18 = (enum vfetch_texel_code18)rnd_below(2);
+        c->options.align10 = (enum vfetch_texel_align10)rnd_below(2);
+    }
+}
+
+static void random_case(const char *isa, uint64_t seed)
+{
+    struct texel_case c;
+    memset(&c, 0, sizeof c);
+    random_words(&c);
+    vfetch_texel_plan *plan = compile_at(&c, 0);
+    if (!plan)
+        return;
+    struct vfetch_texel_info info;
+    vfetch_texel_plan_info(plan, &info);
+    vfetch_texel_plan_free(plan);
+    const uint32_t bw = info.block_width, bh = info.block_height, bb = info.block_bytes;
+    struct vfetch_texel_surface *s = &c.surface;
+    s->width = 1 + rnd_below(rnd_below(4) ? 40 : 300);
+    s->height = 1 + rnd_below(rnd_below(3) ? 6 : 20);
+    s->depth = info.coord_type == VFETCH_TEXEL_CUBE ? 6
+               : info.coord_type == VFETCH_TEXEL_3D ? 1 + rnd_below(3)
+                                                    : 1;
+    const size_t bx = (s->width + bw - 1) / bw, by = (s->height + bh - 1) / bh;
+    const size_t extra = rnd_below(3) ? 0 : rnd_below(5);
+    s->pitch_unit = rnd_below(2) ? VFETCH_TEXEL_PITCH_BLOCKS : VFETCH_TEXEL_PITCH_BYTES;
+    s->pitch = s->pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? bx + extra : (bx + extra) * bb;
+    if (rnd_below(4) == 0)
+        s->pitch = 0;
+    const size_t pitch_bytes = s->pitch == 0 ? bx * bb
+                               : s->pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? s->pitch * bb
+                                                                           : s->pitch;
+    s->slice_pitch = rnd_below(2) ? 0 : pitch_bytes * by + rnd_below(7);
+    const size_t slice = s->slice_pitch ? s->slice_pitch : pitch_bytes * by;
+    /* The buffer ends exactly at the last byte the surface holds. */
+    s->size = (s->depth - 1) * slice + (by - 1) * pitch_bytes + bx * bb;
+
+    struct vfetch_texel_region *r = &c.region;
+    r->x = rnd_below(s->width);
+    r->width = 1 + rnd_below(s->width - r->x);
+    r->y = rnd_below(s->height);
+    r->height = 1 + rnd_below(s->height - r->y);
+    if (rnd_below(3) == 0)
+        r->x = 0, r->y = 0, r->width = s->width, r->height = s->height;
+    r->z = rnd_below(s->depth);
+    r->depth = 1 + rnd_below(s->depth - r->z);
+    c.output = info.rgba8_exact && rnd_below(2) ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
+    const size_t tb = c.output == VFETCH_TEXEL_RGBA8 ? 4 : 16;
+    c.out_pitch = r->width * tb + (rnd_below(2) ? 0 : rnd_below(3) * 4 + 4);
+    c.out_slice = c.out_pitch * r->height + (rnd_below(2) ? 0 : 12);
+    c.surface_at_head = rnd_below(2);
+    c.target_at_head = rnd_below(2);
+
+    uint8_t *data = malloc(s->size);
+    for (size_t i = 0; i < s->size; i++)
+        data[i] = (uint8_t)rnd();
+    /* Block formats: many endpoint orders and equal endpoints, which random bytes rarely give. */
+    if (bw == 4 && rnd_below(2))
+        for (size_t i = 0; i + bb <= s->size; i += bb) {
+            if (rnd_below(4) == 0)
+                data[i + 1] = data[i];
+            if (rnd_below(4) == 0 && bb == 16)
+                data[i + 9] = data[i + 8];
+        }
+    run_case(&c, data, seed, isa);
+    free(data);
+}
+
+/* Every value of a 1- or 2-byte container (a 256x1 or 256x256 surface), under several
+   selections, sign bits and POW2FIX2FLT, both outputs. */
+static void exhaustive_small(const char *isa, uint64_t seed)
+{
+    for (unsigned code = 0; code < 32; code++) {
+        for (unsigned msb = 0; msb < 2; msb++) {
+            if (msb && code > 6)
+                continue;
+            const struct vfetch_texel_format *f = vfetch_texel_format_of(code, (int)msb);
+            if (f->block_bytes > 2 || f->block_w != 1 ||
+                (f->cls != VFETCH_TEXEL_CLASS_PACKED && f->cls != VFETCH_TEXEL_CLASS_FLOAT16))
+                continue;
+            for (unsigned variant = 0; variant < 6; variant++) {
+                struct texel_case c;
+                memset(&c, 0, sizeof c);
+                /* identity RGBA, reversed, constants, and random selections */
+                static const unsigned sel_sets[3][4] = { { 0, 1, 2, 3 }, { 3, 2, 1, 0 },
+                                                         { 4, 0, 5, 1 } };
+                unsigned sel[4];
+                for (unsigned k = 0; k < 4; k++)
+                    sel[k] = variant < 3 ? sel_sets[variant][k] : rnd_below(6);
+                c.format1 = code | sel[3] << 9 | sel[0] << 12 | sel[1] << 15 | sel[2] << 18;
+                if (variant >= 3)
+                    c.format1 |= rnd_below(16) << 5;
+                c.format2 = msb ? VFETCH_TX_FORMAT2_TXFORMAT_MSB : 0;
+                if (variant == 5)
+                    c.format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
+                vfetch_texel_options_default(&c.options);
+                c.options.signed_method = (enum vfetch_texel_signed)(variant % 3);
+                c.options.align10 = (enum vfetch_texel_align10)(variant & 1);
+                const uint32_t values = f->block_bytes == 1 ? 256 : 65536;
+                c.surface.width = 256;
+                c.surface.height = values / 256;
+                c.surface.depth = 1;
+                c.surface.size = values * f->block_bytes;
+                c.region = (struct vfetch_texel_region){ 0, 0, 0, 256, values / 256, 1 };
+                c.surface_at_head = variant & 1;
+                uint8_t *data = malloc(c.surface.size);
+                for (uint32_t v = 0; v < values; v++)
+                    memcpy(data + v * f->block_bytes, &v, f->block_bytes); /* little-endian */
+                for (unsigned out = 0; out < 2; out++) {
+                    c.output = out ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
+                    c.out_pitch = 256 * (out ? 4 : 16);
+                    c.out_slice = c.out_pitch * c.surface.height;
+                    run_case(&c, data, seed, isa);
+                }
+                free(data);
+            }
+        }
+    }
+}
+
+unsigned checkasm_texel(uint64_t seed, const char *isa, int quick)
+{
+    mismatches = 0;
+    cases = 0;
+    rng = seed * 0x9E3779B97F4A7C15ull + 0x7e1e1;
+    if (!rng)
+        rng = 1;
+    exhaustive_small(isa, seed);
+    const unsigned exhaustive_cases = cases;
+    const unsigned n = quick ? 300 : 3000;
+    for (unsigned i = 0; i < n; i++)
+        random_case(isa, seed);
+    printf("  texel: %u exhaustive cases (every 8/16-bit value), %u random cases: %s\n",
+           exhaustive_cases, cases - exhaustive_cases, mismatches ? "FAILED" : "ok");
+    return mismatches;
+}
