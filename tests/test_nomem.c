@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "vfetch/gx.h"
 #include "vfetch/r300.h"
+#include "vfetch/texel.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -101,6 +102,10 @@ static void test_plan_create(void)
     r.arrays[0] = (struct vfetch_r300_array){ 3, 3 };
     SWEEP(err, vfetch_r300_compile(&r, &plan), CHECK(plan == SENTINEL),
           (vfetch_plan_free(plan), plan = SENTINEL));
+
+    vfetch_texel_plan *texel = SENTINEL;
+    SWEEP(err, vfetch_texel_compile(15, 0, NULL, &texel), CHECK(texel == SENTINEL),
+          (vfetch_texel_plan_free(texel), texel = SENTINEL));
 }
 
 static void test_gx(void)

@@ -4,15 +4,24 @@
  * tests/fuzz/fuzz_cli.c passes memory streams):
  *
  *   vfetch explain r300 [--psc W,..] [--ext W,..] [--sgn-norm W] [--swap N]
+ *                       [--arrays S:C,..] [--vtx-size N] [--full] [--per-op]
  *   vfetch explain maxwell --attr W,.. [--stream W,..] [--instance B,..] [--frequency F,..]
  *                          [--default W] [--bmap N,..] [--full] [--per-op]
- *                       [--arrays S:C,..] [--vtx-size N] [--full] [--per-op]
+ *   vfetch explain texel --format1 W [--format2 W] [--option NAME=VALUE ..]
+ *   vfetch texel --format1 W [--format2 W] --size WxH [--depth D] [--pitch BYTES]
+ *                [--region X,Y,W,H] [--slice Z] [--option NAME=VALUE ..] IN.raw OUT.png
  *   vfetch demo
  *   vfetch cpu
  *   vfetch aam [N|NAME | --address A | --patch [N|NAME] | --lod |
  *              --check STAGE [--imap SET] [--omap SET] [--store-req S:E] [--sph W,..] ...]
  *   vfetch --version | help
+ *
+ * `vfetch texel` writes PNG files with libpng; tools/meson.build defines VFETCH_HAVE_PNG 1 when
+ * it found libpng, else 0, and then the command says so and exits 2 (docs/texel-cli.md).
  */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +30,14 @@
 #include "vfetch/aam.h"
 #include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
+#include "vfetch/texel.h"
+
+#ifndef VFETCH_HAVE_PNG /* always defined by tools/meson.build; 0 for a bare syntax check */
+#define VFETCH_HAVE_PNG 0
+#endif
+#if VFETCH_HAVE_PNG
+#include <png.h>
+#endif
 
 /* The usage text on `to`; exit code 1 when it answers a mistake (is_error), else 0. */
 static int usage(FILE *to, int is_error)
@@ -35,6 +52,13 @@ static int usage(FILE *to, int is_error)
           "                         [--frequency F0,..] [--default W] [--bmap N,..] [--full] [--per-op]\n"
           "      print the plan Maxwell SET_VERTEX_ATTRIBUTE / SET_VERTEX_STREAM_A_FORMAT words\n"
           "      compile to, and where each ISBE attribute lands\n"
+          "  vfetch explain texel --format1 W [--format2 W] [--option NAME=VALUE ..]\n"
+          "      print the plan R300/R500 TX_FORMAT1 / TX_FORMAT2 words compile to\n"
+          "  vfetch texel --format1 W [--format2 W] --size WxH [--depth D] [--pitch BYTES]\n"
+          "               [--region X,Y,W,H] [--slice Z] [--option NAME=VALUE ..] IN.raw OUT.png\n"
+          "      decode one slice of a raw texture surface (IN.raw) into an 8-bit RGBA PNG\n"
+          "      texel options: signed=clamp|zero|no-zero gamma=srgb|pow22 bc=truncate|float\n"
+          "        dxt=truncate|round dxt-order=bgra|rgba code18=cxv8u8|y8 align10=low|high\n"
           "  vfetch aam [N|NAME|--address A]   the Maxwell attribute address map, or one row\n"
           "  vfetch aam --patch [N|NAME] | --lod   the patch attribute map; the LOD layout\n"
           "  vfetch aam --check STAGE [--imap SET] [--omap SET] [--store-req S:E] [--sph W0,..,W19]\n"
@@ -195,8 +219,494 @@ static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
     return 0;
 }
 
+/* ---- explain texel / texel: R300/R500 TX_FORMAT1 and TX_FORMAT2 words -> texel plan ---- */
+
+/* One refusal line on errs, "vfetch: <vfetch_strerror text> (code N): <detail>" (code 0: just
+   "vfetch: <detail>", for files), control characters from the arguments shown as '?' so that it
+   stays one line. Returns 2. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int texel_fail(FILE *errs, int code, const char *fmt, ...)
+{
+    char line[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    if (code)
+        fprintf(errs, "vfetch: %s (code %d): %s\n", vfetch_strerror(code), code, line);
+    else
+        fprintf(errs, "vfetch: %s\n", line);
+    return 2;
+}
+
+/* A usage error with its reason after the usage text. Returns 1. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int texel_usage(FILE *errs, const char *fmt, ...)
+{
+    usage(errs, 1);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("vfetch: ", errs);
+    vfprintf(errs, fmt, ap);
+    fputc('\n', errs);
+    va_end(ap);
+    return 1;
+}
+
+/* --option NAME=VALUE: value n of a row is enum value n of its field. */
+static const struct {
+    const char *name;
+    const char *values[3];
+} texel_options[] = {
+    { "signed", { "clamp", "zero", "no-zero" } },  /* signed_method */
+    { "gamma", { "srgb", "pow22" } },              /* gamma */
+    { "bc", { "truncate", "float" } },             /* bc_interp */
+    { "dxt", { "truncate", "round" } },            /* dxt_interp */
+    { "dxt-order", { "bgra", "rgba" } },           /* dxt_order */
+    { "code18", { "cxv8u8", "y8" } },              /* code18 */
+    { "align10", { "low", "high" } },              /* align10 */
+};
+#define TEXEL_OPTIONS (sizeof texel_options / sizeof texel_options[0])
+
+/* Apply one --option NAME=VALUE; 0, or 1 after a usage error naming what is accepted. */
+static int texel_option(const char *text, struct vfetch_texel_options *o, FILE *errs)
+{
+    const size_t len = strcspn(text, "=");
+    for (unsigned i = 0; i < TEXEL_OPTIONS; i++) {
+        const char *name = texel_options[i].name;
+        const char *const *values = texel_options[i].values;
+        if (strlen(name) != len || strncmp(text, name, len) != 0)
+            continue;
+        for (int v = 0; v < 3 && values[v] && text[len] == '='; v++) {
+            if (strcmp(text + len + 1, values[v]) != 0)
+                continue;
+            switch (i) {
+            case 0: o->signed_method = (enum vfetch_texel_signed)v; break;
+            case 1: o->gamma = (enum vfetch_texel_gamma)v; break;
+            case 2: o->bc_interp = (enum vfetch_texel_bc_interp)v; break;
+            case 3: o->dxt_interp = (enum vfetch_texel_dxt_interp)v; break;
+            case 4: o->dxt_order = (enum vfetch_texel_dxt_order)v; break;
+            case 5: o->code18 = (enum vfetch_texel_code18)v; break;
+            default: o->align10 = (enum vfetch_texel_align10)v; break;
+            }
+            return 0;
+        }
+        return texel_usage(errs, "--option %.40s: %s takes %s%s%s%s%s", text, name, values[0],
+                           values[1] ? ", " : "", values[1] ? values[1] : "",
+                           values[2] ? ", " : "", values[2] ? values[2] : "");
+    }
+    return texel_usage(errs, "--option %.40s: the options are signed, gamma, bc, dxt, dxt-order, "
+                             "code18 and align10 (NAME=VALUE)", text);
+}
+
+/* A number that is the whole text, decimal or 0x hex, at most max. */
+static int texel_number(const char *text, unsigned long long max, unsigned long long *out)
+{
+    if (*text < '0' || *text > '9')
+        return 0;
+    const int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    char *end;
+    errno = 0;
+    const unsigned long long v = strtoull(hex ? text + 2 : text, &end, hex ? 16 : 10);
+    if (errno || *end || end == text + (hex ? 2 : 0) || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* "WxH", each decimal below 2^32 (0 is left for the library to refuse). */
+static int texel_size(const char *text, uint32_t *width, uint32_t *height)
+{
+    char w[24];
+    const size_t len = strcspn(text, "x");
+    unsigned long long a, b;
+    if (len == 0 || len >= sizeof w || text[len] != 'x' || strchr(text + len + 1, 'x'))
+        return 0;
+    memcpy(w, text, len);
+    w[len] = '\0';
+    if (!texel_number(w, 0xffffffffu, &a) || !texel_number(text + len + 1, 0xffffffffu, &b))
+        return 0;
+    *width = (uint32_t)a;
+    *height = (uint32_t)b;
+    return 1;
+}
+
+/* The arguments both texel commands take: the two words and the options. */
+struct texel_words {
+    uint32_t format1, format2;
+    int have_format1;
+    struct vfetch_texel_options options;
+};
+
+/* opt/val if it is --format1, --format2 or --option: 1 taken, 0 not one of them, -1 after a
+   usage error. */
+static int texel_word_arg(const char *opt, const char *val, struct texel_words *w, FILE *errs)
+{
+    uint32_t word;
+    if (!strcmp(opt, "--option"))
+        return texel_option(val, &w->options, errs) ? -1 : 1;
+    if (strcmp(opt, "--format1") != 0 && strcmp(opt, "--format2") != 0)
+        return 0;
+    if (parse_list(val, &word, 1) != 1 || strchr(val, ','))
+        return texel_usage(errs, "%s %.40s: not a 32-bit word (decimal or 0x hex)", opt, val), -1;
+    if (!strcmp(opt, "--format1")) {
+        w->format1 = word;
+        w->have_format1 = 1;
+    } else {
+        w->format2 = word;
+    }
+    return 1;
+}
+
+static const char *const texel_coord_names[3] = { "2D", "3D", "cube" };
+
+static int cmd_explain_texel(int argc, char **argv, FILE *out, FILE *errs)
+{
+    struct texel_words w = { 0, 0, 0, { 0 } };
+    vfetch_texel_options_default(&w.options);
+    for (int i = 1; i < argc; i += 2) { /* every argument is an option and its value */
+        if (i + 1 >= argc)
+            return usage(errs, 1);
+        const int taken = texel_word_arg(argv[i], argv[i + 1], &w, errs);
+        if (taken < 0)
+            return 1;
+        if (!taken)
+            return usage(errs, 1);
+    }
+    if (!w.have_format1)
+        return texel_usage(errs, "explain texel needs --format1");
+    vfetch_texel_plan *plan;
+    int err = vfetch_texel_compile(w.format1, w.format2, &w.options, &plan);
+    if (err)
+        return fail(errs, err);
+    struct vfetch_texel_info info;
+    err = vfetch_texel_plan_info(plan, &info);
+    if (err) {
+        vfetch_texel_plan_free(plan);
+        return fail(errs, err);
+    }
+    const size_t need = vfetch_texel_describe(plan, NULL, 0);
+    char *text = malloc(need + 1);
+    if (!text) {
+        vfetch_texel_plan_free(plan);
+        return fail(errs, VFETCH_ENOMEM);
+    }
+    vfetch_texel_describe(plan, text, need + 1);
+    fputs(text, out);
+    if (need && text[need - 1] != '\n')
+        fputc('\n', out);
+    free(text);
+    fprintf(out, "info: %s, block %ux%u texels of %u byte%s, %s\n", info.name, info.block_width,
+            info.block_height, info.block_bytes, info.block_bytes == 1 ? "" : "s",
+            (unsigned)info.coord_type < 3 ? texel_coord_names[info.coord_type] : "?");
+    fprintf(out, "rgba8_exact: %s\n",
+            info.rgba8_exact ? "yes (RGBA8 output holds round(255 x) of the RGBA32F results)"
+                             : "no (RGBA32F output only)");
+    vfetch_texel_plan_free(plan);
+    return 0;
+}
+
+/* An upper bound on the bytes a decode of this layout can read (SIZE_MAX where the product
+   overflows): rows of blocks, each the larger of the packed row and the pitch, times slices. */
+static size_t texel_surface_bound(const struct vfetch_texel_info *info, uint32_t width,
+                                  uint32_t height, uint32_t depth, size_t pitch)
+{
+    const size_t bw = info->block_width ? info->block_width : 1;
+    const size_t bh = info->block_height ? info->block_height : 1;
+    const size_t across = width / bw + (width % bw != 0);
+    const size_t down = height / bh + (height % bh != 0);
+    size_t row = across, total;
+    if (info->block_bytes && row > SIZE_MAX / info->block_bytes)
+        return SIZE_MAX;
+    row *= info->block_bytes;
+    if (pitch > row)
+        row = pitch;
+    if (down && row > SIZE_MAX / down)
+        return SIZE_MAX;
+    total = row * down;
+    if (depth && total > SIZE_MAX / depth)
+        return SIZE_MAX;
+    return total * depth;
+}
+
+/* At most limit bytes of path (more are never read: a surface needs no more, and a device like
+   /dev/zero ends). NULL with errno set when it cannot be read. */
+static unsigned char *texel_read(const char *path, size_t limit, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = limit < 65536 ? limit + 1 : 65536, len = 0;
+    unsigned char *buf = malloc(cap);
+    int error = buf ? 0 : ENOMEM;
+    while (!error && len < limit) {
+        if (len == cap) { /* cap < limit here */
+            const size_t grow = cap > limit - cap ? limit : 2 * cap;
+            unsigned char *more = realloc(buf, grow);
+            if (!more) {
+                error = ENOMEM;
+                break;
+            }
+            buf = more;
+            cap = grow;
+        }
+        const size_t want = cap - len < limit - len ? cap - len : limit - len;
+        errno = 0;
+        const size_t got = fread(buf + len, 1, want, f);
+        len += got;
+        if (got < want) {
+            if (ferror(f))
+                error = errno ? errno : EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (error) {
+        free(buf);
+        errno = error;
+        return NULL;
+    }
+    *size = len;
+    return buf;
+}
+
+/* A float channel as a byte of the picture: clamped to [0, 1] (NaN: 0), round(255 x) with
+   halves up. The product is exact in double. */
+static uint8_t texel_unorm8(float x)
+{
+    if (!(x > 0.0f))
+        return 0;
+    if (x >= 1.0f)
+        return 255;
+    return (uint8_t)((double)x * 255.0 + 0.5);
+}
+
+#if VFETCH_HAVE_PNG
+/* libpng's error callback: keep the message (in the caller's buffer), unwind to setjmp. */
+static void texel_png_error(png_structp png, png_const_charp message)
+{
+    char *why = png_get_error_ptr(png);
+    snprintf(why, 128, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void texel_png_warning(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message;
+}
+
+/* The part of the writing libpng may unwind from (nothing here changes after setjmp). */
+static int texel_png_rows(png_structp png, png_infop info, FILE *f, const uint8_t *rgba,
+                          uint32_t width, uint32_t height)
+{
+    if (setjmp(png_jmpbuf(png)))
+        return -1;
+    png_init_io(png, f);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++)
+        png_write_row(png, rgba + (size_t)y * width * 4);
+    png_write_end(png, NULL);
+    return 0;
+}
+#endif
+
+/* Write width x height RGBA bytes as an 8-bit RGBA PNG; 0, or -1 with the reason in why
+   (128 bytes). A file this created is removed again on failure (never one that was there,
+   which may be a device such as /dev/full). */
+static int texel_write_png(const char *path, const uint8_t *rgba, uint32_t width,
+                           uint32_t height, char *why)
+{
+#if VFETCH_HAVE_PNG
+    FILE *f = fopen(path, "rb");
+    const int existed = f != NULL;
+    if (f)
+        fclose(f);
+    f = fopen(path, "wb");
+    if (!f) {
+        snprintf(why, 128, "%s", strerror(errno));
+        return -1;
+    }
+    why[0] = '\0';
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, why, texel_png_error,
+                                              texel_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    int rc = info ? texel_png_rows(png, info, f, rgba, width, height) : -1;
+    if (!info)
+        snprintf(why, 128, "out of memory");
+    png_destroy_write_struct(&png, &info);
+    if (fclose(f) != 0 && rc == 0) {
+        snprintf(why, 128, "%s", strerror(errno));
+        rc = -1;
+    }
+    if (rc && !existed)
+        remove(path);
+    return rc;
+#else
+    (void)path, (void)rgba, (void)width, (void)height;
+    snprintf(why, 128, "this vfetch was built without libpng");
+    return -1;
+#endif
+}
+
+static int cmd_texel(int argc, char **argv, FILE *out, FILE *errs)
+{
+    struct texel_words w = { 0, 0, 0, { 0 } };
+    vfetch_texel_options_default(&w.options);
+    uint32_t width = 0, height = 0, depth = 0, slice = 0, region[4] = { 0, 0, 0, 0 };
+    int have_size = 0, have_depth = 0, have_region = 0, files = 0;
+    unsigned long long pitch = 0;
+    const char *file[2] = { NULL, NULL };
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i];
+        if (opt[0] != '-' || !opt[1]) {
+            if (files == 2)
+                return texel_usage(errs, "texel takes two files, IN.raw and OUT.png");
+            file[files++] = opt;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage(errs, 1);
+        const char *val = argv[++i];
+        const int taken = texel_word_arg(opt, val, &w, errs);
+        unsigned long long n;
+        if (taken < 0)
+            return 1;
+        if (taken)
+            continue;
+        if (!strcmp(opt, "--size")) {
+            if (!texel_size(val, &width, &height))
+                return texel_usage(errs, "--size %.40s: not WxH", val);
+            have_size = 1;
+        } else if (!strcmp(opt, "--depth") || !strcmp(opt, "--slice") || !strcmp(opt, "--pitch")) {
+            if (!texel_number(val, opt[2] == 'p' ? SIZE_MAX : 0xffffffffu, &n))
+                return texel_usage(errs, "%s %.40s: not a number (decimal or 0x hex)", opt, val);
+            if (opt[2] == 'd')
+                depth = (uint32_t)n, have_depth = 1;
+            else if (opt[2] == 's')
+                slice = (uint32_t)n;
+            else
+                pitch = n;
+        } else if (!strcmp(opt, "--region")) {
+            const char *p = val;
+            for (int k = 0; k < 4; k++) {
+                char item[24];
+                const size_t len = strcspn(p, ",");
+                if (len >= sizeof item || (k < 3) != (p[len] == ','))
+                    return texel_usage(errs, "--region %.40s: not X,Y,W,H", val);
+                memcpy(item, p, len);
+                item[len] = '\0';
+                if (!texel_number(item, 0xffffffffu, &n))
+                    return texel_usage(errs, "--region %.40s: not X,Y,W,H", val);
+                region[k] = (uint32_t)n;
+                p += len + (k < 3);
+            }
+            if (!region[2] || !region[3])
+                return texel_usage(errs, "--region %.40s: an empty region makes no picture", val);
+            have_region = 1;
+        } else {
+            return usage(errs, 1);
+        }
+    }
+    if (!w.have_format1 || !have_size || files != 2)
+        return texel_usage(errs, "texel needs --format1, --size and the files IN.raw OUT.png");
+    if (!VFETCH_HAVE_PNG)
+        return texel_fail(errs, 0, "this vfetch was built without libpng: it cannot write %.100s",
+                          file[1]);
+
+    vfetch_texel_plan *plan;
+    int err = vfetch_texel_compile(w.format1, w.format2, &w.options, &plan);
+    if (err)
+        return fail(errs, err);
+    struct vfetch_texel_info info;
+    err = vfetch_texel_plan_info(plan, &info);
+    if (err) {
+        vfetch_texel_plan_free(plan);
+        return fail(errs, err);
+    }
+    if (!have_depth)
+        depth = info.coord_type == VFETCH_TEXEL_CUBE ? 6 : 1;
+    if (!have_region) {
+        region[2] = width;
+        region[3] = height;
+    }
+    const struct vfetch_texel_region r = { region[0], region[1], slice, region[2], region[3], 1 };
+    const int exact = info.rgba8_exact;
+    int rc = 0;
+    unsigned char *src = NULL;
+    uint8_t *rgba = NULL;
+    float *f32 = NULL;
+    if (r.height && r.width > SIZE_MAX / 16 / r.height) { /* 32-bit size_t */
+        rc = texel_fail(errs, VFETCH_EOVERFLOW, "a %ux%u region", r.width, r.height);
+        goto done;
+    }
+    /* A --size of 0 reaches the library, which refuses it: the buffers get a texel anyway. */
+    const size_t texels = r.width && r.height ? (size_t)r.width * r.height : 1;
+    size_t size;
+    src = texel_read(file[0], texel_surface_bound(&info, width, height, depth, (size_t)pitch),
+                     &size);
+    if (!src) {
+        rc = texel_fail(errs, 0, "cannot read %.200s: %s", file[0], strerror(errno));
+        goto done;
+    }
+    const struct vfetch_texel_surface s = { src, size, width, height, depth, (size_t)pitch,
+                                            VFETCH_TEXEL_PITCH_BYTES, 0 };
+    uint8_t none[16];
+    struct vfetch_texel_target t = { none, 0, exact ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F,
+                                     0, 0 };
+    /* First without room for the texels: the library checks every size before it writes, so a
+       surface or region it refuses is reported before the buffers are allocated. */
+    err = vfetch_texel_decode(plan, &s, &r, &t);
+    if (err == VFETCH_ESHORT_OUTPUT) {
+        rgba = malloc(texels * 4);
+        f32 = exact ? NULL : malloc(texels * 16);
+        if (!rgba || (!exact && !f32)) {
+            rc = fail(errs, VFETCH_ENOMEM);
+            goto done;
+        }
+        t.data = exact ? (void *)rgba : (void *)f32;
+        t.size = texels * (exact ? 4 : 16);
+        err = vfetch_texel_decode(plan, &s, &r, &t);
+    }
+    if (err) {
+        rc = texel_fail(errs, err, "region %u,%u %ux%u of slice %u, a %ux%ux%u %s surface, "
+                        "%zu bytes read from %.200s", r.x, r.y, r.width, r.height, r.z, width,
+                        height, depth, info.name, size, file[0]);
+        goto done;
+    }
+    if (!exact)
+        for (size_t i = 0; i < texels * 4; i++)
+            rgba[i] = texel_unorm8(f32[i]);
+    char why[128];
+    if (texel_write_png(file[1], rgba, r.width, r.height, why)) {
+        rc = texel_fail(errs, 0, "cannot write %.200s: %s", file[1], why);
+        goto done;
+    }
+    fprintf(out, "wrote %s: %ux%u RGBA PNG of %s texels %u,%u..%u,%u of slice %u, %s\n", file[1],
+            r.width, r.height, info.name, r.x, r.y, r.x + r.width - 1, r.y + r.height - 1, r.z,
+            exact ? "exact RGBA8"
+                  : "converted from RGBA32F (clamped to [0, 1], rounded to 255ths)");
+done:
+    free(f32);
+    free(rgba);
+    free(src);
+    vfetch_texel_plan_free(plan);
+    return rc;
+}
+
 static int cmd_explain(int argc, char **argv, FILE *out, FILE *errs)
 {
+    if (argc >= 1 && !strcmp(argv[0], "texel"))
+        return cmd_explain_texel(argc, argv, out, errs);
     if (argc >= 1 && !strcmp(argv[0], "maxwell"))
         return cmd_explain_maxwell(argc, argv, out, errs);
     if (argc < 1 || strcmp(argv[0], "r300") != 0)
@@ -748,6 +1258,8 @@ int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "explain"))
         return cmd_explain(argc - 2, argv + 2, out, errs);
+    if (!strcmp(cmd, "texel"))
+        return cmd_texel(argc - 2, argv + 2, out, errs);
     if (!strcmp(cmd, "demo"))
         return cmd_demo(out, errs);
     if (!strcmp(cmd, "cpu"))

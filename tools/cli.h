@@ -10,7 +10,9 @@
 /**
  * Run the command line argv[0..argc-1] (argv[0] is the program name): normal output to out,
  * usage text and error messages to err. Returns the exit code: 0 success, 1 usage error,
- * 2 the library refused the register words.
+ * 2 the library refused the register words (or a texel surface), or `vfetch texel` could not
+ * read its input or write its PNG (or was built without libpng). `vfetch texel` reads and
+ * writes the files its arguments name.
  */
 int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *err);
 

@@ -92,5 +92,132 @@ check "aam --sph of another stage exits 2" $?
 "$tool" aam --check XS --imap 1 2>/dev/null; [ $? -eq 1 ]; check "aam unknown stage is a usage error" $?
 "$tool" aam --bogus 2>/dev/null; [ $? -eq 1 ]; check "aam unknown option is a usage error" $?
 
+# vfetch explain texel: TX_FORMAT1 / TX_FORMAT2 words (docs/texel-cli.md). The words below:
+# TXFORMAT in bits 4:0, SEL_ALPHA 11:9, SEL_RED 14:12, SEL_GREEN 17:15, SEL_BLUE 20:18.
+out=$("$tool" explain texel --format1 0x0008860F); rc=$? # DXT1, components 0..3 in order
+check "explain texel DXT1 exits 0" $rc
+echo "$out" | grep -q "^info: TX_FMT_DXT1, block 4x4 texels of 8 bytes, 2D$"; check "explain texel DXT1: 4x4 blocks of 8 bytes" $?
+echo "$out" | grep -q "^rgba8_exact: yes"; check "explain texel DXT1: RGBA8 exact" $?
+echo "$out" | grep -q "^TX_FORMAT1 0x0008860f"; check "explain texel prints the plan's description" $?
+out=$("$tool" explain texel --format1 0x00108A06 --format2 0); rc=$? # 5_6_5, SEL_BLUE 0, SEL_ALPHA 1
+check "explain texel 5_6_5 exits 0" $rc
+echo "$out" | grep -q "^info: TX_FMT_5_6_5, block 1x1 texels of 2 bytes, 2D$"; check "explain texel 5_6_5 info" $?
+echo "$out" | grep -q "SEL_BLUE  *0$" && echo "$out" | grep -q "SEL_ALPHA  *1$"
+check "explain texel 5_6_5: SEL constants 0 and 1" $?
+out=$("$tool" explain texel --format1 0x0008860C --format2 0x20000); rc=$? # 8_8_8_8, POW2FIX2FLT
+[ $rc -eq 0 ] && echo "$out" | grep -q "^rgba8_exact: no"; check "explain texel --format2 POW2FIX2FLT: not RGBA8 exact" $?
+"$tool" explain texel --format1 0x12 | grep -q "^info: TX_FMT_CxV8U8,"; check "explain texel code 18 is CxV8U8" $?
+"$tool" explain texel --format1 0x12 --option code18=y8 | grep -q "^info: TX_FMT_Y8,"
+check "explain texel --option code18=y8 reaches the library" $?
+msg=$("$tool" explain texel --format1 0x1E 2>&1 >/dev/null); rc=$? # W24_FP
+[ $rc -eq 2 ] && echo "$msg" | grep -q "no public bit layout, unsupported (code -28)"; check "explain texel W24_FP exits 2" $?
+msg=$("$tool" explain texel --format1 0x600C 2>&1 >/dev/null); rc=$? # SEL_RED 6
+[ $rc -eq 2 ] && echo "$msg" | grep -q "reserved swizzle selector"; check "explain texel SEL 6 exits 2" $?
+msg=$("$tool" explain texel --format1 0xC --option signed=maybe 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$msg" | grep -q "^vfetch: --option signed=maybe: signed takes clamp, zero, no-zero$"
+check "explain texel bad --option value is a usage error" $?
+"$tool" explain texel --format1 0xC --option nosuch=1 2>/dev/null; [ $? -eq 1 ]; check "explain texel unknown --option is a usage error" $?
+"$tool" explain texel --format1 0xZZ 2>/dev/null; [ $? -eq 1 ]; check "explain texel bad word is a usage error" $?
+"$tool" explain texel 2>/dev/null; [ $? -eq 1 ]; check "explain texel without --format1 is a usage error" $?
+
+# vfetch texel: raw surface -> PNG. The PNG's pixels are read back with python3 (zlib, struct).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+png_rgba() { # FILE -> "WxH" and its RGBA bytes in hex (an 8-bit RGBA, non-interlaced PNG)
+    python3 - "$1" <<'EOF'
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n'
+p, idat = 8, b''
+while p < len(d):
+    n, t = struct.unpack('>I4s', d[p:p + 8])
+    c = d[p + 8:p + 8 + n]
+    assert zlib.crc32(t + c) == struct.unpack('>I', d[p + 8 + n:p + 12 + n])[0], t
+    if t == b'IHDR':
+        w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', c)
+        assert (depth, ctype, interlace) == (8, 6, 0), (depth, ctype, interlace)
+    elif t == b'IDAT':
+        idat += c
+    p += 12 + n
+raw, stride, rows, prev = zlib.decompress(idat), 4 * w, [], bytearray(4 * w)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - 4] if x >= 4 else 0
+        b, c = prev[x], prev[x - 4] if x >= 4 else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        else: assert f == 0, f
+    rows.append(bytes(line))
+    prev = line
+print('%dx%d %s' % (w, h, b''.join(rows).hex()))
+EOF
+}
+# 32 bytes 01 02 .. 20: 4x2 texels of TX_FMT_8_8_8_8, component 0 the first byte of each
+for i in $(seq 1 32); do printf "\\x$(printf %02x "$i")"; done >"$tmp/in.raw"
+rgba8=0x0008860C # 8_8_8_8, R G B A = components 0 1 2 3
+if [ "${2:-png}" = no-png ]; then
+    msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/in.raw" "$tmp/a.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "this vfetch was built without libpng"; check "texel without libpng exits 2" $?
+elif ! command -v python3 >/dev/null; then
+    echo "skip: vfetch texel checks (no python3 to read the PNGs)"
+else
+    out=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/in.raw" "$tmp/a.png"); rc=$?
+    check "texel 8_8_8_8 exits 0" $rc
+    echo "$out" | grep -q -x -F "wrote $tmp/a.png: 4x2 RGBA PNG of TX_FMT_8_8_8_8 texels 0,0..3,1 of slice 0, exact RGBA8"
+    check "texel says what it wrote" $?
+    [ "$(png_rgba "$tmp/a.png")" = "4x2 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20" ]
+    check "texel 8_8_8_8: the PNG holds the bytes" $?
+    # SEL_RED 2, SEL_GREEN 1, SEL_BLUE 0, SEL_ALPHA 5 (the constant 1)
+    "$tool" texel --format1 0xAA0C --size 4x2 "$tmp/in.raw" "$tmp/b.png" >/dev/null &&
+        [ "$(png_rgba "$tmp/b.png")" = "4x2 030201ff070605ff0b0a09ff0f0e0dff131211ff171615ff1b1a19ff1f1e1dff" ]
+    check "texel: the swizzle reaches the PNG" $?
+    "$tool" texel --format1 $rgba8 --size 4x2 --region 1,0,2,2 "$tmp/in.raw" "$tmp/c.png" >/dev/null &&
+        [ "$(png_rgba "$tmp/c.png")" = "2x2 05060708090a0b0c15161718191a1b1c" ]
+    check "texel --region 1,0,2,2" $?
+    # 2x2 texels with a pitch of 12 bytes: rows at bytes 0 and 12 (20 bytes read)
+    head -c 20 "$tmp/in.raw" >"$tmp/pitch.raw"
+    "$tool" texel --format1 $rgba8 --size 2x2 --pitch 12 "$tmp/pitch.raw" "$tmp/d.png" >/dev/null &&
+        [ "$(png_rgba "$tmp/d.png")" = "2x2 01020304050607080d0e0f1011121314" ]
+    check "texel --pitch 12" $?
+    # 3D (TEX_COORD_TYPE 1), 2x1x2 texels: slice 1 is bytes 8..15
+    "$tool" texel --format1 0x0208860C --size 2x1 --depth 2 --slice 1 "$tmp/in.raw" "$tmp/e.png" >/dev/null &&
+        [ "$(png_rgba "$tmp/e.png")" = "2x1 090a0b0c0d0e0f10" ]
+    check "texel --depth 2 --slice 1" $?
+    # 32f_32f_32f_32f: (-1, 0.5, 2, 0.25) and (1, 0, 0.2, 0.75) -> clamped, round(255 x)
+    printf '\x00\x00\x80\xbf\x00\x00\x00\x3f\x00\x00\x00\x40\x00\x00\x80\x3e\x00\x00\x80\x3f\x00\x00\x00\x00\xcd\xcc\x4c\x3e\x00\x00\x40\x3f' >"$tmp/f32.raw"
+    out=$("$tool" texel --format1 0x0008861D --size 2x1 "$tmp/f32.raw" "$tmp/f.png"); rc=$?
+    [ $rc -eq 0 ] && echo "$out" | grep -q "TX_FMT_32f_32f_32f_32f .*converted from RGBA32F" &&
+        [ "$(png_rgba "$tmp/f.png")" = "2x1 0080ff40ff0033bf" ]
+    check "texel 32f x4: converted from RGBA32F, clamped and rounded" $?
+    # DXT1, one block stored whole for 3x3 texels: c0 white, c1 black, texel 0 index 1, others 0
+    printf '\xff\xff\x00\x00\x01\x00\x00\x00' >"$tmp/dxt1.raw"
+    "$tool" texel --format1 0x0008860F --size 3x3 "$tmp/dxt1.raw" "$tmp/h.png" >/dev/null &&
+        [ "$(png_rgba "$tmp/h.png")" = "3x3 000000ff$(printf 'ffffffff%.0s' 1 2 3 4 5 6 7 8)" ]
+    check "texel DXT1: a partial block" $?
+    head -c 31 "$tmp/in.raw" >"$tmp/short.raw"
+    msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/short.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "ends before the texels read (code -36): .* 31 bytes read from" && [ ! -e "$tmp/g.png" ]
+    check "texel: a short surface exits 2, no PNG" $?
+    msg=$("$tool" texel --format1 $rgba8 --size 4x2 --region 3,0,2,1 "$tmp/in.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "(code -35)"; check "texel: a region outside the surface exits 2" $?
+    msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/no-such.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "^vfetch: cannot read .*no-such.raw: "; check "texel: a missing input exits 2" $?
+    msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/in.raw" "$tmp/no-dir/g.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "^vfetch: cannot write .*g.png: "; check "texel: an unwritable PNG exits 2" $?
+    msg=$("$tool" texel --format1 0x1E --size 4x2 "$tmp/in.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "(code -28)"; check "texel: W24_FP exits 2" $?
+fi
+"$tool" texel --format1 $rgba8 --size 4by2 "$tmp/in.raw" "$tmp/g.png" 2>/dev/null; [ $? -eq 1 ]; check "texel: a bad --size is a usage error" $?
+"$tool" texel --format1 $rgba8 --size 4x2 --region 0,0,0,1 "$tmp/in.raw" "$tmp/g.png" 2>/dev/null; [ $? -eq 1 ]
+check "texel: an empty region is a usage error" $?
+"$tool" texel --format1 $rgba8 --size 4x2 "$tmp/in.raw" 2>/dev/null; [ $? -eq 1 ]; check "texel: without OUT.png is a usage error" $?
+"$tool" texel --format1 $rgba8 --size 4x2 --option gamma=linear "$tmp/in.raw" "$tmp/g.png" 2>/dev/null; [ $? -eq 1 ]
+check "texel: a bad --option is a usage error" $?
+
 echo "$fails failed"
 [ $fails -eq 0 ]

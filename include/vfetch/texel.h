@@ -171,7 +171,7 @@ typedef struct vfetch_texel_plan vfetch_texel_plan;
 /**
  * Compile TX_FORMAT1 and TX_FORMAT2 (only TXFORMAT_MSB and POW2FIX2FLT are read from it) into
  * a plan. options NULL means the defaults. On success *out holds a plan to free with
- * vfetch_texel_plan_free(); on failure *out is NULL and the result is one of:
+ * vfetch_texel_plan_free(); on failure *out is left as it was and the result is one of:
  *
  *   VFETCH_EINVAL               out NULL, or an option value outside its enum
  *   VFETCH_ETEXEL_UNSUPPORTED   W24_FP, 16_MPEG or 16_16_MPEG (no public bit layout)

@@ -132,7 +132,6 @@ int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
 {
     if (!out)
         return VFETCH_EINVAL;
-    *out = NULL;
     struct vfetch_texel_options opt;
     vfetch_texel_options_default(&opt);
     if (options) {

@@ -1,0 +1,141 @@
+/*
+ * Fuzz target: texel plans and decodes. The input gives TX_FORMAT1/2, the options, a surface
+ * (size, depth, pitch and its unit, slice pitch, buffer size that may be short), a region that
+ * may stick out, and a target (format, pitches, size that may be short). Checked:
+ *
+ *   - compile and decode return VFETCH_OK or a code of the enum, and a failed compile leaves
+ *     *out untouched;
+ *   - a failed decode writes nothing (the target is a canary against a guard page), and the
+ *     surface buffer ends at a guard page, so any over-read crashes;
+ *   - the plan at the best level and the reference plan (VFETCH_CPU mask 0) agree on the
+ *     result code and on every byte written;
+ *   - a successful decode writes exactly the region's texels and no pitch padding.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_check.h"
+#include "fuzz_input.h"
+#include "vfetch/texel.h"
+#include "vfetch/vfetch.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int decode_with(vfetch_texel_plan *plan, const struct vfetch_texel_surface *s,
+                       const struct vfetch_texel_region *r, const struct vfetch_texel_target *t,
+                       uint8_t *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        buf[i] = fuzz_canary(i);
+    struct vfetch_texel_target tt = *t;
+    tt.data = buf;
+    return vfetch_texel_decode(plan, s, r, &tt);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct fuzz_input in = fuzz_input_make(data, size);
+    const uint32_t f1 = fuzz_u32(&in), f2 = fuzz_u32(&in);
+    struct vfetch_texel_options o;
+    vfetch_texel_options_default(&o);
+    const uint8_t ob = fuzz_u8(&in);
+    if (ob & 0x80) { /* option values, sometimes out of range */
+        o.signed_method = (enum vfetch_texel_signed)fuzz_below(&in, 4);
+        o.gamma = (enum vfetch_texel_gamma)fuzz_below(&in, 3);
+        o.bc_interp = (enum vfetch_texel_bc_interp)fuzz_below(&in, 3);
+        o.dxt_interp = (enum vfetch_texel_dxt_interp)fuzz_below(&in, 3);
+        o.dxt_order = (enum vfetch_texel_dxt_order)fuzz_below(&in, 3);
+        o.dxt35_colour = (enum vfetch_texel_dxt35_colour)fuzz_below(&in, 3);
+        o.code18 = (enum vfetch_texel_code18)fuzz_below(&in, 3);
+        o.align10 = (enum vfetch_texel_align10)fuzz_below(&in, 3);
+    }
+    vfetch_texel_plan *plan = (vfetch_texel_plan *)(uintptr_t)1;
+    const int err = vfetch_texel_compile(f1, f2, (ob & 1) ? NULL : &o, &plan);
+    FUZZ_REQUIRE(err <= 0 && err > VFETCH_ECOUNT, "vfetch_texel_compile returned %d", err);
+    if (err != VFETCH_OK) {
+        FUZZ_REQUIRE(plan == (vfetch_texel_plan *)(uintptr_t)1, "failed compile wrote *out");
+        return 0;
+    }
+    vfetch_set_cpu_mask(0);
+    vfetch_texel_plan *ref = NULL;
+    FUZZ_REQUIRE(vfetch_texel_compile(f1, f2, (ob & 1) ? NULL : &o, &ref) == VFETCH_OK,
+                 "the reference compile differs");
+    vfetch_set_cpu_mask(~0u);
+    struct vfetch_texel_info info;
+    vfetch_texel_plan_info(plan, &info);
+
+    /* The surface: small sizes, layouts from the input, the buffer maybe short. */
+    struct vfetch_texel_surface s;
+    memset(&s, 0, sizeof s);
+    s.width = fuzz_below(&in, 70);
+    s.height = fuzz_below(&in, 20);
+    s.depth = fuzz_below(&in, 8);
+    s.pitch_unit = (enum vfetch_texel_pitch_unit)fuzz_below(&in, 3);
+    s.pitch = fuzz_u8(&in) & 0x80 ? (size_t)fuzz_u16(&in) : 0;
+    s.slice_pitch = fuzz_u8(&in) & 0x80 ? (size_t)fuzz_u16(&in) * 4 : 0;
+    const size_t bx = (s.width + info.block_width - 1) / info.block_width;
+    const size_t by = (s.height + info.block_height - 1) / info.block_height;
+    size_t pitch = s.pitch ? (s.pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? s.pitch * info.block_bytes
+                                                                         : s.pitch)
+                           : bx * info.block_bytes;
+    size_t slice = s.slice_pitch ? s.slice_pitch : pitch * by;
+    size_t need = s.depth ? (s.depth - 1) * slice + pitch * by : 0;
+    if (need > (1u << 20))
+        need = 1u << 20;
+    const int8_t short_by = (int8_t)fuzz_u8(&in);
+    s.size = short_by < 0 && (size_t)-short_by <= need ? need + (size_t)short_by : need;
+    uint8_t *src = fuzz_buf_alloc(s.size);
+    struct fuzz_rng rng = fuzz_rng_make(fuzz_u64(&in));
+    s.data = src;
+
+    struct vfetch_texel_region r;
+    r.x = fuzz_below(&in, 72), r.y = fuzz_below(&in, 22), r.z = fuzz_below(&in, 9);
+    r.width = fuzz_below(&in, 72), r.height = fuzz_below(&in, 22), r.depth = fuzz_below(&in, 9);
+    const int whole = fuzz_u8(&in) & 1;
+
+    struct vfetch_texel_target t;
+    memset(&t, 0, sizeof t);
+    t.format = (enum vfetch_texel_output)fuzz_below(&in, 3);
+    const size_t tb = t.format == VFETCH_TEXEL_RGBA8 ? 4 : 16;
+    const uint32_t rw = whole ? s.width : r.width, rh = whole ? s.height : r.height;
+    const uint32_t rd = whole ? s.depth : r.depth;
+    t.pitch = fuzz_u8(&in) & 0x80 ? (size_t)rw * tb + fuzz_below(&in, 4) * 4 : 0;
+    t.slice_pitch = fuzz_u8(&in) & 0x80 ? (size_t)fuzz_u16(&in) * 4 : 0;
+    const size_t opitch = t.pitch ? t.pitch : (size_t)rw * tb;
+    const size_t oslice = t.slice_pitch ? t.slice_pitch : opitch * rh;
+    size_t oneed = rd && rh ? (rd - 1) * oslice + (rh - 1) * opitch + (size_t)rw * tb : 0;
+    if (oneed > (4u << 20))
+        oneed = 4u << 20;
+    const int8_t oshort = (int8_t)fuzz_u8(&in);
+    t.size = oshort < 0 && (size_t)-oshort <= oneed ? oneed + (size_t)oshort : oneed;
+    fuzz_fill(&in, &rng, src, s.size);
+
+    uint8_t *got = fuzz_buf_alloc(t.size), *want = fuzz_buf_alloc(t.size);
+    const int e1 = decode_with(plan, &s, whole ? NULL : &r, &t, got, t.size);
+    const int e0 = decode_with(ref, &s, whole ? NULL : &r, &t, want, t.size);
+    FUZZ_REQUIRE(e1 <= 0 && e1 > VFETCH_ECOUNT, "vfetch_texel_decode returned %d", e1);
+    FUZZ_REQUIRE(e1 == e0, "best level %d, reference %d", e1, e0);
+    if (e1 != VFETCH_OK) {
+        for (size_t i = 0; i < t.size; i++)
+            FUZZ_REQUIRE(got[i] == fuzz_canary(i), "failed decode (%d) wrote byte %zu", e1, i);
+    } else {
+        FUZZ_REQUIRE(memcmp(got, want, t.size) == 0, "best level and reference differ");
+        /* padding between rows untouched */
+        for (uint32_t z = 0; z < rd; z++)
+            for (uint32_t y = 0; y < rh; y++)
+                for (size_t b = (size_t)rw * tb; b < opitch; b++) {
+                    const size_t at = z * oslice + y * opitch + b;
+                    if (at < t.size && (y + 1 < rh || z + 1 < rd))
+                        FUZZ_REQUIRE(got[at] == fuzz_canary(at), "pitch padding written at %zu", at);
+                }
+    }
+    fuzz_trace("texel 0x%08x 0x%08x %ux%ux%u -> %d\n", (unsigned)f1, (unsigned)f2, s.width,
+               s.height, s.depth, e1);
+    fuzz_buf_free(src);
+    fuzz_buf_free(got);
+    fuzz_buf_free(want);
+    vfetch_texel_plan_free(plan);
+    vfetch_texel_plan_free(ref);
+    return 0;
+}
