@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-FAMILIES = ["kernel", "plan", "replay", "compile"]
+FAMILIES = ["kernel", "plan", "texel", "replay", "compile"]
 PACKED = "-packed"
 
 
@@ -70,6 +70,8 @@ def main():
             regex = "^(kernel/.*/4096|baseline/memcpy/-/65536)$" if not args.full else "^(kernel/|baseline/)"
         elif family == "plan":
             regex = "^(plan/|baseline/)"
+        elif family == "texel":
+            regex = "^(texel/.*/65536|baseline/)" if not args.full else "^(texel/|baseline/)"
         elif family == "replay":
             regex = "^replay/"
         else:
@@ -136,6 +138,25 @@ def main():
                 vec4 = "/".join([parts[0], parts[1][:-len(PACKED)]] + parts[2:]) if packed else n
                 return (order.get(vec4, order[n]), packed)
             names.sort(key=plan_key)
+        if family == "texel":
+            # texels, and the ratio to memcpy of the texels' RGBA8 size (the issue's yardstick
+            # for every format, whatever its output)
+            print("%-44s %10s %8s %9s %9s %8s %10s" % (family, "Mtexels/s", "GB/s", "x memcpy",
+                                                       "x memcpy8", "x ref", "ns/call"))
+            for name in names:
+                b = all_results[name]
+                t = secs(b)
+                out_bytes = b.get("out_bytes", 0.0)
+                texels = b.get("texels", 0.0)
+                ref_name, ref = ref_of(name.split("/"))
+                vs_ref = secs(ref) / t if ref and ref_name != name else None
+                mc = memcpy.get(int(out_bytes)) if out_bytes else None
+                mc8 = memcpy.get(int(texels) * 4) if texels else None
+                print("%-44s %10.1f %8.2f %9s %9s %8s %10s" % (
+                    name, texels / t / 1e6, out_bytes / t / 1e9,
+                    "%.2f" % (mc / t) if mc else "-", "%.2f" % (mc8 / t) if mc8 else "-",
+                    "%.1f" % vs_ref if vs_ref is not None else "-", ns_text(t * 1e9)))
+            continue
         print("%-44s %10s %8s %9s %8s %10s" % (family, "Mverts/s", "GB/s", "x memcpy", "x ref", "ns/call"))
         for name in names:
             b = all_results[name]

@@ -16,6 +16,10 @@
  *                                                  a vfetch_r300_state (the cache's answer)
  *                                                  (../shared/testdata/gx) through one
  *                                                  vfetch_gx_state, vec4 layout
+ *   texel/<format>-<out>/<isa>/<texels>            vfetch_texel_decode of a square surface
+ *                                                  (64x64, 256x256) of random texels or blocks,
+ *                                                  out rgba8 (where exact) or f32; memcpy
+ *                                                  baselines of the output and of its RGBA8 size
  *   compile/r300/-/-                               R300 registers -> plan
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
@@ -32,10 +36,12 @@
 
 #include "benchmark-c/benchmark_c.h"
 #include "dsp.h"
+#include "texel/texel_internal.h"
 #include "gx_fifo_parse.h"
 #include "vfetch/gx.h"
 #include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
+#include "vfetch/texel.h"
 
 #define MAX_VERTICES 65536
 #define SRC_BYTES (MAX_VERTICES * 128)
@@ -880,6 +886,128 @@ static const char *take_captures_dir(int *argc, char **argv)
     return dir;
 }
 
+/* ---- texel decode ---- */
+
+struct texel_config {
+    const char *name;
+    uint32_t format1, format2;
+};
+
+#define TX_SEL_RGBA (3u << 9 | 0u << 12 | 1u << 15 | 2u << 18)
+#define TX_SEL_BGRA (3u << 9 | 2u << 12 | 1u << 15 | 0u << 18)
+#define TX_MSB VFETCH_TX_FORMAT2_TXFORMAT_MSB
+
+/* Every format of issue 14 that decodes, with the selection a driver would program. */
+static const struct texel_config texel_configs[] = {
+    { "8", 0 | TX_SEL_RGBA, 0 },
+    { "16", 1 | TX_SEL_RGBA, 0 },
+    { "4_4", 2 | TX_SEL_RGBA, 0 },
+    { "8_8", 3 | TX_SEL_RGBA, 0 },
+    { "16_16", 4 | TX_SEL_RGBA, 0 },
+    { "3_3_2", 5 | TX_SEL_BGRA, 0 },
+    { "5_6_5", 6 | TX_SEL_BGRA, 0 },
+    { "6_5_5", 7 | TX_SEL_BGRA, 0 },
+    { "11_11_10", 8 | TX_SEL_RGBA, 0 },
+    { "10_11_11", 9 | TX_SEL_RGBA, 0 },
+    { "4_4_4_4", 10 | TX_SEL_BGRA, 0 },
+    { "1_5_5_5", 11 | TX_SEL_BGRA, 0 },
+    { "8_8_8_8", 12 | TX_SEL_BGRA, 0 },
+    { "2_10_10_10", 13 | TX_SEL_RGBA, 0 },
+    { "16_16_16_16", 14 | TX_SEL_RGBA, 0 },
+    { "1", 0 | TX_SEL_RGBA, TX_MSB },
+    { "10_10_10_10", 4 | TX_SEL_RGBA, TX_MSB },
+    { "24_8", 6 | TX_SEL_RGBA, TX_MSB },
+    { "dxt1", 15 | TX_SEL_BGRA, 0 },
+    { "dxt3", 16 | TX_SEL_BGRA, 0 },
+    { "dxt5", 17 | TX_SEL_BGRA, 0 },
+    { "ati1n", 5 | (5u << 9 | 0u << 12 | 0u << 15 | 0u << 18), TX_MSB },
+    { "ati2n", 31 | (5u << 9 | 0u << 12 | 1u << 15 | 4u << 18), 0 },
+    { "cxv8u8", 18 | TX_SEL_RGBA, 0 },
+    { "vyuy422-rgb", 20 | 1u << 22, 0 },
+    { "16f", 24 | TX_SEL_RGBA, 0 },
+    { "16f_16f_16f_16f", 26 | TX_SEL_RGBA, 0 },
+    { "32f", 27 | TX_SEL_RGBA, 0 },
+    { "32f_32f_32f_32f", 29 | TX_SEL_RGBA, 0 },
+};
+
+static const uint32_t texel_sides[] = { 64, 256 };
+
+struct texel_job {
+    vfetch_texel_plan *plan;
+    uint32_t side;
+    enum vfetch_texel_output output;
+    size_t in_bytes, out_bytes;
+};
+
+static void bench_texel(bmc_state *st, void *user)
+{
+    const struct texel_job *job = user;
+    const struct vfetch_texel_surface s = { bench_src, job->in_bytes, job->side, job->side, 1, 0,
+                                            VFETCH_TEXEL_PITCH_BYTES, 0 };
+    const struct vfetch_texel_target t = { bench_out, OUT_BYTES, job->output, 0, 0 };
+    while (bmc_keep_running(st)) {
+        if (vfetch_texel_decode(job->plan, &s, NULL, &t) != 0) {
+            bmc_skip_with_error(st, "vfetch_texel_decode failed");
+            break;
+        }
+    }
+    const int64_t texels = (int64_t)job->side * job->side;
+    bmc_set_items_processed(st, bmc_iterations(st) * texels);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)job->out_bytes, BMC_COUNTER_DEFAULT);
+    bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
+}
+
+/* The level a texel plan's kernels come from, as the benchmark levels name it. */
+static const char *texel_level(const vfetch_texel_plan *plan, enum vfetch_texel_output out)
+{
+    const char *level = out == VFETCH_TEXEL_RGBA8 ? plan->level_u8 : plan->level_f32;
+    return !strcmp(level, "c") ? "ref" : level;
+}
+
+static void register_texel(void)
+{
+    for (size_t c = 0; c < sizeof texel_configs / sizeof texel_configs[0]; c++) {
+        const struct texel_config *cfg = &texel_configs[c];
+        for (int out = 0; out < 2; out++) {
+            const enum vfetch_texel_output output = out ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
+            for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+                if (!level_available(levels[l].flags))
+                    continue;
+                vfetch_set_cpu_mask(levels[l].flags);
+                vfetch_texel_plan *plan;
+                if (vfetch_texel_compile(cfg->format1, cfg->format2, NULL, &plan))
+                    abort();
+                struct vfetch_texel_info info;
+                vfetch_texel_plan_info(plan, &info);
+                /* RGBA8 only where exact; a level only where it has its own kernel */
+                if ((out && !info.rgba8_exact) || strcmp(texel_level(plan, output), levels[l].name)) {
+                    vfetch_texel_plan_free(plan);
+                    continue;
+                }
+                for (size_t i = 0; i < sizeof texel_sides / sizeof texel_sides[0]; i++) {
+                    struct texel_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    const uint32_t side = texel_sides[i];
+                    job->plan = plan; /* shared by the sizes, freed at exit */
+                    job->side = side;
+                    job->output = output;
+                    job->in_bytes = (size_t)(side / info.block_width) * (side / info.block_height) *
+                                    info.block_bytes;
+                    job->out_bytes = (size_t)side * side * (out ? 4 : 16);
+                    char name[160];
+                    snprintf(name, sizeof name, "texel/%s-%s/%s/%u", cfg->name, out ? "rgba8" : "f32",
+                             levels[l].name, side * side);
+                    bmc_register(name, bench_texel, job);
+                    register_memcpy(job->out_bytes);
+                    register_memcpy((size_t)side * side * 4); /* the RGBA8 size of the texels */
+                }
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *captures_dir = take_captures_dir(&argc, argv);
@@ -898,6 +1026,7 @@ int main(int argc, char **argv)
     register_gx();
     register_maxwell();
     register_replay(captures_dir);
+    register_texel();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
     bmc_register("compile/r300-state/-/-", bench_r300_state, NULL);

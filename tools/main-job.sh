@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(meson ninja-build pkg-config python3 gcc g++ libsimde-dev libbenchmark-dev libfp16-dev)
+packages=(meson ninja-build pkg-config python3 gcc g++ libsimde-dev libbenchmark-dev libfp16-dev libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,6 +26,9 @@ ninja -C build-main >/dev/null
 
 echo "== demo =="
 build-main/tools/vfetch demo
+echo
+echo "== texel demo: what a TX_FORMAT1 word means =="
+build-main/tools/vfetch explain texel --format1 0xa60f
 echo
 echo "== benchmark summary =="
 python3 bench/summary.py --bench build-main/bench/vfetch_bench --json build-main/vfetch-bench.json "$@"

@@ -348,15 +348,35 @@ size_t vfetch_texel_describe(const vfetch_texel_plan *p, char *buf, size_t size)
     else
         for (unsigned c = 0; c < 4; c++)
             if (p->is_signed[c])
-                put(&t, "  component %u     signed\n", c);
-    static const char *const ch = "RGBA";
+                put(&t, "  component %u     signed, %s\n", c,
+                    p->pow2 ? "v / 128" : signed_text[p->options.signed_method]);
+    const unsigned cls = f->cls;
+    if (cls == VFETCH_TEXEL_CLASS_DXT1 || cls == VFETCH_TEXEL_CLASS_DXT3 ||
+        cls == VFETCH_TEXEL_CLASS_DXT5) {
+        put(&t, "  components      0 %s, 1 green, 2 %s, 3 alpha\n",
+            p->dxt_comp[2] == 0 ? "blue" : "red", p->dxt_comp[2] == 0 ? "red" : "blue");
+        put(&t, "  interpolation   %s\n", p->options.dxt_interp == VFETCH_TEXEL_DXT_ROUND
+                                               ? "8-bit, rounded to nearest"
+                                               : "8-bit, truncated (nvdecompress)");
+        if (cls != VFETCH_TEXEL_CLASS_DXT1)
+            put(&t, "  c0 <= c1        %s\n",
+                p->options.dxt35_colour == VFETCH_TEXEL_DXT35_AS_DXT1
+                    ? "three colours and black, as DXT1 (nvdecompress)"
+                    : "four colours (S3TC/D3D10)");
+    } else if (cls == VFETCH_TEXEL_CLASS_BC4 || cls == VFETCH_TEXEL_CLASS_BC5) {
+        put(&t, "  interpolation   %s\n", p->options.bc_interp == VFETCH_TEXEL_BC_FLOAT
+                                               ? "D3D10 float: the exact rational, rounded once"
+                                               : "8-bit, truncated (Mesa, bcdec, nvtt)");
+    } else if (cls == VFETCH_TEXEL_CLASS_YUV444 || cls == VFETCH_TEXEL_CLASS_YUV422) {
+        put(&t, "  components      0 U, 1 Y, 2 V, 3 %s (SEL_* and SIGNED_COMPn ignored)\n",
+            cls == VFETCH_TEXEL_CLASS_YUV444 ? "A" : "1");
+    }
     for (unsigned c = 0; c < 4; c++)
         put(&t, "  SEL_%s%*s%s%s\n", c == 0 ? "RED" : c == 1 ? "GREEN" : c == 2 ? "BLUE" : "ALPHA",
             (int)(12 - (c == 0 ? 3 : c == 1 ? 5 : c == 2 ? 4 : 5)), "", sel_names[p->sel[c]],
             p->gamma[c] ? (p->options.gamma == VFETCH_TEXEL_GAMMA_SRGB ? ", sRGB -> linear"
                                                                         : ", ^2.2")
                         : "");
-    (void)ch;
     put(&t, "  YUV_TO_RGB      %s%s\n", yuv[p->yuv_mode], p->swap_yuv ? ", SWAP_YUV (U, V ^ 0x80)" : "");
     put(&t, "  POW2FIX2FLT     %s\n", p->pow2 ? "on" : "off");
     put(&t, "  TEX_COORD_TYPE  %s\n", coord[p->coord_type]);
