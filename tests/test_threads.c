@@ -2,7 +2,9 @@
  * One plan run from several threads at once gives the output of a single-threaded run, direct
  * and indexed, and plans created concurrently in those threads are equal to it and give the
  * same output. And a vfetch_set_cpu_mask() racing the first CPU detection (which reads
- * VFETCH_CPU_MASK) on another thread is never overwritten by the environment. Built under
+ * VFETCH_CPU_MASK) on another thread is never overwritten by the environment. One texel plan
+ * (DXT5) decodes the same surface from several threads, each region into its own target, and
+ * gives the single-threaded bytes. Built under
  * ThreadSanitizer in CI.
  */
 #define _DEFAULT_SOURCE /* setenv */
@@ -13,6 +15,7 @@
 
 #include "testutil.h"
 #include "vfetch/r300.h"
+#include "vfetch/texel.h"
 #include "vfetch/vfetch.h"
 
 #define THREADS 4
@@ -140,6 +143,62 @@ static void test_mask_race(void)
     CHECK_EQ(wrong, 0);
 }
 
+/* ---- texel: one plan, many decoding threads ---- */
+
+#define TEXEL_SIDE 128
+static vfetch_texel_plan *texel_plan;
+static uint8_t *texel_src;
+static uint8_t *texel_expected;
+
+static int texel_decode(uint8_t *out)
+{
+    const struct vfetch_texel_surface s = { texel_src, (TEXEL_SIDE / 4) * (TEXEL_SIDE / 4) * 16,
+                                            TEXEL_SIDE, TEXEL_SIDE, 1, 0,
+                                            VFETCH_TEXEL_PITCH_BYTES, 0 };
+    const struct vfetch_texel_target t = { out, TEXEL_SIDE * TEXEL_SIDE * 4, VFETCH_TEXEL_RGBA8,
+                                           0, 0 };
+    return vfetch_texel_decode(texel_plan, &s, NULL, &t);
+}
+
+static void *texel_worker(void *arg)
+{
+    unsigned *failures = arg;
+    uint8_t *out = malloc(TEXEL_SIDE * TEXEL_SIDE * 4);
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        memset(out, 0, TEXEL_SIDE * TEXEL_SIDE * 4);
+        if (texel_decode(out) != VFETCH_OK ||
+            memcmp(out, texel_expected, TEXEL_SIDE * TEXEL_SIDE * 4) != 0)
+            (*failures)++;
+    }
+    free(out);
+    return NULL;
+}
+
+static void test_texel_threads(void)
+{
+    CHECK_EQ(vfetch_texel_compile(17 | 2u << 12 | 1u << 15 | 3u << 9, 0, NULL, &texel_plan), 0);
+    const size_t bytes = (TEXEL_SIDE / 4) * (TEXEL_SIDE / 4) * 16;
+    texel_src = malloc(bytes);
+    texel_expected = malloc(TEXEL_SIDE * TEXEL_SIDE * 4);
+    uint32_t x = 777;
+    for (size_t i = 0; i < bytes; i++) {
+        x = x * 1664525u + 1013904223u;
+        texel_src[i] = (uint8_t)(x >> 24);
+    }
+    CHECK_EQ(texel_decode(texel_expected), 0);
+    pthread_t threads[THREADS];
+    unsigned failures[THREADS] = { 0 };
+    for (unsigned t = 0; t < THREADS; t++)
+        CHECK_EQ(pthread_create(&threads[t], NULL, texel_worker, &failures[t]), 0);
+    for (unsigned t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        CHECK_EQ(failures[t], 0);
+    }
+    free(texel_src);
+    free(texel_expected);
+    vfetch_texel_plan_free(texel_plan);
+}
+
 int main(void)
 {
     struct worker workers[THREADS];
@@ -181,5 +240,6 @@ int main(void)
     free(indices);
     free(expected);
     vfetch_plan_free(shared_plan);
+    test_texel_threads();
     return test_summary("threads");
 }

@@ -248,7 +248,7 @@ static void block_components(const struct vfetch_texel_plan *p, const uint8_t *b
                              struct components t[BLOCK_TEXELS])
 {
     const struct vfetch_texel_format *f = p->format;
-    memset(t, 0, sizeof(struct components) * BLOCK_TEXELS);
+    memset(t, 0, sizeof(struct components) * f->block_w * f->block_h);
     switch (f->cls) {
     case VFETCH_TEXEL_CLASS_PACKED: {
         const uint64_t v = load_le(b, f->block_bytes);
