@@ -308,6 +308,66 @@ static void exhaustive_small(const char *isa, uint64_t seed)
     }
 }
 
+/* Every endpoint pair of the block formats: 65,536 blocks whose endpoint bytes (BC4, both
+   halves of BC5, DXT5's alpha) or 565 words (DXT1/3/5 colour: c0 = all values, c1 a
+   permutation of them, every 8th equal) cover the domain, indices random; default, rounding
+   and four-colour options, both outputs. */
+static void exhaustive_blocks(const char *isa, uint64_t seed, int quick)
+{
+    static const struct { uint32_t f1, f2; } words[] = {
+        { 15 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9, 0 },
+        { 16 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9, 0 },
+        { 17 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9, 0 },
+        { 5 | 0u << 12 | 0u << 15 | 0u << 18 | 5u << 9, VFETCH_TX_FORMAT2_TXFORMAT_MSB },
+        { 31 | 0u << 12 | 1u << 15 | 4u << 18 | 5u << 9, 0 },
+    };
+    const uint32_t blocks = quick ? 4096 : 65536;
+    for (unsigned w = 0; w < sizeof words / sizeof words[0]; w++) {
+        const unsigned bytes = (words[w].f1 & 31) == 15 || (words[w].f1 & 31) == 5 ? 8 : 16;
+        uint8_t *data = malloc((size_t)blocks * bytes);
+        for (uint32_t b = 0; b < blocks; b++) {
+            uint8_t *p = data + (size_t)b * bytes;
+            for (unsigned i = 0; i < bytes; i++)
+                p[i] = (uint8_t)rnd();
+            const uint32_t pair = quick ? rnd() & 0xffff : b;
+            const uint32_t c1 = (b & 7) == 0 ? pair : (pair * 40503u + 7) & 0xffff;
+            p[0] = (uint8_t)pair, p[1] = (uint8_t)(pair >> 8); /* BC4 / alpha endpoints */
+            if (bytes == 16)
+                p[8] = (uint8_t)(c1 & 255), p[9] = (uint8_t)(c1 >> 8); /* BC5 second half */
+            uint8_t *colour = bytes == 16 && (words[w].f1 & 31) != 31 ? p + 8 : p;
+            if ((words[w].f1 & 31) != 5 && (words[w].f1 & 31) != 31) {
+                colour[0] = (uint8_t)pair, colour[1] = (uint8_t)(pair >> 8);
+                colour[2] = (uint8_t)c1, colour[3] = (uint8_t)(c1 >> 8);
+            }
+        }
+        for (unsigned variant = 0; variant < 3; variant++) {
+            struct texel_case c;
+            memset(&c, 0, sizeof c);
+            c.format1 = words[w].f1;
+            c.format2 = words[w].f2;
+            vfetch_texel_options_default(&c.options);
+            if (variant == 1)
+                c.options.dxt_interp = VFETCH_TEXEL_DXT_ROUND;
+            if (variant == 2)
+                c.options.dxt35_colour = VFETCH_TEXEL_DXT35_FOUR_COLOUR,
+                c.options.dxt_order = VFETCH_TEXEL_DXT_RGBA;
+            c.surface.width = 1024;
+            c.surface.height = (blocks / 256) * 4; /* rows of 256 blocks */
+            c.surface.depth = 1;
+            c.surface.size = (size_t)blocks * bytes;
+            c.region = (struct vfetch_texel_region){ 0, 0, 0, 1024, c.surface.height, 1 };
+            c.surface_at_head = variant & 1;
+            for (unsigned out = 0; out < 2; out++) {
+                c.output = out ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
+                c.out_pitch = 1024 * (out ? 4 : 16);
+                c.out_slice = c.out_pitch * c.surface.height;
+                run_case(&c, data, seed, isa);
+            }
+        }
+        free(data);
+    }
+}
+
 unsigned checkasm_texel(uint64_t seed, const char *isa, int quick)
 {
     mismatches = 0;
@@ -316,11 +376,13 @@ unsigned checkasm_texel(uint64_t seed, const char *isa, int quick)
     if (!rng)
         rng = 1;
     exhaustive_small(isa, seed);
+    exhaustive_blocks(isa, seed, quick);
     const unsigned exhaustive_cases = cases;
     const unsigned n = quick ? 300 : 3000;
     for (unsigned i = 0; i < n; i++)
         random_case(isa, seed);
-    printf("  texel: %u exhaustive cases (every 8/16-bit value), %u random cases: %s\n",
+    printf("  texel: %u exhaustive cases (every 8/16-bit value, every block endpoint pair), %u random"
+           " cases: %s\n",
            exhaustive_cases, cases - exhaustive_cases, mismatches ? "FAILED" : "ok");
     return mismatches;
 }
