@@ -19,7 +19,9 @@
  *   texel/<format>-<out>/<isa>/<texels>            vfetch_texel_decode of a square surface
  *                                                  (64x64, 256x256) of random texels or blocks,
  *                                                  out rgba8 (where exact) or f32; memcpy
- *                                                  baselines of the output and of its RGBA8 size
+ *                                                  baselines of the output and of its RGBA8 size;
+ *                                                  isa "plain": a plain block-at-a-time BC1/BC4
+ *                                                  decoder (the single-header shape), a yardstick
  *   compile/r300/-/-                               R300 registers -> plan
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
@@ -965,8 +967,122 @@ static const char *texel_level(const vfetch_texel_plan *plan, enum vfetch_texel_
     return !strcmp(level, "c") ? "ref" : level;
 }
 
+/* A plain block-at-a-time BC1 and BC4 decoder to RGBA8, the shape of the popular single-header
+   decoders (palette per block, then 16 lookups), as a yardstick beside the library's own
+   reference: texel/<dxt1|ati1n>-rgba8/plain/<texels>. Same rules as the default plan. */
+static void plain_bc1_block(const uint8_t *b, uint8_t *dst, size_t pitch)
+{
+    const unsigned c0 = b[0] | b[1] << 8, c1 = b[2] | b[3] << 8;
+    uint8_t pal[4][4];
+    const unsigned e[2] = { c0, c1 };
+    for (int k = 0; k < 2; k++) {
+        const unsigned r = e[k] >> 11 & 31, g = e[k] >> 5 & 63, bl = e[k] & 31;
+        pal[k][0] = (uint8_t)(r << 3 | r >> 2);
+        pal[k][1] = (uint8_t)(g << 2 | g >> 4);
+        pal[k][2] = (uint8_t)(bl << 3 | bl >> 2);
+        pal[k][3] = 255;
+    }
+    for (int ch = 0; ch < 3; ch++) {
+        if (c0 > c1) {
+            pal[2][ch] = (uint8_t)((2 * pal[0][ch] + pal[1][ch]) / 3);
+            pal[3][ch] = (uint8_t)((pal[0][ch] + 2 * pal[1][ch]) / 3);
+        } else {
+            pal[2][ch] = (uint8_t)((pal[0][ch] + pal[1][ch]) / 2);
+            pal[3][ch] = 0;
+        }
+    }
+    pal[2][3] = 255;
+    pal[3][3] = c0 > c1 ? 255 : 0;
+    const uint32_t idx = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+    for (int i = 0; i < 16; i++)
+        memcpy(dst + (i / 4) * pitch + (i % 4) * 4, pal[idx >> (2 * i) & 3], 4);
+}
+
+static void plain_bc4_block(const uint8_t *b, uint8_t *dst, size_t pitch)
+{
+    const unsigned a0 = b[0], a1 = b[1];
+    unsigned pal[8] = { a0, a1 };
+    if (a0 > a1)
+        for (unsigned k = 2; k < 8; k++)
+            pal[k] = ((8 - k) * a0 + (k - 1) * a1) / 7;
+    else {
+        for (unsigned k = 2; k < 6; k++)
+            pal[k] = ((6 - k) * a0 + (k - 1) * a1) / 5;
+        pal[6] = 0, pal[7] = 255;
+    }
+    uint64_t idx = 0;
+    for (int k = 0; k < 6; k++)
+        idx |= (uint64_t)b[2 + k] << (8 * k);
+    for (int i = 0; i < 16; i++) {
+        const uint8_t v = (uint8_t)pal[idx >> (3 * i) & 7];
+        uint8_t *t = dst + (i / 4) * pitch + (i % 4) * 4;
+        t[0] = t[1] = t[2] = v, t[3] = 255;
+    }
+}
+
+struct plain_job {
+    int bc4;
+    uint32_t side;
+};
+
+static void bench_plain(bmc_state *st, void *user)
+{
+    const struct plain_job *job = user;
+    const uint32_t blocks = job->side / 4;
+    const size_t pitch = (size_t)job->side * 4, bytes = 8; /* BC1 and BC4 blocks */
+    while (bmc_keep_running(st)) {
+        for (uint32_t by = 0; by < blocks; by++)
+            for (uint32_t bx = 0; bx < blocks; bx++) {
+                const uint8_t *b = bench_src + ((size_t)by * blocks + bx) * bytes;
+                uint8_t *d = bench_out + (size_t)by * 4 * pitch + (size_t)bx * 16;
+                if (job->bc4)
+                    plain_bc4_block(b, d, pitch);
+                else
+                    plain_bc1_block(b, d, pitch);
+            }
+        __asm__ volatile("" : : "r"(bench_out) : "memory");
+    }
+    const int64_t texels = (int64_t)job->side * job->side;
+    bmc_set_items_processed(st, bmc_iterations(st) * texels);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * texels * 4);
+    bmc_set_counter(st, "out_bytes", (double)(texels * 4), BMC_COUNTER_DEFAULT);
+    bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
+}
+
 static void register_texel(void)
 {
+    for (int bc4 = 0; bc4 < 2; bc4++)
+        for (size_t i = 0; i < sizeof texel_sides / sizeof texel_sides[0]; i++) {
+            struct plain_job *job = calloc(1, sizeof *job);
+            if (!job)
+                abort();
+            job->bc4 = bc4;
+            job->side = texel_sides[i];
+            char name[96];
+            snprintf(name, sizeof name, "texel/%s-rgba8/plain/%u", bc4 ? "ati1n" : "dxt1",
+                     job->side * job->side);
+            bmc_register(name, bench_plain, job);
+        }
+    /* The yardstick decodes what the library decodes: 64x64 of each, compared. */
+    for (int bc4 = 0; bc4 < 2; bc4++) {
+        vfetch_texel_plan *plan;
+        if (vfetch_texel_compile(bc4 ? texel_configs[21].format1 : texel_configs[18].format1,
+                                 bc4 ? texel_configs[21].format2 : 0, NULL, &plan))
+            abort();
+        const struct vfetch_texel_surface s = { bench_src, 16 * 16 * 8, 64, 64, 1, 0,
+                                                VFETCH_TEXEL_PITCH_BYTES, 0 };
+        const struct vfetch_texel_target t = { bench_copy, 64 * 64 * 4, VFETCH_TEXEL_RGBA8, 0, 0 };
+        for (uint32_t by = 0; by < 16; by++)
+            for (uint32_t bx = 0; bx < 16; bx++)
+                (bc4 ? plain_bc4_block : plain_bc1_block)(bench_src + (by * 16 + bx) * 8,
+                                                          bench_out + by * 4 * 256 + bx * 16, 256);
+        if (vfetch_texel_decode(plan, &s, NULL, &t) || memcmp(bench_copy, bench_out, 64 * 64 * 4)) {
+            fprintf(stderr, "vfetch_bench: the plain %s decoder differs from the library\n",
+                    bc4 ? "BC4" : "BC1");
+            abort();
+        }
+        vfetch_texel_plan_free(plan);
+    }
     for (size_t c = 0; c < sizeof texel_configs / sizeof texel_configs[0]; c++) {
         const struct texel_config *cfg = &texel_configs[c];
         for (int out = 0; out < 2; out++) {
