@@ -31,11 +31,11 @@ static uint64_t load_le(const uint8_t *p, unsigned n)
     return v;
 }
 
-static float float_of_bits(uint32_t bits)
+/* Float components travel as bits: on 32-bit x86 the reference keeps the i686 baseline (x87),
+   where loading a signalling NaN into a register would quiet it. */
+static void set_bits(float *f, uint32_t bits)
 {
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
+    memcpy(f, &bits, 4);
 }
 
 /* An unsigned n-bit code as the component filter reads it. */
@@ -266,11 +266,11 @@ static void block_components(const struct vfetch_texel_plan *p, const uint8_t *b
         break;
     case VFETCH_TEXEL_CLASS_FLOAT16:
         for (unsigned c = 0; c < f->count; c++)
-            t[0].f[c] = float_of_bits(vfetch_ref_half_to_float_bits((uint16_t)load_le(b + 2 * c, 2)));
+            set_bits(&t[0].f[c], vfetch_ref_half_to_float_bits((uint16_t)load_le(b + 2 * c, 2)));
         break;
     case VFETCH_TEXEL_CLASS_FLOAT32:
         for (unsigned c = 0; c < f->count; c++)
-            t[0].f[c] = float_of_bits((uint32_t)load_le(b + 4 * c, 4));
+            set_bits(&t[0].f[c], (uint32_t)load_le(b + 4 * c, 4));
         break;
     case VFETCH_TEXEL_CLASS_DXT1:
     case VFETCH_TEXEL_CLASS_DXT3:
@@ -315,16 +315,18 @@ static void block_components(const struct vfetch_texel_plan *p, const uint8_t *b
 void vfetch_texel_ref_block(const struct vfetch_texel_plan *p, const uint8_t *block,
                             float (*out)[4])
 {
+    static const float zero = 0.0f, one = 1.0f;
     struct components t[BLOCK_TEXELS];
     block_components(p, block, t);
     const unsigned n = (unsigned)p->format->block_w * p->format->block_h;
     for (unsigned i = 0; i < n; i++) {
         for (unsigned c = 0; c < 4; c++) {
             const unsigned s = p->sel[c];
-            float v = s == VFETCH_TEXEL_SEL_ZERO ? 0.0f : s == VFETCH_TEXEL_SEL_ONE ? 1.0f : t[i].f[s];
-            if (c < 3 && p->gamma[c])
-                v = p->gamma_lut[c][t[i].code[s]];
-            out[i][c] = v;
+            const float *v = s == VFETCH_TEXEL_SEL_ZERO  ? &zero
+                             : s == VFETCH_TEXEL_SEL_ONE ? &one
+                             : c < 3 && p->gamma[c]      ? &p->gamma_lut[c][t[i].code[s]]
+                                                         : &t[i].f[s];
+            memcpy(&out[i][c], v, 4); /* bits, not a float load (see set_bits) */
         }
     }
 }
