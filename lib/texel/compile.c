@@ -91,6 +91,8 @@ static void choose_kernels(struct vfetch_texel_plan *p)
 {
     struct vfetch_texel_dsp dsp;
     vfetch_texel_dsp_init(&dsp, vfetch_cpu_allowed());
+    if (dsp.packed_prepare)
+        dsp.packed_prepare(p);
     vfetch_texel_fn *f32 = NULL, *u8 = NULL;
     int any_gamma = p->gamma[0] | p->gamma[1] | p->gamma[2];
     switch (p->format->cls) {

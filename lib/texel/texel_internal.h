@@ -100,6 +100,10 @@ struct vfetch_texel_plan {
     vfetch_texel_fn *to_u8;
     const char *level_f32;
     const char *level_u8;
+    /** What the chosen level's PACKED / FLOAT16 / FLOAT32 kernels precompute for this plan
+        (vfetch_texel_dsp.packed_prepare; opaque outside lib/simd/texel_packed_tmpl.c, whose
+        kernels recompute it when another level filled it). */
+    uint64_t packed_data[128];
 };
 
 /** The reference kernels (ref.c): any plan, one block at a time. */
@@ -125,6 +129,9 @@ struct vfetch_texel_dsp {
     vfetch_texel_fn *packed_u8;   /**< CLASS_PACKED, rgba8_exact */
     vfetch_texel_fn *float16_f32; /**< CLASS_FLOAT16 */
     vfetch_texel_fn *float32_f32; /**< CLASS_FLOAT32 */
+    /** Fills plan->packed_data for the four kernels above (set with them; compile.c calls it
+        for every plan, before the kernels run). */
+    void (*packed_prepare)(struct vfetch_texel_plan *plan);
     /* lib/simd/texel_block_tmpl.c */
     vfetch_texel_fn *dxt_u8;      /**< DXT1/3/5 */
     vfetch_texel_fn *dxt_f32;
