@@ -1096,8 +1096,15 @@ static void register_texel(void)
                     abort();
                 struct vfetch_texel_info info;
                 vfetch_texel_plan_info(plan, &info);
-                /* RGBA8 only where exact; a level only where it has its own kernel */
-                if ((out && !info.rgba8_exact) || strcmp(texel_level(plan, output), levels[l].name)) {
+                /* RGBA8 only where exact; a level only where it has its own kernel (the
+                   level-independent table kernels of TX_FMT_1 once, as isa "table") */
+                const char *isa = texel_level(plan, output);
+                int best = 1;
+                for (size_t m = l + 1; m < sizeof levels / sizeof levels[0]; m++)
+                    best &= !level_available(levels[m].flags);
+                vfetch_set_cpu_mask(levels[l].flags);
+                if ((out && !info.rgba8_exact) ||
+                    (strcmp(isa, levels[l].name) && !(best && !strcmp(isa, "table")))) {
                     vfetch_texel_plan_free(plan);
                     continue;
                 }
@@ -1114,7 +1121,7 @@ static void register_texel(void)
                     job->out_bytes = (size_t)side * side * (out ? 4 : 16);
                     char name[160];
                     snprintf(name, sizeof name, "texel/%s-%s/%s/%u", cfg->name, out ? "rgba8" : "f32",
-                             levels[l].name, side * side);
+                             isa, side * side);
                     bmc_register(name, bench_texel, job);
                     register_memcpy(job->out_bytes);
                     register_memcpy((size_t)side * side * 4); /* the RGBA8 size of the texels */

@@ -123,6 +123,16 @@ static void choose_kernels(struct vfetch_texel_plan *p)
     /* The SIMD kernels do not apply gamma tables (a gather per texel): the reference does. */
     if (any_gamma)
         f32 = u8 = NULL;
+    /* TX_FMT_1: tables built from the reference (any plan, gamma too) above level c, which
+       stays the reference alone, so that checkasm compares the tables with it. */
+    if (p->format->cls == VFETCH_TEXEL_CLASS_BITS1 && strcmp(dsp.name, "c") != 0) {
+        vfetch_texel_bits1_prepare(p);
+        p->to_f32 = vfetch_texel_bits1_f32;
+        p->to_u8 = p->rgba8_exact ? vfetch_texel_bits1_u8 : NULL;
+        p->level_f32 = "table";
+        p->level_u8 = p->rgba8_exact ? "table" : "none";
+        return;
+    }
     p->to_f32 = f32 ? f32 : vfetch_texel_ref_f32;
     p->level_f32 = f32 ? dsp.name : "c";
     p->to_u8 = !p->rgba8_exact ? NULL : u8 ? u8 : vfetch_texel_ref_u8;

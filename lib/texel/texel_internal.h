@@ -104,11 +104,20 @@ struct vfetch_texel_plan {
         (vfetch_texel_dsp.packed_prepare; opaque outside lib/simd/texel_packed_tmpl.c, whose
         kernels recompute it when another level filled it). */
     uint64_t packed_data[128];
+    /** TX_FMT_1 / 1_REVERSE (bits1.c): the RGBA8 texels of every byte value (rgba8_exact
+        plans), and the RGBA32F texel of a 0 bit and of a 1 bit. */
+    uint8_t bits1_u8[256][8][4];
+    float bits1_f32[2][4];
 };
 
 /** The reference kernels (ref.c): any plan, one block at a time. */
 VFETCH_TEXEL_FN(vfetch_texel_ref_f32);
 VFETCH_TEXEL_FN(vfetch_texel_ref_u8);
+
+/** TX_FMT_1 / 1_REVERSE (bits1.c): tables from the reference, then table kernels. */
+void vfetch_texel_bits1_prepare(struct vfetch_texel_plan *plan);
+VFETCH_TEXEL_FN(vfetch_texel_bits1_u8);
+VFETCH_TEXEL_FN(vfetch_texel_bits1_f32);
 
 /** One block, as the reference decodes it: block_w x block_h texels, row-major. */
 void vfetch_texel_ref_block(const struct vfetch_texel_plan *plan, const uint8_t *block,
