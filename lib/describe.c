@@ -4,13 +4,7 @@
 
 #include "internal.h"
 
-struct text {
-    char *buf;
-    size_t size;
-    size_t len; /* length the full text needs */
-};
-
-static void text_printf(struct text *t, const char *fmt, ...)
+void vfetch_text_printf(struct vfetch_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -28,51 +22,51 @@ static const char swizzle_char[] = "xyzw01";
 
 size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
 {
-    struct text t = { buf, size, 0 };
+    struct vfetch_text t = { buf, size, 0 };
     if (buf && size)
         buf[0] = '\0';
     if (!plan)
         return 0;
     const struct vfetch_plan_desc *d = &plan->desc;
 
-    text_printf(&t, "plan %016llx: %u stream(s), %u op(s), record %u slots (%u bytes), stride %u, "
+    vfetch_text_printf(&t, "plan %016llx: %u stream(s), %u op(s), record %u slots (%u bytes), stride %u, "
                     "path %s, isa %s\n",
                 (unsigned long long)plan->hash, d->num_streams, d->num_ops, d->out_slots,
                 plan->record_size, plan->out_stride, plan->record ? "record-program" : "per-op",
                 plan->isa);
     for (unsigned s = 0; s < d->num_streams; s++) {
-        text_printf(&t, "  stream %u: stride %u, %s, %s", s, d->streams[s].stride,
+        vfetch_text_printf(&t, "  stream %u: stride %u, %s, %s", s, d->streams[s].stride,
                     order_name[d->streams[s].order], step_name[d->streams[s].step]);
         if (d->streams[s].step == VFETCH_STEP_INSTANCE)
-            text_printf(&t, " (divisor %u)", d->streams[s].divisor);
-        text_printf(&t, ", reads %u bytes per vertex\n", plan->stream_extent[s]);
+            vfetch_text_printf(&t, " (divisor %u)", d->streams[s].divisor);
+        vfetch_text_printf(&t, ", reads %u bytes per vertex\n", plan->stream_extent[s]);
     }
     for (unsigned i = 0; i < d->num_ops; i++) {
         const struct vfetch_op *op = &d->ops[i];
-        text_printf(&t, "  op %u: %s x%u %s", i, vfetch_format_info[op->format].name, op->count,
+        vfetch_text_printf(&t, "  op %u: %s x%u %s", i, vfetch_format_info[op->format].name, op->count,
                     vfetch_conversion_name[op->conversion]);
         if (op->shift)
-            text_printf(&t, " >>%u", op->shift);
+            vfetch_text_printf(&t, " >>%u", op->shift);
         if (op->format == VFETCH_FORMAT_CONSTANT) {
-            text_printf(&t, " words");
+            vfetch_text_printf(&t, " words");
             for (unsigned c = 0; c < 4; c++)
-                text_printf(&t, "%s%08x", c ? "," : " ", op->constant[c]);
+                vfetch_text_printf(&t, "%s%08x", c ? "," : " ", op->constant[c]);
         } else {
-            text_printf(&t, " from");
+            vfetch_text_printf(&t, " from");
             const unsigned sources = vfetch_format_info[op->format].packed ? 1 : op->count;
             for (unsigned c = 0; c < sources; c++)
-                text_printf(&t, "%s s%u+%u", c ? "," : "", op->src[c].stream, op->src[c].offset);
-            text_printf(&t, " swizzle %c%c%c%c", swizzle_char[op->swizzle[0]],
+                vfetch_text_printf(&t, "%s s%u+%u", c ? "," : "", op->src[c].stream, op->src[c].offset);
+            vfetch_text_printf(&t, " swizzle %c%c%c%c", swizzle_char[op->swizzle[0]],
                         swizzle_char[op->swizzle[1]], swizzle_char[op->swizzle[2]],
                         swizzle_char[op->swizzle[3]]);
         }
-        text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
+        vfetch_text_printf(&t, " mask %c%c%c%c", op->write_mask & 1 ? 'x' : '-',
                     op->write_mask & 2 ? 'y' : '-', op->write_mask & 4 ? 'z' : '-',
                     op->write_mask & 8 ? 'w' : '-');
         /* Exactly the slots stored: runs of enabled components, "slots 4..5, 7" for xy-w at
            4 (the others are left as they were, and may lie past out_slots). */
         const unsigned stored = (unsigned)__builtin_popcount(op->write_mask & 0xfu);
-        text_printf(&t, " -> slot%s", stored > 1 ? "s" : "");
+        vfetch_text_printf(&t, " -> slot%s", stored > 1 ? "s" : "");
         const char *sep = " ";
         for (unsigned c = 0; c < 4; c++) {
             if (!(op->write_mask >> c & 1))
@@ -81,13 +75,13 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
             while (end + 1 < 4 && (op->write_mask >> (end + 1) & 1))
                 end++;
             if (end == c)
-                text_printf(&t, "%s%u", sep, op->dst_slot + c);
+                vfetch_text_printf(&t, "%s%u", sep, op->dst_slot + c);
             else
-                text_printf(&t, "%s%u..%u", sep, op->dst_slot + c, op->dst_slot + end);
+                vfetch_text_printf(&t, "%s%u..%u", sep, op->dst_slot + c, op->dst_slot + end);
             sep = ", ";
             c = end;
         }
-        text_printf(&t, "\n");
+        vfetch_text_printf(&t, "\n");
     }
     return t.len;
 }

@@ -29,6 +29,19 @@ enum { VFETCH_LANE_LE = 0, VFETCH_LANE_BE = 1, VFETCH_LANE_SCATTERED = 2 };
 
 struct vfetch_op_exec;
 
+/** Text built into a caller's buffer the way snprintf does: len counts what the whole text
+    needs, the buffer holds what fits (vfetch_plan_describe, vfetch_texel_describe). */
+struct vfetch_text {
+    char *buf;
+    size_t size;
+    size_t len;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void vfetch_text_printf(struct vfetch_text *t, const char *fmt, ...);
+
 /**
  * A per-op kernel: convert n vertices of one op and store them. Stream s's records start at
  * base[s] and are stride[s] bytes apart (only the streams the op reads are set). Vertex i's

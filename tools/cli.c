@@ -347,6 +347,21 @@ struct texel_words {
 
 /* opt/val if it is --format1, --format2 or --option: 1 taken, 0 not one of them, -1 after a
    usage error. */
+/* The plan of the words and its info, or the tool's exit code for a refusal. */
+static int texel_compile(const struct texel_words *w, vfetch_texel_plan **plan,
+                         struct vfetch_texel_info *info, FILE *errs)
+{
+    int err = vfetch_texel_compile(w->format1, w->format2, &w->options, plan);
+    if (err)
+        return fail(errs, err);
+    err = vfetch_texel_plan_info(*plan, info);
+    if (err) {
+        vfetch_texel_plan_free(*plan);
+        return fail(errs, err);
+    }
+    return 0;
+}
+
 static int texel_word_arg(const char *opt, const char *val, struct texel_words *w, FILE *errs)
 {
     uint32_t word;
@@ -383,15 +398,10 @@ static int cmd_explain_texel(int argc, char **argv, FILE *out, FILE *errs)
     if (!w.have_format1)
         return texel_usage(errs, "explain texel needs --format1");
     vfetch_texel_plan *plan;
-    int err = vfetch_texel_compile(w.format1, w.format2, &w.options, &plan);
-    if (err)
-        return fail(errs, err);
     struct vfetch_texel_info info;
-    err = vfetch_texel_plan_info(plan, &info);
-    if (err) {
-        vfetch_texel_plan_free(plan);
-        return fail(errs, err);
-    }
+    int err = texel_compile(&w, &plan, &info, errs);
+    if (err)
+        return err;
     const size_t need = vfetch_texel_describe(plan, NULL, 0);
     char *text = malloc(need + 1);
     if (!text) {
@@ -624,15 +634,10 @@ static int cmd_texel(int argc, char **argv, FILE *out, FILE *errs)
                           file[1]);
 
     vfetch_texel_plan *plan;
-    int err = vfetch_texel_compile(w.format1, w.format2, &w.options, &plan);
-    if (err)
-        return fail(errs, err);
     struct vfetch_texel_info info;
-    err = vfetch_texel_plan_info(plan, &info);
-    if (err) {
-        vfetch_texel_plan_free(plan);
-        return fail(errs, err);
-    }
+    int err = texel_compile(&w, &plan, &info, errs);
+    if (err)
+        return err;
     if (!have_depth)
         depth = info.coord_type == VFETCH_TEXEL_CUBE ? 6 : 1;
     if (!have_region) {

@@ -206,20 +206,7 @@ VEC_INLINE vi rp_widen(vi x, const struct vfetch_rp_vector *v)
 
 /* 16-bit lanes: x * m (low 16 bits), x * m >> 16 (unsigned), x >> 8. */
 #if VEC_BITS == 512
-/* SIMDe 0.7.4 has no 512-bit vpmulhuw: the native intrinsic where SIMDe maps natively, else
-   two 256-bit halves (SIMDE_NO_NATIVE builds). */
-VEC_INLINE vi rp_mulhi16(vi a, vi b)
-{
-#if defined(SIMDE_X86_AVX512BW_NATIVE)
-    return _mm512_mulhi_epu16(a, b);
-#else
-    const simde__m256i lo = simde_mm256_mulhi_epu16(simde_mm512_castsi512_si256(a),
-                                                     simde_mm512_castsi512_si256(b));
-    const simde__m256i hi = simde_mm256_mulhi_epu16(simde_mm512_extracti64x4_epi64(a, 1),
-                                                     simde_mm512_extracti64x4_epi64(b, 1));
-    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
-#endif
-}
+#define rp_mulhi16 vi_mulhi_u16 /* vec.h */
 #define rp_mullo16 simde_mm512_mullo_epi16
 #define rp_srli16(x) simde_mm512_srli_epi16((x), 8)
 #elif VEC_BITS == 256

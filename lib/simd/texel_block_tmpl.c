@@ -81,19 +81,7 @@ VEC_INLINE vi tb_bcast16(const void *p)
 #define tb_pshufd(x, imm)                                                                   \
     simde_mm512_castps_si512(simde_mm512_shuffle_ps(simde_mm512_castsi512_ps(x),              \
                                                     simde_mm512_castsi512_ps(x), (imm)))
-/* (SIMDe 0.7.4 lacks these at 512 bits: the native instruction, or two 256-bit halves) */
-VEC_INLINE vi tb_mulhi_u16(vi a, vi b)
-{
-#if defined(SIMDE_X86_AVX512BW_NATIVE)
-    return _mm512_mulhi_epu16(a, b);
-#else
-    const simde__m256i lo = simde_mm256_mulhi_epu16(simde_mm512_castsi512_si256(a),
-                                                     simde_mm512_castsi512_si256(b));
-    const simde__m256i hi = simde_mm256_mulhi_epu16(simde_mm512_extracti64x4_epi64(a, 1),
-                                                     simde_mm512_extracti64x4_epi64(b, 1));
-    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
-#endif
-}
+#define tb_mulhi_u16 vi_mulhi_u16 /* vec.h */
 /* in-lane dword permute: dword i of t's 128-bit lane by bits 0..1 of ctrl's dword i */
 VEC_INLINE vi tb_permilps(vi t, vi ctrl)
 {

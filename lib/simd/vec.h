@@ -110,6 +110,20 @@ VEC_INLINE vf vf_from_half_lanes(vi x)
 #endif
 }
 #endif
+/* Unsigned 16-bit multiply-high (SIMDe 0.7.4 has no 512-bit vpmulhuw): the native intrinsic
+   where SIMDe maps natively, else two 256-bit halves (SIMDE_NO_NATIVE builds). */
+VEC_INLINE vi vi_mulhi_u16(vi a, vi b)
+{
+#if defined(SIMDE_X86_AVX512BW_NATIVE)
+    return _mm512_mulhi_epu16(a, b);
+#else
+    const simde__m256i lo = simde_mm256_mulhi_epu16(simde_mm512_castsi512_si256(a),
+                                                     simde_mm512_castsi512_si256(b));
+    const simde__m256i hi = simde_mm256_mulhi_epu16(simde_mm512_extracti64x4_epi64(a, 1),
+                                                     simde_mm512_extracti64x4_epi64(b, 1));
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
+#endif
+}
 #define VEC_UNPACKLO_PS simde_mm512_unpacklo_ps
 #define VEC_UNPACKHI_PS simde_mm512_unpackhi_ps
 #define VEC_UNPACKLO_PD simde_mm512_unpacklo_pd

@@ -3,12 +3,12 @@
  * (component selection, signedness, gamma tables, kernels) made here.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dsp.h"
+#include "internal.h"
 #include "texel/texel_internal.h"
 
 void vfetch_texel_options_default(struct vfetch_texel_options *options)
@@ -289,26 +289,6 @@ int vfetch_texel_plan_info(const vfetch_texel_plan *plan, struct vfetch_texel_in
 
 /* ---- describe ---- */
 
-struct text {
-    char *buf;
-    size_t size, len;
-};
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *at = t->len < t->size ? t->buf + t->len : NULL;
-    size_t room = t->len < t->size ? t->size - t->len : 0;
-    int n = vsnprintf(at, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        t->len += (size_t)n;
-}
-
 static const char *const sel_names[6] = { "component 0", "component 1", "component 2",
                                           "component 3", "0", "1" };
 
@@ -334,7 +314,7 @@ static const char *class_text(unsigned cls)
 
 size_t vfetch_texel_describe(const vfetch_texel_plan *p, char *buf, size_t size)
 {
-    struct text t = { buf, buf ? size : 0, 0 };
+    struct vfetch_text t = { buf, buf ? size : 0, 0 };
     if (buf && size)
         buf[0] = 0;
     if (!p)
@@ -344,15 +324,15 @@ size_t vfetch_texel_describe(const vfetch_texel_plan *p, char *buf, size_t size)
     static const char *const signed_text[3] = { "max(v / (2^(n-1) - 1), -1)",
                                                 "v / (2^(n-1) - 1)", "(2v + 1) / (2^n - 1)" };
     const struct vfetch_texel_format *f = p->format;
-    put(&t, "TX_FORMAT1 0x%08x  TX_FORMAT2 0x%08x\n", (unsigned)p->format1, (unsigned)p->format2);
-    put(&t, "  TXFORMAT        %u%s: %s, %s\n", (unsigned)(p->format1 & 0x1f),
+    vfetch_text_printf(&t, "TX_FORMAT1 0x%08x  TX_FORMAT2 0x%08x\n", (unsigned)p->format1, (unsigned)p->format2);
+    vfetch_text_printf(&t, "  TXFORMAT        %u%s: %s, %s\n", (unsigned)(p->format1 & 0x1f),
         (p->format2 & VFETCH_TX_FORMAT2_TXFORMAT_MSB) ? " (TXFORMAT_MSB)" : "", f->name,
         class_text(f->cls));
-    put(&t, "  block           %ux%u texels, %u bytes\n", f->block_w, f->block_h,
+    vfetch_text_printf(&t, "  block           %ux%u texels, %u bytes\n", f->block_w, f->block_h,
         f->block_bytes);
     if (f->cls == VFETCH_TEXEL_CLASS_PACKED)
         for (unsigned c = 0; c < p->count; c++)
-            put(&t, "  component %u     bits %u:%u, %s\n", c, p->field[c].shift + p->field[c].bits - 1,
+            vfetch_text_printf(&t, "  component %u     bits %u:%u, %s\n", c, p->field[c].shift + p->field[c].bits - 1,
                 p->field[c].shift,
                 p->pow2 ? (p->is_signed[c] ? "signed v / 128" : "v / 256")
                         : p->is_signed[c] ? signed_text[p->options.signed_method]
@@ -360,40 +340,40 @@ size_t vfetch_texel_describe(const vfetch_texel_plan *p, char *buf, size_t size)
     else
         for (unsigned c = 0; c < 4; c++)
             if (p->is_signed[c])
-                put(&t, "  component %u     signed, %s\n", c,
+                vfetch_text_printf(&t, "  component %u     signed, %s\n", c,
                     p->pow2 ? "v / 128" : signed_text[p->options.signed_method]);
     const unsigned cls = f->cls;
     if (cls == VFETCH_TEXEL_CLASS_DXT1 || cls == VFETCH_TEXEL_CLASS_DXT3 ||
         cls == VFETCH_TEXEL_CLASS_DXT5) {
-        put(&t, "  components      0 %s, 1 green, 2 %s, 3 alpha\n",
+        vfetch_text_printf(&t, "  components      0 %s, 1 green, 2 %s, 3 alpha\n",
             p->dxt_comp[2] == 0 ? "blue" : "red", p->dxt_comp[2] == 0 ? "red" : "blue");
-        put(&t, "  interpolation   %s\n", p->options.dxt_interp == VFETCH_TEXEL_DXT_ROUND
+        vfetch_text_printf(&t, "  interpolation   %s\n", p->options.dxt_interp == VFETCH_TEXEL_DXT_ROUND
                                                ? "8-bit, rounded to nearest"
                                                : "8-bit, truncated (nvdecompress)");
         if (cls != VFETCH_TEXEL_CLASS_DXT1)
-            put(&t, "  c0 <= c1        %s\n",
+            vfetch_text_printf(&t, "  c0 <= c1        %s\n",
                 p->options.dxt35_colour == VFETCH_TEXEL_DXT35_AS_DXT1
                     ? "three colours and black, as DXT1 (nvdecompress)"
                     : "four colours (S3TC/D3D10)");
     } else if (cls == VFETCH_TEXEL_CLASS_BC4 || cls == VFETCH_TEXEL_CLASS_BC5) {
-        put(&t, "  interpolation   %s\n", p->options.bc_interp == VFETCH_TEXEL_BC_FLOAT
+        vfetch_text_printf(&t, "  interpolation   %s\n", p->options.bc_interp == VFETCH_TEXEL_BC_FLOAT
                                                ? "D3D10 float: the exact rational, rounded once"
                                                : "8-bit, truncated (Mesa, bcdec, nvtt)");
     } else if (cls == VFETCH_TEXEL_CLASS_YUV444 || cls == VFETCH_TEXEL_CLASS_YUV422) {
-        put(&t, "  components      0 U, 1 Y, 2 V, 3 %s (SEL_* and SIGNED_COMPn ignored)\n",
+        vfetch_text_printf(&t, "  components      0 U, 1 Y, 2 V, 3 %s (SEL_* and SIGNED_COMPn ignored)\n",
             cls == VFETCH_TEXEL_CLASS_YUV444 ? "A" : "1");
     }
     for (unsigned c = 0; c < 4; c++)
-        put(&t, "  SEL_%s%*s%s%s\n", c == 0 ? "RED" : c == 1 ? "GREEN" : c == 2 ? "BLUE" : "ALPHA",
+        vfetch_text_printf(&t, "  SEL_%s%*s%s%s\n", c == 0 ? "RED" : c == 1 ? "GREEN" : c == 2 ? "BLUE" : "ALPHA",
             (int)(12 - (c == 0 ? 3 : c == 1 ? 5 : c == 2 ? 4 : 5)), "", sel_names[p->sel[c]],
             p->gamma[c] ? (p->options.gamma == VFETCH_TEXEL_GAMMA_SRGB ? ", sRGB -> linear"
                                                                         : ", ^2.2")
                         : "");
-    put(&t, "  YUV_TO_RGB      %s%s\n", yuv[p->yuv_mode], p->swap_yuv ? ", SWAP_YUV (U, V ^ 0x80)" : "");
-    put(&t, "  POW2FIX2FLT     %s\n", p->pow2 ? "on" : "off");
-    put(&t, "  TEX_COORD_TYPE  %s\n", coord[p->coord_type]);
-    put(&t, "  CACHE           %u (ignored)\n", (unsigned)(p->format1 >> 27));
-    put(&t, "  RGBA8 output    %s\n", p->rgba8_exact ? "exact" : "not exact (RGBA32F only)");
-    put(&t, "  kernels         RGBA32F %s, RGBA8 %s\n", p->level_f32, p->level_u8);
+    vfetch_text_printf(&t, "  YUV_TO_RGB      %s%s\n", yuv[p->yuv_mode], p->swap_yuv ? ", SWAP_YUV (U, V ^ 0x80)" : "");
+    vfetch_text_printf(&t, "  POW2FIX2FLT     %s\n", p->pow2 ? "on" : "off");
+    vfetch_text_printf(&t, "  TEX_COORD_TYPE  %s\n", coord[p->coord_type]);
+    vfetch_text_printf(&t, "  CACHE           %u (ignored)\n", (unsigned)(p->format1 >> 27));
+    vfetch_text_printf(&t, "  RGBA8 output    %s\n", p->rgba8_exact ? "exact" : "not exact (RGBA32F only)");
+    vfetch_text_printf(&t, "  kernels         RGBA32F %s, RGBA8 %s\n", p->level_f32, p->level_u8);
     return t.len;
 }
