@@ -2,7 +2,7 @@
  * Texel kernels for the classes with 1x1 blocks, one compilation per ISA level (see vec.h):
  * PACKED fixed-point fields to RGBA32F and (rgba8_exact plans) RGBA8, FLOAT16 and FLOAT32 to
  * RGBA32F. The reference is lib/texel/ref.c; every kernel here gives its bytes exactly, and
- * tests/texel/test_texel_levels.c checks every level against it.
+ * tests/texel/checkasm_texel.c checks every level against it.
  *
  * compile.c calls packed_prepare once per plan: every per-plan constant (shift counts,
  * divisors, shuffle controls, table choices) is kept in plan->packed_data, so that a kernel
