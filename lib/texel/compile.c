@@ -254,8 +254,7 @@ int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
             continue;
         if (p->gamma[c] || p->is_signed[s])
             exact = 0;
-        else if (cls == VFETCH_TEXEL_CLASS_YUV444 || cls == VFETCH_TEXEL_CLASS_YUV422 ||
-                 cls == VFETCH_TEXEL_CLASS_Y8)
+        else if (is_yuv(cls))
             exact = 1;
         else {
             const unsigned n = small_code_bits(p, s);
