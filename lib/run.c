@@ -47,7 +47,8 @@ static inline int run_gathered(const struct vfetch_stream *st, const struct vfet
     return st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
 }
 
-/* The one record an instanced stream reads in a run (< 2^33: no overflow in 64 bits). */
+/* The one record an instanced stream reads in a run (< 2^33; times a stride it may not fit 64
+   bits: run_validate checks). */
 static inline uint64_t run_instance_record(const struct vfetch_stream *st,
                                            const struct vfetch_run_params *p)
 {
@@ -118,10 +119,10 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
                              : st->step == VFETCH_STEP_SEQUENTIAL ? max_sequential
                              : st->step == VFETCH_STEP_INSTANCE   ? run_instance_record(st, p)
                                                                   : 0;
-        /* rec < 2^32 and stride < 2^32: the product and the sum fit 64 bits. */
-        const uint64_t need = rec * st->stride + plan->stream_extent[s];
-        if (need > SIZE_MAX)
+        /* rec may reach 2^33 - 2 (instanced): the product is checked before it is formed */
+        if (st->stride && rec > (SIZE_MAX - plan->stream_extent[s]) / st->stride)
             return VFETCH_EOVERFLOW;
+        const uint64_t need = rec * st->stride + plan->stream_extent[s];
         if (need > p->streams[s].size)
             return VFETCH_ESHORT_STREAM;
     }

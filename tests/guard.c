@@ -25,9 +25,14 @@ static size_t guard_page(void)
 static void *guard_alloc(size_t n, int at_tail)
 {
     const size_t page = guard_page();
+    if (n > SIZE_MAX - 3 * page)
+        return NULL;
     const size_t data = (n + page - 1) / page * page;
     const size_t len = data + 2 * page;
-    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* MAP_NORESERVE: a page costs memory only once touched (tests map many-GiB surfaces and
+       use only their ends) */
+    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         return NULL;
     if (mprotect(base, page, PROT_NONE) || mprotect(base + page + data, page, PROT_NONE)) {

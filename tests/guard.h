@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-/** n bytes (n may be 0) whose end is exactly the start of a PROT_NONE page. NULL on failure. */
+/** n bytes (n may be 0) whose end is exactly the start of a PROT_NONE page. NULL on failure.
+    Pages take memory only once touched, so n may be many GiB where the address space allows. */
 void *guard_alloc_tail(size_t n);
 
 /** n bytes (n may be 0) that start right after a PROT_NONE page. NULL on failure. */

@@ -11,13 +11,16 @@
 
 #define PATTERN 0xA5
 
-/* One stream of 8-byte records: FIXED16 x2 UINT at 0 and 2, FIXED8 x1 UINT at 4. */
-static vfetch_plan *make_plan(enum vfetch_step step, enum vfetch_byte_order order)
+/* One stream of `stride`-byte records: FIXED16 x2 UINT at 0 and 2, FIXED8 x1 UINT at 4
+   (instanced: divisor 1). */
+static vfetch_plan *make_plan_strided(enum vfetch_step step, enum vfetch_byte_order order,
+                                      uint32_t stride)
 {
     struct vfetch_plan_desc d;
     vfetch_plan_desc_init(&d);
     d.num_streams = 1;
-    d.streams[0].stride = 8;
+    d.streams[0].stride = stride;
+    d.streams[0].divisor = step == VFETCH_STEP_INSTANCE;
     d.streams[0].step = step;
     d.streams[0].order = order;
     d.num_ops = 2;
@@ -39,6 +42,11 @@ static vfetch_plan *make_plan(enum vfetch_step step, enum vfetch_byte_order orde
     if (vfetch_plan_create(&d, &plan))
         abort();
     return plan;
+}
+
+static vfetch_plan *make_plan(enum vfetch_step step, enum vfetch_byte_order order)
+{
+    return make_plan_strided(step, order, 8);
 }
 
 /* Records whose fields encode the record number r: u16 r, u16 r + 1000, u8 r & 0xff. */
@@ -181,6 +189,27 @@ static void test_errors(void)
     q.count = 3;
     q.first = 2; /* entries 2..4: entry 4 is past the end */
     expect_error(plan, &q, VFETCH_ESHORT_INDICES, __LINE__);
+
+    /* An instanced record (base_instance + instance / divisor, up to 2^33 - 2) times a stride
+       past 2^64: an overflow, not the wrapped product (which once read record bytes from
+       offset 65536 of this binding and returned 0). */
+    {
+        vfetch_plan *inst = make_plan_strided(VFETCH_STEP_INSTANCE, VFETCH_ORDER_LITTLE,
+                                              4294901761u);
+        uint8_t *big = make_records(1, 65540, 0);
+        struct vfetch_binding bb = { big, 65540 };
+        q = p;
+        q.streams = &bb;
+        q.count = 1;
+        q.base_instance = 0xFFFFFFFFu;
+        q.instance = 65537;
+        expect_error(inst, &q, VFETCH_EOVERFLOW, __LINE__);
+        q.base_instance = 1; /* record 65538: past the binding, no overflow on 64 bits */
+        expect_error(inst, &q, sizeof(size_t) == 8 ? VFETCH_ESHORT_STREAM : VFETCH_EOVERFLOW,
+                     __LINE__);
+        guard_free(big);
+        vfetch_plan_free(inst);
+    }
 
     /* count 0 writes nothing and needs no buffers */
     q = p;

@@ -286,6 +286,10 @@ struct vfetch_texel_target {
  *   VFETCH_ESHORT_OUTPUT     the target's bytes end before the last texel written, or its
  *                            pitches are shorter than a row or a slice
  *   VFETCH_EOVERFLOW         a byte size computed from the layout overflows size_t
+ *
+ * Any size up to 2^32 - 1 texels a side is accepted and decoded (64-bit coordinates inside).
+ * An empty region (a width, height or depth of 0) reads nothing and writes nothing, and is
+ * still refused for an inexact RGBA8 target or a target pitch shorter than its row.
  */
 int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel_surface *surface,
                         const struct vfetch_texel_region *region,

@@ -37,6 +37,9 @@ struct gx_builder {
     const struct vfetch_gx_compile_params *params;
     uint32_t next_slot;
     int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];
+    /* Building the vec4 layout for an ISBE one: the matrix indices are not padded, so that
+       each keeps one slot and its generic's y, z, w take the default (docs/maxwell.md) */
+    int isbe;
 };
 
 /* Append a zeroed op (the caller fills it). */
@@ -164,7 +167,8 @@ static void gx_add_dolphin_texcoord(struct gx_builder *b, const struct vfetch_gx
     b->next_slot = slot + 3;
 }
 
-/* Matrix indices: one integer slot each; the vec4 layout pads the last vec4 with 0. */
+/* Matrix indices: one integer slot each; the vec4 layout pads the last vec4 with 0 (not on
+   the way to an ISBE layout: there the padding would become the last index's y, z, w). */
 static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_format *f)
 {
     uint32_t offset = 0;
@@ -178,7 +182,7 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
         b->location_slot[location] = (int16_t)b->next_slot++;
         last = op;
     }
-    if (last && b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+    if (last && b->params->layout == VFETCH_GX_LAYOUT_VEC4 && !b->isbe) {
         const unsigned used = b->next_slot % 4; /* slots of the last vec4 in use, 0 = all */
         if (used) {
             last->write_mask = (uint8_t)((1u << (4 - used + 1)) - 1);
@@ -241,6 +245,7 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
     if (isbe)
         vec4_params.layout = VFETCH_GX_LAYOUT_VEC4;
     b->params = &vec4_params;
+    b->isbe = isbe;
     for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
         b->location_slot[l] = -1;
 

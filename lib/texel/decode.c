@@ -29,22 +29,25 @@ struct walk {
     struct vfetch_texel_region r;
 };
 
+/* Texel coordinates and block numbers are 64-bit in the walk: a region's far edge may lie at
+   2^32 - 1, and one block further (x0 + block_w, x1 + bw - 1) does not fit 32 bits. Every byte
+   offset formed from them was bounded in size_t by vfetch_texel_decode's checks. */
+
 /* Block (bx, by) of slice z into the stack, then its texels inside the region out. */
 static void edge_block(const struct walk *w, const uint8_t *src_row, uint8_t *dst_slice,
-                       uint32_t bx, uint32_t by)
+                       uint64_t bx, uint64_t by)
 {
     const struct vfetch_texel_format *f = w->plan->format;
     uint8_t block[16 * 16];
     const size_t block_pitch = (size_t)f->block_w * w->texel_bytes;
     w->kernel(w->plan, src_row + (size_t)bx * f->block_bytes, 1, block, block_pitch);
-    const uint32_t x0 = bx * f->block_w, y0 = by * f->block_h;
-    const uint32_t tx0 = x0 > w->r.x ? x0 : w->r.x;
-    const uint32_t tx1 = x0 + f->block_w < w->r.x + w->r.width ? x0 + f->block_w
-                                                                : w->r.x + w->r.width;
-    const uint32_t ty0 = y0 > w->r.y ? y0 : w->r.y;
-    const uint32_t ty1 = y0 + f->block_h < w->r.y + w->r.height ? y0 + f->block_h
-                                                                 : w->r.y + w->r.height;
-    for (uint32_t y = ty0; y < ty1; y++)
+    const uint64_t x0 = bx * f->block_w, y0 = by * f->block_h;
+    const uint64_t rx1 = (uint64_t)w->r.x + w->r.width, ry1 = (uint64_t)w->r.y + w->r.height;
+    const uint64_t tx0 = x0 > w->r.x ? x0 : w->r.x;
+    const uint64_t tx1 = x0 + f->block_w < rx1 ? x0 + f->block_w : rx1;
+    const uint64_t ty0 = y0 > w->r.y ? y0 : w->r.y;
+    const uint64_t ty1 = y0 + f->block_h < ry1 ? y0 + f->block_h : ry1;
+    for (uint64_t y = ty0; y < ty1; y++)
         memcpy(dst_slice + (size_t)(y - w->r.y) * w->dst_pitch +
                    (size_t)(tx0 - w->r.x) * w->texel_bytes,
                block + (size_t)(y - y0) * block_pitch + (size_t)(tx0 - x0) * w->texel_bytes,
@@ -54,10 +57,10 @@ static void edge_block(const struct walk *w, const uint8_t *src_row, uint8_t *ds
 static void walk_slice(const struct walk *w, const uint8_t *src, uint8_t *dst)
 {
     const struct vfetch_texel_format *f = w->plan->format;
-    const uint32_t bw = f->block_w, bh = f->block_h;
-    const uint32_t x1 = w->r.x + w->r.width, y1 = w->r.y + w->r.height;
-    const uint32_t bx0 = w->r.x / bw, bx1 = (x1 + bw - 1) / bw;
-    const uint32_t full0 = (w->r.x + bw - 1) / bw, full1 = x1 / bw; /* whole columns */
+    const uint64_t bw = f->block_w, bh = f->block_h;
+    const uint64_t x1 = (uint64_t)w->r.x + w->r.width, y1 = (uint64_t)w->r.y + w->r.height;
+    const uint64_t bx0 = w->r.x / bw, bx1 = (x1 + bw - 1) / bw;
+    const uint64_t full0 = (w->r.x + bw - 1) / bw, full1 = x1 / bw; /* whole columns */
     /* One-row blocks, whole rows that follow each other without gaps in both buffers: the
        region is one run (a call per row costs a few ns, a 256-texel row about a hundred). */
     if (bh == 1 && w->r.x == 0 && w->r.width % bw == 0 &&
@@ -67,21 +70,21 @@ static void walk_slice(const struct walk *w, const uint8_t *src, uint8_t *dst)
                   (size_t)(w->r.width / bw) * w->r.height, dst, w->dst_pitch);
         return;
     }
-    for (uint32_t by = w->r.y / bh; by < (y1 + bh - 1) / bh; by++) {
+    for (uint64_t by = w->r.y / bh; by < (y1 + bh - 1) / bh; by++) {
         const uint8_t *src_row = src + (size_t)by * w->src_pitch;
         const int rows_whole = by * bh >= w->r.y && by * bh + bh <= y1;
         if (!rows_whole || full0 >= full1) {
-            for (uint32_t bx = bx0; bx < bx1; bx++)
+            for (uint64_t bx = bx0; bx < bx1; bx++)
                 edge_block(w, src_row, dst, bx, by);
             continue;
         }
-        w->kernel(w->plan, src_row + (size_t)full0 * f->block_bytes, full1 - full0,
+        w->kernel(w->plan, src_row + (size_t)full0 * f->block_bytes, (size_t)(full1 - full0),
                   dst + (size_t)(by * bh - w->r.y) * w->dst_pitch +
                       (size_t)(full0 * bw - w->r.x) * w->texel_bytes,
                   w->dst_pitch);
-        for (uint32_t bx = bx0; bx < full0; bx++)
+        for (uint64_t bx = bx0; bx < full0; bx++)
             edge_block(w, src_row, dst, bx, by);
-        for (uint32_t bx = full1; bx < bx1; bx++)
+        for (uint64_t bx = full1; bx < bx1; bx++)
             edge_block(w, src_row, dst, bx, by);
     }
 }
@@ -104,8 +107,9 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
         (plan->coord_type == VFETCH_TEXEL_CUBE && s->depth != 6))
         return VFETCH_ESURFACE_LAYOUT;
     int overflow = 0;
-    const size_t blocks_x = (s->width + (size_t)f->block_w - 1) / f->block_w;
-    const size_t blocks_y = (s->height + (size_t)f->block_h - 1) / f->block_h;
+    /* (in 64 bits: width + block_w - 1 may not fit 32; the quotient does) */
+    const size_t blocks_x = (size_t)(((uint64_t)s->width + f->block_w - 1) / f->block_w);
+    const size_t blocks_y = (size_t)(((uint64_t)s->height + f->block_h - 1) / f->block_h);
     const size_t row_bytes = mul_add(blocks_x, f->block_bytes, 0, &overflow);
     size_t pitch = row_bytes;
     if (s->pitch)
@@ -130,19 +134,22 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
     if (r.x > s->width || r.width > s->width - r.x || r.y > s->height ||
         r.height > s->height - r.y || r.z > s->depth || r.depth > s->depth - r.z)
         return VFETCH_EREGION;
-    if (!r.width || !r.height || !r.depth)
-        return VFETCH_OK;
+    /* An empty region reads no block and writes no texel, but is checked like any other for
+       what does not depend on a texel existing: the output format and the target's row. */
+    const int empty = !r.width || !r.height || !r.depth;
 
     /* The last byte the region reads. */
-    const size_t last_bx = (r.x + (size_t)r.width - 1) / f->block_w;
-    const size_t last_by = (r.y + (size_t)r.height - 1) / f->block_h;
-    size_t end = mul_add(last_bx + 1, f->block_bytes, 0, &overflow);
-    end = mul_add(last_by, pitch, end, &overflow);
-    end = mul_add(r.z + (size_t)r.depth - 1, slice, end, &overflow);
-    if (overflow)
-        return VFETCH_EOVERFLOW;
-    if (end > s->size)
-        return VFETCH_ESHORT_SURFACE;
+    if (!empty) {
+        const size_t last_bx = (r.x + (size_t)r.width - 1) / f->block_w;
+        const size_t last_by = (r.y + (size_t)r.height - 1) / f->block_h;
+        size_t end = mul_add(last_bx + 1, f->block_bytes, 0, &overflow);
+        end = mul_add(last_by, pitch, end, &overflow);
+        end = mul_add(r.z + (size_t)r.depth - 1, slice, end, &overflow);
+        if (overflow)
+            return VFETCH_EOVERFLOW;
+        if (end > s->size)
+            return VFETCH_ESHORT_SURFACE;
+    }
 
     /* The target. */
     if (t->format == VFETCH_TEXEL_RGBA8 && !plan->rgba8_exact)
@@ -150,6 +157,8 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
     const size_t texel_bytes = t->format == VFETCH_TEXEL_RGBA8 ? 4 : 16;
     const size_t out_row = mul_add(r.width, texel_bytes, 0, &overflow);
     const size_t out_pitch = t->pitch ? t->pitch : out_row;
+    if (empty)
+        return overflow ? VFETCH_EOVERFLOW : out_pitch < out_row ? VFETCH_ESHORT_OUTPUT : VFETCH_OK;
     const size_t out_slice_min = mul_add(out_pitch, r.height - 1, out_row, &overflow);
     const size_t out_slice = t->slice_pitch ? t->slice_pitch
                                             : mul_add(out_pitch, r.height, 0, &overflow);

@@ -205,6 +205,10 @@ void fuzz_plan_run(struct fuzz_input *in, const struct fuzz_plan_set *set)
     const uint32_t inst = fuzz_rng_next(&rng);
     p.instance = inst & 0x80 ? (inst >> 8) % 1000 : inst % 16;
     p.base_instance = inst & 0x40 ? (inst >> 4) % 5 : 0;
+    if ((inst & 0x30) == 0x30) { /* records near 2^33: times a stride >= 2^31, past 2^64 */
+        p.instance = UINT32_MAX - (inst >> 8) % 70000u;
+        p.base_instance = UINT32_MAX - (inst >> 20) % 3u;
+    }
 
     /* The index buffer: first + count entries (or less, or a bit more). */
     uint8_t *indices = NULL;

@@ -112,7 +112,10 @@ uint64_t fuzz_model_stream_need(const struct vfetch_plan_desc *d, unsigned s,
                          : st->step == VFETCH_STEP_INSTANCE
                              ? (uint64_t)r->base_instance + (st->divisor ? r->instance / st->divisor : 0)
                              : 0;
-    return rec * st->stride + extent; /* rec < 2^33, stride < 2^32: no wrap */
+    /* rec < 2^33 and stride < 2^32: the product needs 65 bits, so it saturates */
+    if (st->stride && rec > (UINT64_MAX - extent) / st->stride)
+        return UINT64_MAX;
+    return rec * st->stride + extent;
 }
 
 uint64_t fuzz_model_out_need(const struct vfetch_plan_desc *d, uint32_t count)
@@ -153,7 +156,7 @@ int fuzz_model_run(const struct vfetch_plan_desc *d, const struct vfetch_run_par
         if (!p->streams[s].data)
             return VFETCH_EMISSING_STREAM;
         const uint64_t need = fuzz_model_stream_need(d, s, &r);
-        if (need > SIZE_MAX)
+        if (need > SIZE_MAX || need == UINT64_MAX) /* (UINT64_MAX: saturated, past 2^64) */
             return VFETCH_EOVERFLOW;
         if (need > p->streams[s].size)
             return VFETCH_ESHORT_STREAM;

@@ -35,7 +35,8 @@ uint32_t fuzz_model_index_entry(const void *indices, enum vfetch_index_type type
     wrapping, clamped to max_index; -1 when negative. */
 int64_t fuzz_model_vertex_index(uint32_t entry, int64_t offset, uint32_t max_index);
 
-/** Bytes of stream s a run needs bound (0 if the plan does not read it). */
+/** Bytes of stream s a run needs bound (0 if the plan does not read it; UINT64_MAX if the
+    count does not fit 64 bits). */
 uint64_t fuzz_model_stream_need(const struct vfetch_plan_desc *d, unsigned s,
                                 const struct fuzz_run_records *r);
 

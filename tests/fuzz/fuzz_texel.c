@@ -9,7 +9,10 @@
  *     surface buffer ends at a guard page, so any over-read crashes;
  *   - the plan at the best level and the reference plan (VFETCH_CPU mask 0) agree on the
  *     result code and on every byte written;
- *   - a successful decode writes exactly the region's texels and no pitch padding.
+ *   - a successful decode writes exactly the region's texels and no pitch padding;
+ *   - with bit 6 of the options byte, the surface is 2^32 - 1 - w texels wide (bit 5: tall)
+ *     and the region's x (y) counts back from that edge: sizes near 2^32, the surface in a
+ *     sparse mapping of which only the blocks the region reads are filled.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 
 #include "fuzz_check.h"
 #include "fuzz_input.h"
+#include "guard.h"
 #include "vfetch/texel.h"
 #include "vfetch/vfetch.h"
 
@@ -31,6 +35,47 @@ static int decode_with(vfetch_texel_plan *plan, const struct vfetch_texel_surfac
     struct vfetch_texel_target tt = *t;
     tt.data = buf;
     return vfetch_texel_decode(plan, s, r, &tt);
+}
+
+/* A region of a huge surface decodes like its blocks copied out into a small surface (so that
+   a walk that skipped or misplaced edge blocks at 2^32 fails here, not only one that differs
+   between levels). */
+static void check_huge_region(vfetch_texel_plan *plan, const struct vfetch_texel_info *info,
+                              const struct vfetch_texel_surface *s,
+                              const struct vfetch_texel_region *r,
+                              const struct vfetch_texel_target *t, const uint8_t *got,
+                              uint64_t pitch, uint64_t slice)
+{
+    if (!r->width || !r->height || !r->depth)
+        return;
+    const uint32_t bw = info->block_width, bh = info->block_height, bb = info->block_bytes;
+    const uint64_t bx0 = r->x / bw, bx1 = ((uint64_t)r->x + r->width + bw - 1) / bw;
+    const uint64_t by0 = r->y / bh, by1 = ((uint64_t)r->y + r->height + bh - 1) / bh;
+    const size_t small_pitch = (size_t)(bx1 - bx0) * bb, rows = (size_t)(by1 - by0);
+    uint8_t *small = fuzz_buf_alloc(small_pitch * rows * r->depth);
+    for (uint32_t z = 0; z < r->depth; z++)
+        for (size_t y = 0; y < rows; y++)
+            memcpy(small + (z * rows + y) * small_pitch,
+                   s->data + (r->z + z) * slice + (by0 + y) * pitch + bx0 * bb, small_pitch);
+    const uint32_t sx0 = (uint32_t)(bx0 * bw), sy0 = (uint32_t)(by0 * bh);
+    const struct vfetch_texel_surface ss = {
+        small, small_pitch * rows * r->depth, r->x + r->width - sx0, r->y + r->height - sy0,
+        s->depth == 6 ? 6 : r->depth, 0, VFETCH_TEXEL_PITCH_BYTES, 0
+    };
+    const struct vfetch_texel_region sr = { r->x - sx0, r->y - sy0, 0, r->width, r->height,
+                                            r->depth };
+    uint8_t *again = fuzz_buf_alloc(t->size);
+    struct vfetch_texel_target st = *t;
+    st.data = again;
+    fuzz_canary_fill(again, t->size);
+    if (ss.depth == r->depth) { /* (a cube's faces cannot be cut out: 2D and 3D plans only) */
+        const int e = vfetch_texel_decode(plan, &ss, &sr, &st);
+        FUZZ_REQUIRE(e == VFETCH_OK, "the region's blocks as a small surface: %d", e);
+        FUZZ_REQUIRE(memcmp(got, again, t->size) == 0,
+                     "a region at 2^32 differs from its blocks decoded as a small surface");
+    }
+    fuzz_buf_free(again);
+    fuzz_buf_free(small);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,25 +119,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s.pitch_unit = (enum vfetch_texel_pitch_unit)fuzz_below(&in, 3);
     s.pitch = fuzz_u8(&in) & 0x80 ? (size_t)fuzz_u16(&in) : 0;
     s.slice_pitch = fuzz_u8(&in) & 0x80 ? (size_t)fuzz_u16(&in) * 4 : 0;
-    const size_t bx = (s.width + info.block_width - 1) / info.block_width;
-    const size_t by = (s.height + info.block_height - 1) / info.block_height;
-    size_t pitch = s.pitch ? (s.pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? s.pitch * info.block_bytes
-                                                                         : s.pitch)
-                           : bx * info.block_bytes;
-    size_t slice = s.slice_pitch ? s.slice_pitch : pitch * by;
-    size_t need = s.depth ? (s.depth - 1) * slice + pitch * by : 0;
-    if (need > (1u << 20))
-        need = 1u << 20;
+    const int huge = ob & 0x40, tall = ob & 0x20;
+    if (huge && tall)
+        s.height = UINT32_MAX - s.height;
+    else if (huge)
+        s.width = UINT32_MAX - s.width;
+    const uint64_t bx = ((uint64_t)s.width + info.block_width - 1) / info.block_width;
+    const uint64_t by = ((uint64_t)s.height + info.block_height - 1) / info.block_height;
+    const uint64_t pitch = s.pitch ? (s.pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS
+                                          ? (uint64_t)s.pitch * info.block_bytes
+                                          : s.pitch)
+                                   : bx * info.block_bytes;
+    const uint64_t slice = s.slice_pitch ? s.slice_pitch : pitch * by;
+    uint64_t need = s.depth ? (s.depth - 1) * slice + pitch * by : 0;
+    /* (huge surfaces: a sparse mapping of up to 256 GiB, larger ones get that and fail) */
+    const uint64_t cap = huge && sizeof(size_t) == 8 ? (uint64_t)1 << 38 : 1u << 20;
+    if (need > cap)
+        need = cap;
     const int8_t short_by = (int8_t)fuzz_u8(&in);
-    s.size = short_by < 0 && (size_t)-short_by <= need ? need + (size_t)short_by : need;
-    uint8_t *src = fuzz_buf_alloc(s.size);
+    s.size = short_by < 0 && (uint64_t)-short_by <= need ? (size_t)need + (size_t)short_by
+                                                          : (size_t)need;
+    uint8_t *src = huge ? guard_alloc_tail(s.size) : fuzz_buf_alloc(s.size); /* (may fail) */
+    if (!src) {
+        vfetch_texel_plan_free(plan);
+        vfetch_texel_plan_free(ref);
+        return 0; /* no address space for it */
+    }
     struct fuzz_rng rng = fuzz_rng_make(fuzz_u64(&in));
     s.data = src;
 
     struct vfetch_texel_region r;
     r.x = fuzz_below(&in, 72), r.y = fuzz_below(&in, 22), r.z = fuzz_below(&in, 9);
     r.width = fuzz_below(&in, 72), r.height = fuzz_below(&in, 22), r.depth = fuzz_below(&in, 9);
-    const int whole = fuzz_u8(&in) & 1;
+    if (huge && tall)
+        r.y = s.height - r.y;
+    else if (huge)
+        r.x = s.width - r.x;
+    const uint8_t whole_bits = fuzz_u8(&in);
+    const int whole = !huge && (whole_bits & 1); /* (a whole huge surface: no target for it) */
 
     struct vfetch_texel_target t;
     memset(&t, 0, sizeof t);
@@ -109,7 +173,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         oneed = 4u << 20;
     const int8_t oshort = (int8_t)fuzz_u8(&in);
     t.size = oshort < 0 && (size_t)-oshort <= oneed ? oneed + (size_t)oshort : oneed;
-    fuzz_fill(&in, &rng, src, s.size);
+    if (!huge) {
+        fuzz_fill(&in, &rng, src, s.size);
+    } else { /* only the blocks the region reads (the rest of the mapping stays untouched) */
+        const uint64_t bx0 = r.x / info.block_width;
+        const uint64_t bx1 = ((uint64_t)r.x + r.width + info.block_width - 1) / info.block_width;
+        const uint64_t by0 = r.y / info.block_height;
+        const uint64_t by1 = ((uint64_t)r.y + r.height + info.block_height - 1) / info.block_height;
+        for (uint64_t z = r.z; z < (uint64_t)r.z + r.depth; z++)
+            for (uint64_t y = by0; y < by1; y++) {
+                const uint64_t from = z * slice + y * pitch + bx0 * info.block_bytes;
+                const uint64_t to = z * slice + y * pitch + bx1 * info.block_bytes;
+                for (uint64_t at = from; at < to && at < s.size; at++)
+                    src[at] = (uint8_t)fuzz_rng_next(&rng);
+            }
+    }
 
     uint8_t *got = fuzz_buf_alloc(t.size), *want = fuzz_buf_alloc(t.size);
     const int e1 = decode_with(plan, &s, whole ? NULL : &r, &t, got, t.size);
@@ -121,6 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(got[i] == fuzz_canary(i), "failed decode (%d) wrote byte %zu", e1, i);
     } else {
         FUZZ_REQUIRE(memcmp(got, want, t.size) == 0, "best level and reference differ");
+        if (huge)
+            check_huge_region(plan, &info, &s, &r, &t, got, pitch, slice);
         /* padding between rows untouched */
         for (uint32_t z = 0; z < rd; z++)
             for (uint32_t y = 0; y < rh; y++)

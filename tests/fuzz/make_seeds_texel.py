@@ -7,12 +7,15 @@ out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file_
 os.makedirs(out, exist_ok=True)
 
 def seed(name, f1, f2=0, opts=None, w=9, h=6, d=1, unit=0, pitch=None, slice_=None,
-         short=0, region=(1, 1, 0, 7, 4, 1), whole=0, fmt=0, opitch=None, oslice=None, oshort=0):
+         short=0, region=(1, 1, 0, 7, 4, 1), whole=0, fmt=0, opitch=None, oslice=None, oshort=0,
+         huge=0):
+    """huge: 0, or 0x40 (the surface is 2^32 - 1 - w wide, region x counted back from its
+    edge) or 0x60 (the same in height and y)."""
     b = struct.pack("<II", f1, f2)
     if opts is None:
-        b += bytes([0])
+        b += bytes([huge])
     else:
-        b += bytes([0x80]) + bytes(opts)
+        b += bytes([0x80 | huge]) + bytes(opts)
     b += bytes([w, h, d, unit])
     b += bytes([0x80]) + struct.pack("<H", pitch) if pitch is not None else bytes([0])
     b += bytes([0x80]) + struct.pack("<H", slice_) if slice_ is not None else bytes([0])
@@ -48,3 +51,15 @@ seed("bad-pitch", 12 | SEL_RGBA, pitch=3)
 seed("padded-target", 31 | SEL_RGBA, w=21, h=10, whole=1, opitch=0, oslice=800)
 seed("reserved-sel", 12 | 6 << 12)
 seed("bad-option", 12, opts=[3, 0, 0, 0, 0, 0, 0, 0])
+# sizes near 2^32: regions at the far edge (x = edge - region[0]) of blocks wider or taller than 1
+for code, f2 in ((15, 0), (31, 0), (0, 1 << 14), (20, 0), (6, 0)):
+    seed("huge-wide-%d%s" % (code, "-msb" if f2 else ""), code | SEL_RGBA, f2, w=0, h=5,
+         region=(7, 0, 0, 6, 3, 1), huge=0x40)
+    seed("huge-wide-inner-%d%s" % (code, "-msb" if f2 else ""), code | SEL_RGBA, f2, w=2, h=3,
+         region=(9, 1, 0, 5, 2, 1), huge=0x40, fmt=1)
+    seed("huge-tall-%d%s" % (code, "-msb" if f2 else ""), code | SEL_RGBA, f2, w=11, h=0,
+         region=(2, 7, 0, 9, 6, 1), huge=0x60)
+# the region's first whole block past 2^32 (x + block_w - 1 wraps in 32 bits)
+seed("huge-wide-wrap-tx1", 0 | SEL_RGBA, 1 << 14, w=0, h=1, region=(6, 0, 0, 6, 1, 1), huge=0x40)
+seed("huge-wide-wrap-dxt1", 15 | SEL_RGBA, w=0, h=4, region=(2, 0, 0, 2, 4, 1), huge=0x40)
+seed("huge-tall-wrap-dxt5", 17 | SEL_RGBA, w=5, h=0, region=(0, 2, 0, 5, 2, 1), huge=0x60)

@@ -476,6 +476,18 @@ static void test_indexed(void)
     CHECK_EQ(run_indexed(&s, skip_bad, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
     CHECK_EQ(r.written, 0);
     CHECK_EQ(r.skipped, 1);
+    /* ... nor is an array no kept vertex reads: a position array of 0 bytes is accepted when
+       every vertex is skipped (docs/gx.md, "What a draw reads") */
+    CHECK_EQ(run_indexed(&s, skip_bad, 1, 0, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
+    CHECK_EQ(r.skipped, 1);
+    /* count 0 succeeds before any buffer is looked at */
+    {
+        struct vfetch_gx_run_params none;
+        vfetch_gx_run_params_init(&none);
+        r = (struct vfetch_gx_result){ 99, 99, 99 };
+        CHECK_EQ(vfetch_gx_run(s.plan, &none, &r), VFETCH_OK);
+        CHECK(r.written == 0 && r.skipped == 0 && r.clamped == 0);
+    }
 
     /* many vertices: more than one staging block, every 7th skipped */
     enum { N = 1000 };

@@ -40,7 +40,7 @@ static int run_plan(const vfetch_plan *plan, uint32_t *out, size_t out_size)
  */
 static void compare(const struct vfetch_plan_desc *plain_desc, const uint32_t *plain,
                     uint32_t plain_stride, const uint32_t *isbe, uint32_t isbe_stride, int full,
-                    const int8_t *generic_of, unsigned locations)
+                    const int8_t *generic_of, unsigned locations, unsigned one_slot_from)
 {
     int held[256] = { 0 }, source[256];
     memset(source, -1, sizeof source);
@@ -53,7 +53,8 @@ static void compare(const struct vfetch_plan_desc *plain_desc, const uint32_t *p
         for (unsigned k = 0; k < VFETCH_MAX_LOCATIONS; k++)
             if (plain_desc->location_slot[k] > first && (unsigned)plain_desc->location_slot[k] < end)
                 end = (unsigned)plain_desc->location_slot[k];
-        for (unsigned c = 0; c < 4 && (unsigned)first + c < end; c++) {
+        const unsigned width = l >= one_slot_from ? 1 : 4; /* (GX matrix indices: x only) */
+        for (unsigned c = 0; c < width && (unsigned)first + c < end; c++) {
             held[32 + 4 * g + c] = 1;
             source[32 + 4 * g + c] = first + (int)c;
         }
@@ -95,7 +96,7 @@ static void check_desc(const struct vfetch_plan_desc *d, const int8_t *generic_o
         CHECK_EQ(vfetch_plan_create(&id, &isbe), VFETCH_OK);
         CHECK_EQ(run_plan(isbe, isbe_out, sizeof isbe_out), VFETCH_OK);
         compare(d, plain_out, vfetch_plan_out_stride(plain), isbe_out, vfetch_plan_out_stride(isbe),
-                full, generic_of, VFETCH_MAX_LOCATIONS);
+                full, generic_of, VFETCH_MAX_LOCATIONS, VFETCH_MAX_LOCATIONS);
         vfetch_plan_free(isbe);
     }
     vfetch_plan_free(plain);
@@ -227,7 +228,8 @@ static void test_gx(void)
         rp.out = isbe_out;
         CHECK_EQ(vfetch_gx_run(isbe[full], &rp, &res), VFETCH_OK);
         compare(&pd, plain_out, vfetch_gx_plan_out_stride(plain), isbe_out,
-                vfetch_gx_plan_out_stride(isbe[full]), full, NULL, VFETCH_GX_NUM_LOCATIONS);
+                vfetch_gx_plan_out_stride(isbe[full]), full, NULL, VFETCH_GX_NUM_LOCATIONS,
+                VFETCH_GX_LOC_POS_MATRIX);
         /* the position at generic 0, the matrix index at generic 14 */
         CHECK_EQ(vfetch_gx_plan_location(isbe[full], VFETCH_GX_LOC_POSITION), full ? 32 : 0);
         if (full)
@@ -237,10 +239,66 @@ static void test_gx(void)
     vfetch_gx_plan_free(plain);
 }
 
+/*
+ * GX matrix indices in the ISBE layouts, against the documented defaults (docs/maxwell.md):
+ * generic 14 + m holds (index, 0, 0, 1.0) for every index present, however many there are
+ * (the vec4 layout pads the last one's vec4 with zeros, which once became its y, z and w: w
+ * was 0.0 whenever the count was 1 mod 4), and the compact record holds only the x of each.
+ */
+static void test_gx_matrix_defaults(void)
+{
+    static const unsigned counts[] = { 1, 2, 3, 4, 5, 8, 9 };
+    for (unsigned ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+        const unsigned n = counts[ci];
+        struct vfetch_gx_compile_params cp;
+        memset(&cp, 0, sizeof cp);
+        cp.regs.vcd_lo = ((1u << n) - 1) | 1u << 9; /* n matrix indices from PNMTXIDX, POS direct */
+        cp.regs.vat_a = 1 | 4u << 1;               /* xyz float */
+        const unsigned vsize = n + 12;
+        for (unsigned i = 0; i < sizeof src; i++)
+            src[i] = (uint8_t)(i * 29 + 3);
+        for (unsigned v = 0; v < N; v++)
+            for (unsigned m = 0; m < n; m++)
+                src[v * vsize + m] = (uint8_t)((v * 7 + m * 5) % 64);
+        for (int full = 0; full < 2; full++) {
+            cp.layout = full ? VFETCH_GX_LAYOUT_ISBE_FULL : VFETCH_GX_LAYOUT_ISBE_COMPACT;
+            vfetch_gx_plan *plan;
+            CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_OK);
+            /* compact: the position's vec4 and one slot per index */
+            const uint32_t stride = vfetch_gx_plan_out_stride(plan);
+            CHECK_EQ(stride, full ? 4u * 256 : 4u * (4 + n));
+            struct vfetch_gx_run_params rp;
+            vfetch_gx_run_params_init(&rp);
+            rp.vertices = src;
+            rp.vertices_size = vsize * N;
+            rp.count = N;
+            rp.out = isbe_out;
+            rp.out_size = sizeof isbe_out;
+            struct vfetch_gx_result res;
+            CHECK_EQ(vfetch_gx_run(plan, &rp, &res), VFETCH_OK);
+            for (unsigned m = 0; m < n; m++) {
+                const int at = vfetch_gx_plan_location(plan, VFETCH_GX_LOC_POS_MATRIX + m);
+                CHECK_EQ(at, full ? (int)(32 + 4 * (14 + m)) : (int)(4 + m));
+                for (unsigned v = 0; v < N && at >= 0; v++) {
+                    const uint32_t *rec = isbe_out + v * (stride / 4) + at;
+                    CHECK_EQ(rec[0], (v * 7 + m * 5) % 64);
+                    if (full) { /* y, z, w: the generic default (0, 0, 1.0) */
+                        CHECK_EQ(rec[1], 0);
+                        CHECK_EQ(rec[2], 0);
+                        CHECK_EQ(rec[3], 0x3f800000u);
+                    }
+                }
+            }
+            vfetch_gx_plan_free(plan);
+        }
+    }
+}
+
 int main(void)
 {
     test_desc();
     test_r300();
     test_gx();
+    test_gx_matrix_defaults();
     return test_summary("isbe");
 }

@@ -11,7 +11,8 @@
  *   - every BC4 endpoint pair x index, unsigned and signed, truncating and D3D10 float;
  *   - gamma (sRGB, 2.2) and BT.601 YUV against double-precision formulas;
  *   - every compile and decode error, with nothing written;
- *   - the surface walker: regions, pitches in bytes and blocks, slices and faces.
+ *   - the surface walker: regions, pitches in bytes and blocks, slices and faces, and regions
+ *     at the far edge of surfaces 2^32 - 1 texels wide or tall.
  *
  * The decoder runs at the best level here; meson runs this test again at each lower level
  * (VFETCH_CPU_MASK), and checkasm compares every level with the reference directly.
@@ -783,6 +784,18 @@ static void check_decode_errors(void)
     TRY(p, NULL, VFETCH_ESHORT_SURFACE);
     r = (struct vfetch_texel_region){ 3, 3, 0, 0, 5, 1 };
     TRY(p, &r, VFETCH_OK);
+    /* an empty region is checked like any other for what needs no texel */
+    t.size = 0;
+    TRY(p, &r, VFETCH_OK);
+    r = (struct vfetch_texel_region){ 3, 3, 0, 2, 0, 1 };
+    t.pitch = 2 * 16 - 1;
+    TRY(p, &r, VFETCH_ESHORT_OUTPUT);
+    t = tgood, t.format = VFETCH_TEXEL_RGBA8, t.size = 0;
+    s.width = 4, s.size = 64;
+    r = (struct vfetch_texel_region){ 0, 0, 0, 0, 0, 1 };
+    TRY(half, &r, VFETCH_ERGBA8_INEXACT);
+    r = (struct vfetch_texel_region){ 0, 0, 0, 1, 1, 1 };
+    TRY(half, &r, VFETCH_ERGBA8_INEXACT);
     int untouched = 1;
     for (size_t i = 0; i < sizeof out; i++)
         untouched &= out[i] == 0x5A;
@@ -874,6 +887,112 @@ static void check_regions(void)
     printf("  regions: %u region decodes equal their whole-surface texels\n", compared);
 }
 
+/* ---- sizes near 2^32 ---- */
+
+/* Regions at the far edge of surfaces 0xFFFFFFFF texels wide or tall (sparse mappings: only
+   the blocks a region reads are touched) decode like the same blocks cut out as a small
+   surface, and write only the region's texels (the target ends at a guard page). The walk once
+   computed x + width + block_w - 1 in 32 bits here and wrote gigabytes past the target. Where
+   the surface's bytes do not fit size_t (32-bit processes), the decode is VFETCH_EOVERFLOW. */
+static void check_huge_surfaces(void)
+{
+    static const struct { uint32_t f1, f2; } words[] = {
+        { 0 | SEL(0, 0, 0, 5), MSB },   /* TX_FMT_1: 8 x 1 blocks of 1 byte */
+        { 15 | SEL(2, 1, 0, 3), 0 },    /* DXT1: 4 x 4, 8 bytes */
+        { 31 | SEL(0, 1, 4, 5), 0 },    /* ATI2N: 4 x 4, 16 bytes */
+        { 20, 0 },                      /* a 422 format: 2 x 1, 4 bytes */
+        { 6 | SEL(2, 1, 0, 5), 0 },     /* one texel a block, 4 bytes */
+    };
+    unsigned decoded = 0, overflowed = 0;
+    for (unsigned wi = 0; wi < sizeof words / sizeof words[0]; wi++) {
+        vfetch_texel_plan *p = plan_of(words[wi].f1, words[wi].f2, NULL);
+        struct vfetch_texel_info info;
+        vfetch_texel_plan_info(p, &info);
+        const uint32_t bw = info.block_width, bh = info.block_height, bb = info.block_bytes;
+        for (unsigned trial = 0; trial < 24; trial++) {
+            const int tall = trial & 1;
+            const uint32_t W = tall ? 1 + (uint32_t)(rnd64() % 9) : 0xFFFFFFFFu - (uint32_t)(rnd64() % 3);
+            const uint32_t H = tall ? 0xFFFFFFFFu - (uint32_t)(rnd64() % 3) : 1 + (uint32_t)(rnd64() % 6);
+            /* the region's far edge at the surface's, or a few texels short of it */
+            const uint32_t along = tall ? H : W, across = tall ? W : H;
+            const uint32_t end = along - (uint32_t)(rnd64() % 3 == 0 ? rnd64() % 5 : 0);
+            const uint32_t len = 1 + (uint32_t)(rnd64() % 13);
+            const uint32_t c0 = (uint32_t)(rnd64() % across);
+            const uint32_t clen = 1 + (uint32_t)(rnd64() % (across - c0));
+            struct vfetch_texel_region r = { 0, 0, 0, 0, 0, 1 };
+            if (tall)
+                r.y = end - len, r.height = len, r.x = c0, r.width = clen;
+            else
+                r.x = end - len, r.width = len, r.y = c0, r.height = clen;
+            const uint64_t bx = ((uint64_t)W + bw - 1) / bw, by = ((uint64_t)H + bh - 1) / bh;
+            const uint64_t size64 = bx * bb * by;
+            const size_t tb = info.rgba8_exact && (trial & 2) ? 4 : 16;
+            const size_t osize = (size_t)r.width * r.height * tb;
+            uint8_t *o = guard_alloc_tail(osize), *o_small = malloc(osize);
+            memset(o, 0xEE, osize);
+            struct vfetch_texel_target t = { o, osize, tb == 4 ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F,
+                                             0, 0 };
+            uint8_t *src = size64 <= SIZE_MAX ? guard_alloc_tail((size_t)size64) : NULL;
+            if (!src) {
+                /* no address space for it: a size that does not fit size_t is an overflow */
+                static uint8_t dummy[16];
+                const struct vfetch_texel_surface s = { dummy, SIZE_MAX, W, H, 1, 0,
+                                                        VFETCH_TEXEL_PITCH_BYTES, 0 };
+                if (size64 > SIZE_MAX) {
+                    CHECK_EQ(vfetch_texel_decode(p, &s, &r, &t), VFETCH_EOVERFLOW);
+                    overflowed++;
+                } else {
+                    fprintf(stderr, "texel: cannot map %llu bytes for a %ux%u surface\n",
+                            (unsigned long long)size64, W, H);
+                    test_failures++;
+                }
+                guard_free(o);
+                free(o_small);
+                continue;
+            }
+            const size_t pitch = (size_t)(bx * bb);
+            /* the blocks the region reads, random; copied into a small surface of just them */
+            const uint64_t bx0 = r.x / bw, bx1 = ((uint64_t)r.x + r.width + bw - 1) / bw;
+            const uint64_t by0 = r.y / bh, by1 = ((uint64_t)r.y + r.height + bh - 1) / bh;
+            const size_t small_pitch = (size_t)(bx1 - bx0) * bb;
+            uint8_t *small = malloc(small_pitch * (size_t)(by1 - by0));
+            for (uint64_t y = by0; y < by1; y++)
+                for (size_t k = 0; k < small_pitch; k++) {
+                    const uint8_t v = (uint8_t)rnd64();
+                    src[(size_t)y * pitch + (size_t)bx0 * bb + k] = v;
+                    small[(size_t)(y - by0) * small_pitch + k] = v;
+                }
+            const struct vfetch_texel_surface s = { src, (size_t)size64, W, H, 1, 0,
+                                                    VFETCH_TEXEL_PITCH_BYTES, 0 };
+            CHECK_EQ(vfetch_texel_decode(p, &s, &r, &t), VFETCH_OK);
+            const uint32_t sx0 = (uint32_t)(bx0 * bw), sy0 = (uint32_t)(by0 * bh);
+            const struct vfetch_texel_surface ss = {
+                small, small_pitch * (size_t)(by1 - by0), r.x + r.width - sx0, r.y + r.height - sy0,
+                1, 0, VFETCH_TEXEL_PITCH_BYTES, 0
+            };
+            const struct vfetch_texel_region sr = { r.x - sx0, r.y - sy0, 0, r.width, r.height, 1 };
+            struct vfetch_texel_target st = t;
+            st.data = o_small;
+            memset(o_small, 0xEE, osize);
+            CHECK_EQ(vfetch_texel_decode(p, &ss, &sr, &st), VFETCH_OK);
+            if (memcmp(o, o_small, osize) != 0) {
+                fprintf(stderr, "texel: %s %ux%u region (%u,%u) %ux%u differs from its blocks\n",
+                        info.name, W, H, r.x, r.y, r.width, r.height);
+                test_failures++;
+            }
+            test_checks++;
+            decoded++;
+            free(small);
+            guard_free(src);
+            guard_free(o);
+            free(o_small);
+        }
+        vfetch_texel_plan_free(p);
+    }
+    printf("  huge surfaces: %u far-edge regions decoded like their blocks, %u sizes past size_t "
+           "refused\n", decoded, overflowed);
+}
+
 static void check_info_and_describe(void)
 {
     static const struct { uint32_t f1, f2, bw, bh, bb; int exact; } rows[] = {
@@ -920,6 +1039,7 @@ int main(void)
     check_compile_errors();
     check_decode_errors();
     check_regions();
+    check_huge_surfaces();
     check_info_and_describe();
     return test_summary("texel");
 }
