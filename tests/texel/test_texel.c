@@ -903,7 +903,7 @@ static void check_huge_surfaces(void)
         { 20, 0 },                      /* a 422 format: 2 x 1, 4 bytes */
         { 6 | SEL(2, 1, 0, 5), 0 },     /* one texel a block, 4 bytes */
     };
-    unsigned decoded = 0, overflowed = 0;
+    unsigned decoded = 0, overflowed = 0, unmappable = 0;
     for (unsigned wi = 0; wi < sizeof words / sizeof words[0]; wi++) {
         vfetch_texel_plan *p = plan_of(words[wi].f1, words[wi].f2, NULL);
         struct vfetch_texel_info info;
@@ -941,6 +941,8 @@ static void check_huge_surfaces(void)
                 if (size64 > SIZE_MAX) {
                     CHECK_EQ(vfetch_texel_decode(p, &s, &r, &t), VFETCH_EOVERFLOW);
                     overflowed++;
+                } else if (sizeof(size_t) < 8) {
+                    unmappable++; /* a 32-bit address space: fits size_t, not the process */
                 } else {
                     fprintf(stderr, "texel: cannot map %llu bytes for a %ux%u surface\n",
                             (unsigned long long)size64, W, H);
@@ -990,7 +992,7 @@ static void check_huge_surfaces(void)
         vfetch_texel_plan_free(p);
     }
     printf("  huge surfaces: %u far-edge regions decoded like their blocks, %u sizes past size_t "
-           "refused\n", decoded, overflowed);
+           "refused, %u too large for this address space\n", decoded, overflowed, unmappable);
 }
 
 static void check_info_and_describe(void)
