@@ -6,7 +6,8 @@
  *   plan/r300-<config>/<isa>/<vertices>            a whole R300 plan through vfetch_run (record
  *   plan/r300-<config>/<isa>-perop/<vertices>      program where it applies / forced per-op)
  *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run, configs a-d
- *                                                  of issue 5: vec4 layout, float colors
+ *                                                  (the peer kit's) and allindexed (every
+ *                                                  attribute index16): vec4 layout, float colors
  *   plan/gx-<config>-packed/<isa>/<vertices>       the same draw, packed layout, RGBA8 colors
  *   plan/maxwell-<config>/<isa>/<vertices>         a Maxwell draw through vfetch_maxwell_run,
  *                                                  compact records (the vertex-input Bmap)
@@ -26,7 +27,8 @@
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
  * Every plan runs at 16, 256, 4096 and 16380 vertices, each with the memcpy baseline of its
- * output bytes. Bytes processed = output bytes, items = vertices. Inputs are random with a
+ * output bytes (with --callcost[=REGEX]: at 1, 16 and 4096, instructions per call counted
+ * instead of time, tools/callcost.sh). Bytes processed = output bytes, items = vertices. Inputs are random with a
  * fixed seed. The replay reads the captures from --gx-captures=DIR (a flag of this program,
  * taken out before Google Benchmark sees the rest), else $VFETCH_GX_CAPTURES, else the
  * directory beside the source tree; without captures it is not registered.
@@ -57,7 +59,10 @@ static const unsigned kernel_counts[] = { 16, 256, 4096, 65536 };
 /* 16 and 256: the short draws emulated games mostly send, where per-call cost shows; 4096 and
    16380 (a whole number of triangles and of quads) for throughput. The summary needs nothing
    larger, and larger sizes only measure the memory system. */
-static const unsigned plan_counts[] = { 16, 256, 4096, 16380 };
+static const unsigned timed_counts[] = { 16, 256, 4096, 16380, 0 };
+/* --callcost: fixed cost (1 vertex), a short draw (16) and the per-vertex cost (4096) */
+static const unsigned callcost_counts[] = { 1, 16, 4096, 0 };
+static const unsigned *plan_counts = timed_counts; /* 0-terminated */
 
 /* ISA levels, flag bits and names, best last. */
 static const struct {
@@ -315,7 +320,7 @@ static void register_plans(void)
                     vfetch_plan_free(plan); /* level not built */
                     continue;
                 }
-                for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+                for (size_t i = 0; plan_counts[i]; i++) {
                     struct plan_job *job = calloc(1, sizeof *job);
                     if (!job)
                         abort();
@@ -339,20 +344,36 @@ struct gx_config {
     const char *name; /* the vec4 variant's; the packed one adds "-packed" */
     struct vfetch_gx_desc regs;
     uint8_t pos_stride, color0_stride; /* indexed arrays (config c) */
+    uint8_t all_indexed;               /* every attribute index16 into its own array */
 };
 
 static const struct gx_config gx_configs[] = {
     /* (a) position s16 XYZ >> 8, normal s8 N, color0 rgba8888, texcoord0 s16 ST >> 10 */
     { "gx-a", { 1u << 9 | 1u << 11 | 1u << 13, 1,
                 1 | 3u << 1 | 8u << 4 | 1u << 10 | 1u << 13 | 5u << 14 | 1u << 21 | 3u << 22 | 10u << 25 | 1u << 30,
-                1u << 31, 0 }, 0, 0 },
+                1u << 31, 0 }, 0, 0, 0 },
     /* (b) position, normal, texcoord0 f32 */
-    { "gx-b", { 1u << 9 | 1u << 11, 1, 1 | 4u << 1 | 4u << 10 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 }, 0, 0 },
+    { "gx-b", { 1u << 9 | 1u << 11, 1, 1 | 4u << 1 | 4u << 10 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 }, 0, 0, 0 },
     /* (c) position index16 into f32 XYZ (65,535 entries), color0 index8 into rgb565 */
-    { "gx-c", { 3u << 9 | 2u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, 1u << 31, 0 }, 12, 2 },
+    { "gx-c", { 3u << 9 | 2u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, 1u << 31, 0 }, 12, 2, 0 },
     /* (d) position u8 XYZ, texcoord0 u8 ST (BYTEDEQUANT, shifts 2 and 7) */
-    { "gx-d", { 1u << 9, 1, 1 | 0u << 1 | 2u << 4 | 1u << 21 | 0u << 22 | 7u << 25 | 1u << 30, 1u << 31, 0 }, 0, 0 },
+    { "gx-d", { 1u << 9, 1, 1 | 0u << 1 | 2u << 4 | 1u << 21 | 0u << 22 | 7u << 25 | 1u << 30, 1u << 31, 0 }, 0, 0, 0 },
+    /* (all-indexed) Dolphin's LargeFloatVertexSpeed format: the nine matrix indices direct;
+       position f32 XYZ, NBT f32, both colors rgba8888 and all eight texcoords f32 ST, each
+       index16 into its own array */
+    { "gx-allindexed",
+      { 0x1ffu | 3u << 9 | 3u << 11 | 3u << 13 | 3u << 15, 0xffff,
+        1 | 4u << 1 | 1u << 9 | 4u << 10 | 1u << 13 | 5u << 14 | 1u << 17 | 5u << 18 | 1u << 21 |
+            4u << 22 | 1u << 30,
+        1 | 4u << 1 | 1u << 9 | 4u << 10 | 1u << 18 | 4u << 19 | 1u << 27 | 4u << 28 | 1u << 31,
+        1u << 5 | 4u << 6 | 1u << 14 | 4u << 15 | 1u << 23 | 4u << 24 }, 0, 0, 1 },
 };
+
+/* The all-indexed config's arrays: GX_ALL_ENTRIES rows each, at the strides below. */
+#define GX_ALL_ENTRIES 4096
+#define GX_ALL_VERTEX 33 /* 9 matrix bytes + 12 index16 */
+static const uint8_t gx_all_stride[VFETCH_GX_NUM_ATTRS] = { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 };
+static uint8_t *gx_all_src, *gx_all_arrays[VFETCH_GX_NUM_ATTRS];
 
 #define GX_POS_ENTRIES 65535
 static uint8_t *gx_indexed_src; /* config c's vertices: BE u16 position index, u8 color index */
@@ -361,7 +382,7 @@ static uint8_t *gx_pos_array, *gx_color_array;
 struct gx_job {
     vfetch_gx_plan *plan;
     size_t n;
-    int indexed;
+    int indexed; /* 1: config c's arrays, 2: the all-indexed config's */
 };
 
 static void bench_gx(bmc_state *st, void *user)
@@ -374,6 +395,13 @@ static void bench_gx(bmc_state *st, void *user)
     p.count = (uint32_t)job->n;
     p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ gx_pos_array, (size_t)GX_POS_ENTRIES * 12 };
     p.arrays[VFETCH_GX_COLOR0] = (struct vfetch_binding){ gx_color_array, 512 };
+    if (job->indexed == 2) {
+        p.vertices = gx_all_src;
+        p.vertices_size = (size_t)MAX_VERTICES * GX_ALL_VERTEX;
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+            p.arrays[a] = (struct vfetch_binding){ gx_all_arrays[a],
+                                                   (size_t)GX_ALL_ENTRIES * gx_all_stride[a] };
+    }
     p.out = bench_out;
     p.out_size = OUT_BYTES;
     const size_t out_bytes = job->n * vfetch_gx_plan_out_stride(job->plan);
@@ -409,6 +437,9 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
     cp.regs = cfg->regs;
     cp.array_stride[VFETCH_GX_POSITION] = cfg->pos_stride;
     cp.array_stride[VFETCH_GX_COLOR0] = cfg->color0_stride;
+    if (cfg->all_indexed)
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+            cp.array_stride[a] = gx_all_stride[a];
     cp.layout = output->layout;
     cp.color_output = output->color_output;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
@@ -423,13 +454,13 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
             vfetch_gx_plan_free(plan); /* level not built */
             continue;
         }
-        for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+        for (size_t i = 0; plan_counts[i]; i++) {
             struct gx_job *job = calloc(1, sizeof *job);
             if (!job)
                 abort();
             job->plan = plan; /* shared by the counts, freed at exit */
             job->n = plan_counts[i];
-            job->indexed = cfg->pos_stride != 0;
+            job->indexed = cfg->all_indexed ? 2 : cfg->pos_stride != 0;
             char name[160];
             snprintf(name, sizeof name, "plan/%s%s/%s/%u", cfg->name, output->suffix,
                      levels[l].name, plan_counts[i]);
@@ -457,6 +488,28 @@ static void register_gx(void)
         gx_pos_array[i] = (uint8_t)rng();
     for (size_t i = 0; i < 512; i++)
         gx_color_array[i] = (uint8_t)rng();
+    gx_all_src = malloc((size_t)MAX_VERTICES * GX_ALL_VERTEX);
+    if (!gx_all_src)
+        abort();
+    for (size_t i = 0; i < (size_t)MAX_VERTICES; i++) {
+        uint8_t *v = gx_all_src + i * GX_ALL_VERTEX;
+        for (unsigned m = 0; m < 9; m++)
+            v[m] = (uint8_t)(rng() % 64);
+        for (unsigned k = 0; k < 12; k++) { /* big-endian rows below GX_ALL_ENTRIES */
+            const uint32_t row = rng() % GX_ALL_ENTRIES;
+            v[9 + 2 * k] = (uint8_t)(row >> 8);
+            v[10 + 2 * k] = (uint8_t)row;
+        }
+    }
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        const size_t bytes = (size_t)GX_ALL_ENTRIES * gx_all_stride[a];
+        gx_all_arrays[a] = malloc(bytes);
+        if (!gx_all_arrays[a])
+            abort();
+        for (size_t i = 0; i < bytes; i++) /* floats of moderate exponents, colors any */
+            gx_all_arrays[a][i] = (uint8_t)(a == VFETCH_GX_COLOR0 || a == VFETCH_GX_COLOR1 || i % 4
+                                                ? rng() : 0x40 + rng() % 8);
+    }
 
     for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
         for (size_t o = 0; o < sizeof gx_outputs / sizeof gx_outputs[0]; o++)
@@ -552,7 +605,7 @@ static void register_maxwell(void)
                     vfetch_maxwell_plan_free(plan); /* level not built */
                     continue;
                 }
-                for (size_t i = 0; i < sizeof plan_counts / sizeof plan_counts[0]; i++) {
+                for (size_t i = 0; plan_counts[i]; i++) {
                     struct maxwell_job *job = calloc(1, sizeof *job);
                     if (!job)
                         abort();
@@ -1134,9 +1187,40 @@ static void register_texel(void)
     }
 }
 
+/* --callcost[=REGEX] (removed from argv): count instructions per call instead of timing
+   (bmc_callcost; tools/callcost.sh). Returns the filter, or NULL when not asked. */
+static const char *take_callcost(int *argc, char **argv)
+{
+    const char *filter = NULL;
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--callcost") == 0)
+            filter = "^plan/";
+        else if (strncmp(argv[i], "--callcost=", 11) == 0)
+            filter = argv[i] + 11;
+        else
+            argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return filter;
+}
+
+/* Counted calls per benchmark: enough that the fixed cost of a short draw is exact to an
+   instruction, few enough for callgrind (a benchmark name ends in its count). */
+static int64_t callcost_calls(const char *name)
+{
+    const char *last = strrchr(name, '/');
+    const long n = last ? strtol(last + 1, NULL, 10) : 0;
+    return n <= 1 ? 1000 : n <= 16 ? 200 : n <= 256 ? 40 : 5;
+}
+
 int main(int argc, char **argv)
 {
     const char *captures_dir = take_captures_dir(&argc, argv);
+    const char *callcost = take_callcost(&argc, argv);
+    if (callcost)
+        plan_counts = callcost_counts;
     bench_src = malloc(SRC_BYTES);
     bench_out = malloc(OUT_BYTES);
     bench_copy = malloc(OUT_BYTES);
@@ -1159,5 +1243,7 @@ int main(int argc, char **argv)
     vfetch_set_cpu_mask(~0u);
     /* on stderr: stdout is Google Benchmark's, e.g. --benchmark_format=json */
     fprintf(stderr, "vfetch %s, best level %s\n", vfetch_version(), vfetch_cpu_name());
+    if (callcost)
+        return bmc_callcost(callcost, callcost_calls);
     return bmc_main(argc, argv);
 }

@@ -140,12 +140,16 @@ static inline int vfetch_out_stride_valid(uint32_t stride, uint32_t slots)
 /** Bytes of the thin path's stack copy (vfetch_run_in_place), and of the span per stream up to
     which the general path stages a short draw whole. */
 #define VFETCH_RUN_SMALL_SPAN 1024
+/** Bytes of output records the thin path's tail (and the general path's) runs a group into. */
+#define VFETCH_RUN_TAIL_OUT_BYTES 4096
 
 /**
  * The thin path of an unindexed, validated draw of a plan with a record program (plan->record
- * set): when its groups are all whole, the program runs over draw positions [first, first +
- * count) at once, with no stage set-up and no tail, and this returns 1; else it returns 0
- * having done nothing (vfetch_run_validated then takes the general path). The groups run in
+ * set): the program runs over draw positions [first, first + count) with no stage set-up, its
+ * whole groups at once and the vertices after them (a tail, or a draw shorter than a group) as
+ * one more group from stack copies, and this returns 1; else it returns 0, having written
+ * nothing or only records the general path (vfetch_run_validated) then writes again with the
+ * same bytes. The groups run in
  * place when every window of every group lies inside its binding; where some window passes a
  * binding's end and the bytes the windows read total at most VFETCH_RUN_SMALL_SPAN, an AVX-512
  * plan's 256-bit program for small draws (plan->record_small) in place if its windows fit,

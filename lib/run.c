@@ -329,7 +329,7 @@ static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_pl
 
 /* Output bytes of the group a tail runs as (larger groups leave their tail to the per-op
    kernels). */
-#define RUN_TAIL_OUT_BYTES 4096
+#define RUN_TAIL_OUT_BYTES VFETCH_RUN_TAIL_OUT_BYTES
 
 /*
  * The vertices after the last whole group, fewer than a group: run as one group through the
@@ -538,15 +538,67 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
     return 1;
 }
 
+/*
+ * The n < group vertices after a draw's whole groups (or a draw shorter than a group, most
+ * real draws: four vertices), as one group: the bytes its windows read copied to the stack
+ * (as far as each binding goes, zeros after: run_past_end's copy for one group), the program
+ * run into a stack copy of the output records, which was read first so that the slots the
+ * program keeps stay as they were, and the n records copied back. Without the stage's set-up
+ * (GX pos f32 XYZ, 4 vertices at avx2: 728 -> see docs/benchmarks.md instructions per draw).
+ * Returns 0 having done nothing when the group does not fit the stack copies.
+ */
+static int run_short_tail(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                          vfetch_record_fn *record_run, const struct vfetch_binding *streams,
+                          uint32_t first, uint32_t n, uint8_t *out)
+{
+    _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
+    _Alignas(64) uint8_t records[RUN_TAIL_OUT_BYTES];
+    if ((uint64_t)prog->group * plan->out_stride > sizeof records)
+        return 0;
+    const uint8_t *base[VFETCH_MAX_STREAMS];
+    size_t stride[VFETCH_MAX_STREAMS], used = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        if (prog->window_end[s] > sizeof copy - used)
+            return 0;
+        used += prog->window_end[s];
+    }
+    used = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        const size_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
+        /* validation put the draw's records inside the binding: first * stride < its size */
+        run_copy_span(copy + used, &streams[s], (size_t)first * sstride, prog->window_end[s]);
+        base[s] = copy + used;
+        stride[s] = sstride;
+        used += prog->window_end[s];
+    }
+    const size_t bytes = (size_t)(n - 1) * plan->out_stride + plan->record_size;
+    memcpy(records, out, bytes);
+    record_run(prog, base, stride, 1, records, plan->out_stride);
+    memcpy(out, records, bytes);
+    return 1;
+}
+
 int vfetch_run_in_place(const vfetch_plan *plan, const struct vfetch_binding *streams,
                         uint32_t first, uint32_t count, void *out)
 {
     vfetch_record_fn *record_run;
     const struct vfetch_record_prog *prog = run_program(plan, count, &record_run);
-    if (count & (prog->group - 1))
-        return 0; /* a tail */
-    const int ran = run_in_place_with(plan, prog, record_run, streams, first, count, out);
-    return ran >= 0 ? ran : run_past_end(plan, prog, record_run, streams, first, count, out);
+    const uint32_t whole = count & ~(prog->group - 1), rest = count - whole;
+    if (rest) {
+        /* the tail first: if it cannot run here, nothing has been written (the caller then
+           stages the whole draw) */
+        if (!run_short_tail(plan, prog, record_run, streams, first + whole, rest,
+                            (uint8_t *)out + (size_t)whole * plan->out_stride))
+            return 0;
+        if (!whole)
+            return 1;
+    }
+    const int ran = run_in_place_with(plan, prog, record_run, streams, first, whole, out);
+    if (ran >= 0 ? ran : run_past_end(plan, prog, record_run, streams, first, whole, out))
+        return 1;
+    return 0;
 }
 
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)

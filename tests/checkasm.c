@@ -1499,13 +1499,26 @@ static bool program_span_fits(const vfetch_plan *plan, const struct vfetch_recor
     return count % prog->group == 0 && total <= VFETCH_RUN_SMALL_SPAN;
 }
 
+/* Whether the vertices after a draw's whole groups run as one group from the thin path's
+   stack copies (run.c, run_short_tail): the windows of one group, and its output records. */
+static bool program_tail_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog)
+{
+    uint64_t total = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++)
+        total += prog->window_end[prog->streams_read[i]];
+    return total <= VFETCH_RUN_SMALL_SPAN &&
+           (uint64_t)prog->group * vfetch_plan_out_stride(plan) <= VFETCH_RUN_TAIL_OUT_BYTES;
+}
+
 /*
- * The thin path (run.c, vfetch_run_in_place) on draws of whole groups whose buffers end at
- * their last used byte, against a guard page: it runs exactly when the draw's program fits, or
- * when that program's windows pass the end and read at most the thin path's stack copy in
- * all: then by the plan's program for small draws if it fits (record_small: an AVX-512 plan's
- * 256-bit program), else from that copy; and then equals the reference, at every level and
- * program variant. Counts of 1..4 of the small program's groups, or of the draw's.
+ * The thin path (run.c, vfetch_run_in_place) on draws whose buffers end at their last used
+ * byte, against a guard page: it runs exactly when the draw's whole groups fit, or when their
+ * program's windows pass the end and read at most the thin path's stack copy in all (then by
+ * the plan's program for small draws if it fits, record_small: an AVX-512 plan's 256-bit
+ * program, else from that copy), and the vertices after them (a tail, or a draw shorter than
+ * a group) fit one group's stack copies; and then equals the reference, at every level and
+ * program variant. Counts of 1..4 of the small program's groups, or of the draw's, plus a
+ * tail in a third of the draws.
  */
 static void check_record_in_place(void)
 {
@@ -1514,7 +1527,7 @@ static void check_record_in_place(void)
     rng_seed_for("record-in-place");
     const unsigned target = opt_quick ? 12 : 60;
     unsigned level_runs[5] = { 0 }, level_small[5] = { 0 }, level_copied[5] = { 0 };
-    unsigned level_long[5] = { 0 };
+    unsigned level_long[5] = { 0 }, level_tail[5] = { 0 };
     unsigned before = test_failures, i;
     bool any_small = false;
     for (i = 0; i < 60 * target; i++) {
@@ -1522,7 +1535,7 @@ static void check_record_in_place(void)
         for (unsigned l = 0; l < num_levels; l++)
             if (levels[l].dsp.record)
                 done &= level_runs[l] >= target && level_copied[l] >= target / 4 &&
-                        level_long[l] >= target / 4 &&
+                        level_long[l] >= target / 4 && level_tail[l] >= target / 4 &&
                         (!levels[l].dsp.record_narrow || level_small[l] >= target / 4);
         if (done)
             break;
@@ -1557,7 +1570,13 @@ static void check_record_in_place(void)
                 const struct vfetch_record_prog *small = plan->record_small;
                 const uint32_t unit = small && rnd_below(2) ? small->group : prog->group;
                 /* short draws, and some long ones (past the stack copy: the general path) */
-                const uint32_t count = unit * (rnd_below(5) ? 1 + rnd_below(4) : 40 + rnd_below(30));
+                const uint32_t tail = rnd_below(3) ? 0 : rnd_below(prog->group);
+                const uint32_t count =
+                    unit * (rnd_below(5) ? rnd_below(5) : 40 + rnd_below(30)) + tail;
+                if (!count) {
+                    vfetch_plan_free(plan);
+                    continue;
+                }
                 struct reference_run rr;
                 /* direct, every buffer ending at a guard page */
                 if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0)) {
@@ -1567,27 +1586,32 @@ static void check_record_in_place(void)
                 /* the program run_program picks for this count (run.c) */
                 const struct vfetch_record_prog *chosen =
                     small && count < 2u * prog->group ? small : prog;
-                const bool fits = program_fits(plan, chosen, rr.b.bind, rr.b.first, count);
-                const bool short_draw = program_span_fits(plan, chosen, count);
+                const uint32_t whole = count & ~(chosen->group - 1), rest = count - whole;
+                const bool tail_ok = !rest || program_tail_fits(plan, chosen);
+                const bool fits =
+                    !whole || program_fits(plan, chosen, rr.b.bind, rr.b.first, whole);
+                const bool short_draw = whole && program_span_fits(plan, chosen, whole);
                 const bool by_small = !fits && short_draw && chosen != small && small &&
-                                      program_fits(plan, small, rr.b.bind, rr.b.first, count);
+                                      program_fits(plan, small, rr.b.bind, rr.b.first, whole);
                 const bool copied = !fits && short_draw && !by_small;
                 uint8_t *out_alloc, *out = place(rr.b.out_size, 0, 0, &out_alloc);
                 memcpy(out, rr.pattern, rr.b.out_size);
                 const int ran = vfetch_run_in_place(plan, rr.b.bind, rr.b.first, count, out);
-                CHECK_EQ(ran, fits || by_small || copied);
+                CHECK_EQ(ran, tail_ok && (fits || by_small || copied));
                 if (ran) {
-                    char detail[96];
-                    snprintf(detail, sizeof detail, "random plan %u, %s program, %u vertices%s", i,
-                             j < nv ? v[j].name : "native and narrow", count,
-                             by_small ? ", small program" : copied ? ", stack copy" : "");
+                    char detail[112];
+                    snprintf(detail, sizeof detail, "random plan %u, %s program, %u vertices%s%s",
+                             i, j < nv ? v[j].name : "native and narrow", count,
+                             by_small ? ", small program" : copied ? ", stack copy" : "",
+                             rest ? ", tail" : "");
                     compare_outputs("record", levels[l].name, detail, rr.want, out,
                                     rr.b.out_size, vfetch_plan_out_stride(plan), NULL, 0, 0);
                     level_runs[l]++;
                     level_small[l] += by_small;
                     level_copied[l] += copied;
+                    level_tail[l] += rest != 0;
                 }
-                level_long[l] += !fits && !short_draw; /* left to the general path */
+                level_long[l] += whole && !fits && !short_draw; /* left to the general path */
                 any_small |= small != NULL;
                 guard_free(out_alloc);
                 reference_run_free(&rr);
@@ -1601,10 +1625,11 @@ static void check_record_in_place(void)
     for (unsigned l = 0; l < num_levels; l++)
         if (levels[l].dsp.record) {
             printf("    %-7s %u draws at once: %u by the program for small draws, %u from the "
-                   "stack copy; %u long ones declined\n", levels[l].name, level_runs[l],
-                   level_small[l], level_copied[l], level_long[l]);
+                   "stack copy, %u with a tail; %u long ones declined\n", levels[l].name,
+                   level_runs[l], level_small[l], level_copied[l], level_tail[l], level_long[l]);
             CHECK(level_runs[l] >= target);
             CHECK(level_copied[l] >= target / 4);
+            CHECK(level_tail[l] >= target / 4);
             CHECK(level_long[l] >= target / 4);
             if (levels[l].dsp.record_narrow && any_small)
                 CHECK(level_small[l] >= target / 4);

@@ -82,6 +82,17 @@ void bmc_skip_with_error(bmc_state *state, const char *message);
  */
 int bmc_main(int argc, char **argv);
 
+/**
+ * Instead of timing: count the instructions each registered benchmark whose name matches the
+ * regular expression `filter` spends per loop iteration, the loop's own cost being that of an
+ * empty benchmark (printed first, as harness/empty-loop). Each runs 10 warm-up iterations,
+ * then calls_for(name) counted ones. Counted with perf_event_open (user space), or, under
+ * callgrind, as one stats dump per benchmark (tools/callcost.sh runs it so and reads them).
+ * Prints "name calls instructions_total" lines (total 0 under callgrind). Returns 0, 1 on a
+ * bad filter, 2 when there is no counter.
+ */
+int bmc_callcost(const char *filter, int64_t (*calls_for)(const char *name));
+
 #ifdef __cplusplus
 }
 #endif
