@@ -34,6 +34,10 @@ size_t vfetch_plan_describe(const vfetch_plan *plan, char *buf, size_t size)
                 (unsigned long long)plan->hash, d->num_streams, d->num_ops, d->out_slots,
                 plan->record_size, plan->out_stride, plan->record ? "record-program" : "per-op",
                 plan->isa);
+    if (plan->word_copy)
+        vfetch_text_printf(&t, "  word copy: draws without an index buffer copy their records%s\n",
+                           plan->word_copy == VFETCH_WORD_COPY_BSWAP32
+                               ? ", each 32-bit word byte-reversed" : "");
     for (unsigned s = 0; s < d->num_streams; s++) {
         vfetch_text_printf(&t, "  stream %u: stride %u, %s, %s", s, d->streams[s].stride,
                     order_name[d->streams[s].order], step_name[d->streams[s].step]);

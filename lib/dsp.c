@@ -6,6 +6,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     memset(dsp, 0, sizeof *dsp);
     vfetch_dsp_init_c(dsp);
     vfetch_gx_index_init_c(dsp);
+    dsp->bswap32_copy = vfetch_word_copy_bswap32_c;
     dsp->name = "c";
 #if defined(__x86_64__) || defined(__i386__)
     if (!(allowed & VFETCH_CPU_SSE2))
@@ -14,6 +15,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     vfetch_dsp_init_sse2(dsp);
     vfetch_record_init_sse2(dsp);
     vfetch_gx_index_init_sse2(dsp);
+    vfetch_copy_init_sse2(dsp);
     dsp->name = "sse2";
     dsp->level = VFETCH_CPU_SSE2;
 #endif
@@ -23,6 +25,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     vfetch_dsp_init_sse41(dsp);
     vfetch_record_init_sse41(dsp);
     vfetch_gx_index_init_sse41(dsp);
+    vfetch_copy_init_sse41(dsp);
     dsp->name = "sse41";
     dsp->level = VFETCH_CPU_SSE41;
 #endif
@@ -32,6 +35,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     vfetch_dsp_init_avx2(dsp);
     vfetch_record_init_avx2(dsp);
     vfetch_gx_index_init_avx2(dsp);
+    vfetch_copy_init_avx2(dsp);
     dsp->name = "avx2";
     dsp->level = VFETCH_CPU_AVX2;
 #endif
@@ -41,6 +45,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     vfetch_dsp_init_avx512(dsp);
     vfetch_record_init_avx512(dsp);
     vfetch_gx_index_init_avx512(dsp);
+    vfetch_copy_init_avx512(dsp);
     dsp->name = "avx512";
     dsp->level = VFETCH_CPU_AVX512;
 #endif
@@ -51,6 +56,7 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     vfetch_dsp_init_neon(dsp);
     vfetch_record_init_neon(dsp);
     vfetch_gx_index_init_neon(dsp);
+    vfetch_copy_init_neon(dsp);
     dsp->name = "neon";
     dsp->level = VFETCH_CPU_NEON;
 #endif

@@ -65,6 +65,10 @@ struct vfetch_record_prog;
               const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
 typedef VFETCH_RECORD_FN(vfetch_record_fn);
 
+/** A word copy (lib/word_copy.c): `bytes`, a multiple of 4, from src to dst, each 32-bit
+    word's bytes reversed. The buffers do not overlap. */
+typedef void vfetch_word_copy_fn(const uint8_t *src, uint8_t *dst, size_t bytes);
+
 /** One op, compiled. */
 struct vfetch_op_exec {
     vfetch_convert_fn *convert;
@@ -113,7 +117,23 @@ struct vfetch_plan {
     vfetch_record_fn *record_small_run;
     /** Why record is NULL (enum vfetch_fallback), set at creation. */
     uint8_t fallback;
+    /** VFETCH_WORD_COPY_* (vfetch_plan_word_copy): above the reference level, a draw without
+        an index buffer is one copy of its records (the level's byte-reversing copy for
+        BSWAP32), whatever else the plan holds. */
+    uint8_t word_copy;
+    vfetch_word_copy_fn *bswap32_copy;
 };
+
+enum {
+    VFETCH_WORD_COPY_NONE = 0,
+    VFETCH_WORD_COPY = 1,         /**< slot k = the record's word k as it is */
+    VFETCH_WORD_COPY_BSWAP32 = 2, /**< slot k = the record's word k, bytes reversed */
+};
+
+/** Whether a created plan (ops compiled, sizes set) is a word copy: one sequential stream of
+    stride S = out_stride = record size, slot k the raw 32 bits of the word at byte 4k (a
+    float, or a 32-bit integer kept whole), all in memory order or all byte-reversed. */
+int vfetch_plan_word_copy(const struct vfetch_plan *plan);
 
 /**
  * vfetch_run() without its validation, for front-ends whose own checks already establish
@@ -159,7 +179,31 @@ static inline int vfetch_out_stride_valid(uint32_t stride, uint32_t slots)
 int vfetch_run_in_place(const struct vfetch_plan *plan, const struct vfetch_binding *streams,
                         uint32_t first, uint32_t count, void *out);
 
-/** vfetch_run_validated() but the thin path: for a draw vfetch_run_in_place() declined. */
+/**
+ * A validated draw without an index buffer by the cheapest path that needs no stage: a
+ * word-copy plan's draw is one copy of its records (lib/word_copy.c; validation put them
+ * inside the binding, and the output holds count records of the stride, the record size);
+ * a plan with a record program runs the thin path (vfetch_run_in_place). Returns 1 done, or
+ * 0 for the general path (vfetch_run_staged), as vfetch_run_in_place does. Inline: the
+ * copies of short draws (GX's real draws: four vertices) cost less than a call frame.
+ */
+static inline int vfetch_run_direct(const struct vfetch_plan *plan,
+                                    const struct vfetch_binding *streams, uint32_t first,
+                                    uint32_t count, void *out)
+{
+    if (plan->word_copy) {
+        const size_t stride = plan->out_stride;
+        const uint8_t *src = (const uint8_t *)streams[0].data + (size_t)first * stride;
+        if (plan->word_copy == VFETCH_WORD_COPY_BSWAP32)
+            plan->bswap32_copy(src, (uint8_t *)out, (size_t)count * stride);
+        else
+            memcpy(out, src, (size_t)count * stride);
+        return 1;
+    }
+    return plan->record ? vfetch_run_in_place(plan, streams, first, count, out) : 0;
+}
+
+/** vfetch_run_validated() but the thin path: for a draw vfetch_run_direct() declined. */
 int vfetch_run_staged(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
 
 /** Container size and field layout of each format. */

@@ -360,6 +360,12 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
     }
     if (!plan->fallback && !plan->record)
         plan->fallback = VFETCH_FALLBACK_FORMAT;
+    /* Above the reference (the oracle every level is checked against), a plan that only moves
+       words runs its draws as one copy (lib/word_copy.c). */
+    if (d->path == VFETCH_PATH_AUTO && dsp.level) {
+        plan->word_copy = (uint8_t)vfetch_plan_word_copy(plan);
+        plan->bswap32_copy = dsp.bswap32_copy;
+    }
     *out_plan = plan;
     return VFETCH_OK;
 }
@@ -383,6 +389,7 @@ int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
     info->small_draw_lanes = plan->record_small ? plan->record_small->lanes : 0;
     info->fallback = (enum vfetch_fallback)plan->fallback;
     info->fallback_reason = reasons[plan->fallback];
+    info->word_copy = plan->word_copy != VFETCH_WORD_COPY_NONE;
     return VFETCH_OK;
 }
 

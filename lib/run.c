@@ -547,7 +547,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
  * (GX pos f32 XYZ, 4 vertices at avx2: 728 -> see docs/benchmarks.md instructions per draw).
  * Returns 0 having done nothing when the group does not fit the stack copies.
  */
-static int run_short_tail(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+static __attribute__((noinline)) int run_short_tail(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                           vfetch_record_fn *record_run, const struct vfetch_binding *streams,
                           uint32_t first, uint32_t n, uint8_t *out)
 {
@@ -638,8 +638,8 @@ __attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
 /* A validated draw with its bindings as the plan reads them: the thin path, else staged. */
 static inline int run_bound(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
-    if (plan->record && params->index_type == VFETCH_INDEX_NONE &&
-        vfetch_run_in_place(plan, params->streams, params->first, params->count, params->out))
+    if (params->index_type == VFETCH_INDEX_NONE &&
+        vfetch_run_direct(plan, params->streams, params->first, params->count, params->out))
         return VFETCH_OK;
     return vfetch_run_staged(plan, params);
 }

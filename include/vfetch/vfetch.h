@@ -257,6 +257,12 @@ struct vfetch_plan_info {
     enum vfetch_fallback fallback;
     /** The same as a sentence (a static string; "" for VFETCH_FALLBACK_NONE). */
     const char *fallback_reason;
+    /** 1 if the plan only moves 32-bit words: each output slot k is the raw word at byte 4k of
+        the record (a float, or a 32-bit integer kept whole), as stored or every word
+        byte-reversed, with one stream whose stride is the output stride and the record size.
+        Its draws without an index buffer then run as one copy of their records (memcpy, or a
+        byte-reversing copy), at every level above the reference "c". */
+    int word_copy;
 };
 
 /** Fill *info for a plan. VFETCH_EINVAL for NULL arguments (info untouched), else 0. */

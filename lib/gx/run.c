@@ -754,7 +754,7 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
             if (err)
                 return err;
             const struct vfetch_binding bind = { p->vertices, p->vertices_size };
-            if (!conv->record || !vfetch_run_in_place(conv, &bind, 0, p->count, p->out)) {
+            if (!vfetch_run_direct(conv, &bind, 0, p->count, p->out)) {
                 const int cerr = gx_convert(plan, p->vertices, p->vertices_size, p->count,
                                             p->out, p->out_size, 0);
                 if (cerr)
