@@ -558,8 +558,9 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
    every whole group in place, its windows reading stage bytes that no lane uses, instead of
    copying the last groups first (config c, 16 vertices: 104 -> 96 ns). With `thin` 0 the
    draw's thin path was tried already (vfetch_run_in_place) and is not tried again. */
-static int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
-                      uint32_t n, uint8_t *out, size_t out_size, const int thin)
+static __attribute__((noinline)) int gx_convert(const struct vfetch_gx_plan *plan,
+                                                const void *src, size_t src_size, uint32_t n,
+                                                uint8_t *out, size_t out_size, const int thin)
 {
     const struct vfetch_binding bind = { src, src_size };
     const struct vfetch_run_params rp = {
@@ -761,7 +762,9 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
                     return cerr;
             }
         }
-        r.written = p->count;
+        if (result)
+            *result = (struct vfetch_gx_result){ p->count, 0, 0 };
+        return VFETCH_OK;
     } else {
         const int err = gx_run_indexed(plan, p, &r);
         if (err)

@@ -539,25 +539,28 @@ static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
-    if (!groups) /* a draw shorter than a group is all tail (run.c) */
-        return;
-    /* The caller keeps group * stride within size_t (run.c). */
-    const size_t group = prog->group;
+    /* The caller keeps group * stride within size_t (run.c). A draw shorter than a group is
+       all tail (groups 0: nothing here). */
+    const size_t group = prog->group, block = prog->block;
+    const unsigned num_read = prog->num_streams_read;
     uintptr_t gbase[VFETCH_MAX_STREAMS];
     size_t gstep[VFETCH_MAX_STREAMS];
-    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+    for (unsigned i = 0; i < num_read; i++) {
         const unsigned s = prog->streams_read[i];
         gbase[s] = (uintptr_t)base[s];
         gstep[s] = group * stride[s];
     }
     const size_t dst_step = group * dst_stride;
+    const struct vfetch_rp_vector *const vec = prog->vec, *const vend = vec + prog->num_vectors;
     uintptr_t gdst = (uintptr_t)dst;
-    const size_t block = prog->block;
-    for (size_t g0 = 0; g0 < groups; g0 += block) {
-        const size_t nb = groups - g0 < block ? groups - g0 : block;
-        for (unsigned k = 0; k < prog->num_vectors; k += prog->vec[k].run)
-            rp_vector_run(&prog->vec[k], prog->vec[k].run, gbase, gstep, nb, gdst, dst_step);
-        for (unsigned i = 0; i < prog->num_streams_read; i++) {
+    while (groups) {
+        const size_t nb = groups < block ? groups : block;
+        for (const struct vfetch_rp_vector *v = vec; v < vend; v += v->run)
+            rp_vector_run(v, v->run, gbase, gstep, nb, gdst, dst_step);
+        groups -= nb;
+        if (!groups)
+            break; /* (most draws are one block: no cursor to move) */
+        for (unsigned i = 0; i < num_read; i++) {
             const unsigned s = prog->streams_read[i];
             gbase[s] += nb * gstep[s];
         }
