@@ -5,10 +5,34 @@
  * computed from them in 64-bit lanes.
  * Only the AVX2 and AVX-512 levels have them; the others keep the reference.
  */
+#include <string.h>
+
 #include "dsp.h"
 #include "simd/vec.h"
 
 #if VEC_BITS >= 256 && UINTPTR_MAX == UINT64_MAX
+
+/* n bytes, n <= 128, with fixed-size moves that overlap (a call to memcpy, or the byte loop
+   a variable size compiles to, costs more than the columns' tails it serves). */
+VEC_INLINE void gx_copy_small(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *p = src;
+    if (n >= 16) {
+        for (size_t i = 0; i + 16 < n; i += 16)
+            memcpy(d + i, p + i, 16);
+        memcpy(d + n - 16, p + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, p, 8);
+        memcpy(d + n - 8, p + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, p, 4);
+        memcpy(d + n - 4, p + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = p[i];
+    }
+}
 
 #if VEC_BITS == 512
 /* SIMDe 0.7.4 has no 512-bit u32 -> u64 widening: the native intrinsic where SIMDe maps
@@ -82,8 +106,8 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
  * Indices of vertices up to 4 bytes long (GX draws whose attributes are all indexed, config c
  * of the peer kit: 3 bytes): a vector's indices lie in one window of VEC_LANES * 4 bytes and
  * one byte permute picks them, swapped to little-endian, with zeros above. Longer vertices
- * (and what is left near the buffer's end) are read one by one: gathers measured slower than
- * scalar loads on Zen 5 (0.47 against 0.27 ns per index).
+ * are read one by one: gathers measured slower than scalar loads on Zen 5 (0.47 against 0.27
+ * ns per index).
  */
 static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
 {
@@ -118,6 +142,23 @@ static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
             const vi w = simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1);
             VI_STORE(idx + v, simde_mm256_shuffle_epi8(w, ctrl));
         }
+        /* The last vertices (fewer than a vector, or whose windows pass the readable end: a
+           short draw's all): the same permute over a zero-padded stack copy of the bytes
+           left, as far as the buffer goes (32 bytes hold 8 vertices of up to 4 bytes). */
+        while (v < n) {
+            _Alignas(32) uint8_t copy[32] = { 0 };
+            const size_t left = readable - (size_t)v * vsize;
+            gx_copy_small(copy, at + (size_t)v * vsize, left < sizeof copy ? left : sizeof copy);
+            const simde__m128i lo = simde_mm_load_si128((const void *)copy);
+            const simde__m128i hi = simde_mm_loadu_si128((const void *)(copy + 4 * vsize));
+            uint32_t lanes[VEC_LANES];
+            VI_STORE(lanes, simde_mm256_shuffle_epi8(
+                                simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1),
+                                ctrl));
+            const uint32_t m = n - v < VEC_LANES ? n - v : VEC_LANES;
+            gx_copy_small(idx + v, lanes, (size_t)m * 4);
+            v += m;
+        }
 #endif
     }
     if (v < n) /* the rest (and longer vertices) one by one */
@@ -141,15 +182,24 @@ static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
         VI_STORE(addr + v, VQ_ADD(VQ_SELECT_LT(off0, qsafe, qbase, qtail), off0));
         VI_STORE(addr + v + Q, VQ_ADD(VQ_SELECT_LT(off1, qsafe, qbase, qtail), off1));
     }
+    if (v < n) {
+        /* The last indices (fewer than a vector): the same over a zero-padded copy (index 0
+           adds nothing to the maximum), the addresses of the ones that exist kept. */
+        uint32_t rest[VEC_LANES] = { 0 };
+        uintptr_t qaddr[VEC_LANES];
+        gx_copy_small(rest, idx + v, (size_t)(n - v) * 4);
+        const vi i = vi_loadu(rest), c = VI_MIN_U32(i, vclamp);
+        top = VI_MAX_U32(top, i);
+        const vi off0 = VQ_MUL(VH_CVT64(VI_HALF(c, 0)), qstride);
+        const vi off1 = VQ_MUL(VH_CVT64(VI_HALF(c, 1)), qstride);
+        VI_STORE(qaddr, VQ_ADD(VQ_SELECT_LT(off0, qsafe, qbase, qtail), off0));
+        VI_STORE(qaddr + Q, VQ_ADD(VQ_SELECT_LT(off1, qsafe, qbase, qtail), off1));
+        gx_copy_small(addr + v, qaddr, (size_t)(n - v) * sizeof *addr);
+    }
     uint32_t lanes[VEC_LANES];
     VI_STORE(lanes, top);
     for (unsigned l = 0; l < VEC_LANES; l++)
         highest = lanes[l] > highest ? lanes[l] : highest;
-    if (v < n) {
-        const uint32_t rest = vfetch_gx_index_addrs_c(idx + v, n - v, clamp, stride, base,
-                                                      tail_addr, safe_end, addr + v);
-        highest = rest > highest ? rest : highest;
-    }
     return highest;
 }
 
