@@ -40,6 +40,7 @@ struct gx_builder {
     /* Building the vec4 layout for an ISBE one: the matrix indices are not padded, so that
        each keeps one slot and its generic's y, z, w take the default (docs/maxwell.md) */
     int isbe;
+    uint32_t matrix_base; /* the matrix-index bytes' staged offset (plan->matrix_staged) */
 };
 
 /* Append a zeroed op (the caller fills it). */
@@ -119,8 +120,9 @@ static unsigned gx_matrix_present(const struct vfetch_gx_format *f, unsigned m)
     return m == 0 ? f->pos_matrix_index : f->tex_matrix_index[m - 1];
 }
 
-/* The staged offset of matrix index m: the bytes come first, one per index present, in that
-   order (gx_build_staging); gx_matrix_offset(f, 9) is their count. */
+/* The offset of matrix index m among the matrix-index bytes, one per index present, in that
+   order (at plan->matrix_staged in the staged vertex: gx_build_staging); gx_matrix_offset(f,
+   9) is their count. */
 static uint32_t gx_matrix_offset(const struct vfetch_gx_format *f, unsigned m)
 {
     uint32_t offset = 0;
@@ -154,10 +156,12 @@ static void gx_add_dolphin_texcoord(struct gx_builder *b, const struct vfetch_gx
     if (tc->mode) {
         gx_add_vector(b, VFETCH_GX_LOC_TEXCOORD0 + t, tc->format, tc->count, tc->shift, staged);
         b->desc.ops[b->desc.num_ops - 1].write_mask = 3; /* t = 0 for an S-only texcoord */
-        struct vfetch_op *z = gx_add_matrix_op(b, gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
+        struct vfetch_op *z =
+            gx_add_matrix_op(b, b->matrix_base + gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
         z->dst_slot = (uint16_t)(slot + 2);
     } else {
-        struct vfetch_op *op = gx_add_matrix_op(b, gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
+        struct vfetch_op *op =
+            gx_add_matrix_op(b, b->matrix_base + gx_matrix_offset(f, 1 + t), VFETCH_CONV_UINT);
         op->swizzle[0] = op->swizzle[1] = VFETCH_SWIZZLE_0;
         op->swizzle[2] = VFETCH_SWIZZLE_X;
         op->write_mask = 7;
@@ -171,7 +175,7 @@ static void gx_add_dolphin_texcoord(struct gx_builder *b, const struct vfetch_gx
    the way to an ISBE layout: there the padding would become the last index's y, z, w). */
 static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_format *f)
 {
-    uint32_t offset = 0;
+    uint32_t offset = b->matrix_base;
     struct vfetch_op *last = NULL;
     for (unsigned m = 0; m < 9; m++) {
         if (!gx_matrix_present(f, m))
@@ -195,11 +199,18 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
 static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETCH_GX_NUM_ATTRS])
 {
     const struct vfetch_gx_format *f = &p->format;
-    uint32_t src = gx_matrix_offset(f, 9), dst = 0; /* the matrix-index bytes */
+    const uint32_t matrix_bytes = gx_matrix_offset(f, 9);
+    uint32_t src = matrix_bytes, dst = 0; /* the attributes follow the matrix-index bytes */
+    int indexed = 0;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        indexed |= f->attr[a].mode == VFETCH_GX_INDEX8 || f->attr[a].mode == VFETCH_GX_INDEX16;
     p->position_copy = -1;
-    if (src) /* matrix-index bytes: the same place in both */
-        p->copies[p->num_copies++] = (struct vfetch_gx_copy){ VFETCH_GX_FROM_VERTEX, 0, 0, 0, (uint16_t)src, 0 };
-    dst = src;
+    p->matrix_staged = 0;
+    if (matrix_bytes && !indexed) { /* converted in place: where the vertex has them */
+        p->copies[p->num_copies++] =
+            (struct vfetch_gx_copy){ VFETCH_GX_FROM_VERTEX, 0, 0, 0, (uint16_t)matrix_bytes, 0 };
+        dst = matrix_bytes;
+    }
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
         const struct vfetch_gx_attr *at = &f->attr[a];
         staged_off[a] = dst;
@@ -228,6 +239,12 @@ static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETC
         src += at->stream_size;
         dst += at->element_size;
     }
+    if (matrix_bytes && indexed) { /* after the attributes (vfetch_gx_plan.matrix_staged) */
+        p->matrix_staged = dst;
+        p->copies[p->num_copies++] = (struct vfetch_gx_copy){
+            VFETCH_GX_FROM_VERTEX, 0, 0, (uint16_t)dst, (uint16_t)matrix_bytes, 0 };
+        dst += matrix_bytes;
+    }
     p->staged_size = dst;
 }
 
@@ -246,12 +263,13 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
         vec4_params.layout = VFETCH_GX_LAYOUT_VEC4;
     b->params = &vec4_params;
     b->isbe = isbe;
+    b->matrix_base = p->matrix_staged;
     for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
         b->location_slot[l] = -1;
 
     const int dolphin = p->params.layout == VFETCH_GX_LAYOUT_DOLPHIN;
     if (dolphin && f->pos_matrix_index) { /* Dolphin: the position-matrix index first */
-        struct vfetch_op *op = gx_add_matrix_op(b, 0, VFETCH_CONV_INTEGER);
+        struct vfetch_op *op = gx_add_matrix_op(b, b->matrix_base, VFETCH_CONV_INTEGER);
         op->dst_slot = (uint16_t)b->next_slot;
         b->location_slot[VFETCH_GX_LOC_POS_MATRIX] = (int16_t)b->next_slot++;
     }

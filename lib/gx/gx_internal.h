@@ -44,6 +44,12 @@ struct vfetch_gx_plan {
         when the format has nothing to convert. */
     vfetch_plan *converter;
     uint32_t staged_size;
+    /** Staged offset of the matrix-index bytes: 0 (where the vertex has them) for formats
+        converted in place, after every attribute for formats with indexed attributes, so
+        that the attributes' bytes lie together and a record program's lanes reach them
+        (matrix bytes first put 120 bytes between a packed record's last texcoord and its
+        first matrix index, more than a lane's 16-byte window). */
+    uint32_t matrix_staged;
     uint32_t out_stride;
     uint32_t record_size;
     int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];

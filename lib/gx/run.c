@@ -16,9 +16,11 @@
 /* The stage: 128 of the largest staged vertex (129 bytes), more of smaller ones, and the row
    staging's slack; a draw that fits it is checked while it is staged, and converted at once. */
 #define GX_STAGE_BYTES (GX_BLOCK * 129 + GX_ROW_SLACK)
-/* The largest stage allocated to hold a whole draw (256 KiB: 16,380 vertices of up to 16
-   staged bytes). Config c of the peer kit, 4,096 vertices: 1.24x faster than two passes. */
-#define GX_HEAP_STAGE_BYTES (1u << 18)
+/* The largest stage allocated to hold a whole draw, so that it is checked while it is staged
+   (one pass over its indices, not a checking pass first): 4 MiB holds 16,380 vertices of the
+   largest staged vertex with every attribute (plan/gx-allindexed: 4,096 vertices at avx2,
+   500 -> 358 instructions per vertex, docs/benchmarks.md). */
+#define GX_HEAP_STAGE_BYTES (1u << 22)
 
 void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
 {
@@ -318,8 +320,9 @@ GX_COPY_ALWAYS_INLINE uint32_t gx_stage_indexed_sized(uint8_t *st, size_t staged
     return highest;
 }
 
-/* The sizes GX attributes have (component bytes x 1..4, colors 2..4), each a constant. */
-#define GX_SIZES(X) X(1) X(2) X(3) X(4) X(6) X(8) X(12)
+/* The sizes GX attributes have (component bytes x 1..4, colors 2..4; NBT 9, 18 and 36; up
+   to 9 matrix-index bytes), each a constant. */
+#define GX_SIZES(X) X(1) X(2) X(3) X(4) X(6) X(8) X(9) X(12) X(18) X(36)
 
 static void gx_stage_direct(uint8_t *st, size_t staged_size, const struct gx_direct *c,
                             const uint8_t *vx, size_t vsize, const uint8_t *keep, uint32_t m)
