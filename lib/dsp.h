@@ -55,8 +55,8 @@ struct vfetch_dsp {
     /** GX staging: index columns and source addresses (lib/gx/run.c). */
     vfetch_gx_indices_fn *gx_read_indices;
     vfetch_gx_addrs_fn *gx_index_addrs;
-    /** The byte-reversing word copy of word-copy plans (lib/word_copy.c). */
-    vfetch_word_copy_fn *bswap32_copy;
+    /** The word copies of word-copy plans (lib/word_copy.c): as stored, byte-reversed. */
+    vfetch_word_copy_fn *word_copy, *bswap32_copy;
 };
 
 /** Detected levels ANDed with the mask (built or not). */
@@ -100,7 +100,8 @@ void vfetch_copy_init_sse41(struct vfetch_dsp *dsp);
 void vfetch_copy_init_avx2(struct vfetch_dsp *dsp);
 void vfetch_copy_init_avx512(struct vfetch_dsp *dsp);
 void vfetch_copy_init_neon(struct vfetch_dsp *dsp);
-/** The reference byte-reversing word copy (lib/word_copy.c). */
+/** The reference word copies (lib/word_copy.c). */
+void vfetch_word_copy_c(const uint8_t *src, uint8_t *dst, size_t bytes);
 void vfetch_word_copy_bswap32_c(const uint8_t *src, uint8_t *dst, size_t bytes);
 
 #endif

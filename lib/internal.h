@@ -65,8 +65,8 @@ struct vfetch_record_prog;
               const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
 typedef VFETCH_RECORD_FN(vfetch_record_fn);
 
-/** A word copy (lib/word_copy.c): `bytes`, a multiple of 4, from src to dst, each 32-bit
-    word's bytes reversed. The buffers do not overlap. */
+/** A word copy (lib/word_copy.c): `bytes`, a multiple of 4, from src to dst, as stored or
+    each 32-bit word's bytes reversed. The buffers do not overlap. */
 typedef void vfetch_word_copy_fn(const uint8_t *src, uint8_t *dst, size_t bytes);
 
 /** One op, compiled. */
@@ -121,7 +121,7 @@ struct vfetch_plan {
         an index buffer is one copy of its records (the level's byte-reversing copy for
         BSWAP32), whatever else the plan holds. */
     uint8_t word_copy;
-    vfetch_word_copy_fn *bswap32_copy;
+    vfetch_word_copy_fn *copy; /**< the level's copy for that kind */
 };
 
 enum {
@@ -193,11 +193,8 @@ static inline int vfetch_run_direct(const struct vfetch_plan *plan,
 {
     if (plan->word_copy) {
         const size_t stride = plan->out_stride;
-        const uint8_t *src = (const uint8_t *)streams[0].data + (size_t)first * stride;
-        if (plan->word_copy == VFETCH_WORD_COPY_BSWAP32)
-            plan->bswap32_copy(src, (uint8_t *)out, (size_t)count * stride);
-        else
-            memcpy(out, src, (size_t)count * stride);
+        plan->copy((const uint8_t *)streams[0].data + (size_t)first * stride, (uint8_t *)out,
+                   (size_t)count * stride);
         return 1;
     }
     return plan->record ? vfetch_run_in_place(plan, streams, first, count, out) : 0;

@@ -10,6 +10,11 @@
 
 #include "dsp.h"
 
+void vfetch_word_copy_c(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+}
+
 void vfetch_word_copy_bswap32_c(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
     for (size_t i = 0; i < bytes; i += 4) {
