@@ -60,6 +60,15 @@ void *guard_alloc_head(size_t n)
     return guard_alloc(n, 0);
 }
 
+#ifndef GUARD_SPARSE_LIMIT
+#define GUARD_SPARSE_LIMIT SIZE_MAX
+#endif
+
+size_t guard_sparse_limit(void)
+{
+    return GUARD_SPARSE_LIMIT;
+}
+
 void guard_free(void *p)
 {
     if (!p)

@@ -14,6 +14,11 @@ void *guard_alloc_tail(size_t n);
 /** n bytes (n may be 0) that start right after a PROT_NONE page. NULL on failure. */
 void *guard_alloc_head(size_t n);
 
+/** The largest buffer a test should map only to touch its ends (a "sparse" mapping: a huge
+    surface of which a test reads a few blocks): SIZE_MAX natively; smaller where the tests run
+    under an emulator that backs every mapped page with memory (tests/meson.build). */
+size_t guard_sparse_limit(void);
+
 /** Free a buffer from guard_alloc_tail/head. NULL is allowed. */
 void guard_free(void *p);
 

@@ -14,7 +14,7 @@
 #                  run: qemu has no AVX-512), run under qemu-i386-static
 #                  (both with checkasm's quick mode, VFETCH_CHECKASM_QUICK=1)
 #   build-fuzz     clang, ASan + UBSan, libFuzzer: each target of tests/fuzz fuzzed for
-#                  FUZZ_SECONDS (default 45) by tools/fuzz.sh; each counts as one test
+#                  FUZZ_SECONDS (default 30) by tools/fuzz.sh; each counts as one test
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -113,8 +113,8 @@ VFETCH_CHECKASM_QUICK=1 run_build build-i386 --cross-file cross/i686-linux-gnu.i
     --buildtype=release -Dbench=disabled -Dguard_stages=true
 echo "build-i386: $(( $(date +%s) - t1 )) s"
 t1=$(date +%s)
-echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-45}"
-bash tools/fuzz.sh "${FUZZ_SECONDS:-45}" | tee build-fuzz.log
+echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-30}"
+bash tools/fuzz.sh "${FUZZ_SECONDS:-30}" | tee build-fuzz.log
 fuzz_ok=$(grep -cE '^[a-z0-9_]+ +ok ' build-fuzz.log)
 fuzz_failed=$(grep -cE '^[a-z0-9_]+ +FAILED ' build-fuzz.log)
 [ "$fuzz_ok" -eq 0 ] && [ "$fuzz_failed" -eq 0 ] && fuzz_failed=1 # it did not even build

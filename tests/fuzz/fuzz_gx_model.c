@@ -73,10 +73,11 @@ uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx
 {
     /* gx.h: the ISBE layouts are the vec4 layout's locations as generic attributes: the full
        1 KiB image, or each location's slots (a vec4's four; the matrix indices one each, the
-       last one up to the padded vec4's end), which add up to the vec4 layout's record */
+       last one too: docs/maxwell.md, no padding carried over) */
     if (layout == VFETCH_GX_LAYOUT_ISBE_FULL) /* (a format of no attribute has no output) */
         return fuzz_gx_model_record_size(m, VFETCH_GX_LAYOUT_VEC4, colors) ? 1024 : 0;
-    if (layout == VFETCH_GX_LAYOUT_ISBE_COMPACT)
+    const int compact = layout == VFETCH_GX_LAYOUT_ISBE_COMPACT;
+    if (compact)
         layout = VFETCH_GX_LAYOUT_VEC4;
     uint32_t slots = 0;
     if (layout == VFETCH_GX_LAYOUT_DOLPHIN) {
@@ -100,9 +101,11 @@ uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx
         else
             slots += color ? (colors == VFETCH_GX_COLOR_RGBA8 ? 1 : 4) : at->components;
     }
-    /* One integer slot per matrix index; the vec4 layout pads the last vec4. */
+    /* One integer slot per matrix index; the vec4 layout pads the last vec4 (not the compact
+       ISBE record). */
     if (layout != VFETCH_GX_LAYOUT_DOLPHIN)
-        slots += layout == VFETCH_GX_LAYOUT_VEC4 ? (m->matrix_indices + 3) / 4 * 4 : m->matrix_indices;
+        slots += layout == VFETCH_GX_LAYOUT_VEC4 && !compact ? (m->matrix_indices + 3) / 4 * 4
+                                                              : m->matrix_indices;
     return slots * 4;
 }
 

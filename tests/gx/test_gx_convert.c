@@ -1172,6 +1172,58 @@ static void test_dolphin_layout(void)
     vfetch_gx_plan_free(plan);
 }
 
+/* The real Wii captures' three formats (pos f32 XYZ; pos f32 XY + texcoord 0 f32 ST; pos f32
+   XY), packed: word-copy plans above the reference level (docs/simd.md), whose draws of 1..40
+   vertices (buffers ending at guard pages) give the big-endian floats, every NaN payload and
+   signalling bit kept; in the vec4 layout (w = 1 added) they are not copies. */
+static void test_word_copy(void)
+{
+    static const struct vfetch_gx_desc formats[3] = {
+        { 1u << 9, 0, 1 | 4u << 1 | 1u << 30, 1u << 31, 0 },
+        { 1u << 9, 1, 0 | 4u << 1 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 },
+        { 1u << 9, 0, 0 | 4u << 1 | 1u << 30, 1u << 31, 0 },
+    };
+    static const unsigned words[3] = { 3, 4, 2 };
+    for (unsigned fi = 0; fi < 3; fi++) {
+        struct vfetch_gx_compile_params cp;
+        memset(&cp, 0, sizeof cp);
+        cp.regs = formats[fi];
+        cp.layout = VFETCH_GX_LAYOUT_PACKED;
+        cp.color_output = VFETCH_GX_COLOR_RGBA8;
+        vfetch_gx_plan *plan = compile(&cp);
+        cp.layout = VFETCH_GX_LAYOUT_VEC4;
+        vfetch_gx_plan *vec4 = compile(&cp);
+        if (!plan || !vec4)
+            return;
+        struct vfetch_plan_info info, info4;
+        CHECK_EQ(vfetch_plan_info(vfetch_gx_plan_converter(plan), &info), 0);
+        CHECK_EQ(vfetch_plan_info(vfetch_gx_plan_converter(vec4), &info4), 0);
+        CHECK_EQ(info.word_copy, strcmp(info.level, "c") != 0);
+        CHECK_EQ(info4.word_copy, 0);
+        CHECK_EQ(vfetch_gx_plan_out_stride(plan), 4 * words[fi]);
+        for (uint32_t count = 1; count <= 40; count += count < 9 ? 1 : 7) {
+            uint8_t bytes[40 * 16];
+            uint32_t want[40 * 4];
+            for (unsigned i = 0; i < count * words[fi]; i++) {
+                /* a word pattern with NaNs (signalling and quiet) and denormals among them */
+                const uint32_t w = i % 5 == 0 ? 0x7f800001u + i : i % 5 == 1 ? 0x00000003u * i
+                                   : 0x3f800000u + i * 0x10001u;
+                want[i] = w;
+                bytes[4 * i] = (uint8_t)(w >> 24), bytes[4 * i + 1] = (uint8_t)(w >> 16);
+                bytes[4 * i + 2] = (uint8_t)(w >> 8), bytes[4 * i + 3] = (uint8_t)w;
+            }
+            struct out_buf o = out_make(plan, count);
+            struct vfetch_gx_result r;
+            CHECK_EQ(run_direct(plan, bytes, count, &o, &r), 0);
+            CHECK_EQ(r.written, count);
+            CHECK(memcmp(o.p, want, (size_t)count * words[fi] * 4) == 0);
+            guard_free(o.p);
+        }
+        vfetch_gx_plan_free(plan);
+        vfetch_gx_plan_free(vec4);
+    }
+}
+
 int main(void)
 {
     test_positions();
@@ -1186,5 +1238,6 @@ int main(void)
     test_params_init();
     test_state_cache();
     test_dolphin_layout();
+    test_word_copy();
     return test_summary("gx-convert");
 }
