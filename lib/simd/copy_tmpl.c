@@ -1,7 +1,10 @@
 /*
- * The word copies of word-copy plans (lib/word_copy.c) per ISA level: vectors (with a byte
- * shuffle per vector for the byte-reversing one), then 16-byte steps, then single words.
- * Levels without a byte shuffle (sse2) leave the reference's loops in the table.
+ * The byte-reversing word copy of word-copy plans (lib/word_copy.c) per ISA level: a byte
+ * shuffle per vector, then 16-byte steps, then single words. Levels without a byte shuffle
+ * (sse2) leave the reference's loop in the table. The copy as stored is libc's memcpy at every
+ * level: vector loops measured 1.3-2x slower than it (r300-float8, 4,096 vertices, Zen 5:
+ * 1.2 us memcpy, 1.7 us 256/512-bit loops, unrolled or with aligned stores alike), though
+ * callgrind counts its rep movsb a byte an instruction (docs/benchmarks.md).
  */
 #include <string.h>
 
@@ -21,24 +24,6 @@ static const _Alignas(64) uint8_t copy_bswap32_ctrl[64] = {
     COPY_LANE, COPY_LANE, COPY_LANE, COPY_LANE
 #undef COPY_LANE
 };
-
-/* The same without reversing: vector moves (libc's memcpy takes rep movsb for large sizes,
-   which instruction counts under callgrind cannot compare with anything). */
-static void NAME(copy_words)(const uint8_t *src, uint8_t *dst, size_t bytes)
-{
-    size_t i = 0;
-#if VEC_BITS == 512
-    for (; i + 64 <= bytes; i += 64)
-        simde_mm512_storeu_si512((void *)(dst + i), simde_mm512_loadu_si512((const void *)(src + i)));
-#elif VEC_BITS == 256
-    for (; i + 32 <= bytes; i += 32)
-        simde_mm256_storeu_si256((void *)(dst + i), simde_mm256_loadu_si256((const void *)(src + i)));
-#endif
-    for (; i + 16 <= bytes; i += 16)
-        simde_mm_storeu_si128((void *)(dst + i), simde_mm_loadu_si128((const void *)(src + i)));
-    for (; i < bytes; i += 4)
-        memcpy(dst + i, src + i, 4);
-}
 
 static void NAME(copy_bswap32)(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
@@ -70,7 +55,6 @@ static void NAME(copy_bswap32)(const uint8_t *src, uint8_t *dst, size_t bytes)
 void NAME(vfetch_copy_init)(struct vfetch_dsp *dsp)
 {
     dsp->bswap32_copy = NAME(copy_bswap32);
-    dsp->word_copy = NAME(copy_words);
 }
 
 #else
