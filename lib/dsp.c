@@ -6,7 +6,6 @@ void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed)
     memset(dsp, 0, sizeof *dsp);
     vfetch_dsp_init_c(dsp);
     vfetch_gx_index_init_c(dsp);
-    dsp->word_copy = vfetch_word_copy_c;
     dsp->bswap32_copy = vfetch_word_copy_bswap32_c;
     dsp->name = "c";
 #if defined(__x86_64__) || defined(__i386__)

@@ -55,8 +55,9 @@ struct vfetch_dsp {
     /** GX staging: index columns and source addresses (lib/gx/run.c). */
     vfetch_gx_indices_fn *gx_read_indices;
     vfetch_gx_addrs_fn *gx_index_addrs;
-    /** The word copies of word-copy plans (lib/word_copy.c): as stored, byte-reversed. */
-    vfetch_word_copy_fn *word_copy, *bswap32_copy;
+    /** The byte-reversing copy of word-copy plans (lib/word_copy.c; the copy as stored is
+        vfetch_word_copy_c, memcpy, at every level). */
+    vfetch_word_copy_fn *bswap32_copy;
 };
 
 /** Detected levels ANDed with the mask (built or not). */

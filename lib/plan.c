@@ -364,7 +364,8 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
        words runs its draws as one copy (lib/word_copy.c). */
     if (d->path == VFETCH_PATH_AUTO && dsp.level) {
         plan->word_copy = (uint8_t)vfetch_plan_word_copy(plan);
-        plan->copy = plan->word_copy == VFETCH_WORD_COPY_BSWAP32 ? dsp.bswap32_copy : dsp.word_copy;
+        plan->copy = plan->word_copy == VFETCH_WORD_COPY_BSWAP32 ? dsp.bswap32_copy
+                                                                  : vfetch_word_copy_c;
     }
     *out_plan = plan;
     return VFETCH_OK;

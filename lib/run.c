@@ -331,6 +331,22 @@ static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_pl
    kernels). */
 #define RUN_TAIL_OUT_BYTES VFETCH_RUN_TAIL_OUT_BYTES
 
+/* One group of fewer than a group's vertices (n of them), its sources at base/stride: the
+   program writes a stack copy of its output records, filled from the caller's first so that
+   the slots it keeps stay as they were, and the n records are copied back to `to`. The caller
+   checked that a group's records fit RUN_TAIL_OUT_BYTES. */
+static inline __attribute__((always_inline)) void
+run_group_through_stack(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                        vfetch_record_fn *record_run, const uint8_t *const *base,
+                        const size_t *stride, size_t n, uint8_t *to)
+{
+    _Alignas(64) uint8_t out[RUN_TAIL_OUT_BYTES];
+    const size_t bytes = (n - 1) * plan->out_stride + plan->record_size;
+    memcpy(out, to, bytes);
+    record_run(prog, base, stride, 1, out, plan->out_stride);
+    memcpy(to, out, bytes);
+}
+
 /*
  * The vertices after the last whole group, fewer than a group: run as one group through the
  * same program, from a staged copy of their records (zero past them) into a stack copy of
@@ -342,20 +358,16 @@ static int run_record_tail(const vfetch_plan *plan, const struct vfetch_record_p
                            vfetch_record_fn *record_run, const struct vfetch_run_params *p,
                            size_t converted, uint8_t *stage, size_t stage_size)
 {
-    _Alignas(64) uint8_t out[RUN_TAIL_OUT_BYTES];
     const size_t n = p->count - converted;
-    if ((uint64_t)prog->group * plan->out_stride > sizeof out)
+    if ((uint64_t)prog->group * plan->out_stride > RUN_TAIL_OUT_BYTES)
         return 0;
     const uint8_t *base[VFETCH_MAX_STREAMS];
     size_t stride[VFETCH_MAX_STREAMS];
     if (!run_stage_groups(plan, prog, p, p->first + (uint32_t)converted, 1, n, stage, stage_size,
                           base, stride))
         return 0;
-    uint8_t *to = (uint8_t *)p->out + converted * plan->out_stride;
-    const size_t bytes = (n - 1) * plan->out_stride + plan->record_size;
-    memcpy(out, to, bytes);
-    record_run(prog, base, stride, 1, out, plan->out_stride);
-    memcpy(to, out, bytes);
+    run_group_through_stack(plan, prog, record_run, base, stride, n,
+                            (uint8_t *)p->out + converted * plan->out_stride);
     return 1;
 }
 
@@ -502,6 +514,41 @@ run_in_place_with(const vfetch_plan *plan, const struct vfetch_record_prog *prog
  * vertices of 5 bytes, 16-byte windows: 898 -> 688 instructions per draw at avx2). Out of
  * line: the thin path's common case sets up none of it.
  */
+/* Bytes the windows of `groups` groups read, over every stream the program reads. */
+static inline uint64_t run_windows_span(const vfetch_plan *plan,
+                                        const struct vfetch_record_prog *prog, size_t groups)
+{
+    uint64_t spans = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        spans += (uint64_t)(groups - 1) * prog->group * plan->vertex_stride[s] +
+                 prog->window_end[s];
+    }
+    return spans;
+}
+
+/* The bytes the windows of `groups` groups from draw position `first` read, stream after
+   stream into copy (as far as each binding goes, zeros after: as staging does), and the
+   program's sources over them. The caller checked run_windows_span <= RUN_SMALL_SPAN. */
+static inline void run_copy_windows(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
+                                    const struct vfetch_binding *streams, uint32_t first,
+                                    size_t groups, uint8_t *copy, const uint8_t **base,
+                                    size_t *stride)
+{
+    size_t used = 0;
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
+        /* validation put the draw's records inside the binding: first * stride < its size */
+        const uint64_t start = (uint64_t)first * sstride;
+        const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
+        run_copy_span(copy + used, &streams[s], (size_t)start, (size_t)span);
+        base[s] = copy + used;
+        stride[s] = (size_t)sstride;
+        used += (size_t)span;
+    }
+}
+
 static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
                                                   const struct vfetch_record_prog *prog,
                                                   vfetch_record_fn *record_run,
@@ -509,13 +556,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
                                                   uint32_t first, uint32_t count, void *out)
 {
     const size_t groups = count >> prog->group_shift;
-    uint64_t spans = 0;
-    for (unsigned i = 0; i < prog->num_streams_read; i++) {
-        const unsigned s = prog->streams_read[i];
-        spans += (uint64_t)(groups - 1) * prog->group * plan->vertex_stride[s] +
-                 prog->window_end[s];
-    }
-    if (spans > RUN_SMALL_SPAN)
+    if (run_windows_span(plan, prog, groups) > RUN_SMALL_SPAN)
         return 0;
     const struct vfetch_record_prog *small = plan->record_small;
     if (small && small != prog && !(count & (small->group - 1)) &&
@@ -523,17 +564,8 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
         return 1;
     _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS], used = 0;
-    for (unsigned i = 0; i < prog->num_streams_read; i++) {
-        const unsigned s = prog->streams_read[i];
-        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
-        const uint64_t start = (uint64_t)first * sstride;
-        const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
-        run_copy_span(copy + used, &streams[s], (size_t)start, (size_t)span); /* as staging does */
-        base[s] = copy + used;
-        stride[s] = (size_t)sstride;
-        used += (size_t)span;
-    }
+    size_t stride[VFETCH_MAX_STREAMS];
+    run_copy_windows(plan, prog, streams, first, groups, copy, base, stride);
     record_run(prog, base, stride, groups, out, plan->out_stride);
     return 1;
 }
@@ -541,42 +573,24 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
 /*
  * The n < group vertices after a draw's whole groups (or a draw shorter than a group, most
  * real draws: four vertices), as one group: the bytes its windows read copied to the stack
- * (as far as each binding goes, zeros after: run_past_end's copy for one group), the program
- * run into a stack copy of the output records, which was read first so that the slots the
- * program keeps stay as they were, and the n records copied back. Without the stage's set-up
- * (GX pos f32 XYZ, 4 vertices at avx2: 728 -> see docs/benchmarks.md instructions per draw).
- * Returns 0 having done nothing when the group does not fit the stack copies.
+ * (run_past_end's copy, for one group), then run_group_through_stack. Without the stage's
+ * set-up (GX pos f32 XYZ, 4 vertices at avx2: 728 -> 537 instructions per draw). Returns 0
+ * having done nothing when the group does not fit the stack copies.
  */
-static __attribute__((noinline)) int run_short_tail(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
-                          vfetch_record_fn *record_run, const struct vfetch_binding *streams,
-                          uint32_t first, uint32_t n, uint8_t *out)
+static __attribute__((noinline)) int run_short_tail(const vfetch_plan *plan,
+                                                    const struct vfetch_record_prog *prog,
+                                                    vfetch_record_fn *record_run,
+                                                    const struct vfetch_binding *streams,
+                                                    uint32_t first, uint32_t n, uint8_t *out)
 {
-    _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
-    _Alignas(64) uint8_t records[RUN_TAIL_OUT_BYTES];
-    if ((uint64_t)prog->group * plan->out_stride > sizeof records)
+    if ((uint64_t)prog->group * plan->out_stride > RUN_TAIL_OUT_BYTES ||
+        run_windows_span(plan, prog, 1) > RUN_SMALL_SPAN)
         return 0;
+    _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS], used = 0;
-    for (unsigned i = 0; i < prog->num_streams_read; i++) {
-        const unsigned s = prog->streams_read[i];
-        if (prog->window_end[s] > sizeof copy - used)
-            return 0;
-        used += prog->window_end[s];
-    }
-    used = 0;
-    for (unsigned i = 0; i < prog->num_streams_read; i++) {
-        const unsigned s = prog->streams_read[i];
-        const size_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
-        /* validation put the draw's records inside the binding: first * stride < its size */
-        run_copy_span(copy + used, &streams[s], (size_t)first * sstride, prog->window_end[s]);
-        base[s] = copy + used;
-        stride[s] = sstride;
-        used += prog->window_end[s];
-    }
-    const size_t bytes = (size_t)(n - 1) * plan->out_stride + plan->record_size;
-    memcpy(records, out, bytes);
-    record_run(prog, base, stride, 1, records, plan->out_stride);
-    memcpy(out, records, bytes);
+    size_t stride[VFETCH_MAX_STREAMS];
+    run_copy_windows(plan, prog, streams, first, 1, copy, base, stride);
+    run_group_through_stack(plan, prog, record_run, base, stride, n, out);
     return 1;
 }
 

@@ -201,12 +201,13 @@ static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETC
     const struct vfetch_gx_format *f = &p->format;
     const uint32_t matrix_bytes = gx_matrix_offset(f, 9);
     uint32_t src = matrix_bytes, dst = 0; /* the attributes follow the matrix-index bytes */
-    int indexed = 0;
+    p->any_indexed = 0;
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-        indexed |= f->attr[a].mode == VFETCH_GX_INDEX8 || f->attr[a].mode == VFETCH_GX_INDEX16;
+        if (f->attr[a].mode == VFETCH_GX_INDEX8 || f->attr[a].mode == VFETCH_GX_INDEX16)
+            p->any_indexed = 1;
     p->position_copy = -1;
     p->matrix_staged = 0;
-    if (matrix_bytes && !indexed) { /* converted in place: where the vertex has them */
+    if (matrix_bytes && !p->any_indexed) { /* converted in place: where the vertex has them */
         p->copies[p->num_copies++] =
             (struct vfetch_gx_copy){ VFETCH_GX_FROM_VERTEX, 0, 0, 0, (uint16_t)matrix_bytes, 0 };
         dst = matrix_bytes;
@@ -225,7 +226,6 @@ static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETC
                 p->copies[p->num_copies++] = (struct vfetch_gx_copy){
                     VFETCH_GX_FROM_VERTEX, 0, (uint16_t)src, (uint16_t)dst, at->element_size, 0 };
         } else {
-            p->any_indexed = 1;
             const unsigned index_size = at->mode == VFETCH_GX_INDEX8 ? 1 : 2;
             const unsigned pieces = at->stream_size / index_size; /* 3: NBT with NORMALINDEX3 */
             const unsigned piece = at->element_size / pieces;
@@ -239,7 +239,7 @@ static void gx_build_staging(struct vfetch_gx_plan *p, uint32_t staged_off[VFETC
         src += at->stream_size;
         dst += at->element_size;
     }
-    if (matrix_bytes && indexed) { /* after the attributes (vfetch_gx_plan.matrix_staged) */
+    if (matrix_bytes && p->any_indexed) { /* after the attributes (vfetch_gx_plan.matrix_staged) */
         p->matrix_staged = dst;
         p->copies[p->num_copies++] = (struct vfetch_gx_copy){
             VFETCH_GX_FROM_VERTEX, 0, 0, (uint16_t)dst, (uint16_t)matrix_bytes, 0 };
