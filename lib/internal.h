@@ -58,11 +58,12 @@ struct vfetch_record_prog;
 
 /**
  * A record-program executor (lib/record.h): run `groups` groups. Group g reads stream s at
- * base[s] + g * group * stride[s] and writes dst + g * group * dst_stride.
+ * base[s] + g * prog->group_step[s] and writes dst + g * prog->dst_step (the steps of the
+ * plan the program was lowered for).
  */
 #define VFETCH_RECORD_FN(name)                                                              \
-    void name(const struct vfetch_record_prog *prog, const uint8_t *const *base,            \
-              const size_t *stride, size_t groups, uint8_t *dst, size_t dst_stride)
+    void name(const struct vfetch_record_prog *prog, const uint8_t *const *base, size_t groups, \
+              uint8_t *dst)
 typedef VFETCH_RECORD_FN(vfetch_record_fn);
 
 /** A word copy (lib/word_copy.c): `bytes`, a multiple of 4, from src to dst, as stored or
@@ -135,14 +136,6 @@ enum {
     float, or a 32-bit integer kept whole), all in memory order or all byte-reversed. */
 int vfetch_plan_word_copy(const struct vfetch_plan *plan);
 
-/**
- * vfetch_run() without its validation, for front-ends whose own checks already establish
- * everything run_validate() checks (bindings, index entries, every byte the range reads, the
- * output size; count >= 1): a small draw then pays for one validation, not two. Returns 0 or
- * VFETCH_ENOMEM (stage allocation), before any write.
- */
-int vfetch_run_validated(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
-
 /** 1 if a stream reads one record for the whole run (constant and instanced streams). */
 static inline int vfetch_step_fixed(enum vfetch_step step)
 {
@@ -157,51 +150,60 @@ static inline int vfetch_out_stride_valid(uint32_t stride, uint32_t slots)
     return stride == 0 || (stride % 4 == 0 && stride >= 4 * slots);
 }
 
-/** Bytes of the thin path's stack copy (vfetch_run_in_place), and of the span per stream up to
-    which the general path stages a short draw whole. */
+/** Bytes of the in-place path's stack copy (run_past_end, run_short_tail in lib/run.c), and
+    of the span per stream up to which the staged path stages a short draw whole. */
 #define VFETCH_RUN_SMALL_SPAN 1024
-/** Bytes of output records the thin path's tail (and the general path's) runs a group into. */
+/** Bytes of output records the in-place path's tail (and the staged path's) runs a group into. */
 #define VFETCH_RUN_TAIL_OUT_BYTES 4096
 
 /**
- * The thin path of an unindexed, validated draw of a plan with a record program (plan->record
- * set): the program runs over draw positions [first, first + count) with no stage set-up, its
- * whole groups at once and the vertices after them (a tail, or a draw shorter than a group) as
- * one more group from stack copies, and this returns 1; else it returns 0, having written
- * nothing or only records the general path (vfetch_run_validated) then writes again with the
- * same bytes. The groups run in
- * place when every window of every group lies inside its binding; where some window passes a
- * binding's end and the bytes the windows read total at most VFETCH_RUN_SMALL_SPAN, an AVX-512
- * plan's 256-bit program for small draws (plan->record_small) in place if its windows fit,
- * else the draw's program from a stack copy of those bytes (zeros past each binding). streams
- * as in struct vfetch_run_params.
+ * A validated draw as the one execute call (vfetch_execute) takes it from every
+ * front-end: vfetch_run (R300, Maxwell, hand-built plans), GX's direct draws (the vertices
+ * themselves) and GX's staged vertices. Whoever builds it has checked everything vfetch_run's
+ * validation checks: bindings, index entries, every byte the draw reads, the output's size.
  */
-int vfetch_run_in_place(const struct vfetch_plan *plan, const struct vfetch_binding *streams,
-                        uint32_t first, uint32_t count, void *out);
+struct vfetch_draw {
+    /** The plan's streams, bound as it reads them: an instanced stream already moved to the
+        one record it reads (it then runs as a constant stream). */
+    const struct vfetch_binding *streams;
+    /** Draw positions [first, first + count), count >= 1. */
+    uint32_t first, count;
+    /** The run whose index buffer gathers the plan's indexed streams (its index type, entries,
+        offset and maximum), or NULL: every stream read in draw order. */
+    const struct vfetch_run_params *indexed;
+    /** count output records of the plan's stride. */
+    void *out;
+    /** 1: only the paths without a stage run; vfetch_execute returns VFETCH_EXECUTE_DECLINED
+        where a stage would be needed, having written nothing or only records the staged path
+        writes again with the same bytes (checkasm checks the in-place path this way). */
+    uint8_t in_place_only;
+};
+
+/** vfetch_execute: the draw needs a stage and said in_place_only. */
+#define VFETCH_EXECUTE_DECLINED 1
+
+/** vfetch_execute's part for plans that are not a word copy (lib/run.c). */
+int vfetch_execute_program(const struct vfetch_plan *plan, const struct vfetch_draw *draw);
 
 /**
- * A validated draw without an index buffer by the cheapest path that needs no stage: a
- * word-copy plan's draw is one copy of its records (lib/word_copy.c; validation put them
- * inside the binding, and the output holds count records of the stride, the record size);
- * a plan with a record program runs the thin path (vfetch_run_in_place). Returns 1 done, or
- * 0 for the general path (vfetch_run_staged), as vfetch_run_in_place does. Inline: the
- * copies of short draws (GX's real draws: four vertices) cost less than a call frame.
+ * Execute a validated draw: the one call every front-end makes. A word-copy plan's draw in
+ * draw order is one copy of its records (lib/word_copy.c: validation put them inside the
+ * binding, and the output holds count records of the stride, the record size); else the
+ * plan's record program in place where every window lies inside its binding (short draws and
+ * tails from stack copies), else through the stage, else per op. Returns 0, VFETCH_ENOMEM
+ * (a stage, before any write), or VFETCH_EXECUTE_DECLINED (in_place_only). The copy is inline:
+ * for GX's real draws (four vertices) it costs less than a call frame.
  */
-static inline int vfetch_run_direct(const struct vfetch_plan *plan,
-                                    const struct vfetch_binding *streams, uint32_t first,
-                                    uint32_t count, void *out)
+static inline int vfetch_execute(const struct vfetch_plan *plan, const struct vfetch_draw *draw)
 {
-    if (plan->word_copy) {
+    if (plan->word_copy && !draw->indexed) {
         const size_t stride = plan->out_stride;
-        plan->copy((const uint8_t *)streams[0].data + (size_t)first * stride, (uint8_t *)out,
-                   (size_t)count * stride);
-        return 1;
+        plan->copy((const uint8_t *)draw->streams[0].data + (size_t)draw->first * stride,
+                   (uint8_t *)draw->out, (size_t)draw->count * stride);
+        return 0;
     }
-    return plan->record ? vfetch_run_in_place(plan, streams, first, count, out) : 0;
+    return vfetch_execute_program(plan, draw);
 }
-
-/** vfetch_run_validated() but the thin path: for a draw vfetch_run_direct() declined. */
-int vfetch_run_staged(const struct vfetch_plan *plan, const struct vfetch_run_params *params);
 
 /** Container size and field layout of each format. */
 struct vfetch_format_info {

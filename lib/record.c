@@ -506,6 +506,22 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     while ((1u << prog->group_shift) < group)
         prog->group_shift++;
     prog->num_vectors = num_vectors;
+    /* Steps from one group to the next, fixed by the plan: a draw forms none of them. Only a
+       32-bit host with strides of 2^28 bytes and more has a step that does not fit size_t:
+       such a plan runs per op. */
+    for (unsigned s = 0; s < d->num_streams; s++) {
+        const uint64_t step = (uint64_t)group * plan->vertex_stride[s];
+        if (step > SIZE_MAX) {
+            free(prog);
+            return NULL;
+        }
+        prog->group_step[s] = (size_t)step;
+    }
+    if ((uint64_t)group * plan->out_stride > SIZE_MAX) {
+        free(prog);
+        return NULL;
+    }
+    prog->dst_step = (size_t)group * plan->out_stride;
     /* groups per block: as many as 16 KiB of output holds, 1..64 (record.h) */
     const uint64_t fit = 16384 / ((uint64_t)group * plan->out_stride);
     prog->block = fit < 1 ? 1 : fit > 64 ? 64 : (uint32_t)fit;

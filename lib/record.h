@@ -180,6 +180,11 @@ struct vfetch_record_prog {
         (group - 1) * stride + record_hi <= window_end: a stage that holds the windows of its
         groups holds every record copied into it. */
     uint32_t record_lo[VFETCH_MAX_STREAMS], record_hi[VFETCH_MAX_STREAMS];
+    /** Per stream: bytes from one group's first record to the next group's (group times the
+        plan's vertex stride: 0 for streams that read one record for the run), and of the
+        output (group times the output stride): set at lowering, so that a draw forms none. */
+    size_t group_step[VFETCH_MAX_STREAMS];
+    size_t dst_step;
     /** The streams any window reads, so that the loop advances only those. */
     uint32_t num_streams_read;
     uint8_t streams_read[VFETCH_MAX_STREAMS];

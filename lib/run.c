@@ -239,7 +239,7 @@ static inline void run_copy_span(uint8_t *to, const struct vfetch_binding *b, si
 static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                             const struct vfetch_run_params *p, uint32_t first, size_t groups,
                             size_t present, uint8_t *stage, size_t stage_size,
-                            const uint8_t **base, size_t *stride)
+                            const uint8_t **base)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
     size_t used = 0;
@@ -260,7 +260,6 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
             /* Records in draw order: the stage mirrors memory, so copy the span at once. */
             run_copy_span(to, &p->streams[s], (size_t)first * sstride, (size_t)span);
             base[s] = to;
-            stride[s] = sstride;
             used += (size_t)span;
             continue;
         }
@@ -274,7 +273,6 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
             memcpy(to + i * sstride + lo, data + (size_t)(rec * st->stride) + lo, bytes);
         }
         base[s] = to;
-        stride[s] = sstride;
         used += (size_t)span;
     }
     return 1;
@@ -283,16 +281,15 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
 /* Whole groups that can run in place: every window of every stream inside its binding. */
 static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                               const struct vfetch_run_params *p, size_t groups,
-                              const uint8_t **base, size_t *stride)
+                              const uint8_t **base)
 {
-    const uint64_t group = prog->group;
     size_t safe = groups;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
         const uint8_t *data = p->streams[s].data;
-        stride[s] = plan->vertex_stride[s]; /* 0: one record for the run */
-        /* first * stride <= the validated binding size for the streams read in place */
-        const uint64_t start = (uint64_t)p->first * stride[s], size = p->streams[s].size;
+        /* first * stride <= the validated binding size for the streams read in place (stride
+           0: one record for the run) */
+        const uint64_t start = (uint64_t)p->first * plan->vertex_stride[s], size = p->streams[s].size;
         if (start + prog->window_end[s] > size) {
             base[s] = data;
             safe = 0;
@@ -301,7 +298,7 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
         base[s] = data + start;
         /* group g reads up to start + g*group*stride + window_end: a multiply tells whether
            all groups fit (the common case), a division how many do otherwise */
-        const uint64_t step = group * stride[s], room = size - start - prog->window_end[s];
+        const uint64_t step = prog->group_step[s], room = size - start - prog->window_end[s];
         if (safe && step && (uint64_t)(safe - 1) * step > room) {
             const uint64_t fit = room / step + 1;
             safe = fit < safe ? (size_t)fit : safe;
@@ -337,13 +334,13 @@ static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_pl
    checked that a group's records fit RUN_TAIL_OUT_BYTES. */
 static inline __attribute__((always_inline)) void
 run_group_through_stack(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
-                        vfetch_record_fn *record_run, const uint8_t *const *base,
-                        const size_t *stride, size_t n, uint8_t *to)
+                        vfetch_record_fn *record_run, const uint8_t *const *base, size_t n,
+                        uint8_t *to)
 {
     _Alignas(64) uint8_t out[RUN_TAIL_OUT_BYTES];
     const size_t bytes = (n - 1) * plan->out_stride + plan->record_size;
     memcpy(out, to, bytes);
-    record_run(prog, base, stride, 1, out, plan->out_stride);
+    record_run(prog, base, 1, out);
     memcpy(to, out, bytes);
 }
 
@@ -362,11 +359,10 @@ static int run_record_tail(const vfetch_plan *plan, const struct vfetch_record_p
     if ((uint64_t)prog->group * plan->out_stride > RUN_TAIL_OUT_BYTES)
         return 0;
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS];
     if (!run_stage_groups(plan, prog, p, p->first + (uint32_t)converted, 1, n, stage, stage_size,
-                          base, stride))
+                          base))
         return 0;
-    run_group_through_stack(plan, prog, record_run, base, stride, n,
+    run_group_through_stack(plan, prog, record_run, base, n,
                             (uint8_t *)p->out + converted * plan->out_stride);
     return 1;
 }
@@ -381,7 +377,6 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     const size_t groups = p->count >> prog->group_shift;
     /* Set for the streams the program reads, the only ones it looks at. */
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS];
     uint8_t *out = p->out;
     size_t done = 0; /* groups converted */
 
@@ -389,23 +384,21 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
         const struct vfetch_stream *st = &plan->desc.streams[s];
-        /* A group's step must be a size_t (only 32-bit hosts with strides of 2^28 and more
-           fail this); gathered records keep the stream's stride (the program's offsets assume
-           it), so records longer than their stride would overlap in the stage. */
+        /* Gathered records keep the stream's stride (the program's offsets assume it), so
+           records longer than their stride would overlap in the stage. */
         const int gathered = run_gathered(st, p);
-        if ((uint64_t)group * plan->vertex_stride[s] > SIZE_MAX ||
-            (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride)) {
+        if (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride) {
             run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
             return;
         }
         staged_run |= gathered;
     }
     if (!staged_run) {
-        done = run_safe_groups(plan, prog, p, groups, base, stride);
+        done = run_safe_groups(plan, prog, p, groups, base);
         if (done < groups && run_small_span(prog, plan, groups))
             done = 0; /* staged whole below: one short copy beats a second program pass */
         else
-            record_run(prog, base, stride, done, out, plan->out_stride);
+            record_run(prog, base, done, out);
     }
     /* The rest, a batch of groups at a time through the stage. */
     while (done < groups) {
@@ -413,12 +406,11 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
         const uint32_t first = p->first + (uint32_t)(done * group);
         while (batch &&
                !run_stage_groups(plan, prog, p, first, batch, batch * group, stage, stage_size,
-                              base, stride))
+                                 base))
             batch /= 2;
         if (!batch)
             break; /* one group does not fit the stage: per-op from here on */
-        record_run(prog, base, stride, batch, out + done * group * plan->out_stride,
-                   plan->out_stride);
+        record_run(prog, base, batch, out + done * prog->dst_step);
         done += batch;
     }
     const size_t converted = done * group;
@@ -467,62 +459,51 @@ static void run_record(const vfetch_plan *plan, const struct vfetch_run_params *
 }
 
 /*
- * The thin path (internal.h): exactly what run_record_with does for such a draw, without its
- * set-up; most real draws (four vertices of a format whose groups are two or four) take it.
- * Its bounds rule is run_safe_groups' for all groups at once; that function counts how many
- * groups fit (with a division) where this path only needs all or none and stops at the first
- * stream that does not fit (calling it measured 29 instructions more per draw, 43 on draws
- * that then take the general path).
+ * The in-place path (vfetch_execute's first resort for a draw in draw order): exactly what
+ * run_record_with does for such a draw, without its set-up; most real draws (four vertices of
+ * a format whose groups are two or four) take it. Its bounds rule is run_safe_groups' for all
+ * groups at once; that function counts how many groups fit (with a division) where this path
+ * only needs all or none and stops at the first stream that does not fit.
+ *
+ * The in-place path with program prog, for a draw of whole groups: 1 if every group ran in
+ * place, 0 if some window passes a binding's end (nothing done).
  */
-/* The thin path with program prog, for a draw of whole groups: 1 if every group ran in place,
-   -1 if some window passes a binding's end, 0 if a group's step overflows (nothing done). */
 static inline __attribute__((always_inline)) int
 run_in_place_with(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                   vfetch_record_fn *record_run, const struct vfetch_binding *streams,
                   uint32_t first, uint32_t count, void *out)
 {
-    const size_t groups = count >> prog->group_shift;
+    const size_t last = (count >> prog->group_shift) - 1;
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS];
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
         /* Validation put every record of the draw inside the binding: first * stride and
            the last group's start stay below its size, so neither sum overflows. */
-        const uint64_t start = (uint64_t)first * sstride;
-        const uint64_t last = start + (uint64_t)(groups - 1) * prog->group * sstride;
-        if ((uint64_t)prog->group * sstride > SIZE_MAX)
+        const uint64_t start = (uint64_t)first * plan->vertex_stride[s];
+        if (start + (uint64_t)last * prog->group_step[s] + prog->window_end[s] > streams[s].size)
             return 0;
-        if (last + prog->window_end[s] > streams[s].size)
-            return -1;
         base[s] = (const uint8_t *)streams[s].data + start;
-        stride[s] = (size_t)sstride;
     }
-    record_run(prog, base, stride, groups, out, plan->out_stride);
+    record_run(prog, base, last + 1, out);
     return 1;
 }
 
 /*
  * A short draw of whole groups whose program's last windows pass a binding's end (a buffer that
- * ends at the draw's last vertex; vfetch_run_in_place): its windows read at most
- * RUN_SMALL_SPAN bytes in all (longer draws take the general path, which runs every group that
- * fits in place and stages the last ones). First an AVX-512 plan's 256-bit program for small
- * draws, whose smaller groups and windows may fit in place (GX config e packed, 16 vertices of
- * 14 bytes: 56-byte groups, 64-byte windows; Zen 4, avx512: 53 -> 39 ns per draw). Else the
- * bytes its windows read are copied to the stack (as far as each binding goes, zeros after)
- * and the program runs from there: the stage's copy without its set-up (GX config d vec4, 16
- * vertices of 5 bytes, 16-byte windows: 898 -> 688 instructions per draw at avx2). Out of
- * line: the thin path's common case sets up none of it.
+ * ends at the draw's last vertex): its windows read at most RUN_SMALL_SPAN bytes in all (longer
+ * draws take the staged path, which runs every group that fits in place and stages the last
+ * ones). First an AVX-512 plan's 256-bit program for small draws, whose smaller groups and
+ * windows may fit in place. Else the bytes its windows read are copied to the stack (as far as
+ * each binding goes, zeros after) and the program runs from there: the stage's copy without
+ * its set-up. Out of line: the common case sets up none of it.
  */
 /* Bytes the windows of `groups` groups read, over every stream the program reads. */
-static inline uint64_t run_windows_span(const vfetch_plan *plan,
-                                        const struct vfetch_record_prog *prog, size_t groups)
+static inline uint64_t run_windows_span(const struct vfetch_record_prog *prog, size_t groups)
 {
     uint64_t spans = 0;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        spans += (uint64_t)(groups - 1) * prog->group * plan->vertex_stride[s] +
-                 prog->window_end[s];
+        spans += (uint64_t)(groups - 1) * prog->group_step[s] + prog->window_end[s];
     }
     return spans;
 }
@@ -532,19 +513,16 @@ static inline uint64_t run_windows_span(const vfetch_plan *plan,
    program's sources over them. The caller checked run_windows_span <= RUN_SMALL_SPAN. */
 static inline void run_copy_windows(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                                     const struct vfetch_binding *streams, uint32_t first,
-                                    size_t groups, uint8_t *copy, const uint8_t **base,
-                                    size_t *stride)
+                                    size_t groups, uint8_t *copy, const uint8_t **base)
 {
     size_t used = 0;
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        const uint64_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
         /* validation put the draw's records inside the binding: first * stride < its size */
-        const uint64_t start = (uint64_t)first * sstride;
-        const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
+        const uint64_t start = (uint64_t)first * plan->vertex_stride[s];
+        const uint64_t span = (uint64_t)(groups - 1) * prog->group_step[s] + prog->window_end[s];
         run_copy_span(copy + used, &streams[s], (size_t)start, (size_t)span);
         base[s] = copy + used;
-        stride[s] = (size_t)sstride;
         used += (size_t)span;
     }
 }
@@ -556,17 +534,16 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
                                                   uint32_t first, uint32_t count, void *out)
 {
     const size_t groups = count >> prog->group_shift;
-    if (run_windows_span(plan, prog, groups) > RUN_SMALL_SPAN)
+    if (run_windows_span(prog, groups) > RUN_SMALL_SPAN)
         return 0;
     const struct vfetch_record_prog *small = plan->record_small;
     if (small && small != prog && !(count & (small->group - 1)) &&
-        run_in_place_with(plan, small, plan->record_small_run, streams, first, count, out) > 0)
+        run_in_place_with(plan, small, plan->record_small_run, streams, first, count, out))
         return 1;
     _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS];
-    run_copy_windows(plan, prog, streams, first, groups, copy, base, stride);
-    record_run(prog, base, stride, groups, out, plan->out_stride);
+    run_copy_windows(plan, prog, streams, first, groups, copy, base);
+    record_run(prog, base, groups, out);
     return 1;
 }
 
@@ -574,8 +551,7 @@ static __attribute__((noinline)) int run_past_end(const vfetch_plan *plan,
  * The n < group vertices after a draw's whole groups (or a draw shorter than a group, most
  * real draws: four vertices), as one group: the bytes its windows read copied to the stack
  * (run_past_end's copy, for one group), then run_group_through_stack. Without the stage's
- * set-up (GX pos f32 XYZ, 4 vertices at avx2: 728 -> 537 instructions per draw). Returns 0
- * having done nothing when the group does not fit the stack copies.
+ * set-up. Returns 0 having done nothing when the group does not fit the stack copies.
  */
 static __attribute__((noinline)) int run_short_tail(const vfetch_plan *plan,
                                                     const struct vfetch_record_prog *prog,
@@ -583,57 +559,51 @@ static __attribute__((noinline)) int run_short_tail(const vfetch_plan *plan,
                                                     const struct vfetch_binding *streams,
                                                     uint32_t first, uint32_t n, uint8_t *out)
 {
-    if ((uint64_t)prog->group * plan->out_stride > RUN_TAIL_OUT_BYTES ||
-        run_windows_span(plan, prog, 1) > RUN_SMALL_SPAN)
+    if (prog->dst_step > RUN_TAIL_OUT_BYTES || run_windows_span(prog, 1) > RUN_SMALL_SPAN)
         return 0;
     _Alignas(64) uint8_t copy[RUN_SMALL_SPAN];
     const uint8_t *base[VFETCH_MAX_STREAMS];
-    size_t stride[VFETCH_MAX_STREAMS];
-    run_copy_windows(plan, prog, streams, first, 1, copy, base, stride);
-    run_group_through_stack(plan, prog, record_run, base, stride, n, out);
+    run_copy_windows(plan, prog, streams, first, 1, copy, base);
+    run_group_through_stack(plan, prog, record_run, base, n, out);
     return 1;
 }
 
-int vfetch_run_in_place(const vfetch_plan *plan, const struct vfetch_binding *streams,
-                        uint32_t first, uint32_t count, void *out)
+/* A draw in draw order by its program without a stage: 1 done, or 0 having written nothing
+   or only records the staged path then writes again with the same bytes. */
+static int run_in_place(const vfetch_plan *plan, const struct vfetch_draw *src)
 {
+    const uint32_t count = src->count, first = src->first;
     vfetch_record_fn *record_run;
     const struct vfetch_record_prog *prog = run_program(plan, count, &record_run);
     const uint32_t whole = count & ~(prog->group - 1), rest = count - whole;
     if (rest) {
         /* the tail first: if it cannot run here, nothing has been written (the caller then
            stages the whole draw) */
-        if (!run_short_tail(plan, prog, record_run, streams, first + whole, rest,
-                            (uint8_t *)out + (size_t)whole * plan->out_stride))
+        if (!run_short_tail(plan, prog, record_run, src->streams, first + whole, rest,
+                            (uint8_t *)src->out + (size_t)whole * plan->out_stride))
             return 0;
         if (!whole)
             return 1;
     }
-    const int ran = run_in_place_with(plan, prog, record_run, streams, first, whole, out);
-    if (ran >= 0 ? ran : run_past_end(plan, prog, record_run, streams, first, whole, out))
-        return 1;
-    return 0;
+    return run_in_place_with(plan, prog, record_run, src->streams, first, whole, src->out) ||
+           run_past_end(plan, prog, record_run, src->streams, first, whole, src->out);
 }
 
-int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
+/* Through the stage (on the stack, or on the heap for a vertex whose staged records alone
+   exceed it, allocated here so that an allocation failure comes before any write). Kept out
+   of line so that the in-place path sets up no stack stage. */
+static __attribute__((noinline)) int run_staged(const vfetch_plan *plan,
+                                                const struct vfetch_draw *src)
 {
-    if (!plan || !params)
-        return VFETCH_EINVAL;
-    int err = run_validate(plan, params);
-    if (err || params->count == 0)
-        return err;
-    return vfetch_run_validated(plan, params);
-}
-
-/* Everything but the thin path: through the stage (on the stack, or on the heap for a vertex
-   whose staged records alone exceed it, allocated here so that an allocation failure comes
-   before any write). Kept out of line so that the thin path sets up no stack stage. */
-__attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
-                                                const struct vfetch_run_params *params)
-{
+    struct vfetch_run_params p =
+        src->indexed ? *src->indexed : (struct vfetch_run_params){ .index_type = VFETCH_INDEX_NONE };
+    p.streams = src->streams;
+    p.num_streams = plan->desc.num_streams;
+    p.first = src->first;
+    p.count = src->count;
+    p.out = src->out;
     _Alignas(64) uint8_t stage_stack[RUN_STAGE_BYTES];
-    const uint64_t staged_bytes =
-        params->index_type == VFETCH_INDEX_NONE ? 0 : run_staged_bytes(plan, params);
+    const uint64_t staged_bytes = src->indexed ? run_staged_bytes(plan, &p) : 0;
     if (staged_bytes > SIZE_MAX)
         return VFETCH_ENOMEM;
     struct vfetch_stage stage;
@@ -641,30 +611,29 @@ __attribute__((noinline)) int vfetch_run_staged(const vfetch_plan *plan,
     if (err)
         return err;
     if (plan->record)
-        run_record(plan, params, stage.data, stage.size);
+        run_record(plan, &p, stage.data, stage.size);
     else
-        run_per_op_range(plan, params, params->first, params->count, params->out, stage.data,
-                         stage.size);
+        run_per_op_range(plan, &p, p.first, p.count, p.out, stage.data, stage.size);
     vfetch_stage_close(&stage);
     return VFETCH_OK;
 }
 
-/* A validated draw with its bindings as the plan reads them: the thin path, else staged. */
-static inline int run_bound(const vfetch_plan *plan, const struct vfetch_run_params *params)
+int vfetch_execute_program(const vfetch_plan *plan, const struct vfetch_draw *src)
 {
-    if (params->index_type == VFETCH_INDEX_NONE &&
-        vfetch_run_direct(plan, params->streams, params->first, params->count, params->out))
+    if (!src->indexed && plan->record && run_in_place(plan, src))
         return VFETCH_OK;
-    return vfetch_run_staged(plan, params);
+    if (src->in_place_only)
+        return VFETCH_EXECUTE_DECLINED;
+    return run_staged(plan, src);
 }
 
-/* An instanced stream reads one record for the whole run: its binding moved to that record
-   (validated to lie inside it), it runs as a constant stream. */
+/* The source of a validated run: its bindings, an instanced stream's moved to the one record
+   it reads (validated to lie inside it), so that it runs as a constant stream. */
 static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
-                                                   const struct vfetch_run_params *params)
+                                                   const struct vfetch_run_params *params,
+                                                   struct vfetch_draw *src)
 {
     struct vfetch_binding shifted[VFETCH_MAX_STREAMS];
-    struct vfetch_run_params p = *params;
     for (unsigned s = 0; s < plan->desc.num_streams; s++) {
         shifted[s] = params->streams[s];
         const struct vfetch_stream *st = &plan->desc.streams[s];
@@ -674,12 +643,23 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
         shifted[s].data = (const uint8_t *)shifted[s].data + at;
         shifted[s].size -= at;
     }
-    p.streams = shifted;
-    p.num_streams = plan->desc.num_streams;
-    return run_bound(plan, &p);
+    src->streams = shifted;
+    return vfetch_execute(plan, src);
 }
 
-int vfetch_run_validated(const vfetch_plan *plan, const struct vfetch_run_params *params)
+int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
-    return plan->has_instanced ? run_instanced(plan, params) : run_bound(plan, params);
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    int err = run_validate(plan, params);
+    if (err || params->count == 0)
+        return err;
+    struct vfetch_draw src = {
+        .streams = params->streams,
+        .first = params->first,
+        .count = params->count,
+        .indexed = params->index_type != VFETCH_INDEX_NONE ? params : NULL,
+        .out = params->out,
+    };
+    return plan->has_instanced ? run_instanced(plan, params, &src) : vfetch_execute(plan, &src);
 }

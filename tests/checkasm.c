@@ -638,8 +638,8 @@ static bool random_plan_desc(struct vfetch_plan_desc *d)
     return regular;
 }
 
-/* The tests that call the run's internal entry points (vfetch_run_in_place and the like,
-   which take instanced streams already moved to their record: vfetch_run does that) read
+/* The tests that call the run's internal entry point (vfetch_execute, which takes instanced
+   streams already moved to their record: vfetch_run does that) read
    instanced streams as constant ones. */
 static void instanced_as_constant(struct vfetch_plan_desc *d)
 {
@@ -1511,7 +1511,7 @@ static bool program_tail_fits(const vfetch_plan *plan, const struct vfetch_recor
 }
 
 /*
- * The thin path (run.c, vfetch_run_in_place) on draws whose buffers end at their last used
+ * The in-place path (vfetch_execute with in_place_only) on draws whose buffers end at their last used
  * byte, against a guard page: it runs exactly when the draw's whole groups fit, or when their
  * program's windows pass the end and read at most the thin path's stack copy in all (then by
  * the plan's program for small draws if it fits, record_small: an AVX-512 plan's 256-bit
@@ -1596,7 +1596,10 @@ static void check_record_in_place(void)
                 const bool copied = !fits && short_draw && !by_small;
                 uint8_t *out_alloc, *out = place(rr.b.out_size, 0, 0, &out_alloc);
                 memcpy(out, rr.pattern, rr.b.out_size);
-                const int ran = vfetch_run_in_place(plan, rr.b.bind, rr.b.first, count, out);
+                const struct vfetch_draw src = { .streams = rr.b.bind, .first = rr.b.first,
+                                                   .count = count, .out = out,
+                                                   .in_place_only = 1 };
+                const int ran = vfetch_execute(plan, &src) == 0;
                 CHECK_EQ(ran, plan->word_copy || (tail_ok && (fits || by_small || copied)));
                 if (ran) {
                     char detail[112];

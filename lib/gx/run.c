@@ -559,19 +559,13 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
    size, which bounds every byte the converter reads, and out holds n output records. A stage
    is passed whole (src_size its size, past its n records): the record program then runs
    every whole group in place, its windows reading stage bytes that no lane uses, instead of
-   copying the last groups first (config c, 16 vertices: 104 -> 96 ns). With `thin` 0 the
-   draw's thin path was tried already (vfetch_run_in_place) and is not tried again. */
-static __attribute__((noinline)) int gx_convert(const struct vfetch_gx_plan *plan,
-                                                const void *src, size_t src_size, uint32_t n,
-                                                uint8_t *out, size_t out_size, const int thin)
+   copying the last groups first. */
+static int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
+                      uint32_t n, uint8_t *out)
 {
     const struct vfetch_binding bind = { src, src_size };
-    const struct vfetch_run_params rp = {
-        .streams = &bind, .num_streams = 1, .count = n, .index_type = VFETCH_INDEX_NONE,
-        .max_index = UINT32_MAX, .out = out, .out_size = out_size,
-    };
-    return thin ? vfetch_run_validated(plan->converter, &rp)
-                : vfetch_run_staged(plan->converter, &rp);
+    const struct vfetch_draw draw = { .streams = &bind, .count = n, .out = out };
+    return vfetch_execute(plan->converter, &draw);
 }
 
 /* The output must hold `written` records (checked once the skipped vertices are known). */
@@ -609,7 +603,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         if (!err)
             err = gx_check_output(plan, p, r->written);
         if (!err && staged)
-            err = gx_convert(plan, stage->data, stage->size, staged, p->out, p->out_size, 1);
+            err = gx_convert(plan, stage->data, stage->size, staged, p->out);
         return err;
     }
     err = gx_check_indices(rc, p, vsize, r);
@@ -623,7 +617,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
         gx_stage(rc, p, vsize, plan->staged_size, v0, n, stage->data, 0, r, &staged);
         if (!staged)
             continue;
-        err = gx_convert(plan, stage->data, stage->size, staged, out, room, 1);
+        err = gx_convert(plan, stage->data, stage->size, staged, out);
         const size_t advance = (size_t)staged * plan->out_stride;
         out += advance < room ? advance : room;
         room -= advance < room ? advance : room;
@@ -752,18 +746,12 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return VFETCH_ESHORT_STREAM;
 
     if (!plan->any_indexed) { /* converted in place, if there is anything to convert */
-        const vfetch_plan *conv = plan->converter;
-        if (conv) {
-            const int err = gx_check_output(plan, p, p->count);
+        if (plan->converter) {
+            int err = gx_check_output(plan, p, p->count);
+            if (!err)
+                err = gx_convert(plan, p->vertices, p->vertices_size, p->count, p->out);
             if (err)
                 return err;
-            const struct vfetch_binding bind = { p->vertices, p->vertices_size };
-            if (!vfetch_run_direct(conv, &bind, 0, p->count, p->out)) {
-                const int cerr = gx_convert(plan, p->vertices, p->vertices_size, p->count,
-                                            p->out, p->out_size, 0);
-                if (cerr)
-                    return cerr;
-            }
         }
         if (result)
             *result = (struct vfetch_gx_result){ p->count, 0, 0 };

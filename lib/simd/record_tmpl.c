@@ -539,18 +539,15 @@ static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
 
 static VFETCH_RECORD_FN(NAME(record_run))
 {
-    /* The caller keeps group * stride within size_t (run.c). A draw shorter than a group is
-       all tail (groups 0: nothing here). */
-    const size_t group = prog->group, block = prog->block;
+    /* A draw shorter than a group is all tail (groups 0: nothing here). */
+    const size_t block = prog->block, dst_step = prog->dst_step;
     const unsigned num_read = prog->num_streams_read;
     uintptr_t gbase[VFETCH_MAX_STREAMS];
-    size_t gstep[VFETCH_MAX_STREAMS];
     for (unsigned i = 0; i < num_read; i++) {
         const unsigned s = prog->streams_read[i];
         gbase[s] = (uintptr_t)base[s];
-        gstep[s] = group * stride[s];
     }
-    const size_t dst_step = group * dst_stride;
+    const size_t *const gstep = prog->group_step;
     const struct vfetch_rp_vector *const vec = prog->vec, *const vend = vec + prog->num_vectors;
     uintptr_t gdst = (uintptr_t)dst;
     while (groups) {
