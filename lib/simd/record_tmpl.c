@@ -455,7 +455,8 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
  */
 #define RP_COMMON (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV |         \
                    VFETCH_RP_HALF | VFETCH_RP_KEEP | VFETCH_RP_BLEND)
-/* RP_LOOP(k, passes) runs vector k of the run: defined by each dispatcher below. */
+/* RP_LOOP(k, passes) runs vector k of the run, RP_NEXT goes on to the next run: defined by
+   each dispatcher below. */
 /* A key lowering cannot give (VFETCH_RP_REACHABLE) compiles to nothing (a constant-false
    test): 42 of the 192 keys and of the gathered form's 64 are compiled, so the file builds
    about three times faster at every level. */
@@ -464,7 +465,7 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
         if (VFETCH_RP_REACHABLE(P)) {                                                       \
             for (unsigned k = 0; k < n; k++)                                                \
                 RP_LOOP(k, (P));                                                            \
-            return;                                                                         \
+            RP_NEXT;                                                                        \
         }                                                                                   \
         break;
 #define RP_VARIANTS2(P) RP_VARIANT(P) RP_VARIANT((P) | VFETCH_RP_KEEP)
@@ -513,13 +514,21 @@ VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,
         for (unsigned k = 0; k < n; k++)                                                    \
             RP_LOOP(k, v->passes & ~VFETCH_RP_WIDEN);
 
-/* A run of n vectors with the same passes (record.h), one dispatch for all of them. */
-static void rp_vector_run(const struct vfetch_rp_vector *v, unsigned n, const uintptr_t *gbase,
-                          const size_t *gstep, size_t groups, uintptr_t gdst, size_t dst_step)
+/* Every vector of a program over `groups` groups, a run of vectors with the same passes
+   (record.h) at a time, one dispatch per run. One frame for the whole program: a call per run
+   cost its frame and arguments again (GX config d packed, 16 vertices: 4 runs). */
+static void rp_program_run(const struct vfetch_rp_vector *v, const struct vfetch_rp_vector *vend,
+                           const uintptr_t *gbase, const size_t *gstep, size_t groups,
+                           uintptr_t gdst, size_t dst_step)
 {
+    for (; v < vend; v += v->run) {
+        const unsigned n = v->run;
 #define RP_LOOP(k, P) rp_vector_loop(&v[k], gbase, gstep, groups, gdst, dst_step, (P))
-    RP_DISPATCH(RP_VARIANTS128(0))
+#define RP_NEXT continue
+        RP_DISPATCH(RP_VARIANTS128(0))
+#undef RP_NEXT
 #undef RP_LOOP
+    }
 }
 
 /* The same for a gathered program (gv: the run's gathered vectors). Only the variants that
@@ -531,7 +540,9 @@ static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
 {
 #define RP_LOOP(k, P)                                                                       \
     rp_gather_loop(&v[k], &gv[k], col, col_stride, group, groups, gdst, dst_step, (P))
+#define RP_NEXT return
     RP_DISPATCH(RP_VARIANTS32(VFETCH_RP_LOAD) RP_VARIANTS32(VFETCH_RP_LOAD | VFETCH_RP_WIDEN))
+#undef RP_NEXT
 #undef RP_LOOP
 }
 
@@ -552,8 +563,7 @@ static VFETCH_RECORD_FN(NAME(record_run))
     uintptr_t gdst = (uintptr_t)dst;
     while (groups) {
         const size_t nb = groups < block ? groups : block;
-        for (const struct vfetch_rp_vector *v = vec; v < vend; v += v->run)
-            rp_vector_run(v, v->run, gbase, gstep, nb, gdst, dst_step);
+        rp_program_run(vec, vend, gbase, gstep, nb, gdst, dst_step);
         groups -= nb;
         if (!groups)
             break; /* (most draws are one block: no cursor to move) */
