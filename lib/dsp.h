@@ -7,33 +7,6 @@
 
 #include "record.h"
 
-/** Vertices of a GX staging block (lib/gx/run.c). */
-#define VFETCH_GX_BLOCK 128
-
-/**
- * The indices of a column of n <= VFETCH_GX_BLOCK vertices: idx[v] = the isize-byte (1 or 2)
- * big-endian index at at + v * vsize. `readable` bytes from at may be read (at least the
- * last index's end); a kernel may read up to 4 bytes at each index.
- */
-#define VFETCH_GX_INDICES_FN(name)                                                          \
-    void name(const uint8_t *at, size_t vsize, uint32_t n, unsigned isize, size_t readable, \
-              uint32_t *idx)
-typedef VFETCH_GX_INDICES_FN(vfetch_gx_indices_fn);
-
-/**
- * Source addresses from n indices: off = min(idx[v], clamp) * stride, addr[v] = base + off
- * where off < safe_end, else tail_addr + off (the copy of the buffer's last bytes). Returns the
- * highest index before the clamp. Offsets and safe_end are below 2^63.
- */
-#define VFETCH_GX_ADDRS_FN(name)                                                            \
-    uint32_t name(const uint32_t *idx, uint32_t n, uint32_t clamp, uint32_t stride,         \
-                  uintptr_t base, uintptr_t tail_addr, uint64_t safe_end, uintptr_t *addr)
-typedef VFETCH_GX_ADDRS_FN(vfetch_gx_addrs_fn);
-
-/** The reference forms (lib/ref/gx_index_ref.c); the SIMD levels run their tails with them. */
-VFETCH_GX_INDICES_FN(vfetch_gx_read_indices_c);
-VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c);
-
 struct vfetch_dsp {
     vfetch_convert_fn *convert[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT];
     /** Name of the best level applied ("c" for the reference only). */
@@ -49,12 +22,6 @@ struct vfetch_dsp {
         would mix many lane kinds may run cheaper on narrower vectors (vfetch_record_cost). */
     vfetch_record_fn *record_narrow;
     unsigned record_narrow_lanes;
-    /** The gathered-program executors of record and record_narrow (record.h), or NULL. */
-    vfetch_record_gather_fn *record_gather;
-    vfetch_record_gather_fn *record_narrow_gather;
-    /** GX staging: index columns and source addresses (lib/gx/run.c). */
-    vfetch_gx_indices_fn *gx_read_indices;
-    vfetch_gx_addrs_fn *gx_index_addrs;
     /** The byte-reversing copy of word-copy plans (lib/word_copy.c; the copy as stored is
         vfetch_word_copy_c, memcpy, at every level). */
     vfetch_word_copy_fn *bswap32_copy;
@@ -90,12 +57,6 @@ void vfetch_record_init_sse41(struct vfetch_dsp *dsp);
 void vfetch_record_init_avx2(struct vfetch_dsp *dsp);
 void vfetch_record_init_avx512(struct vfetch_dsp *dsp);
 void vfetch_record_init_neon(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_c(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_sse2(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_sse41(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_avx2(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_avx512(struct vfetch_dsp *dsp);
-void vfetch_gx_index_init_neon(struct vfetch_dsp *dsp);
 void vfetch_copy_init_sse2(struct vfetch_dsp *dsp);
 void vfetch_copy_init_sse41(struct vfetch_dsp *dsp);
 void vfetch_copy_init_avx2(struct vfetch_dsp *dsp);

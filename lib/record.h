@@ -41,7 +41,7 @@ enum vfetch_rp_window {
     VFETCH_RP_WINDOW_128 = 2, /**< one 128-byte window for the vector (vpermt2b) */
     /** one 32-byte window for the vector (vpermb): where the vector's bytes span 32 or
         fewer, so that a group of 32 to 63 bytes still ends its window inside the group and
-        runs in place (the common GX draw: four 16-byte vertices, two per group) */
+        runs in place (a draw of four 16-byte vertices, two per group) */
     VFETCH_RP_WINDOW_32 = 3,
 };
 
@@ -207,58 +207,5 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
  * split them), divided by the vertices per group. Used to choose between widths.
  */
 unsigned vfetch_record_cost(const struct vfetch_record_prog *prog);
-
-/*
- * Gathered sources (GX draws with indexed attributes, lib/gx/run.c): a program lowered against
- * the staged vertex (every attribute direct, one stream) runs without the stage. Staging copies
- * each vertex's parts with "moves" of 16 bytes from per-vertex addresses (a column of addresses
- * per move: the array element an index selects, or the vertex's own bytes); here each vector
- * loads those 16-byte pieces itself and one byte gather (the same for every group) puts their
- * bytes where the program's window and ctrl would have: the conversion passes that follow are
- * the program's own. A piece is (move, vertex of the group): its address is
- * col[move * col_stride + group * G + vertex].
- *
- * Wide (AVX-512 VBMI): up to 8 pieces in two registers of four 128-bit lanes, gathered by one
- * vpermt2b (ctrl[0]: byte 16 * piece + offset, zmask: bytes taken). Lane-local (128/256 bits):
- * register j holds piece j of each 128-bit lane (up to 4 per lane); ctrl[j] shuffles register
- * j within lanes (0x80: nothing from it) and the shuffles are ORed.
- */
-#define VFETCH_RP_GATHER_REGS 4
-
-struct vfetch_rp_gather_vector {
-    uint8_t regs;                 /**< registers assembled (0: the vector reads no source) */
-    /** Per register and 128-bit lane: the piece's move and vertex (unused slots repeat a
-        used piece, so that every load is of an address the columns hold). */
-    uint8_t move[VFETCH_RP_GATHER_REGS][4], vertex[VFETCH_RP_GATHER_REGS][4];
-    _Alignas(64) uint8_t ctrl[VFETCH_RP_GATHER_REGS][64];
-    uint64_t zmask;               /**< wide: output bytes gathered (else zero) */
-};
-
-struct vfetch_rp_gather {
-    const struct vfetch_record_prog *prog; /**< the program whose passes run (not owned) */
-    uint32_t wide;                         /**< 1: the AVX-512 form */
-    struct vfetch_rp_gather_vector vec[];  /**< one per program vector */
-};
-
-/**
- * Lower the gathered form of `prog` (lowered against one stream of `stride` bytes per vertex)
- * for moves that each copy staged bytes [dst[m], dst[m] + size[m]) (size at most 16, in
- * ascending dst, covering every staged byte a lane reads). Returns NULL where some vector
- * cannot be expressed (too many pieces, a binary16 pass) or on allocation failure.
- */
-struct vfetch_rp_gather *vfetch_record_gather_lower(const struct vfetch_record_prog *prog,
-                                                    uint32_t stride, unsigned num_moves,
-                                                    const uint16_t *dst, const uint16_t *size,
-                                                    int wide);
-
-/**
- * A gathered-program executor: `groups` groups whose pieces' addresses are in the columns
- * (move m's addresses at col + m * col_stride, group g's vertex v at entry g * G + v), group g
- * written at dst + g * G * dst_stride.
- */
-#define VFETCH_RECORD_GATHER_FN(name)                                                       \
-    void name(const struct vfetch_rp_gather *gp, const uintptr_t *col, size_t col_stride,   \
-              size_t groups, uint8_t *dst, size_t dst_stride)
-typedef VFETCH_RECORD_GATHER_FN(vfetch_record_gather_fn);
 
 #endif

@@ -419,8 +419,8 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     if (done == groups && plan->record_small && prog != plan->record_small &&
         (p->count - converted) % plan->record_small->group == 0) {
         /* Whole groups of the small program left: they run in place, where a tail group of
-           this one is staged (GX config a packed, 40 vertices: 117 -> 96 ns). Not when the
-           small program would leave a tail of its own: two steps measured slower than one. */
+           this one is staged. Not when the small program would leave a tail of its own: two
+           steps measured slower than one (docs/simd.md). */
         struct vfetch_run_params rest = *p;
         rest.first += (uint32_t)converted;
         rest.count -= (uint32_t)converted;

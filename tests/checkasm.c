@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "dsp.h"
+#include "gx/gx_dsp.h"
 #include "guard.h"
 #include "testutil.h"
 #include "texel/checkasm_texel.h"
@@ -96,6 +97,7 @@ struct level {
     const char *name;
     unsigned bit;
     struct vfetch_dsp dsp;
+    struct vfetch_gx_dsp gx; /* GX's table (lib/gx/gx_dsp.h) at the same level */
 };
 
 /* Set when vcvtph2ps flushes subnormal halves under DAZ. Hardware does not (DAZ is for single
@@ -117,6 +119,7 @@ __attribute__((target("sse2,f16c"))) static bool f16c_flushes_under_daz(void)
 static struct level levels[5];
 static unsigned num_levels;
 static struct vfetch_dsp ref_dsp;
+static struct vfetch_gx_dsp ref_gx;
 
 static void levels_init(void)
 {
@@ -139,6 +142,7 @@ static void levels_init(void)
     }
 #endif
     vfetch_dsp_init(&ref_dsp, 0);
+    vfetch_gx_dsp_init(&ref_gx, 0);
     for (unsigned i = 0; i < sizeof ladder / sizeof ladder[0]; i++) {
         if (!(have & ladder[i].bit) || (opt_isa && strcmp(opt_isa, ladder[i].name) != 0))
             continue;
@@ -146,6 +150,7 @@ static void levels_init(void)
         l->name = ladder[i].name;
         l->bit = ladder[i].bit;
         vfetch_dsp_init(&l->dsp, ladder[i].upto);
+        vfetch_gx_dsp_init(&l->gx, ladder[i].upto);
         CHECK(strcmp(l->dsp.name, l->name) == 0); /* the table really is that level's */
         num_levels++;
     }
@@ -1716,13 +1721,13 @@ static void check_gx_index(void)
         uint8_t *valloc, *vx = place(bytes, head, 0, &valloc);
         rnd_fill(vx, bytes);
         uint32_t want[VFETCH_GX_BLOCK];
-        ref_dsp.gx_read_indices(vx + src, vsize, n, isize, bytes - src, want);
+        ref_gx.read_indices(vx + src, vsize, n, isize, bytes - src, want);
         for (uint32_t v = 0; v < n; v++) /* the reference is the plain big-endian read */
             CHECK_EQ(want[v], isize == 1 ? vx[v * vsize + src]
                                          : (uint32_t)vx[v * vsize + src] << 8 | vx[v * vsize + src + 1]);
         for (unsigned l = 0; l < num_levels; l++) {
             uint32_t *got = guard_alloc_tail(n * sizeof *got);
-            levels[l].dsp.gx_read_indices(vx + src, vsize, n, isize, bytes - src, got);
+            levels[l].gx.read_indices(vx + src, vsize, n, isize, bytes - src, got);
             char detail[80];
             snprintf(detail, sizeof detail, "vsize %u, index %u bytes at %u, %u vertices", vsize,
                      isize, src, n);
@@ -1743,10 +1748,10 @@ static void check_gx_index(void)
         const uintptr_t base = (uintptr_t)rnd(), tail_addr = (uintptr_t)rnd();
         uintptr_t want_addr[VFETCH_GX_BLOCK];
         const uint32_t want_top =
-            ref_dsp.gx_index_addrs(idx, n, clamp, stride, base, tail_addr, safe_end, want_addr);
+            ref_gx.index_addrs(idx, n, clamp, stride, base, tail_addr, safe_end, want_addr);
         for (unsigned l = 0; l < num_levels; l++) {
             uintptr_t *got = guard_alloc_tail(n * sizeof *got);
-            const uint32_t got_top = levels[l].dsp.gx_index_addrs(idx, n, clamp, stride, base,
+            const uint32_t got_top = levels[l].gx.index_addrs(idx, n, clamp, stride, base,
                                                                   tail_addr, safe_end, got);
             char detail[80];
             snprintf(detail, sizeof detail, "clamp %u, stride %u, safe end %llu, %u indices", clamp,
@@ -1846,7 +1851,7 @@ static void check_record_gather(void)
         CHECK_EQ(vfetch_run(ref, &p), 0);
 
         for (unsigned l = 0; l < num_levels; l++) {
-            if (!levels[l].dsp.record_gather)
+            if (!levels[l].gx.gather)
                 continue;
             vfetch_plan *plan = plan_at_level(&d, l);
             struct variant var[4];
@@ -1855,10 +1860,7 @@ static void check_record_gather(void)
                 const struct vfetch_record_prog *prog = plan_use_variant(plan, &var[j]);
                 if (!prog)
                     continue;
-                vfetch_record_gather_fn *run =
-                    plan->record_run == levels[l].dsp.record          ? levels[l].dsp.record_gather
-                    : plan->record_run == levels[l].dsp.record_narrow ? levels[l].dsp.record_narrow_gather
-                                                                      : NULL;
+                vfetch_record_gather_fn *run = vfetch_gx_gather_for(&levels[l].gx, prog->lanes);
                 struct vfetch_rp_gather *gp =
                     run ? vfetch_record_gather_lower(prog, stride, moves, dst, size,
                                                      prog->lanes == 16)
@@ -1892,7 +1894,7 @@ static void check_record_gather(void)
     }
     vfetch_set_cpu_mask(~0u);
     for (unsigned l = 0; l < num_levels; l++) {
-        if (!levels[l].dsp.record_gather)
+        if (!levels[l].gx.gather)
             continue;
         printf("  gathered programs at %-7s %u lowered, up to %u registers a vector (lane-local), "
                "%u (wide) %s\n", levels[l].name, lowered[l], most_regs[l], most_wide[l],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Generate lib/maxwell/aam_table.c from the seed's Maxwell attribute address map.
+"""Generate lib/aam/aam_table.c from the seed's Maxwell attribute address map.
 
-    python3 tools/gen_aam.py ../shared/spec/maxwell-attribute-address-map.txt > lib/maxwell/aam_table.c
+    python3 tools/gen_aam.py ../shared/spec/maxwell-attribute-address-map.txt > lib/aam/aam_table.c
 
 Reads the three tables of the specification text (the attribute address map, the patch
 attribute map, the tessellation LOD layout), expands each "..." row by continuing the pattern

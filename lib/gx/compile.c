@@ -10,7 +10,7 @@
 
 #include "internal.h"
 #include "gx_internal.h"
-#include "vfetch/maxwell.h"
+#include "aam/isbe.h"
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
@@ -310,11 +310,8 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
             b->desc.location_slot[l] = b->location_slot[l];
         if (isbe) { /* location n -> generic attribute n (docs/maxwell.md) */
             const struct vfetch_plan_desc vec4 = b->desc;
-            err = vfetch_maxwell_isbe_desc(&vec4, NULL,
-                                           p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL
-                                               ? VFETCH_MAXWELL_LAYOUT_FULL
-                                               : VFETCH_MAXWELL_LAYOUT_COMPACT,
-                                           VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET, &b->desc);
+            err = vfetch_isbe_desc(&vec4, NULL, p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL,
+                                   VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET, &b->desc);
             for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
                 p->location_slot[l] = b->desc.location_slot[l];
         }
@@ -335,14 +332,12 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
  * its moves are the copies). None where the program or the form is missing: the stage then
  * runs as before.
  */
-static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_dsp *dsp)
+static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp *dsp)
 {
     const vfetch_plan *conv = p->converter;
     if (!p->any_indexed || !conv || !conv->record || p->num_copies > VFETCH_GX_ROW_MOVES)
         return;
-    vfetch_record_gather_fn *run = conv->record_run == dsp->record          ? dsp->record_gather
-                                   : conv->record_run == dsp->record_narrow ? dsp->record_narrow_gather
-                                                                            : NULL;
+    vfetch_record_gather_fn *run = vfetch_gx_gather_for(dsp, conv->record->lanes);
     /* the last partial group runs through a stack copy of its output (lib/gx/run.c) */
     if (!run || (uint64_t)conv->record->group * p->out_stride > VFETCH_GX_TAIL_OUT_BYTES)
         return;
@@ -368,10 +363,10 @@ int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_p
     int err = vfetch_gx_decode(&params->regs, &p->format);
     uint32_t staged_off[VFETCH_GX_NUM_ATTRS];
     if (!err) {
-        struct vfetch_dsp dsp;
-        vfetch_dsp_current(&dsp);
-        p->read_indices = dsp.gx_read_indices;
-        p->index_addrs = dsp.gx_index_addrs;
+        struct vfetch_gx_dsp dsp;
+        vfetch_gx_dsp_init(&dsp, vfetch_cpu_allowed());
+        p->read_indices = dsp.read_indices;
+        p->index_addrs = dsp.index_addrs;
         gx_build_staging(p, staged_off);
         err = gx_build_converter(p, staged_off);
         if (!err)

@@ -7,6 +7,7 @@
 
 #include "vfetch/gx.h"
 #include "dsp.h"
+#include "gx/gx_dsp.h"
 
 /** Source of a staging copy that is the vertex itself (not an array). */
 #define VFETCH_GX_FROM_VERTEX 0xff
@@ -60,13 +61,13 @@ struct vfetch_gx_plan {
     int8_t position_copy;
     uint8_t num_copies;
     struct vfetch_gx_copy copies[VFETCH_GX_MAX_COPIES];
-    /** The converter's record program in its gathered form (lib/record.h), which converts
+    /** The converter's record program in its gathered form (gx/gx_dsp.h), which converts
         draws with indexed attributes from their rows' address columns without a stage, or
         NULL (no record program, a format not staged by rows, too many pieces), and its
         executor. */
     struct vfetch_rp_gather *gather;
     vfetch_record_gather_fn *gather_run;
-    /** Staging kernels of the level the plan was compiled at (lib/dsp.h). */
+    /** Staging kernels of the level the plan was compiled at (gx/gx_dsp.h). */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
 };

@@ -629,7 +629,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
 #define GX_HEAP_COLUMN_BYTES (1u << 20)
 
 /*
- * A draw with indexed attributes through the gathered program (lib/record.h), without a stage:
+ * A draw with indexed attributes through the gathered program (gx/gx_dsp.h), without a stage:
  * every kept vertex's move addresses computed into columns for the whole draw, a block at a
  * time, and checked as they are (one pass over the indices); then, every check passed, the
  * program converts every whole group from the columns, and the last partial group through a

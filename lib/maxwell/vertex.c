@@ -234,7 +234,7 @@ int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwel
                 for (unsigned c = 0; c < 4; c++)
                     vfetch_aam_map_add(&mp->bmap, VFETCH_AAM_GENERIC_0 + 4 * i + c);
 
-    unsigned slots = vfetch_maxwell_isbe_slots(&mp->bmap, desc->layout, desc->attribute_default,
+    unsigned slots = vfetch_isbe_slots(&mp->bmap, desc->layout == VFETCH_MAXWELL_LAYOUT_FULL, desc->attribute_default,
                                                mp->slot_of, b->word);
     err = VFETCH_EINVAL;
     if (slots == 0)
@@ -268,7 +268,7 @@ int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwel
         b->word[mp->vertex_id_slot] = 0;
     if (mp->instance_id_slot >= 0)
         b->word[mp->instance_id_slot] = 0;
-    if ((err = vfetch_maxwell_isbe_constants(&b->pd, b->written, b->word)) != VFETCH_OK)
+    if ((err = vfetch_isbe_constants(&b->pd, b->written, b->word)) != VFETCH_OK)
         goto fail;
     if (b->pd.num_streams == 0) { /* nothing fetched: a stream no op reads */
         b->pd.num_streams = 1;
@@ -313,4 +313,14 @@ int vfetch_maxwell_plan_slot(const vfetch_maxwell_plan *plan, unsigned attribute
 const struct vfetch_aam_map *vfetch_maxwell_plan_bmap(const vfetch_maxwell_plan *plan)
 {
     return plan ? &plan->bmap : NULL;
+}
+
+int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *generic_of_location,
+                             enum vfetch_maxwell_layout layout, uint32_t attribute_default,
+                             struct vfetch_plan_desc *out)
+{
+    if ((unsigned)layout > VFETCH_MAXWELL_LAYOUT_COMPACT)
+        return VFETCH_EINVAL;
+    return vfetch_isbe_desc(in, generic_of_location, layout == VFETCH_MAXWELL_LAYOUT_FULL,
+                            attribute_default, out);
 }

@@ -2,50 +2,19 @@
 #include <string.h>
 
 #include "dsp.h"
+#include "ladder.h"
 #include "texel/texel_internal.h"
+
+typedef void texel_init_fn(struct vfetch_texel_dsp *dsp);
+
+static texel_init_fn *const packed_ladder[] = VFETCH_LADDER(vfetch_texel_packed_init);
+static texel_init_fn *const block_ladder[] = VFETCH_LADDER(vfetch_texel_block_init);
 
 void vfetch_texel_dsp_init(struct vfetch_texel_dsp *dsp, unsigned allowed)
 {
     memset(dsp, 0, sizeof *dsp);
-    dsp->name = "c";
-#if defined(__x86_64__) || defined(__i386__)
-    if (!(allowed & VFETCH_CPU_SSE2))
-        return;
-#if VFETCH_BUILT_SSE2
-    vfetch_texel_packed_init_sse2(dsp);
-    vfetch_texel_block_init_sse2(dsp);
-    dsp->name = "sse2";
-#endif
-    if (!(allowed & VFETCH_CPU_SSE41))
-        return;
-#if VFETCH_BUILT_SSE41
-    vfetch_texel_packed_init_sse41(dsp);
-    vfetch_texel_block_init_sse41(dsp);
-    dsp->name = "sse41";
-#endif
-    if (!(allowed & VFETCH_CPU_AVX2))
-        return;
-#if VFETCH_BUILT_AVX2
-    vfetch_texel_packed_init_avx2(dsp);
-    vfetch_texel_block_init_avx2(dsp);
-    dsp->name = "avx2";
-#endif
-    if (!(allowed & VFETCH_CPU_AVX512))
-        return;
-#if VFETCH_BUILT_AVX512
-    vfetch_texel_packed_init_avx512(dsp);
-    vfetch_texel_block_init_avx512(dsp);
-    dsp->name = "avx512";
-#endif
-#elif defined(__aarch64__)
-    if (!(allowed & VFETCH_CPU_NEON))
-        return;
-#if VFETCH_BUILT_NEON
-    vfetch_texel_packed_init_neon(dsp);
-    vfetch_texel_block_init_neon(dsp);
-    dsp->name = "neon";
-#endif
-#else
-    (void)allowed;
-#endif
+    VFETCH_LADDER_CLIMB(packed_ladder, dsp, allowed);
+    VFETCH_LADDER_CLIMB(block_ladder, dsp, allowed);
+    const unsigned top = vfetch_ladder_top(vfetch_ladder_height(allowed));
+    dsp->name = top ? vfetch_ladder_name[top - 1] : "c";
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "gx/gx_dsp.h"
 
 /* A byte of a piece: move, vertex of the group, offset in the move's 16 bytes. */
 struct gather_byte {

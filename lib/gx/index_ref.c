@@ -1,8 +1,8 @@
 /*
- * GX index columns, the scalar reference (what lib/simd/gx_index_tmpl.c vectorises): the
- * indices of a block's column of vertices, and a staging move's source addresses.
+ * GX index columns, the scalar reference (what index_tmpl.c vectorises): the indices of a
+ * block's column of vertices, and a staging move's source addresses.
  */
-#include "dsp.h"
+#include "gx/gx_dsp.h"
 
 VFETCH_GX_INDICES_FN(vfetch_gx_read_indices_c)
 {
@@ -23,10 +23,4 @@ VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c)
         addr[v] = (off < safe_end ? base : tail_addr) + (uintptr_t)off;
     }
     return highest;
-}
-
-void vfetch_gx_index_init_c(struct vfetch_dsp *dsp)
-{
-    dsp->gx_read_indices = vfetch_gx_read_indices_c;
-    dsp->gx_index_addrs = vfetch_gx_index_addrs_c;
 }

@@ -1,14 +1,13 @@
 /*
- * Vertex-input ISBE records from any front-end: a plan description whose locations (R300
- * DST_VEC_LOC, GX locations, ...) become Maxwell generic attributes, every slot the record
- * holds written (the data, or the attribute's default). Also the constant ops both this and
- * the Maxwell front-end end their plans with.
+ * The ISBE record layout (isbe.h), shared by the Maxwell and GX front-ends: a record's slots
+ * in the attribute address map, their defaults, and any front-end's plan description turned
+ * into that layout.
  */
 #include <string.h>
 
-#include "maxwell/maxwell_internal.h"
+#include "aam/isbe.h"
 
-int vfetch_maxwell_isbe_constants(struct vfetch_plan_desc *d, const uint8_t *written,
+int vfetch_isbe_constants(struct vfetch_plan_desc *d, const uint8_t *written,
                                   const uint32_t *word)
 {
     for (unsigned base = 0; base < d->out_slots; base += 4) {
@@ -33,12 +32,12 @@ int vfetch_maxwell_isbe_constants(struct vfetch_plan_desc *d, const uint8_t *wri
     return VFETCH_OK;
 }
 
-unsigned vfetch_maxwell_isbe_slots(const struct vfetch_aam_map *bmap, enum vfetch_maxwell_layout layout,
-                                   uint32_t attribute_default, int16_t *slot_of, uint32_t *word)
+unsigned vfetch_isbe_slots(const struct vfetch_aam_map *bmap, int full, uint32_t attribute_default,
+                           int16_t *slot_of, uint32_t *word)
 {
     unsigned slots = 0;
     for (unsigned n = 0; n < VFETCH_AAM_ATTRIBUTES; n++) {
-        const int held = layout == VFETCH_MAXWELL_LAYOUT_FULL || vfetch_aam_map_has(bmap, n);
+        const int held = full || vfetch_aam_map_has(bmap, n);
         slot_of[n] = held ? (int16_t)slots++ : -1;
         if (held)
             word[slot_of[n]] = vfetch_aam_default_bits(n, attribute_default);
@@ -46,11 +45,10 @@ unsigned vfetch_maxwell_isbe_slots(const struct vfetch_aam_map *bmap, enum vfetc
     return slots;
 }
 
-int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *generic_of_location,
-                             enum vfetch_maxwell_layout layout, uint32_t attribute_default,
-                             struct vfetch_plan_desc *out)
+int vfetch_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *generic_of_location, int full,
+                     uint32_t attribute_default, struct vfetch_plan_desc *out)
 {
-    if (!in || !out || (unsigned)layout > VFETCH_MAXWELL_LAYOUT_COMPACT)
+    if (!in || !out)
         return VFETCH_EINVAL;
     if (in->out_slots < 1 || in->out_slots > VFETCH_MAX_SLOTS || in->num_ops > VFETCH_MAX_OPS)
         return VFETCH_EPLAN;
@@ -85,7 +83,7 @@ int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *ge
     int16_t slot_of[VFETCH_AAM_ATTRIBUTES];
     uint8_t written[VFETCH_MAX_SLOTS] = { 0 };
     uint32_t word[VFETCH_MAX_SLOTS];
-    const unsigned slots = vfetch_maxwell_isbe_slots(&bmap, layout, attribute_default, slot_of, word);
+    const unsigned slots = vfetch_isbe_slots(&bmap, full, attribute_default, slot_of, word);
     if (!slots)
         return VFETCH_EINVAL; /* a compact record of nothing: no location maps */
 
@@ -95,7 +93,7 @@ int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *ge
     memcpy(d.streams, in->streams, sizeof d.streams);
     d.path = in->path;
     d.out_slots = slots;
-    d.out_stride = layout == VFETCH_MAXWELL_LAYOUT_FULL ? 4 * VFETCH_AAM_ATTRIBUTES : 0;
+    d.out_stride = full ? 4 * VFETCH_AAM_ATTRIBUTES : 0;
     /* Each op's components that land in a location, one op per run of them whose output
        slots stay consecutive (a component keeps its source through the swizzle). */
     for (unsigned i = 0; i < in->num_ops; i++) {
@@ -133,7 +131,7 @@ int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *ge
         d.location_slot[l] = first >= 0 && (unsigned)first < in->out_slots && generic_slot[first] >= 0
                                  ? slot_of[generic_slot[first]] : -1;
     }
-    const int err = vfetch_maxwell_isbe_constants(&d, written, word);
+    const int err = vfetch_isbe_constants(&d, written, word);
     if (err)
         return err;
     if (d.num_streams == 0)

@@ -1,13 +1,13 @@
 /*
  * GX index columns, vectorised (lib/gx/run.c's row staging; the scalar forms, which are the
- * reference, are in lib/ref/gx_index_ref.c): the indices of a block of vertices, read with one
+ * reference, are in index_ref.c): the indices of a block of vertices, read with one
  * byte permute per vector where vertices are short, and the source addresses of a move
  * computed from them in 64-bit lanes.
  * Only the AVX2 and AVX-512 levels have them; the others keep the reference.
  */
 #include <string.h>
 
-#include "dsp.h"
+#include "gx/gx_dsp.h"
 #include "simd/vec.h"
 
 #if VEC_BITS >= 256 && UINTPTR_MAX == UINT64_MAX
@@ -203,15 +203,15 @@ static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
     return highest;
 }
 
-void NAME(vfetch_gx_index_init)(struct vfetch_dsp *dsp)
+void NAME(vfetch_gx_index_init)(struct vfetch_gx_dsp *dsp)
 {
-    dsp->gx_read_indices = NAME(gx_read_indices);
-    dsp->gx_index_addrs = NAME(gx_index_addrs);
+    dsp->read_indices = NAME(gx_read_indices);
+    dsp->index_addrs = NAME(gx_index_addrs);
 }
 
 #else
 
-void NAME(vfetch_gx_index_init)(struct vfetch_dsp *dsp)
+void NAME(vfetch_gx_index_init)(struct vfetch_gx_dsp *dsp)
 {
     (void)dsp; /* 128-bit levels: the reference forms stay */
 }
