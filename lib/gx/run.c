@@ -726,42 +726,47 @@ static __attribute__((noinline)) int gx_run_indexed(const struct vfetch_gx_plan 
     return err;
 }
 
+/* A draw with indexed attributes, its vertex bytes checked: run, and its result stored when
+   it succeeds. */
+static __attribute__((noinline)) int gx_run_indexed_result(const struct vfetch_gx_plan *plan,
+                                                           const struct vfetch_gx_run_params *p,
+                                                           struct vfetch_gx_result *result)
+{
+    struct vfetch_gx_result r = { 0, 0, 0 };
+    const int err = gx_run_indexed(plan, p, &r);
+    if (!err && result)
+        *result = r;
+    return err;
+}
+
 int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                   struct vfetch_gx_result *result)
 {
     if (!plan || !p || (unsigned)p->index_policy > VFETCH_GX_INDEX_CLAMP)
         return VFETCH_EINVAL;
-    struct vfetch_gx_result r = { 0, 0, 0 };
-    if (p->count == 0) {
+    const uint32_t count = p->count;
+    if (count == 0) {
         if (result)
-            *result = r;
+            *result = (struct vfetch_gx_result){ 0, 0, 0 };
         return VFETCH_OK;
     }
-    const uint64_t bytes = (uint64_t)p->count * plan->format.vertex_size;
+    const uint64_t bytes = (uint64_t)count * plan->format.vertex_size;
     if (bytes > SIZE_MAX)
         return VFETCH_EOVERFLOW;
     if (bytes && !p->vertices)
         return VFETCH_EMISSING_STREAM;
     if (bytes > p->vertices_size)
         return VFETCH_ESHORT_STREAM;
-
-    if (!plan->any_indexed) { /* converted in place, if there is anything to convert */
-        if (plan->converter) {
-            int err = gx_check_output(plan, p, p->count);
-            if (!err)
-                err = gx_convert(plan, p->vertices, p->vertices_size, p->count, p->out);
-            if (err)
-                return err;
-        }
-        if (result)
-            *result = (struct vfetch_gx_result){ p->count, 0, 0 };
-        return VFETCH_OK;
-    } else {
-        const int err = gx_run_indexed(plan, p, &r);
+    if (plan->any_indexed)
+        return gx_run_indexed_result(plan, p, result);
+    if (plan->converter) { /* converted in place, if there is anything to convert */
+        int err = gx_check_output(plan, p, count);
+        if (!err)
+            err = gx_convert(plan, p->vertices, p->vertices_size, count, p->out);
         if (err)
             return err;
     }
     if (result)
-        *result = r;
+        *result = (struct vfetch_gx_result){ count, 0, 0 };
     return VFETCH_OK;
 }

@@ -1,6 +1,7 @@
 /*
  * The byte-reversing word copy of word-copy plans (lib/word_copy.c) per ISA level: a byte
- * shuffle per vector, then 16-byte steps, then single words. Levels without a byte shuffle
+ * shuffle per vector, the last vector overlapping; copies shorter than a vector in 16-byte
+ * steps, shorter than 16 bytes a word at a time. Levels without a byte shuffle
  * (sse2) leave the reference's loop in the table. The copy as stored is libc's memcpy at every
  * level: vector loops measured 1.3-2x slower than it (r300-float8, 4,096 vertices, Zen 5:
  * 1.2 us memcpy, 1.7 us 256/512-bit loops, unrolled or with aligned stores alike), though
@@ -25,26 +26,45 @@ static const _Alignas(64) uint8_t copy_bswap32_ctrl[64] = {
 #undef COPY_LANE
 };
 
+/* `bytes` (a multiple of 4) from src to dst, each 32-bit word's bytes reversed: whole vectors,
+   the last one overlapping the one before (word-aligned, and src and dst do not overlap, so
+   it stores the same bytes again), so that a short draw (four 16-byte vertices) is a few
+   vector steps and no word loop. */
+#if VEC_BITS == 256
+#define COPY_BSWAP32_VEC(at)                                                                \
+    simde_mm256_storeu_si256((void *)(dst + (at)),                                          \
+        simde_mm256_shuffle_epi8(simde_mm256_loadu_si256((const void *)(src + (at))), ctrl))
+#elif VEC_BITS == 512
+#define COPY_BSWAP32_VEC(at)                                                                \
+    simde_mm512_storeu_si512((void *)(dst + (at)),                                          \
+        simde_mm512_shuffle_epi8(simde_mm512_loadu_si512((const void *)(src + (at))), ctrl))
+#endif
+#define COPY_BSWAP32_16(at)                                                                 \
+    simde_mm_storeu_si128((void *)(dst + (at)),                                             \
+        simde_mm_shuffle_epi8(simde_mm_loadu_si128((const void *)(src + (at))), ctrl128))
+
 static void NAME(copy_bswap32)(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
-    size_t i = 0;
 #if VEC_BITS > 128
-    const vi ctrl = vi_loadu(copy_bswap32_ctrl);
-    for (; i + VEC_BITS / 8 <= bytes; i += VEC_BITS / 8) {
-#if VEC_BITS == 256
-        simde_mm256_storeu_si256((void *)(dst + i),
-            simde_mm256_shuffle_epi8(simde_mm256_loadu_si256((const void *)(src + i)), ctrl));
-#else
-        simde_mm512_storeu_si512((void *)(dst + i),
-            simde_mm512_shuffle_epi8(simde_mm512_loadu_si512((const void *)(src + i)), ctrl));
-#endif
+    enum { V = VEC_BITS / 8 };
+    if (bytes >= V) {
+        const vi ctrl = vi_loadu(copy_bswap32_ctrl);
+        size_t i = 0;
+        for (; i + V < bytes; i += V)
+            COPY_BSWAP32_VEC(i);
+        COPY_BSWAP32_VEC(bytes - V);
+        return;
     }
 #endif
-    const simde__m128i ctrl128 = simde_mm_loadu_si128((const void *)copy_bswap32_ctrl);
-    for (; i + 16 <= bytes; i += 16)
-        simde_mm_storeu_si128((void *)(dst + i),
-            simde_mm_shuffle_epi8(simde_mm_loadu_si128((const void *)(src + i)), ctrl128));
-    for (; i < bytes; i += 4) {
+    if (bytes >= 16) {
+        const simde__m128i ctrl128 = simde_mm_loadu_si128((const void *)copy_bswap32_ctrl);
+        size_t i = 0;
+        for (; i + 16 < bytes; i += 16)
+            COPY_BSWAP32_16(i);
+        COPY_BSWAP32_16(bytes - 16);
+        return;
+    }
+    for (size_t i = 0; i < bytes; i += 4) {
         uint32_t w;
         memcpy(&w, src + i, 4);
         w = w >> 24 | (w >> 8 & 0xff00) | (w << 8 & 0xff0000) | w << 24;
