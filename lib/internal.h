@@ -194,12 +194,25 @@ int vfetch_execute_program(const struct vfetch_plan *plan, const struct vfetch_d
  * (a stage, before any write), or VFETCH_EXECUTE_DECLINED (in_place_only). The copy is inline:
  * for GX's real draws (four vertices) it costs less than a call frame.
  */
+/** Whether vfetch_execute runs a draw of this plan in draw order as one copy of its records. */
+static inline int vfetch_execute_copies(const struct vfetch_plan *plan)
+{
+    return plan->word_copy;
+}
+
+/** That copy: count records of the plan's stride from data + first * stride to out. */
+static inline void vfetch_execute_copy(const struct vfetch_plan *plan, const void *data,
+                                       uint32_t first, uint32_t count, void *out)
+{
+    const size_t stride = plan->out_stride;
+    plan->copy((const uint8_t *)data + (size_t)first * stride, (uint8_t *)out,
+               (size_t)count * stride);
+}
+
 static inline int vfetch_execute(const struct vfetch_plan *plan, const struct vfetch_draw *draw)
 {
-    if (plan->word_copy && !draw->indexed) {
-        const size_t stride = plan->out_stride;
-        plan->copy((const uint8_t *)draw->streams[0].data + (size_t)draw->first * stride,
-                   (uint8_t *)draw->out, (size_t)draw->count * stride);
+    if (vfetch_execute_copies(plan) && !draw->indexed) {
+        vfetch_execute_copy(plan, draw->streams[0].data, draw->first, draw->count, draw->out);
         return 0;
     }
     return vfetch_execute_program(plan, draw);

@@ -26,9 +26,10 @@ void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
 {
     if (!params)
         return;
-    /* Field by field: GCC compiles a memset of this size (240 bytes) to `rep stos`, whose
-       start-up alone cost ~8 ns per draw in the peer kit (which calls this for every draw,
-       as an emulator would); these are 30 plain stores. */
+    /* Field by field, 8 bytes a store: emulators call this for every draw. GCC compiles a
+       memset of this size (240 bytes) to `rep stos`, whose start-up alone cost ~8 ns a draw in
+       the peer kit; 16-byte stores of the arrays (or of the whole) measured 8 -> 19 ns a draw
+       there on the Zen 5 (docs/benchmarks.md). */
     params->vertices = NULL;
     params->vertices_size = 0;
     params->count = 0;
@@ -761,9 +762,14 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return gx_run_indexed_result(plan, p, result);
     if (plan->converter) { /* converted in place, if there is anything to convert */
         int err = gx_check_output(plan, p, count);
-        if (!err)
-            err = gx_convert(plan, p->vertices, p->vertices_size, count, p->out);
         if (err)
+            return err;
+        /* A word copy (the real captures' formats) is vfetch_execute's first branch, taken
+           here before the draw's description is built: its stores cost more than the copy
+           of a four-vertex draw (docs/simd.md). */
+        if (vfetch_execute_copies(plan->converter))
+            vfetch_execute_copy(plan->converter, p->vertices, 0, count, p->out);
+        else if ((err = gx_convert(plan, p->vertices, p->vertices_size, count, p->out)))
             return err;
     }
     if (result)

@@ -19,6 +19,17 @@ struct gx_key {
     uint32_t vcd_lo, vcd_hi, vat_a, vat_b, vat_c;
     uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
 };
+_Static_assert(sizeof(struct gx_key) == 32, "gx_key: 32 bytes, no padding");
+
+/* Keys compared as four 64-bit words (a format switch looks its key up in the cache: a
+   memcmp call per entry cost more than the compare). */
+static inline int gx_key_equal(const struct gx_key *a, const struct gx_key *b)
+{
+    uint64_t x[4], y[4];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]));
+}
 
 /* A compiled format, shared by the cache and the formats currently using it. */
 struct gx_shared_plan {
@@ -177,7 +188,7 @@ int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_p
         key.array_stride[a] = (uint8_t)state->array_stride[a]; /* ARRAY_STRIDE is 8 bits */
     struct gx_shared_plan *shared = NULL;
     for (unsigned e = 0; e < state->cache_used && !shared; e++)
-        if (!memcmp(&state->cache_key[e], &key, sizeof key))
+        if (gx_key_equal(&state->cache_key[e], &key))
             shared = state->cache_plan[e];
     if (shared) {
         shared->refs++;
