@@ -605,6 +605,10 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     for (unsigned s = 0; s < d->num_streams; s++)
         if (prog->window_end[s])
             prog->streams_read[prog->num_streams_read++] = (uint8_t)s;
+    prog->writes_all = 1;
+    for (unsigned k = 0; k < num_vectors; k++)
+        if (prog->vec[k].passes & VFETCH_RP_KEEP)
+            prog->writes_all = 0;
     return prog;
 }
 

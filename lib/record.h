@@ -185,6 +185,10 @@ struct vfetch_record_prog {
         output (group times the output stride): set at lowering, so that a draw forms none. */
     size_t group_step[VFETCH_MAX_STREAMS];
     size_t dst_step;
+    /** 1 if every byte of a group's output records (group x the output stride) is written
+        (no vector keeps a lane): a group run through a stack copy of its output need not
+        fill the copy from the caller's records first. */
+    uint32_t writes_all;
     /** The streams any window reads, so that the loop advances only those. */
     uint32_t num_streams_read;
     uint8_t streams_read[VFETCH_MAX_STREAMS];

@@ -328,9 +328,9 @@ static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_pl
    kernels). */
 #define RUN_TAIL_OUT_BYTES VFETCH_RUN_TAIL_OUT_BYTES
 
-/* One group of fewer than a group's vertices (n of them), its sources at base/stride: the
-   program writes a stack copy of its output records, filled from the caller's first so that
-   the slots it keeps stay as they were, and the n records are copied back to `to`. The caller
+/* One group of fewer than a group's vertices (n of them), its sources at base: the program
+   writes a stack copy of its output records, filled from the caller's first when some slot is
+   kept (so that it stays as it was), and the n records are copied back to `to`. The caller
    checked that a group's records fit RUN_TAIL_OUT_BYTES. */
 static inline __attribute__((always_inline)) void
 run_group_through_stack(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
@@ -339,7 +339,8 @@ run_group_through_stack(const vfetch_plan *plan, const struct vfetch_record_prog
 {
     _Alignas(64) uint8_t out[RUN_TAIL_OUT_BYTES];
     const size_t bytes = (n - 1) * plan->out_stride + plan->record_size;
-    memcpy(out, to, bytes);
+    if (!prog->writes_all)
+        memcpy(out, to, bytes);
     record_run(prog, base, 1, out);
     memcpy(to, out, bytes);
 }

@@ -676,7 +676,8 @@ static int gx_run_gathered(const struct vfetch_gx_plan *plan, const struct vfetc
                     cols[k * col_stride + i] = cols[k * col_stride];
             uint8_t *to = out + whole * group * plan->out_stride;
             const size_t tail_bytes = (rest - 1) * plan->out_stride + plan->record_size;
-            memcpy(tail, to, tail_bytes);
+            if (!prog->writes_all)
+                memcpy(tail, to, tail_bytes);
             plan->gather_run(plan->gather, cols + whole * group, col_stride, 1, tail,
                              plan->out_stride);
             memcpy(to, tail, tail_bytes);
