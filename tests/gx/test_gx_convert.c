@@ -763,10 +763,13 @@ static void test_block_boundary(void)
     /* Around 128 (the block checked and staged a column at a time), 1376 (the draws the
        16,512-byte stack stage holds of this 12-byte staged vertex) and 21,845 (those a
        256 KiB heap stage holds): up to there checked while staged, in one pass; beyond,
-       checked first and staged through the stack stage in blocks. */
-    static const uint32_t counts[] = { 1,    2,    127,   128,   129,   255,  256,
-                                       257,  1375, 1376,  1377,  3000,  21845, 21846, 30000 };
-    enum { ROWS = 4, MAX = 30000 };
+       checked first and staged through the stack stage in blocks. Where the gathered program
+       runs (lib/gx/run.c), around 131,056 (the draws whose address columns of this one move
+       fit 1 MiB): beyond, checked first and converted in chunks from columns on the stack. */
+    static const uint32_t counts[] = { 1,     2,     127,   128,   129,    255,    256,
+                                       257,   1375,  1376,  1377,  3000,   21845,  21846,
+                                       30000, 131056, 131057, 131080, 140000 };
+    enum { ROWS = 4, MAX = 140000 };
     uint8_t *arr = guard_alloc_tail(ROWS * 12); /* big-endian floats 0, 1, 2, ... */
     for (unsigned i = 0; i < ROWS * 3; i++) {
         const uint32_t bits = test_float_bits((float)i);
