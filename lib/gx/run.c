@@ -633,7 +633,8 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
    room for a group's padding past the kept ones): the whole groups at once, the last partial
    group through a stack copy of its output records (filled from the caller's first when the
    program keeps some slot). */
-static void gx_gather_columns(const struct vfetch_gx_plan *plan, uintptr_t *cols,
+static inline __attribute__((always_inline)) void
+gx_gather_columns(const struct vfetch_gx_plan *plan, uintptr_t *cols,
                               size_t col_stride, size_t moves, size_t kept, uint8_t *out)
 {
     const struct vfetch_record_prog *prog = plan->gather->prog;
@@ -699,12 +700,10 @@ static __attribute__((noinline)) int gx_run_gathered_chunks(const struct vfetch_
  * time, and checked as they are (one pass over the indices); then, every check passed, the
  * program converts them (gx_gather_columns). Returns 1 having done nothing when the columns
  * would not fit GX_HEAP_COLUMN_BYTES or could not be allocated: the draw then runs in chunks
- * (gx_run_gathered_chunks). Out of line, as the chunks are, so that their stacks do not add up.
+ * (gx_run_gathered_chunks, out of line: its columns are not set up for the common draw).
  */
-static __attribute__((noinline)) int gx_run_gathered(const struct vfetch_gx_plan *plan,
-                                                     const struct vfetch_gx_run_params *p,
-                                                     const struct gx_copies *rc,
-                                                     struct vfetch_gx_result *r)
+static int gx_run_gathered(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                           const struct gx_copies *rc, struct vfetch_gx_result *r)
 {
     const struct vfetch_record_prog *prog = plan->gather->prog;
     const size_t group = prog->group, moves = rc->num_moves;
