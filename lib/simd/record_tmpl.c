@@ -68,24 +68,6 @@ static void rp_program_run(const struct vfetch_rp_vector *v, const struct vfetch
     }
 }
 
-/* The same for one group: the loop and the steps compiled away, so that each vector costs its
-   window pointers, its tables (operands from memory: used once) and its work. Draws of one or
-   two groups (most short draws) run this once per group (group-major): vector-major, each
-   vector's set-up is paid for one or two groups of work. */
-static void rp_program_run_one(const struct vfetch_rp_vector *v, const struct vfetch_rp_vector *vend,
-                               const uintptr_t *gbase, uintptr_t gdst)
-{
-    static const size_t no_step[VFETCH_MAX_STREAMS];
-    for (; v < vend; v += v->run) {
-        const unsigned n = v->run;
-#define RP_LOOP(k, P) rp_vector_loop(&v[k], gbase, no_step, 1, gdst, 0, (P))
-#define RP_NEXT continue
-        RP_DISPATCH(RP_VARIANTS128(0))
-#undef RP_NEXT
-#undef RP_LOOP
-    }
-}
-
 /* Groups per block: prog->block (record.h), chosen at lowering. */
 
 static VFETCH_RECORD_FN(NAME(record_run))
@@ -101,17 +83,6 @@ static VFETCH_RECORD_FN(NAME(record_run))
     const size_t *const gstep = prog->group_step;
     const struct vfetch_rp_vector *const vec = prog->vec, *const vend = vec + prog->num_vectors;
     uintptr_t gdst = (uintptr_t)dst;
-    if (groups - 1 < 2) { /* one or two groups: group-major (rp_program_run_one) */
-        rp_program_run_one(vec, vend, gbase, gdst);
-        if (groups == 2) {
-            for (unsigned i = 0; i < num_read; i++) {
-                const unsigned s = prog->streams_read[i];
-                gbase[s] += gstep[s];
-            }
-            rp_program_run_one(vec, vend, gbase, gdst + dst_step);
-        }
-        return;
-    }
     while (groups) {
         const size_t nb = groups < block ? groups : block;
         rp_program_run(vec, vend, gbase, gstep, nb, gdst, dst_step);
