@@ -309,7 +309,7 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
 
 /* Bytes staging the whole run would copy per stream stay below this: a small draw whose last
    groups cannot run in place (their windows reach past the binding) is then staged whole (the
-   thin path copies such a draw's bytes to the stack: internal.h). */
+   in-place path copies such a draw's bytes to the stack: run_past_end). */
 #define RUN_SMALL_SPAN VFETCH_RUN_SMALL_SPAN
 
 static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_plan *plan,

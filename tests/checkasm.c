@@ -1474,7 +1474,7 @@ static void check_record_tail(void)
 }
 
 /* Whether program prog runs `count` vertices from draw position `first` in place: whole groups,
-   every window inside its binding (run.c's thin path). */
+   every window inside its binding (run.c's in-place path). */
 static bool program_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                          const struct vfetch_binding *bind, uint32_t first, uint32_t count)
 {
@@ -1491,7 +1491,7 @@ static bool program_fits(const vfetch_plan *plan, const struct vfetch_record_pro
 }
 
 /* Whether the bytes the windows of a draw of whole groups read, from its first record on,
-   total at most the thin path's stack copy (internal.h). */
+   total at most the in-place path's stack copy (internal.h). */
 static bool program_span_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog,
                               uint32_t count)
 {
@@ -1504,7 +1504,7 @@ static bool program_span_fits(const vfetch_plan *plan, const struct vfetch_recor
     return count % prog->group == 0 && total <= VFETCH_RUN_SMALL_SPAN;
 }
 
-/* Whether the vertices after a draw's whole groups run as one group from the thin path's
+/* Whether the vertices after a draw's whole groups run as one group from the in-place path's
    stack copies (run.c, run_short_tail): the windows of one group, and its output records. */
 static bool program_tail_fits(const vfetch_plan *plan, const struct vfetch_record_prog *prog)
 {
@@ -1518,7 +1518,7 @@ static bool program_tail_fits(const vfetch_plan *plan, const struct vfetch_recor
 /*
  * The in-place path (vfetch_execute with in_place_only) on draws whose buffers end at their last used
  * byte, against a guard page: it runs exactly when the draw's whole groups fit, or when their
- * program's windows pass the end and read at most the thin path's stack copy in all (then by
+ * program's windows pass the end and read at most the in-place path's stack copy in all (then by
  * the plan's program for small draws if it fits, record_small: an AVX-512 plan's 256-bit
  * program, else from that copy), and the vertices after them (a tail, or a draw shorter than
  * a group) fit one group's stack copies; and then equals the reference, at every level and
@@ -1628,7 +1628,7 @@ static void check_record_in_place(void)
         }
     }
     vfetch_set_cpu_mask(~0u);
-    printf("  record programs by the thin path at a binding's end: (%u random formats) %s\n", i,
+    printf("  record programs by the in-place path at a binding's end: (%u random formats) %s\n", i,
            test_failures == before ? "ok" : "FAILED");
     for (unsigned l = 0; l < num_levels; l++)
         if (levels[l].dsp.record) {
