@@ -5,6 +5,7 @@
 #ifndef VFETCH_DSP_H
 #define VFETCH_DSP_H
 
+#include "ladder.h"
 #include "record.h"
 
 struct vfetch_dsp {
@@ -47,21 +48,9 @@ void vfetch_dsp_current(struct vfetch_dsp *dsp);
 /* Per-level initialisers, each defined in its level's compilation of the lib/simd templates (and
    the reference one in lib/ref/). A level only overwrites the entries it implements. */
 void vfetch_dsp_init_c(struct vfetch_dsp *dsp);
-void vfetch_dsp_init_sse2(struct vfetch_dsp *dsp);
-void vfetch_dsp_init_sse41(struct vfetch_dsp *dsp);
-void vfetch_dsp_init_avx2(struct vfetch_dsp *dsp);
-void vfetch_dsp_init_avx512(struct vfetch_dsp *dsp);
-void vfetch_dsp_init_neon(struct vfetch_dsp *dsp);
-void vfetch_record_init_sse2(struct vfetch_dsp *dsp);
-void vfetch_record_init_sse41(struct vfetch_dsp *dsp);
-void vfetch_record_init_avx2(struct vfetch_dsp *dsp);
-void vfetch_record_init_avx512(struct vfetch_dsp *dsp);
-void vfetch_record_init_neon(struct vfetch_dsp *dsp);
-void vfetch_copy_init_sse2(struct vfetch_dsp *dsp);
-void vfetch_copy_init_sse41(struct vfetch_dsp *dsp);
-void vfetch_copy_init_avx2(struct vfetch_dsp *dsp);
-void vfetch_copy_init_avx512(struct vfetch_dsp *dsp);
-void vfetch_copy_init_neon(struct vfetch_dsp *dsp);
+VFETCH_LADDER_DECLARE(vfetch_dsp_init, struct vfetch_dsp);
+VFETCH_LADDER_DECLARE(vfetch_record_init, struct vfetch_dsp);
+VFETCH_LADDER_DECLARE(vfetch_copy_init, struct vfetch_dsp);
 /** The reference word copies (lib/word_copy.c). */
 void vfetch_word_copy_c(const uint8_t *src, uint8_t *dst, size_t bytes);
 void vfetch_word_copy_bswap32_c(const uint8_t *src, uint8_t *dst, size_t bytes);

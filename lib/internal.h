@@ -185,15 +185,6 @@ struct vfetch_draw {
 /** vfetch_execute's part for plans that are not a word copy (lib/run.c). */
 int vfetch_execute_program(const struct vfetch_plan *plan, const struct vfetch_draw *draw);
 
-/**
- * Execute a validated draw: the one call every front-end makes. A word-copy plan's draw in
- * draw order is one copy of its records (lib/word_copy.c: validation put them inside the
- * binding, and the output holds count records of the stride, the record size); else the
- * plan's record program in place where every window lies inside its binding (short draws and
- * tails from stack copies), else through the stage, else per op. Returns 0, VFETCH_ENOMEM
- * (a stage, before any write), or VFETCH_EXECUTE_DECLINED (in_place_only). The copy is inline:
- * for GX's real draws (four vertices) it costs less than a call frame.
- */
 /** Whether vfetch_execute runs a draw of this plan in draw order as one copy of its records. */
 static inline int vfetch_execute_copies(const struct vfetch_plan *plan)
 {
@@ -209,6 +200,15 @@ static inline void vfetch_execute_copy(const struct vfetch_plan *plan, const voi
                (size_t)count * stride);
 }
 
+/**
+ * Execute a validated draw: the one call every front-end makes. A word-copy plan's draw in
+ * draw order is one copy of its records (lib/word_copy.c: validation put them inside the
+ * binding, and the output holds count records of the stride, the record size); else the
+ * plan's record program in place where every window lies inside its binding (short draws and
+ * tails from stack copies), else through the stage, else per op. Returns 0, VFETCH_ENOMEM
+ * (a stage, before any write), or VFETCH_EXECUTE_DECLINED (in_place_only). The copy is inline:
+ * for GX's real draws (four vertices) it costs less than a call frame.
+ */
 static inline int vfetch_execute(const struct vfetch_plan *plan, const struct vfetch_draw *draw)
 {
     if (vfetch_execute_copies(plan) && !draw->indexed) {

@@ -11,8 +11,20 @@
 
 #include "vfetch/vfetch.h"
 
-/* One per level: the level's function, or NULL where the build did not compile the level
-   (meson passes VFETCH_BUILT_* as 0 or 1). */
+/** Declare a table's per-level initialisers fn_sse2 .. fn_neon, each `void (table_type *)`:
+    one compilation of a template per level defines each (lib/simd, lib/gx). */
+#define VFETCH_LADDER_DECLARE(fn, table_type)                                               \
+    void fn##_sse2(table_type *dsp);                                                        \
+    void fn##_sse41(table_type *dsp);                                                       \
+    void fn##_avx2(table_type *dsp);                                                        \
+    void fn##_avx512(table_type *dsp);                                                      \
+    void fn##_neon(table_type *dsp)
+
+/* The rest is for the library's baseline sources, to which meson passes VFETCH_BUILT_* (0 or
+   1); the per-level templates and the tests need only the declarations above. */
+#ifdef VFETCH_BUILT_SSE2
+
+/* One per level: the level's function, or NULL where the build did not compile the level. */
 #if VFETCH_BUILT_SSE2
 #define VFETCH_LADDER_SSE2(fn) fn##_sse2
 #else
@@ -77,5 +89,7 @@ unsigned vfetch_ladder_top(unsigned height);
             if ((fns)[vfetch_ladder_i_])                                                    \
                 (fns)[vfetch_ladder_i_](table);                                             \
     } while (0)
+
+#endif /* VFETCH_BUILT_SSE2 */
 
 #endif

@@ -248,8 +248,8 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
             continue;
         const struct vfetch_stream *st = &d->streams[s];
         const size_t sstride = plan->vertex_stride[s]; /* 0: one record for the run */
-        /* < 2^64: groups * group <= count < 2^32 and stride < 2^32 */
-        const uint64_t span = (uint64_t)(groups - 1) * prog->group * sstride + prog->window_end[s];
+        /* < 2^64: groups <= count < 2^32 and a group's step < 2^36 */
+        const uint64_t span = (uint64_t)(groups - 1) * prog->group_step[s] + prog->window_end[s];
         if (span > stage_size - used)
             return 0;
         uint8_t *to = stage + used;
@@ -312,13 +312,11 @@ static size_t run_safe_groups(const vfetch_plan *plan, const struct vfetch_recor
    in-place path copies such a draw's bytes to the stack: run_past_end). */
 #define RUN_SMALL_SPAN VFETCH_RUN_SMALL_SPAN
 
-static int run_small_span(const struct vfetch_record_prog *prog, const vfetch_plan *plan,
-                          size_t groups)
+static int run_small_span(const struct vfetch_record_prog *prog, size_t groups)
 {
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
-        if ((uint64_t)groups * prog->group * plan->vertex_stride[s] + prog->window_end[s] >
-            RUN_SMALL_SPAN)
+        if ((uint64_t)groups * prog->group_step[s] + prog->window_end[s] > RUN_SMALL_SPAN)
             return 0;
     }
     return 1;
@@ -357,7 +355,7 @@ static int run_record_tail(const vfetch_plan *plan, const struct vfetch_record_p
                            size_t converted, uint8_t *stage, size_t stage_size)
 {
     const size_t n = p->count - converted;
-    if ((uint64_t)prog->group * plan->out_stride > RUN_TAIL_OUT_BYTES)
+    if (prog->dst_step > RUN_TAIL_OUT_BYTES)
         return 0;
     const uint8_t *base[VFETCH_MAX_STREAMS];
     if (!run_stage_groups(plan, prog, p, p->first + (uint32_t)converted, 1, n, stage, stage_size,
@@ -396,7 +394,7 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     }
     if (!staged_run) {
         done = run_safe_groups(plan, prog, p, groups, base);
-        if (done < groups && run_small_span(prog, plan, groups))
+        if (done < groups && run_small_span(prog, groups))
             done = 0; /* staged whole below: one short copy beats a second program pass */
         else
             record_run(prog, base, done, out);

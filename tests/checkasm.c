@@ -1873,7 +1873,7 @@ static void check_record_gather(void)
                     *most = gp->vec[k].regs > *most ? gp->vec[k].regs : *most;
                 uint8_t *out = guard_alloc_tail(out_size);
                 memcpy(out, pattern, out_size);
-                run(gp, cols, n, n / prog->group, out, out_stride);
+                run(gp, cols, n, n / prog->group, out);
                 char detail[96];
                 snprintf(detail, sizeof detail, "random plan %u, %s program, %u moves, %u vertices",
                          i, var[j].name, moves, n);

@@ -92,7 +92,7 @@ static void rp_gather_vector_run(const struct vfetch_rp_vector *v,
 static VFETCH_RECORD_GATHER_FN(NAME(record_gather_run))
 {
     const struct vfetch_record_prog *prog = gp->prog;
-    const size_t group = prog->group, dst_step = group * dst_stride;
+    const size_t group = prog->group, dst_step = prog->dst_step;
     uintptr_t gdst = (uintptr_t)dst;
     const size_t block = prog->block;
     for (size_t g0 = 0; g0 < groups; g0 += block) {

@@ -6,6 +6,7 @@
 #ifndef VFETCH_GX_GX_DSP_H
 #define VFETCH_GX_GX_DSP_H
 
+#include "ladder.h"
 #include "record.h"
 
 /** Vertices of a GX staging block (lib/gx/run.c). */
@@ -81,11 +82,12 @@ struct vfetch_rp_gather *vfetch_record_gather_lower(const struct vfetch_record_p
 /**
  * A gathered-program executor: `groups` groups whose pieces' addresses are in the columns
  * (move m's addresses at col + m * col_stride, group g's vertex v at entry g * G + v), group g
- * written at dst + g * G * dst_stride.
+ * written at dst + g * prog->dst_step (the output stride of the plan the program was lowered
+ * for).
  */
 #define VFETCH_RECORD_GATHER_FN(name)                                                       \
     void name(const struct vfetch_rp_gather *gp, const uintptr_t *col, size_t col_stride,   \
-              size_t groups, uint8_t *dst, size_t dst_stride)
+              size_t groups, uint8_t *dst)
 typedef VFETCH_RECORD_GATHER_FN(vfetch_record_gather_fn);
 
 struct vfetch_gx_dsp {
@@ -115,13 +117,7 @@ static inline vfetch_record_gather_fn *vfetch_gx_gather_for(const struct vfetch_
 
 /* Per-level initialisers: lib/gx/index_tmpl.c and lib/gx/gather_tmpl.c, one compilation per
    level; each sets the entries its level implements. */
-#define VFETCH_GX_INITS(level)                                                              \
-    void vfetch_gx_index_init_##level(struct vfetch_gx_dsp *dsp);                           \
-    void vfetch_gx_gather_init_##level(struct vfetch_gx_dsp *dsp);
-VFETCH_GX_INITS(sse2)
-VFETCH_GX_INITS(sse41)
-VFETCH_GX_INITS(avx2)
-VFETCH_GX_INITS(avx512)
-VFETCH_GX_INITS(neon)
+VFETCH_LADDER_DECLARE(vfetch_gx_index_init, struct vfetch_gx_dsp);
+VFETCH_LADDER_DECLARE(vfetch_gx_gather_init, struct vfetch_gx_dsp);
 
 #endif

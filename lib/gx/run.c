@@ -563,8 +563,9 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
    copying the last groups first. Out of line: inlined into vfetch_gx_run (which changes only
    its callers' stack depth) the peer kit's config a vec4 at 4,096 vertices ran at 1.24x the
    JIT instead of 1.82x on the Zen 5, the same binary code otherwise (docs/benchmarks.md). */
-static __attribute__((noinline)) int gx_convert(const struct vfetch_gx_plan *plan, const void *src, size_t src_size,
-                      uint32_t n, uint8_t *out)
+static __attribute__((noinline)) int gx_convert(const struct vfetch_gx_plan *plan,
+                                                const void *src, size_t src_size, uint32_t n,
+                                                uint8_t *out)
 {
     const struct vfetch_binding bind = { src, src_size };
     const struct vfetch_draw draw = { .streams = &bind, .count = n, .out = out };
@@ -581,6 +582,17 @@ static int gx_check_output(const struct vfetch_gx_plan *plan, const struct vfetc
     if (!p->out)
         return VFETCH_EINVAL;
     return need > p->out_size ? VFETCH_ESHORT_OUTPUT : VFETCH_OK;
+}
+
+/* A draw too long to be checked while it is staged (or gathered): every index checked first
+   (skipped vertices counted, out-of-range ones refused or counted), then the output's size for
+   the vertices written. */
+static int gx_check_whole(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                          const struct gx_copies *rc, struct vfetch_gx_result *r)
+{
+    const int err = gx_check_indices(rc, p, plan->format.vertex_size, r);
+    r->written = p->count - r->skipped;
+    return err ? err : gx_check_output(plan, p, r->written);
 }
 
 /*
@@ -609,10 +621,7 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
             err = gx_convert(plan, stage->data, stage->size, staged, p->out);
         return err;
     }
-    err = gx_check_indices(rc, p, vsize, r);
-    r->written = p->count - r->skipped;
-    if (!err)
-        err = gx_check_output(plan, p, r->written);
+    err = gx_check_whole(plan, p, rc, r);
     uint8_t *out = p->out;
     size_t room = p->out_size;
     for (uint32_t v0 = 0; v0 < p->count && !err; v0 += block) {
@@ -636,24 +645,24 @@ static int gx_run_staged(const struct vfetch_gx_plan *plan, const struct vfetch_
    group through a stack copy of its output records (filled from the caller's first when the
    program keeps some slot). */
 static inline __attribute__((always_inline)) void
-gx_gather_columns(const struct vfetch_gx_plan *plan, uintptr_t *cols,
-                              size_t col_stride, size_t moves, size_t kept, uint8_t *out)
+gx_gather_columns(const struct vfetch_gx_plan *plan, uintptr_t *cols, size_t col_stride,
+                  size_t moves, size_t kept, uint8_t *out)
 {
     const struct vfetch_record_prog *prog = plan->gather->prog;
     const size_t group = prog->group;
     const size_t whole = kept / group, rest = kept - whole * group;
-    plan->gather_run(plan->gather, cols, col_stride, whole, out, plan->out_stride);
+    plan->gather_run(plan->gather, cols, col_stride, whole, out);
     if (!rest)
         return;
     _Alignas(64) uint8_t tail[VFETCH_GX_TAIL_OUT_BYTES];
     for (size_t k = 0; k < moves; k++) /* the group's missing vertices: any address */
         for (size_t i = kept; i < (whole + 1) * group; i++)
             cols[k * col_stride + i] = cols[k * col_stride];
-    uint8_t *to = out + whole * group * plan->out_stride;
+    uint8_t *to = out + whole * prog->dst_step;
     const size_t tail_bytes = (rest - 1) * plan->out_stride + plan->record_size;
     if (!prog->writes_all)
         memcpy(tail, to, tail_bytes);
-    plan->gather_run(plan->gather, cols + whole * group, col_stride, 1, tail, plan->out_stride);
+    plan->gather_run(plan->gather, cols + whole * group, col_stride, 1, tail);
     memcpy(to, tail, tail_bytes);
 }
 
@@ -663,15 +672,13 @@ gx_gather_columns(const struct vfetch_gx_plan *plan, uintptr_t *cols,
  * stack, computed without checks (out-of-range indices clamped, skipped vertices left out).
  */
 static __attribute__((noinline)) int gx_run_gathered_chunks(const struct vfetch_gx_plan *plan,
-                                  const struct vfetch_gx_run_params *p,
-                                  const struct gx_copies *rc, struct vfetch_gx_result *r)
+                                                            const struct vfetch_gx_run_params *p,
+                                                            const struct gx_copies *rc,
+                                                            struct vfetch_gx_result *r)
 {
     const size_t group = plan->gather->prog->group, moves = rc->num_moves;
     const size_t vsize = plan->format.vertex_size;
-    int err = gx_check_indices(rc, p, vsize, r);
-    r->written = p->count - r->skipped;
-    if (!err)
-        err = gx_check_output(plan, p, r->written);
+    const int err = gx_check_whole(plan, p, rc, r);
     if (err)
         return err;
     _Alignas(64) uintptr_t cols[GX_STAGE_BYTES / sizeof(uintptr_t)];

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ladder.h"
 #include "vfetch/texel.h"
 
 /** How a format's blocks are stored, which decides the decoder. */
@@ -154,13 +155,7 @@ void vfetch_texel_dsp_init(struct vfetch_texel_dsp *dsp, unsigned allowed);
 
 /* Per-level initialisers, one compilation of each template per level: each sets the entries
    its level implements. */
-#define VFETCH_TEXEL_INITS(level)                                                            \
-    void vfetch_texel_packed_init_##level(struct vfetch_texel_dsp *dsp);                     \
-    void vfetch_texel_block_init_##level(struct vfetch_texel_dsp *dsp);
-VFETCH_TEXEL_INITS(sse2)
-VFETCH_TEXEL_INITS(sse41)
-VFETCH_TEXEL_INITS(avx2)
-VFETCH_TEXEL_INITS(avx512)
-VFETCH_TEXEL_INITS(neon)
+VFETCH_LADDER_DECLARE(vfetch_texel_packed_init, struct vfetch_texel_dsp);
+VFETCH_LADDER_DECLARE(vfetch_texel_block_init, struct vfetch_texel_dsp);
 
 #endif /* VFETCH_TEXEL_INTERNAL_H */
