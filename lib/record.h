@@ -170,7 +170,9 @@ struct vfetch_record_prog {
         source and output stay in L1 meanwhile: at most 64 groups and at most 16 KiB of output
         (records of 1 KiB, the full Maxwell ISBE image, would otherwise write 64 KiB a block,
         more than L1: each of the record's vector passes evicted the lines the next one
-        writes). Computed at lowering: a division per draw measured 40 instructions. */
+        writes). A program of one vector has nothing to share a block with: its block is
+        UINT32_MAX, the whole draw. Computed at lowering: a division per draw measured 40
+        instructions. */
     uint32_t block;
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */
