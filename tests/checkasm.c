@@ -1695,7 +1695,8 @@ static void check_wide_program_choice(void)
 /* ---- GX index columns ---------------------------------------------------------------------- */
 
 /*
- * gx_read_indices and gx_index_addrs of every level against the reference. Index columns:
+ * gx_read_indices, gx_index_addrs and gx_read_index_addrs (the two in one pass) of every level
+ * against the reference. Index columns:
  * vertex sizes 1..12 (every one that takes the byte-permute path) and some longer, both index
  * widths, every column length 1..VFETCH_GX_BLOCK in the full run, the index at every offset of
  * the vertex; the vertex bytes exact and against a guard page at their end (readable is the
@@ -1735,7 +1736,6 @@ static void check_gx_index(void)
                             (const uint8_t *)got, n * sizeof *got, 4, NULL, 0, 0);
             guard_free(got);
         }
-        guard_free(valloc);
 
         /* addresses from a column with some indices past the clamp */
         uint32_t idx[VFETCH_GX_BLOCK];
@@ -1761,6 +1761,24 @@ static void check_gx_index(void)
                             (const uint8_t *)got, n * sizeof *got, sizeof *got, NULL, 0, 0);
             guard_free(got);
         }
+
+        /* both in one pass, from the vertex bytes: what the two give */
+        const uint32_t want_top2 = ref_gx.index_addrs(want, n, clamp, stride, base, tail_addr,
+                                                      safe_end, want_addr);
+        for (unsigned l = 0; l < num_levels; l++) {
+            uintptr_t *got = guard_alloc_tail(n * sizeof *got);
+            const uint32_t got_top = levels[l].gx.read_index_addrs(
+                vx + src, vsize, n, isize, bytes - src, clamp, stride, base, tail_addr, safe_end,
+                got);
+            char detail[96];
+            snprintf(detail, sizeof detail, "vsize %u, index %u bytes at %u, clamp %u, stride %u, %u vertices",
+                     vsize, isize, src, clamp, stride, n);
+            CHECK_EQ(got_top, want_top2);
+            compare_outputs("gx-index-addrs", levels[l].name, detail, (const uint8_t *)want_addr,
+                            (const uint8_t *)got, n * sizeof *got, sizeof *got, NULL, 0, 0);
+            guard_free(got);
+        }
+        guard_free(valloc);
     }
 }
 

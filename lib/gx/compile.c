@@ -367,6 +367,7 @@ int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_p
         vfetch_gx_dsp_init(&dsp, vfetch_cpu_allowed());
         p->read_indices = dsp.read_indices;
         p->index_addrs = dsp.index_addrs;
+        p->read_index_addrs = dsp.read_index_addrs;
         gx_build_staging(p, staged_off);
         err = gx_build_converter(p, staged_off);
         if (!err)

@@ -14,6 +14,7 @@ void vfetch_gx_dsp_init(struct vfetch_gx_dsp *dsp, unsigned allowed)
     memset(dsp, 0, sizeof *dsp);
     dsp->read_indices = vfetch_gx_read_indices_c;
     dsp->index_addrs = vfetch_gx_index_addrs_c;
+    dsp->read_index_addrs = vfetch_gx_read_index_addrs_c;
     VFETCH_LADDER_CLIMB(index_ladder, dsp, allowed);
     VFETCH_LADDER_CLIMB(gather_ladder, dsp, allowed);
 }

@@ -32,9 +32,21 @@ typedef VFETCH_GX_INDICES_FN(vfetch_gx_indices_fn);
                   uintptr_t base, uintptr_t tail_addr, uint64_t safe_end, uintptr_t *addr)
 typedef VFETCH_GX_ADDRS_FN(vfetch_gx_addrs_fn);
 
+/**
+ * Both in one pass, where no vertex of the column is skipped: the addresses of n <= VFETCH_GX_BLOCK
+ * vertices' indices read from their bytes (at, vsize, isize, readable as for the indices), as
+ * VFETCH_GX_ADDRS_FN gives them; returns the highest index before the clamp.
+ */
+#define VFETCH_GX_INDEX_ADDRS_FN(name)                                                      \
+    uint32_t name(const uint8_t *at, size_t vsize, uint32_t n, unsigned isize,              \
+                  size_t readable, uint32_t clamp, uint32_t stride, uintptr_t base,         \
+                  uintptr_t tail_addr, uint64_t safe_end, uintptr_t *addr)
+typedef VFETCH_GX_INDEX_ADDRS_FN(vfetch_gx_index_addrs_fn);
+
 /** The reference forms (index_ref.c); the SIMD levels run their tails with them. */
 VFETCH_GX_INDICES_FN(vfetch_gx_read_indices_c);
 VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c);
+VFETCH_GX_INDEX_ADDRS_FN(vfetch_gx_read_index_addrs_c);
 
 /*
  * Gathered sources (GX draws with indexed attributes, run.c): a program lowered against
@@ -94,6 +106,7 @@ struct vfetch_gx_dsp {
     /** Index columns and source addresses (run.c's row staging). */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
+    vfetch_gx_index_addrs_fn *read_index_addrs;
     /** The gathered-program executor for programs of gather_lanes lanes (the best level's
         record executor, lib/dsp.h), and the next-narrower level's (avx2 under avx512, for a
         plan that chose its 256-bit program), or NULL. */

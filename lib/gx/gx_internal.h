@@ -70,6 +70,7 @@ struct vfetch_gx_plan {
     /** Staging kernels of the level the plan was compiled at (gx/gx_dsp.h). */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
+    vfetch_gx_index_addrs_fn *read_index_addrs;
 };
 
 /** 1 if the output options of a compiled format (or of a state's formats) are in range. */

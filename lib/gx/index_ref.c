@@ -24,3 +24,10 @@ VFETCH_GX_ADDRS_FN(vfetch_gx_index_addrs_c)
     }
     return highest;
 }
+
+VFETCH_GX_INDEX_ADDRS_FN(vfetch_gx_read_index_addrs_c)
+{
+    uint32_t idx[VFETCH_GX_BLOCK];
+    vfetch_gx_read_indices_c(at, vsize, n, isize, readable, idx);
+    return vfetch_gx_index_addrs_c(idx, n, clamp, stride, base, tail_addr, safe_end, addr);
+}

@@ -166,40 +166,106 @@ static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
                                  readable - (size_t)v * vsize, idx + v);
 }
 
-static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
+/* A move's address constants in registers (the clamp, and per 64-bit lane the stride, the
+   safe end, the base and the tail's address). */
+struct gx_addr_regs {
+    vi clamp, stride, safe, base, tail;
+};
+
+VEC_INLINE struct gx_addr_regs gx_addr_regs_set(uint32_t clamp, uint32_t stride, uintptr_t base,
+                                                uintptr_t tail_addr, uint64_t safe_end)
+{
+    return (struct gx_addr_regs){ vi_set1(clamp), VQ_SET1((int64_t)stride),
+                                  VQ_SET1((int64_t)safe_end), VQ_SET1((int64_t)base),
+                                  VQ_SET1((int64_t)tail_addr) };
+}
+
+/* The addresses of a vector of indices (VEC_LANES of them at addr); top keeps the highest. */
+VEC_INLINE void gx_addrs_vec(vi i, const struct gx_addr_regs *r, vi *top, uintptr_t *addr)
 {
     enum { Q = VEC_LANES / 2 }; /* 64-bit lanes */
+    const vi c = VI_MIN_U32(i, r->clamp);
+    *top = VI_MAX_U32(*top, i);
+    const vi off0 = VQ_MUL(VH_CVT64(VI_HALF(c, 0)), r->stride);
+    const vi off1 = VQ_MUL(VH_CVT64(VI_HALF(c, 1)), r->stride);
+    VI_STORE(addr, VQ_ADD(VQ_SELECT_LT(off0, r->safe, r->base, r->tail), off0));
+    VI_STORE(addr + Q, VQ_ADD(VQ_SELECT_LT(off1, r->safe, r->base, r->tail), off1));
+}
+
+VEC_INLINE uint32_t gx_top_u32(vi top)
+{
+    uint32_t lanes[VEC_LANES], highest = 0;
+    VI_STORE(lanes, top);
+    for (unsigned l = 0; l < VEC_LANES; l++)
+        highest = lanes[l] > highest ? lanes[l] : highest;
+    return highest;
+}
+
+static VFETCH_GX_ADDRS_FN(NAME(gx_index_addrs))
+{
     vi top = vi_set1(0);
-    const vi vclamp = vi_set1(clamp);
-    const vi qstride = VQ_SET1((int64_t)stride), qsafe = VQ_SET1((int64_t)safe_end);
-    const vi qbase = VQ_SET1((int64_t)base), qtail = VQ_SET1((int64_t)tail_addr);
-    uint32_t v = 0, highest = 0;
-    for (; v + VEC_LANES <= n; v += VEC_LANES) {
-        const vi i = vi_loadu(idx + v), c = VI_MIN_U32(i, vclamp);
-        top = VI_MAX_U32(top, i);
-        const vi off0 = VQ_MUL(VH_CVT64(VI_HALF(c, 0)), qstride);
-        const vi off1 = VQ_MUL(VH_CVT64(VI_HALF(c, 1)), qstride);
-        VI_STORE(addr + v, VQ_ADD(VQ_SELECT_LT(off0, qsafe, qbase, qtail), off0));
-        VI_STORE(addr + v + Q, VQ_ADD(VQ_SELECT_LT(off1, qsafe, qbase, qtail), off1));
-    }
+    const struct gx_addr_regs r = gx_addr_regs_set(clamp, stride, base, tail_addr, safe_end);
+    uint32_t v = 0;
+    for (; v + VEC_LANES <= n; v += VEC_LANES)
+        gx_addrs_vec(vi_loadu(idx + v), &r, &top, addr + v);
     if (v < n) {
         /* The last indices (fewer than a vector): the same over a zero-padded copy (index 0
            adds nothing to the maximum), the addresses of the ones that exist kept. */
         uint32_t rest[VEC_LANES] = { 0 };
         uintptr_t qaddr[VEC_LANES];
         gx_copy_small(rest, idx + v, (size_t)(n - v) * 4);
-        const vi i = vi_loadu(rest), c = VI_MIN_U32(i, vclamp);
-        top = VI_MAX_U32(top, i);
-        const vi off0 = VQ_MUL(VH_CVT64(VI_HALF(c, 0)), qstride);
-        const vi off1 = VQ_MUL(VH_CVT64(VI_HALF(c, 1)), qstride);
-        VI_STORE(qaddr, VQ_ADD(VQ_SELECT_LT(off0, qsafe, qbase, qtail), off0));
-        VI_STORE(qaddr + Q, VQ_ADD(VQ_SELECT_LT(off1, qsafe, qbase, qtail), off1));
+        gx_addrs_vec(vi_loadu(rest), &r, &top, qaddr);
         gx_copy_small(addr + v, qaddr, (size_t)(n - v) * sizeof *addr);
     }
-    uint32_t lanes[VEC_LANES];
-    VI_STORE(lanes, top);
-    for (unsigned l = 0; l < VEC_LANES; l++)
-        highest = lanes[l] > highest ? lanes[l] : highest;
+    return gx_top_u32(top);
+}
+
+/*
+ * The indices read and their addresses computed in one pass, for vertices of up to 4 bytes
+ * (the indices' byte permute of gx_read_indices, the address math of gx_index_addrs, no
+ * column of indices between them); the vertices past the whole vectors, and longer vertices,
+ * through the two kernels.
+ */
+static VFETCH_GX_INDEX_ADDRS_FN(NAME(gx_read_index_addrs))
+{
+    uint32_t v = 0, highest = 0;
+    if (vsize <= 4) {
+        vi top = vi_set1(0);
+        const struct gx_addr_regs r = gx_addr_regs_set(clamp, stride, base, tail_addr, safe_end);
+#if VEC_BITS == 512
+        const vi c = vi_mullo(VI_IOTA, vi_set1(vsize));
+        const vi ctrl = isize == 2 ? vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)) : c;
+        const simde__mmask64 keep = isize == 2 ? 0x3333333333333333ull : 0x1111111111111111ull;
+        for (; v + VEC_LANES <= n; v += VEC_LANES) {
+            const size_t left = readable - (size_t)v * vsize;
+            const simde__mmask64 bytes = left >= 64 ? ~0ull : (1ull << left) - 1;
+            gx_addrs_vec(simde_mm512_maskz_permutexvar_epi8(
+                             keep, ctrl, gx_load_bytes(at + (size_t)v * vsize, bytes)),
+                         &r, &top, addr + v);
+        }
+#else
+        const vi c = vi_mullo(simde_mm256_set_epi32(3, 2, 1, 0, 3, 2, 1, 0), vi_set1(vsize));
+        const vi ctrl = isize == 2 ? vi_or(vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)),
+                                           vi_set1((int32_t)0x80800000u))
+                                   : vi_or(c, vi_set1((int32_t)0x80808000u));
+        for (; v + VEC_LANES <= n && (size_t)(v + 4) * vsize + 16 <= readable; v += VEC_LANES) {
+            const simde__m128i lo = simde_mm_loadu_si128((const void *)(at + (size_t)v * vsize));
+            const simde__m128i hi =
+                simde_mm_loadu_si128((const void *)(at + (size_t)(v + 4) * vsize));
+            const vi w = simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1);
+            gx_addrs_vec(simde_mm256_shuffle_epi8(w, ctrl), &r, &top, addr + v);
+        }
+#endif
+        highest = gx_top_u32(top);
+    }
+    if (v < n) {
+        uint32_t idx[VFETCH_GX_BLOCK];
+        NAME(gx_read_indices)(at + (size_t)v * vsize, vsize, n - v, isize,
+                              readable - (size_t)v * vsize, idx);
+        const uint32_t rest = NAME(gx_index_addrs)(idx, n - v, clamp, stride, base, tail_addr,
+                                                   safe_end, addr + v);
+        highest = rest > highest ? rest : highest;
+    }
     return highest;
 }
 
@@ -207,6 +273,7 @@ void NAME(vfetch_gx_index_init)(struct vfetch_gx_dsp *dsp)
 {
     dsp->read_indices = NAME(gx_read_indices);
     dsp->index_addrs = NAME(gx_index_addrs);
+    dsp->read_index_addrs = NAME(gx_read_index_addrs);
 }
 
 #else

@@ -101,6 +101,7 @@ struct gx_copies {
     int position_move;   /* moves[] entry of the position, or -1 */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
+    vfetch_gx_index_addrs_fn *read_index_addrs;
     struct gx_move moves[GX_ROW_MOVES];
 };
 
@@ -136,6 +137,7 @@ static void gx_resolve_moves(const struct vfetch_gx_plan *plan,
 {
     rc->read_indices = plan->read_indices;
     rc->index_addrs = plan->index_addrs;
+    rc->read_index_addrs = plan->read_index_addrs;
     if (plan->num_copies > GX_ROW_MOVES)
         return;
     for (unsigned k = 0; k < plan->num_copies; k++)
@@ -415,10 +417,11 @@ static int gx_rows_columns(const struct gx_copies *rc, const struct vfetch_gx_ru
         const struct gx_move *mv = &rc->moves[rc->position_move];
         uintptr_t *pos_addr = addr_cols + rc->position_move * addr_stride;
         const uint32_t skip = mv->index_size == 1 ? 0xffu : 0xffffu;
-        rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
-        pos_highest = rc->index_addrs(idx, n, mv->clamp, mv->stride, mv->base, mv->tail_addr,
-                                      mv->safe_end, pos_addr);
+        pos_highest = rc->read_index_addrs(vx + mv->src, vsize, n, mv->index_size,
+                                           readable - mv->src, mv->clamp, mv->stride, mv->base,
+                                           mv->tail_addr, mv->safe_end, pos_addr);
         if (pos_highest == skip) {
+            rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
             m = 0;
             for (uint32_t v = 0; v < n; v++) {
                 keep[m] = (uint8_t)v;
@@ -448,11 +451,15 @@ static int gx_rows_columns(const struct gx_copies *rc, const struct vfetch_gx_ru
         if (check && x->last < 0)
             return VFETCH_EARRAY_INDEX;
         uint32_t highest = pos_highest;
-        if ((int)k != rc->position_move) {
+        if ((int)k != rc->position_move && m == n) {
+            highest = rc->read_index_addrs(vx + mv->src, vsize, n, mv->index_size,
+                                           readable - mv->src, mv->clamp, mv->stride, mv->base,
+                                           mv->tail_addr, mv->safe_end,
+                                           addr_cols + k * addr_stride);
+        } else if ((int)k != rc->position_move) { /* the kept vertices' indices */
             rc->read_indices(vx + mv->src, vsize, n, mv->index_size, readable - mv->src, idx);
-            if (m < n)
-                for (uint32_t i = 0; i < m; i++)
-                    idx[i] = idx[keep[i]];
+            for (uint32_t i = 0; i < m; i++)
+                idx[i] = idx[keep[i]];
             highest = rc->index_addrs(idx, m, mv->clamp, mv->stride, mv->base, mv->tail_addr,
                                       mv->safe_end, addr_cols + k * addr_stride);
         }
