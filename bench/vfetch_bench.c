@@ -39,7 +39,9 @@
 #include <string.h>
 
 #include "benchmark-c/benchmark_c.h"
+#include "cpu.h"
 #include "dsp.h"
+#include "internal.h"
 #include "texel/texel_internal.h"
 #include "gx_fifo_parse.h"
 #include "vfetch/gx.h"

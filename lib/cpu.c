@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsp.h"
+#include "cpu.h"
+#include "vfetch/vfetch.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -2,7 +2,7 @@
  * vfetch_plan_declaration: a plan's output record as a host vertex input layout, read off
  * its description (location first slots, the ops that store them).
  */
-#include "internal.h"
+#include "plan_internal.h"
 
 /* The op whose value `slot` holds: the last one that stores it (ops run in order, a later
    one overwrites), or NULL. */

@@ -1,20 +1,7 @@
 /* vfetch_plan_describe: a plan as text, one line per stream and per op. */
-#include <stdarg.h>
-#include <stdio.h>
-
-#include "internal.h"
-
-void vfetch_text_printf(struct vfetch_text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *at = t->len < t->size ? t->buf + t->len : NULL;
-    size_t room = t->len < t->size ? t->size - t->len : 0;
-    int n = vsnprintf(at, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        t->len += (size_t)n;
-}
+#include "plan_internal.h"
+#include "text.h"
+#include "vertex_format.h"
 
 static const char *const order_name[] = { "little", "swap16", "swap32", "swaphalf", "big-endian" };
 static const char *const step_name[] = { "indexed", "sequential", "constant", "instanced" };

@@ -1,4 +1,7 @@
 /* Filling the kernel table: reference first, then climb the ladder while the CPU allows. */
+#include <string.h>
+
+#include "cpu.h"
 #include "dsp.h"
 #include "ladder.h"
 

@@ -5,8 +5,8 @@
 #ifndef VFETCH_DSP_H
 #define VFETCH_DSP_H
 
+#include "kernel.h"
 #include "ladder.h"
-#include "record.h"
 
 struct vfetch_dsp {
     vfetch_convert_fn *convert[VFETCH_FORMAT_COUNT][VFETCH_CONV_COUNT];
@@ -27,17 +27,6 @@ struct vfetch_dsp {
         vfetch_word_copy_c, memcpy, at every level). */
     vfetch_word_copy_fn *bswap32_copy;
 };
-
-/** Detected levels ANDed with the mask (built or not). */
-unsigned vfetch_cpu_allowed(void);
-
-/** 1 if the CPU runs 512-bit operations as two 256-bit halves, so that a 512-bit record
-    program gains little over a 256-bit one (lib/plan.c chooses by this; docs/simd.md). */
-int vfetch_cpu_splits_512(void);
-
-/** The rule behind it, by vendor and family (cpuid leaf 1, base + extended): AMD family 19h
-    (Zen 4) splits; AMD family 1Ah (Zen 5) and Intel's AVX-512 cores do not. */
-int vfetch_cpu_family_splits_512(int amd, unsigned family);
 
 /** Fill a table for the levels in allowed (vfetch_cpu_flag bits). */
 void vfetch_dsp_init(struct vfetch_dsp *dsp, unsigned allowed);

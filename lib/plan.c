@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "dsp.h"
+#include "plan_internal.h"
+#include "record.h"
+#include "vertex_format.h"
 
 void vfetch_op_init(struct vfetch_op *op)
 {

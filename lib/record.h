@@ -29,7 +29,8 @@
 #ifndef VFETCH_RECORD_H
 #define VFETCH_RECORD_H
 
-#include "internal.h"
+#include "kernel.h"
+#include "plan_internal.h"
 
 /** Most lanes in a vector (AVX-512: 16). */
 #define VFETCH_RP_LANES 16
@@ -197,7 +198,7 @@ struct vfetch_record_prog {
     struct vfetch_rp_vector vec[];
 };
 
-/* The executor's signature, VFETCH_RECORD_FN, is in internal.h (the plan holds executors). */
+/* The executor's signature, VFETCH_RECORD_FN, is in kernel.h (the plan holds executors). */
 
 /**
  * Lower a plan to a record program for vectors of `lanes` lanes; `wide_windows` allows the

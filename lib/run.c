@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "execute.h"
 #include "record.h"
 #include "stage.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dsp.h"
+#include "plan_internal.h"
 
 void vfetch_word_copy_c(const uint8_t *src, uint8_t *dst, size_t bytes)
 {

@@ -8,8 +8,10 @@
 #ifndef VFETCH_AAM_ISBE_H
 #define VFETCH_AAM_ISBE_H
 
-#include "internal.h"
+#include <stdint.h>
+
 #include "vfetch/aam.h"
+#include "vfetch/vfetch.h"
 
 /** The slots of an ISBE record: attribute n at slot n (full), or the Bmap's attributes in
     address order (compact); slot_of[n] is attribute n's slot or -1, word[slot] its AAM default

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "gx_internal.h"
 #include "aam/isbe.h"
+#include "cpu.h"
+#include "gx_internal.h"
+#include "plan_internal.h"
+#include "vertex_format.h"
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)

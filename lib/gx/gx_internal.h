@@ -6,7 +6,6 @@
 #define VFETCH_GX_INTERNAL_H
 
 #include "vfetch/gx.h"
-#include "dsp.h"
 #include "gx/gx_dsp.h"
 
 /** Source of a staging copy that is the vertex itself (not an array). */

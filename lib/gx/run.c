@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "execute.h"
 #include "gx_internal.h"
 #include "stage.h"
 

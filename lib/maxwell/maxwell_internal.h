@@ -4,7 +4,6 @@
 #ifndef VFETCH_MAXWELL_INTERNAL_H
 #define VFETCH_MAXWELL_INTERNAL_H
 
-#include "internal.h"
 #include "aam/isbe.h"
 #include "vfetch/maxwell.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "maxwell/maxwell_internal.h"
+#include "vertex_format.h"
 
 /* Each size code: components, bytes per component (0: one packed 4-byte word), and whether
    FLOAT is refused (the 8-bit sizes and A2B10G10R10: no float of those widths). */

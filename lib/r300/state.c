@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "vfetch/r300.h"
 
 #define R300_CACHE_SIZE 16

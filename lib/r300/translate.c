@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plan_internal.h"
 #include "vfetch/r300.h"
 
 #define R300_MAX_ELEMENTS 16

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "dsp.h"
+#include "plan_internal.h"
 #include "ref/ref.h"
+#include "vertex_format.h"
 
 const struct vfetch_format_info vfetch_format_info[VFETCH_FORMAT_COUNT] = {
     [VFETCH_FORMAT_FLOAT32] = { "float32", 4, 0, 4, 1, { 0, 0, 0, 0 }, { 32, 32, 32, 32 } },

@@ -10,7 +10,9 @@
  * float, exact power-of-two scales, one IEEE division), so results are bit-identical.
  */
 #include "dsp.h"
+#include "plan_internal.h"
 #include "simd/vec.h"
+#include "vertex_format.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the SIMD kernels assume a little-endian host"

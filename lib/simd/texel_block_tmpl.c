@@ -1,6 +1,6 @@
 /*
  * Texel kernels (block formats), one compilation per ISA level; the reference is
- * lib/texel/ref.c (dxt_colour, alpha_palette_int, bc4_block, dxt_block), which every level
+ * lib/ref/texel_ref.c (dxt_colour, alpha_palette_int, bc4_block, dxt_block), which every level
  * matches byte for byte.
  *
  * DXT1/3/5 and ATI1N/ATI2N (BC4/BC5), unsigned components, to RGBA8 or RGBA32F. Levels with a

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "ref/texel_ref.h"
 #include "texel/texel_internal.h"
 
 void vfetch_texel_bits1_prepare(struct vfetch_texel_plan *plan)

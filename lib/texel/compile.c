@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsp.h"
-#include "internal.h"
+#include "cpu.h"
+#include "ref/texel_ref.h"
 #include "texel/texel_internal.h"
+#include "text.h"
 
 void vfetch_texel_options_default(struct vfetch_texel_options *options)
 {
@@ -91,8 +92,12 @@ static void choose_kernels(struct vfetch_texel_plan *p)
 {
     struct vfetch_texel_dsp dsp;
     vfetch_texel_dsp_init(&dsp, vfetch_cpu_allowed());
-    if (dsp.packed_prepare)
-        dsp.packed_prepare(p);
+    /* The kernels' per-plan data (a family's prepare leaves other classes alone). */
+    vfetch_texel_prepare_fn *const prepare[] = { dsp.packed_f32_prepare, dsp.packed_u8_prepare,
+                                                 dsp.float_prepare };
+    for (size_t i = 0; i < sizeof prepare / sizeof prepare[0]; i++)
+        if (prepare[i])
+            prepare[i](p);
     vfetch_texel_fn *f32 = NULL, *u8 = NULL;
     int any_gamma = p->gamma[0] | p->gamma[1] | p->gamma[2];
     switch (p->format->cls) {

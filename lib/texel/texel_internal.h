@@ -1,7 +1,7 @@
 /*
- * The texel plan, shared by the compiler (compile.c), the format table (format.c), the
- * reference decoder (ref.c), the surface walker (decode.c) and the SIMD kernels
- * (lib/simd/texel_tmpl.c). Not installed.
+ * The texel plan and kernel table, shared by the compiler (compile.c), the format table
+ * (format.c), the surface walker (decode.c), the reference decoder (lib/ref/texel_ref.c) and
+ * the SIMD kernels (lib/simd/texel_*_tmpl.c). Not installed.
  */
 #ifndef VFETCH_TEXEL_INTERNAL_H
 #define VFETCH_TEXEL_INTERNAL_H
@@ -71,6 +71,9 @@ enum {
               uint8_t *dst, size_t dst_pitch)
 typedef VFETCH_TEXEL_FN(vfetch_texel_fn);
 
+/** A kernel family's prepare: fill the family's slot of plan->kernel_data (vfetch_texel_dsp). */
+typedef void vfetch_texel_prepare_fn(struct vfetch_texel_plan *plan);
+
 struct vfetch_texel_plan {
     uint32_t format1, format2;
     struct vfetch_texel_options options;
@@ -101,30 +104,28 @@ struct vfetch_texel_plan {
     vfetch_texel_fn *to_u8;
     const char *level_f32;
     const char *level_u8;
-    /** What the chosen level's PACKED / FLOAT16 / FLOAT32 kernels precompute for this plan
-        (vfetch_texel_dsp.packed_prepare; opaque outside lib/simd/texel_packed_tmpl.c, whose
-        kernels recompute it when another level filled it). */
-    uint64_t packed_data[128];
+    /** What the chosen level's PACKED / FLOAT16 / FLOAT32 kernels precompute for this plan:
+        a slot per kernel family, filled by the family's prepare (vfetch_texel_dsp) and opaque
+        outside its lib/simd/texel_*_tmpl.c, whose kernels recompute the data when another
+        level filled it (lib/simd/texel_vec.h). A plan is PACKED or FLOAT16/32, never both:
+        the float slot shares the packed slots' bytes. */
+    union {
+        struct {
+            uint64_t f32[64]; /**< texel_packed_f32_tmpl.c */
+            uint64_t u8[32];  /**< texel_packed_u8_tmpl.c */
+        } packed;
+        uint64_t floats[64]; /**< texel_float_tmpl.c */
+    } kernel_data;
     /** TX_FMT_1 / 1_REVERSE (bits1.c): the RGBA8 texels of every byte value (rgba8_exact
         plans), and the RGBA32F texel of a 0 bit and of a 1 bit. */
     uint8_t bits1_u8[256][8][4];
     float bits1_f32[2][4];
 };
 
-/** The reference kernels (ref.c): any plan, one block at a time. */
-VFETCH_TEXEL_FN(vfetch_texel_ref_f32);
-VFETCH_TEXEL_FN(vfetch_texel_ref_u8);
-
 /** TX_FMT_1 / 1_REVERSE (bits1.c): tables from the reference, then table kernels. */
 void vfetch_texel_bits1_prepare(struct vfetch_texel_plan *plan);
 VFETCH_TEXEL_FN(vfetch_texel_bits1_u8);
 VFETCH_TEXEL_FN(vfetch_texel_bits1_f32);
-
-/** One block, as the reference decodes it: block_w x block_h texels, row-major. */
-void vfetch_texel_ref_block(const struct vfetch_texel_plan *plan, const uint8_t *block,
-                            float (*out)[4]);
-void vfetch_texel_ref_block_u8(const struct vfetch_texel_plan *plan, const uint8_t *block,
-                               uint8_t (*out)[4]);
 
 /**
  * The kernel table: per class, a kernel per output, or NULL where the level has none (the
@@ -132,16 +133,20 @@ void vfetch_texel_ref_block_u8(const struct vfetch_texel_plan *plan, const uint8
  * What a kernel must accept: every plan of its class that compile.c hands it, i.e. without
  * GAMMA (the reference applies the tables), and for the DXT/BC entries only unsigned
  * components (BC: truncating interpolation). The RGBA8 entries only see rgba8_exact plans.
+ * A family with per-plan data has a prepare, set with its kernels: compile.c calls it for
+ * every plan before the kernels run, and it leaves plans of other classes alone.
  */
 struct vfetch_texel_dsp {
-    /* lib/simd/texel_packed_tmpl.c */
+    /* lib/simd/texel_packed_f32_tmpl.c */
     vfetch_texel_fn *packed_f32;  /**< CLASS_PACKED: any fields, signed, POW2FIX2FLT */
+    vfetch_texel_prepare_fn *packed_f32_prepare;
+    /* lib/simd/texel_packed_u8_tmpl.c */
     vfetch_texel_fn *packed_u8;   /**< CLASS_PACKED, rgba8_exact */
+    vfetch_texel_prepare_fn *packed_u8_prepare;
+    /* lib/simd/texel_float_tmpl.c */
     vfetch_texel_fn *float16_f32; /**< CLASS_FLOAT16 */
     vfetch_texel_fn *float32_f32; /**< CLASS_FLOAT32 */
-    /** Fills plan->packed_data for the four kernels above (set with them; compile.c calls it
-        for every plan, before the kernels run). */
-    void (*packed_prepare)(struct vfetch_texel_plan *plan);
+    vfetch_texel_prepare_fn *float_prepare;
     /* lib/simd/texel_block_tmpl.c */
     vfetch_texel_fn *dxt_u8;      /**< DXT1/3/5 */
     vfetch_texel_fn *dxt_f32;
@@ -155,7 +160,9 @@ void vfetch_texel_dsp_init(struct vfetch_texel_dsp *dsp, unsigned allowed);
 
 /* Per-level initialisers, one compilation of each template per level: each sets the entries
    its level implements. */
-VFETCH_LADDER_DECLARE(vfetch_texel_packed_init, struct vfetch_texel_dsp);
+VFETCH_LADDER_DECLARE(vfetch_texel_packed_f32_init, struct vfetch_texel_dsp);
+VFETCH_LADDER_DECLARE(vfetch_texel_packed_u8_init, struct vfetch_texel_dsp);
+VFETCH_LADDER_DECLARE(vfetch_texel_float_init, struct vfetch_texel_dsp);
 VFETCH_LADDER_DECLARE(vfetch_texel_block_init, struct vfetch_texel_dsp);
 
 #endif /* VFETCH_TEXEL_INTERNAL_H */

@@ -1,7 +1,8 @@
 /*
  * GX front-end, part 2: compiled formats and draws. Expected values are worked out by hand
  * from ../shared/spec/gx-cp-vat.txt and the GX rules of ../shared/spec/DECISIONS.md (the
- * arithmetic is in the comments); every error of vfetch_gx_compile/run and the CP state.
+ * arithmetic is in the comments); every error of vfetch_gx_compile/run (the CP state:
+ * test_gx_state.c).
  * Run at every ISA level (meson re-runs it under VFETCH_CPU_MASK).
  */
 #include <math.h>
@@ -10,14 +11,9 @@
 #include <stdlib.h>
 
 #include "guard.h"
+#include "gx_testutil.h"
 #include "testutil.h"
 #include "vfetch/gx.h"
-
-/* VCD_LO mode field of attribute a (position 0, normal 1, color0 2, color1 3). */
-static uint32_t vcd(unsigned a, unsigned mode)
-{
-    return mode << (9 + 2 * a);
-}
 
 /* Compile or fail the test (returns NULL). */
 static vfetch_gx_plan *compile(const struct vfetch_gx_compile_params *cp)
@@ -607,145 +603,6 @@ static void test_errors(void)
     CHECK(strcmp(vfetch_strerror(VFETCH_EREGISTER), "unknown error") != 0);
 }
 
-static void test_state(void)
-{
-    vfetch_gx_state *st = NULL;
-    const struct vfetch_gx_state_params bad = { (enum vfetch_gx_layout)5, 0, 0 };
-    CHECK_EQ(vfetch_gx_state_create(&bad, &st), VFETCH_EINVAL);
-    const struct vfetch_gx_state_params bad_color = { 0, (enum vfetch_gx_color_output)2, 0 };
-    const struct vfetch_gx_state_params bad_path = { 0, 0, (enum vfetch_path)2 };
-    CHECK_EQ(vfetch_gx_state_create(&bad_color, &st), VFETCH_EINVAL);
-    CHECK_EQ(vfetch_gx_state_create(&bad_path, &st), VFETCH_EINVAL);
-    CHECK(st == NULL);
-    CHECK_EQ(vfetch_gx_state_create(NULL, NULL), VFETCH_EINVAL);
-    CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
-    if (!st)
-        return;
-    /* registers the state holds, and some it does not */
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT)), 0);
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 8u << 4), 0); /* VAT0 s16 XYZ >> 8 */
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x71, 1 | 4u << 1), 0);          /* VAT1 f32 XYZ */
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x30, 0x12345), 0);
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xaf, 0x80001000u), 0);
-    CHECK_EQ(vfetch_gx_state_reg(st, 0x30), 0x12345);
-    CHECK_EQ(vfetch_gx_state_reg(st, 0xaf), 0x80001000u);
-    static const uint8_t unknown[] = { 0x00, 0x20, 0x31, 0x51, 0x61, 0x78, 0x98, 0x9f, 0xc0, 0xff };
-    for (unsigned i = 0; i < sizeof unknown; i++)
-        CHECK_EQ(vfetch_gx_load_cp_reg(st, unknown[i], 1), VFETCH_EREGISTER);
-    CHECK_EQ(vfetch_gx_state_reg(st, 0x98), 0);
-
-    const vfetch_gx_plan *p0 = NULL, *p1 = NULL, *again = NULL;
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    CHECK(again == p0); /* cached */
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    if (p0 && p1) {
-        CHECK_EQ(vfetch_gx_plan_format(p0)->vertex_size, 6);
-        CHECK_EQ(vfetch_gx_plan_format(p1)->vertex_size, 12);
-    }
-    /* rewriting the same value, a matrix index or an array base recompiles nothing */
-    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 8u << 4);
-    vfetch_gx_load_cp_reg(st, 0x40, 7);
-    vfetch_gx_load_cp_reg(st, 0xa0, 0x1000);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    /* a VAT word recompiles its own format only */
-    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 9u << 4);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 3);
-    if (p0)
-        CHECK_EQ(vfetch_gx_plan_format(p0)->attr[VFETCH_GX_POSITION].shift, 9);
-    /* VCD and strides recompile every format */
-    vfetch_gx_load_cp_reg(st, 0x60, VFETCH_GX_DIRECT);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 5);
-    vfetch_gx_load_cp_reg(st, 0xb0, 12);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 6);
-    /* strides of arrays 12..15 (XF indexed loads) and stride bits above 7 are held but no
-       format reads them: nothing recompiles */
-    for (uint8_t a = 0xbc; a <= 0xbf; a++) {
-        CHECK_EQ(vfetch_gx_load_cp_reg(st, a, 0x40), 0);
-        CHECK_EQ(vfetch_gx_state_reg(st, a), 0x40);
-    }
-    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xb0, 0x100 | 12), 0);
-    CHECK_EQ(vfetch_gx_state_reg(st, 0xb0), 0x100 | 12);
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &p0), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 7); /* format 0 was still dirty from 0xb0 = 12 */
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &p1), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 7);
-    /* a reserved color makes the plan call fail, and a later fix recovers */
-    vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT));
-    vfetch_gx_load_cp_reg(st, 0x72, 1 | 6u << 14);
-    const vfetch_gx_plan *p2 = NULL;
-    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), VFETCH_ERESERVED_COLOR);
-    CHECK(p2 == NULL);
-    vfetch_gx_load_cp_reg(st, 0x72, 1 | 5u << 14);
-    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), 0);
-    CHECK(p2 != NULL);
-    CHECK_EQ(vfetch_gx_state_plan(st, 8, &p2), VFETCH_EINVAL);
-    vfetch_gx_state_free(st);
-}
-
-/*
- * The state's cache of compiled formats: registers compiled before give the plan compiled then
- * (the same pointer, no compilation), as long as it is among the last 32 compiled; a format a
- * VAT no longer uses stays valid for the others that do; the 33rd new format evicts the first.
- */
-static void test_state_cache(void)
-{
-    vfetch_gx_state *st = NULL;
-    CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
-    if (!st)
-        return;
-    const uint32_t vcd_a = vcd(0, VFETCH_GX_DIRECT), vcd_b = vcd(0, VFETCH_GX_INDEX16);
-    vfetch_gx_load_cp_reg(st, 0x70, 1 | 4u << 1); /* f32 XYZ */
-    vfetch_gx_load_cp_reg(st, 0x71, 1 | 4u << 1);
-    const vfetch_gx_plan *a = NULL, *b = NULL, *again = NULL, *other = NULL;
-    vfetch_gx_load_cp_reg(st, 0x50, vcd_a);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &a), 0);
-    vfetch_gx_load_cp_reg(st, 0x50, vcd_b);
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &b), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    CHECK(a != b);
-    vfetch_gx_load_cp_reg(st, 0x50, vcd_a); /* back to the first descriptor: cached */
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    CHECK(again == a);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    /* format 1 with the same registers as format 0 shares its plan */
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &other), 0);
-    CHECK(other == a);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 2);
-    if (a)
-        CHECK_EQ(vfetch_gx_plan_format(a)->vertex_size, 12);
-    /* 32 more formats (position shifts 0..31 of s16 XYZ in format 0) evict the first two */
-    for (uint32_t shift = 0; shift < 32; shift++) {
-        vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | shift << 4);
-        CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    }
-    CHECK_EQ(vfetch_gx_state_compiles(st), 34);
-    /* format 1 still holds the first plan, usable though the cache dropped it */
-    CHECK_EQ(vfetch_gx_state_plan(st, 1, &again), 0);
-    CHECK(again == a);
-    if (again)
-        CHECK_EQ(vfetch_gx_plan_format(again)->vertex_size, 12);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 34);
-    vfetch_gx_load_cp_reg(st, 0x70, 1 | 4u << 1); /* the first registers again: compiled anew */
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 35);
-    vfetch_gx_load_cp_reg(st, 0x70, 1 | 3u << 1 | 31u << 4); /* the newest: still cached */
-    CHECK_EQ(vfetch_gx_state_plan(st, 0, &again), 0);
-    CHECK_EQ(vfetch_gx_state_compiles(st), 35);
-    vfetch_gx_state_free(st);
-}
-
 /*
  * Draws that fit the stage are checked while they are staged, longer ones in a pass of their
  * own; staging runs in blocks of 128: counts on both sides of each boundary, with the one bad
@@ -1235,11 +1092,9 @@ int main(void)
     test_layouts();
     test_indexed();
     test_errors();
-    test_state();
     test_block_boundary();
     test_indexed_twins();
     test_params_init();
-    test_state_cache();
     test_dolphin_layout();
     test_word_copy();
     return test_summary("gx-convert");

@@ -672,9 +672,10 @@ static void test_check_columns(void)
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/spec/maxwell-attribute-address-map.txt";
-    if (load_seed(path)) {
-        fprintf(stderr, "test_aam: cannot read the seed %s\n", path);
-        return 1;
+    if (load_seed(path)) { /* meson counts exit 77 as SKIP: the seed lives outside the repository */
+        printf("aam: skipped: cannot read the seed %s (the spec texts are kept in ../shared/spec "
+               "beside the clone)\n", path);
+        return 77;
     }
     test_main_table();
     test_patch_table();

@@ -3,7 +3,7 @@
  * bit, through the public vfetch_texel_decode() so that the surface walker's edge handling is
  * exercised too.
  *
- * A plan compiled under VFETCH_CPU mask 0 runs the reference kernels (lib/texel/ref.c); the
+ * A plan compiled under VFETCH_CPU mask 0 runs the reference kernels (lib/ref/texel_ref.c); the
  * same words compiled under each level's mask run that level's. Both decode the same surface
  * into targets pre-filled with the same canary, so that every byte (the texels and the pitch
  * padding a kernel must not touch) is compared. Surfaces sit against a PROT_NONE page (at their
@@ -20,41 +20,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard.h"
-#include "checkasm_texel.h"
+#include "checkasm.h"
 #include "texel/texel_internal.h"
 #include "vfetch/texel.h"
 #include "vfetch/vfetch.h"
 
-static uint64_t rng;
 static unsigned mismatches;
 static unsigned cases;
 
-static uint32_t rnd(void)
+/* The texel cases' own generator, not the framework's: a seed names the cases this one draws
+   from it, so that a printed seed replays them. */
+static uint64_t texel_rng;
+
+static uint32_t texel_rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    texel_rng ^= texel_rng << 13;
+    texel_rng ^= texel_rng >> 7;
+    texel_rng ^= texel_rng << 17;
+    return (uint32_t)(texel_rng >> 16);
 }
 
-static uint32_t rnd_below(uint32_t n)
+static uint32_t texel_rnd_below(uint32_t n)
 {
-    return n ? rnd() % n : 0;
+    return n ? texel_rnd() % n : 0;
 }
-
-struct texel_level {
-    const char *name;
-    unsigned mask;
-};
-
-static const struct texel_level ladder[] = {
-    { "sse2", VFETCH_CPU_SSE2 },
-    { "sse41", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 },
-    { "avx2", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 },
-    { "avx512", VFETCH_CPU_SSE2 | VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512 },
-    { "neon", VFETCH_CPU_NEON },
-};
 
 struct texel_case {
     uint32_t format1, format2;
@@ -82,25 +71,24 @@ static size_t target_size(const struct texel_case *c)
            c->region.width * tb;
 }
 
-static void describe_case(const struct texel_case *c, const char *level, uint64_t seed)
+static void describe_case(const struct texel_case *c, const char *level)
 {
     fprintf(stderr,
             "MISMATCH texel at %s, seed %" PRIu64 ": TX_FORMAT1 0x%08x TX_FORMAT2 0x%08x, options"
             " signed %d gamma %d bc %d dxt %d order %d dxt35 %d code18 %d align10 %d;"
             " surface %ux%ux%u pitch %zu slice %zu; region %u,%u,%u %ux%ux%u; %s out pitch %zu\n"
             "    replay: test_checkasm --kernel texel --seed %" PRIu64 " --isa %s\n",
-            level, seed, (unsigned)c->format1, (unsigned)c->format2, c->options.signed_method,
+            level, opt_seed, (unsigned)c->format1, (unsigned)c->format2, c->options.signed_method,
             c->options.gamma, c->options.bc_interp, c->options.dxt_interp, c->options.dxt_order,
             c->options.dxt35_colour, c->options.code18, c->options.align10, c->surface.width,
             c->surface.height, c->surface.depth, c->surface.pitch, c->surface.slice_pitch,
             c->region.x, c->region.y, c->region.z, c->region.width, c->region.height,
             c->region.depth, c->output == VFETCH_TEXEL_RGBA8 ? "RGBA8" : "RGBA32F", c->out_pitch,
-            seed, level);
+            opt_seed, level);
 }
 
 /* Decode c with the reference and at every level; count mismatching cases. */
-static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t seed,
-                     const char *isa)
+static void run_case(const struct texel_case *c, const uint8_t *data)
 {
     vfetch_texel_plan *ref = compile_at(c, 0);
     if (!ref)
@@ -113,9 +101,8 @@ static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t s
     }
     const size_t size = target_size(c);
     uint8_t *want = malloc(size);
-    uint8_t *got = c->target_at_head ? guard_alloc_head(size) : guard_alloc_tail(size);
-    uint8_t *src = c->surface_at_head ? guard_alloc_head(c->surface.size)
-                                      : guard_alloc_tail(c->surface.size);
+    uint8_t *got_alloc, *got = place(size, c->target_at_head, 0, &got_alloc);
+    uint8_t *src_alloc, *src = place(c->surface.size, c->surface_at_head, 0, &src_alloc);
     memcpy(src, data, c->surface.size);
     struct vfetch_texel_surface s = c->surface;
     s.data = src;
@@ -125,14 +112,16 @@ static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t s
     int err = vfetch_texel_decode(ref, &s, &c->region, &t);
     if (err != VFETCH_OK) {
         fprintf(stderr, "texel case rejected by the reference (%d)\n", err);
-        describe_case(c, "c", seed);
+        describe_case(c, "c");
         mismatches++;
     }
-    for (unsigned l = 0; l < sizeof ladder / sizeof ladder[0] && err == VFETCH_OK; l++) {
-        if ((vfetch_cpu_flags() & ladder[l].mask) != ladder[l].mask ||
-            (isa && strcmp(isa, ladder[l].name) != 0))
+    for (unsigned l = 0; l < num_levels && err == VFETCH_OK; l++) {
+        /* a level whose whole mask this build and CPU have (a build may leave a level below
+           out): the texel plans compile under that mask */
+        const unsigned mask = level_mask(l);
+        if ((vfetch_cpu_flags() & mask) != mask)
             continue;
-        vfetch_texel_plan *plan = compile_at(c, ladder[l].mask);
+        vfetch_texel_plan *plan = compile_at(c, mask);
         for (size_t i = 0; i < size; i++)
             got[i] = (uint8_t)(0xA5 ^ i);
         t.data = got;
@@ -142,7 +131,7 @@ static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t s
             size_t b = 0;
             while (b < size && want[b] == got[b])
                 b++;
-            describe_case(c, ladder[l].name, seed);
+            describe_case(c, levels[l].name);
             if (b < size)
                 fprintf(stderr, "    first differing byte %zu: want %02x got %02x (kernels %s)\n",
                         b, want[b], got[b],
@@ -151,8 +140,8 @@ static void run_case(const struct texel_case *c, const uint8_t *data, uint64_t s
         }
         vfetch_texel_plan_free(plan);
     }
-    guard_free(src);
-    guard_free(got);
+    guard_free(src_alloc);
+    guard_free(got_alloc);
     free(want);
     vfetch_texel_plan_free(ref);
 }
@@ -162,38 +151,38 @@ static void random_words(struct texel_case *c)
 {
     unsigned code;
     do
-        code = rnd_below(32);
+        code = texel_rnd_below(32);
     while (code == 22 || code == 23 || code == 30);
     c->format1 = code;
     for (unsigned k = 0; k < 4; k++)
-        c->format1 |= (rnd_below(8) < 6 ? rnd_below(4) : 4 + rnd_below(2)) << (9 + 3 * k);
-    if (rnd_below(3) == 0)
-        c->format1 |= rnd_below(16) << 5; /* SIGNED_COMP0..3 */
-    if (rnd_below(5) == 0)
+        c->format1 |= (texel_rnd_below(8) < 6 ? texel_rnd_below(4) : 4 + texel_rnd_below(2)) << (9 + 3 * k);
+    if (texel_rnd_below(3) == 0)
+        c->format1 |= texel_rnd_below(16) << 5; /* SIGNED_COMP0..3 */
+    if (texel_rnd_below(5) == 0)
         c->format1 |= 1u << 21; /* GAMMA */
-    if (code >= 18 && code <= 21 && rnd_below(2))
-        c->format1 |= (1 + rnd_below(2)) << 22 | rnd_below(2) << 24;
-    c->format1 |= rnd_below(3) << 25; /* coord type */
-    c->format1 |= rnd_below(32) << 27; /* CACHE, ignored */
+    if (code >= 18 && code <= 21 && texel_rnd_below(2))
+        c->format1 |= (1 + texel_rnd_below(2)) << 22 | texel_rnd_below(2) << 24;
+    c->format1 |= texel_rnd_below(3) << 25; /* coord type */
+    c->format1 |= texel_rnd_below(32) << 27; /* CACHE, ignored */
     c->format2 = 0;
-    if (code <= 6 && rnd_below(3) == 0)
+    if (code <= 6 && texel_rnd_below(3) == 0)
         c->format2 |= VFETCH_TX_FORMAT2_TXFORMAT_MSB;
-    if (rnd_below(6) == 0)
+    if (texel_rnd_below(6) == 0)
         c->format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
     vfetch_texel_options_default(&c->options);
-    if (rnd_below(2)) {
-        c->options.signed_method = (enum vfetch_texel_signed)rnd_below(3);
-        c->options.gamma = (enum vfetch_texel_gamma)rnd_below(2);
-        c->options.bc_interp = (enum vfetch_texel_bc_interp)rnd_below(2);
-        c->options.dxt_interp = (enum vfetch_texel_dxt_interp)rnd_below(2);
-        c->options.dxt_order = (enum vfetch_texel_dxt_order)rnd_below(2);
-        c->options.dxt35_colour = (enum vfetch_texel_dxt35_colour)rnd_below(2);
-        c->options.code18 = (enum vfetch_texel_code18)rnd_below(2);
-        c->options.align10 = (enum vfetch_texel_align10)rnd_below(2);
+    if (texel_rnd_below(2)) {
+        c->options.signed_method = (enum vfetch_texel_signed)texel_rnd_below(3);
+        c->options.gamma = (enum vfetch_texel_gamma)texel_rnd_below(2);
+        c->options.bc_interp = (enum vfetch_texel_bc_interp)texel_rnd_below(2);
+        c->options.dxt_interp = (enum vfetch_texel_dxt_interp)texel_rnd_below(2);
+        c->options.dxt_order = (enum vfetch_texel_dxt_order)texel_rnd_below(2);
+        c->options.dxt35_colour = (enum vfetch_texel_dxt35_colour)texel_rnd_below(2);
+        c->options.code18 = (enum vfetch_texel_code18)texel_rnd_below(2);
+        c->options.align10 = (enum vfetch_texel_align10)texel_rnd_below(2);
     }
 }
 
-static void random_case(const char *isa, uint64_t seed)
+static void random_case(void)
 {
     struct texel_case c;
     memset(&c, 0, sizeof c);
@@ -206,59 +195,59 @@ static void random_case(const char *isa, uint64_t seed)
     vfetch_texel_plan_free(plan);
     const uint32_t bw = info.block_width, bh = info.block_height, bb = info.block_bytes;
     struct vfetch_texel_surface *s = &c.surface;
-    s->width = 1 + rnd_below(rnd_below(4) ? 40 : 300);
-    s->height = 1 + rnd_below(rnd_below(3) ? 6 : 20);
+    s->width = 1 + texel_rnd_below(texel_rnd_below(4) ? 40 : 300);
+    s->height = 1 + texel_rnd_below(texel_rnd_below(3) ? 6 : 20);
     s->depth = info.coord_type == VFETCH_TEXEL_CUBE ? 6
-               : info.coord_type == VFETCH_TEXEL_3D ? 1 + rnd_below(3)
+               : info.coord_type == VFETCH_TEXEL_3D ? 1 + texel_rnd_below(3)
                                                     : 1;
     const size_t bx = (s->width + bw - 1) / bw, by = (s->height + bh - 1) / bh;
-    const size_t extra = rnd_below(3) ? 0 : rnd_below(5);
-    s->pitch_unit = rnd_below(2) ? VFETCH_TEXEL_PITCH_BLOCKS : VFETCH_TEXEL_PITCH_BYTES;
+    const size_t extra = texel_rnd_below(3) ? 0 : texel_rnd_below(5);
+    s->pitch_unit = texel_rnd_below(2) ? VFETCH_TEXEL_PITCH_BLOCKS : VFETCH_TEXEL_PITCH_BYTES;
     s->pitch = s->pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? bx + extra : (bx + extra) * bb;
-    if (rnd_below(4) == 0)
+    if (texel_rnd_below(4) == 0)
         s->pitch = 0;
     const size_t pitch_bytes = s->pitch == 0 ? bx * bb
                                : s->pitch_unit == VFETCH_TEXEL_PITCH_BLOCKS ? s->pitch * bb
                                                                            : s->pitch;
-    s->slice_pitch = rnd_below(2) ? 0 : pitch_bytes * by + rnd_below(7);
+    s->slice_pitch = texel_rnd_below(2) ? 0 : pitch_bytes * by + texel_rnd_below(7);
     const size_t slice = s->slice_pitch ? s->slice_pitch : pitch_bytes * by;
     /* The buffer ends exactly at the last byte the surface holds. */
     s->size = (s->depth - 1) * slice + (by - 1) * pitch_bytes + bx * bb;
 
     struct vfetch_texel_region *r = &c.region;
-    r->x = rnd_below(s->width);
-    r->width = 1 + rnd_below(s->width - r->x);
-    r->y = rnd_below(s->height);
-    r->height = 1 + rnd_below(s->height - r->y);
-    if (rnd_below(3) == 0)
+    r->x = texel_rnd_below(s->width);
+    r->width = 1 + texel_rnd_below(s->width - r->x);
+    r->y = texel_rnd_below(s->height);
+    r->height = 1 + texel_rnd_below(s->height - r->y);
+    if (texel_rnd_below(3) == 0)
         r->x = 0, r->y = 0, r->width = s->width, r->height = s->height;
-    r->z = rnd_below(s->depth);
-    r->depth = 1 + rnd_below(s->depth - r->z);
-    c.output = info.rgba8_exact && rnd_below(2) ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
+    r->z = texel_rnd_below(s->depth);
+    r->depth = 1 + texel_rnd_below(s->depth - r->z);
+    c.output = info.rgba8_exact && texel_rnd_below(2) ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
     const size_t tb = c.output == VFETCH_TEXEL_RGBA8 ? 4 : 16;
-    c.out_pitch = r->width * tb + (rnd_below(2) ? 0 : rnd_below(3) * 4 + 4);
-    c.out_slice = c.out_pitch * r->height + (rnd_below(2) ? 0 : 12);
-    c.surface_at_head = rnd_below(2);
-    c.target_at_head = rnd_below(2);
+    c.out_pitch = r->width * tb + (texel_rnd_below(2) ? 0 : texel_rnd_below(3) * 4 + 4);
+    c.out_slice = c.out_pitch * r->height + (texel_rnd_below(2) ? 0 : 12);
+    c.surface_at_head = texel_rnd_below(2);
+    c.target_at_head = texel_rnd_below(2);
 
     uint8_t *data = malloc(s->size);
     for (size_t i = 0; i < s->size; i++)
-        data[i] = (uint8_t)rnd();
+        data[i] = (uint8_t)texel_rnd();
     /* Block formats: many endpoint orders and equal endpoints, which random bytes rarely give. */
-    if (bw == 4 && rnd_below(2))
+    if (bw == 4 && texel_rnd_below(2))
         for (size_t i = 0; i + bb <= s->size; i += bb) {
-            if (rnd_below(4) == 0)
+            if (texel_rnd_below(4) == 0)
                 data[i + 1] = data[i];
-            if (rnd_below(4) == 0 && bb == 16)
+            if (texel_rnd_below(4) == 0 && bb == 16)
                 data[i + 9] = data[i + 8];
         }
-    run_case(&c, data, seed, isa);
+    run_case(&c, data);
     free(data);
 }
 
 /* Every value of a 1- or 2-byte container (a 256x1 or 256x256 surface), under several
    selections, sign bits and POW2FIX2FLT, both outputs. */
-static void exhaustive_small(const char *isa, uint64_t seed)
+static void exhaustive_small(void)
 {
     for (unsigned code = 0; code < 32; code++) {
         for (unsigned msb = 0; msb < 2; msb++) {
@@ -276,10 +265,10 @@ static void exhaustive_small(const char *isa, uint64_t seed)
                                                          { 4, 0, 5, 1 } };
                 unsigned sel[4];
                 for (unsigned k = 0; k < 4; k++)
-                    sel[k] = variant < 3 ? sel_sets[variant][k] : rnd_below(6);
+                    sel[k] = variant < 3 ? sel_sets[variant][k] : texel_rnd_below(6);
                 c.format1 = code | sel[3] << 9 | sel[0] << 12 | sel[1] << 15 | sel[2] << 18;
                 if (variant >= 3)
-                    c.format1 |= rnd_below(16) << 5;
+                    c.format1 |= texel_rnd_below(16) << 5;
                 c.format2 = msb ? VFETCH_TX_FORMAT2_TXFORMAT_MSB : 0;
                 if (variant == 5)
                     c.format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
@@ -300,7 +289,7 @@ static void exhaustive_small(const char *isa, uint64_t seed)
                     c.output = out ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
                     c.out_pitch = 256 * (out ? 4 : 16);
                     c.out_slice = c.out_pitch * c.surface.height;
-                    run_case(&c, data, seed, isa);
+                    run_case(&c, data);
                 }
                 free(data);
             }
@@ -312,7 +301,7 @@ static void exhaustive_small(const char *isa, uint64_t seed)
    halves of BC5, DXT5's alpha) or 565 words (DXT1/3/5 colour: c0 = all values, c1 a
    permutation of them, every 8th equal) cover the domain, indices random; default, rounding
    and four-colour options, both outputs. */
-static void exhaustive_blocks(const char *isa, uint64_t seed, int quick)
+static void exhaustive_blocks(void)
 {
     static const struct { uint32_t f1, f2; } words[] = {
         { 15 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9, 0 },
@@ -321,15 +310,15 @@ static void exhaustive_blocks(const char *isa, uint64_t seed, int quick)
         { 5 | 0u << 12 | 0u << 15 | 0u << 18 | 5u << 9, VFETCH_TX_FORMAT2_TXFORMAT_MSB },
         { 31 | 0u << 12 | 1u << 15 | 4u << 18 | 5u << 9, 0 },
     };
-    const uint32_t blocks = quick ? 4096 : 65536;
+    const uint32_t blocks = opt_quick ? 4096 : 65536;
     for (unsigned w = 0; w < sizeof words / sizeof words[0]; w++) {
         const unsigned bytes = (words[w].f1 & 31) == 15 || (words[w].f1 & 31) == 5 ? 8 : 16;
         uint8_t *data = malloc((size_t)blocks * bytes);
         for (uint32_t b = 0; b < blocks; b++) {
             uint8_t *p = data + (size_t)b * bytes;
             for (unsigned i = 0; i < bytes; i++)
-                p[i] = (uint8_t)rnd();
-            const uint32_t pair = quick ? rnd() & 0xffff : b;
+                p[i] = (uint8_t)texel_rnd();
+            const uint32_t pair = opt_quick ? texel_rnd() & 0xffff : b;
             const uint32_t c1 = (b & 7) == 0 ? pair : (pair * 40503u + 7) & 0xffff;
             p[0] = (uint8_t)pair, p[1] = (uint8_t)(pair >> 8); /* BC4 / alpha endpoints */
             if (bytes == 16)
@@ -361,28 +350,30 @@ static void exhaustive_blocks(const char *isa, uint64_t seed, int quick)
                 c.output = out ? VFETCH_TEXEL_RGBA8 : VFETCH_TEXEL_RGBA32F;
                 c.out_pitch = 1024 * (out ? 4 : 16);
                 c.out_slice = c.out_pitch * c.surface.height;
-                run_case(&c, data, seed, isa);
+                run_case(&c, data);
             }
         }
         free(data);
     }
 }
 
-unsigned checkasm_texel(uint64_t seed, const char *isa, int quick)
+void check_texel(void)
 {
+    if (!checkasm_wants("texel"))
+        return;
     mismatches = 0;
     cases = 0;
-    rng = seed * 0x9E3779B97F4A7C15ull + 0x7e1e1;
-    if (!rng)
-        rng = 1;
-    exhaustive_small(isa, seed);
-    exhaustive_blocks(isa, seed, quick);
+    texel_rng = opt_seed * 0x9E3779B97F4A7C15ull + 0x7e1e1;
+    if (!texel_rng)
+        texel_rng = 1;
+    exhaustive_small();
+    exhaustive_blocks();
     const unsigned exhaustive_cases = cases;
-    const unsigned n = quick ? 300 : 3000;
+    const unsigned n = opt_quick ? 300 : 3000;
     for (unsigned i = 0; i < n; i++)
-        random_case(isa, seed);
+        random_case();
     printf("  texel: %u exhaustive cases (every 8/16-bit value, every block endpoint pair), %u random"
            " cases: %s\n",
            exhaustive_cases, cases - exhaustive_cases, mismatches ? "FAILED" : "ok");
-    return mismatches;
+    CHECK_EQ(mismatches, 0u);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ref/ref.h"
+#include "ref/texel_ref.h"
 #include "texel/texel_internal.h"
 
 /* The most texels one block holds (4x4). */

@@ -1,0 +1,19 @@
+/*
+ * What the library asks of the CPU beyond the public vfetch_cpu_flags() (lib/cpu.c): the levels
+ * it may use, and whether it splits 512-bit operations. Not installed.
+ */
+#ifndef VFETCH_CPU_H
+#define VFETCH_CPU_H
+
+/** Detected levels ANDed with the mask (built or not). */
+unsigned vfetch_cpu_allowed(void);
+
+/** 1 if the CPU runs 512-bit operations as two 256-bit halves, so that a 512-bit record
+    program gains little over a 256-bit one (lib/plan.c chooses by this; docs/simd.md). */
+int vfetch_cpu_splits_512(void);
+
+/** The rule behind it, by vendor and family (cpuid leaf 1, base + extended): AMD family 19h
+    (Zen 4) splits; AMD family 1Ah (Zen 5) and Intel's AVX-512 cores do not. */
+int vfetch_cpu_family_splits_512(int amd, unsigned family);
+
+#endif
