@@ -7,6 +7,8 @@
    stderr): the whole of stdout parses, and holds the benchmark asked for.
 2. `summary.py` prints the compile rows as a time per call only (compiling converts no
    vertices: a Mverts/s or GB/s column would be meaningless).
+3. Its digest: a plan's best level at 4,096 vertices with Mverts/s consistent with its time
+   per call (one clock), its 16-vertex time, the load line, the compile line, short.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -53,7 +55,25 @@ def main():
         fields = row.split()
         if len(fields) != 2 or not float(fields[1]) > 0:
             fail("a compile row is not a name and a time", row)
-    print("bench output: JSON alone on stdout, compile rows in ns per call: ok")
+    with tempfile.TemporaryDirectory() as tmp:
+        text = subprocess.run([sys.executable, summary, "--bench", bench, "--digest", "--filter",
+                               "^(plan/gx-d/(avx2|ref)/(16|4096)|baseline/memcpy/-/131072|compile/.*)$",
+                               "--json", os.path.join(tmp, "out.json")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              check=True).stdout.decode()
+    digest = text.split("\ncompile ")[0]  # the tables (--filter prints them) follow it
+    lines = digest.splitlines()
+    if len(lines) >= 60 or not any(l.startswith("machine load: ") for l in lines) or \
+            not any(l.startswith("registers to plan: gx ") for l in lines):
+        fail("the digest lacks its load or compile line, or is long", digest)
+    row = [l.split() for l in lines if l.startswith("gx-d ")]
+    if len(row) != 1 or row[0][1] != "avx2" or not all(float(x) > 0 for x in row[0][2:6]):
+        fail("the digest's gx-d row is not: name, best level, four positive numbers", digest)
+    # one clock: the table's Mverts/s and ns/call of the same benchmark agree
+    table = [l.split() for l in text.splitlines() if l.startswith("plan/gx-d/avx2/4096 ")]
+    if len(table) != 1 or abs(float(table[0][1]) * float(table[0][5]) / 1e3 - 4096) > 0.01 * 4096:
+        fail("Mverts/s and ns/call of plan/gx-d/avx2/4096 come from different clocks", text)
+    print("bench output: JSON alone on stdout, compile rows in ns per call, digest: ok")
 
 
 if __name__ == "__main__":

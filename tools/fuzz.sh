@@ -6,6 +6,7 @@
 #   FUZZ_TARGETS="gx plan"           only these targets
 #   FUZZ_JOBS=2                      ninja parallelism (default: ninja's own)
 #   FUZZ_PARALLEL=2                  targets fuzzed at once (default: the number of CPUs)
+#   FUZZ_REUSE=1                     keep an existing build-fuzz (configured as below)
 #
 # Prints one line per target with libFuzzer's execution count; exits non-zero if any target
 # found a crash, leak, timeout or contract violation, printing the tail of its log and the
@@ -21,16 +22,20 @@ build=build-fuzz
 jobs=()
 [ -n "${FUZZ_JOBS:-}" ] && jobs=(-j "$FUZZ_JOBS")
 
-rm -rf "$build"
-mkdir -p "$build"
-if ! CC=clang meson setup "$build" --buildtype=debugoptimized -Dfuzz=true -Dbench=disabled \
-        -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
-        >"$build-setup.log" 2>&1; then
-    echo "fuzz: meson setup failed (see $build-setup.log)"
-    tail -20 "$build-setup.log"
-    exit 1
+# FUZZ_REUSE=1: build-fuzz is already configured this way (tools/test-all.sh builds and tests
+# it first): only its fuzz targets are brought up to date.
+if [ "${FUZZ_REUSE:-0}" != 1 ] || [ ! -f "$build/build.ninja" ]; then
+    rm -rf "$build"
+    mkdir -p "$build"
+    if ! CC=clang meson setup "$build" --buildtype=debugoptimized -Dfuzz=true -Dbench=disabled \
+            -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
+            >"$build-setup.log" 2>&1; then
+        echo "fuzz: meson setup failed (see $build-setup.log)"
+        tail -20 "$build-setup.log"
+        exit 1
+    fi
+    mv "$build-setup.log" "$build/setup.log"
 fi
-mv "$build-setup.log" "$build/setup.log"
 exes=()
 for t in "${targets[@]}"; do exes+=("tests/fuzz/fuzz_$t"); done
 if ! ninja -C "$build" "${jobs[@]}" "${exes[@]}" >"$build/build.log" 2>&1; then
