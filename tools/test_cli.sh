@@ -1,10 +1,51 @@
 #!/usr/bin/env bash
-# Checks of the vfetch command (run by meson test): exit codes and key output lines.
+# Checks of the vfetch command (run by meson test): exit codes, messages and key output lines.
+# Arguments: the tool, png or no-png (whether it was built with libpng), and the directory of
+# the real GX captures (../shared/testdata/gx; its checks are skipped when it is not there).
 set -u
 tool="$1"
+captures="${3:-}"
 fails=0
 check() { # description, then the command's success as the condition
     if [ "$2" -ne 0 ]; then echo "FAIL: $1"; fails=$((fails + 1)); else echo "ok: $1"; fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run ARGS..: one run of the tool; sets rc, out (its stdout) and errlines (lines on stderr,
+# which is kept in $tmp/stderr)
+run() {
+    out=$("$tool" "$@" 2>"$tmp/stderr"); rc=$?
+    errlines=$(wc -l <"$tmp/stderr")
+}
+# expect_usage_error DESCRIPTION TEXT ARGS..: exit 1, nothing on stdout, one line on stderr that
+# holds TEXT (naming what is wrong), then at most a line pointing at `vfetch help`
+expect_usage_error() {
+    local desc=$1 text=$2; shift 2
+    run "$@"
+    [ $rc -eq 1 ] && [ -z "$out" ] && [ "$errlines" -ge 1 ] && [ "$errlines" -le 2 ] &&
+        head -1 "$tmp/stderr" | grep -q -F -- "$text" &&
+        { [ "$errlines" -eq 1 ] || sed -n 2p "$tmp/stderr" | grep -q '^see `vfetch help'; }
+    local ok=$?
+    [ $ok -eq 0 ] || { echo "  exit $rc, stderr:"; sed 's/^/    /' "$tmp/stderr"; }
+    check "$desc" $ok
+}
+# expect_refusal DESCRIPTION TEXT ARGS..: exit 2, nothing on stdout, exactly one line on stderr
+# that holds TEXT
+expect_refusal() {
+    local desc=$1 text=$2; shift 2
+    run "$@"
+    [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q -F -- "$text" "$tmp/stderr"
+    local ok=$?
+    [ $ok -eq 0 ] || { echo "  exit $rc, stderr:"; sed 's/^/    /' "$tmp/stderr"; }
+    check "$desc" $ok
+}
+# expect_usage DESCRIPTION ARGS..: the usage on stdout, exit 0, nothing on stderr
+expect_usage() {
+    local desc=$1; shift
+    run "$@"
+    [ $rc -eq 0 ] && [ "$errlines" -eq 0 ] && [ "${out%%$'\n'*}" = "usage:" ]
+    check "$desc" $?
 }
 
 out=$("$tool" demo); rc=$?
@@ -65,16 +106,16 @@ check "aam expands GENERIC_ATTRIBUTE_17_Z" $?
 "$tool" aam --address -4 | grep -q "^below range"; check "aam --address -4 is below range" $?
 "$tool" aam 163 | grep -q "default         1.0 (0x3f800000"; check "aam COLOR_FRONT_DIFFUSE_ALPHA default 1.0" $?
 msg=$("$tool" aam --address 5 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && echo "$msg" | grep -q "(code -1): address 5 is not the start"; check "aam unaligned address exits 2" $?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "aam --address 5 (not the start of an attribute.*(code -1)$"; check "aam unaligned address exits 2" $?
 "$tool" aam 256 2>/dev/null; [ $? -eq 2 ]; check "aam 256 exits 2" $?
 "$tool" aam NO_SUCH_ATTRIBUTE 2>/dev/null; [ $? -eq 2 ]; check "aam unknown name exits 2" $?
 [ "$("$tool" aam --patch | grep -c 'GENERIC_PATCH_ATTRIBUTE_')" -eq 122 ]; check "aam --patch lists 122 generic patch attributes" $?
 [ "$("$tool" aam --patch 6 | head -1)" = "GENERIC_PATCH_ATTRIBUTE_0" ]; check "aam --patch 6" $?
 "$tool" aam --lod | grep -q "^slot 3  SetTessellationLodV1 .*triangle: unused (--)"; check "aam --lod slot 3" $?
 msg=$("$tool" aam --check VS --imap POSITION_X 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && echo "$msg" | grep -q "(code -21): attribute 28 (POSITION_X) in VERTEX"; check "aam Imap on default exits 2" $?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "attribute 28 (POSITION_X) in VERTEX: VFETCH_EAAM_IMAP_DEFAULT: .*(code -21)"; check "aam Imap on default exits 2" $?
 msg=$("$tool" aam --check GS --omap 188 --last 2>&1 >/dev/null); rc=$?
-[ $rc -eq 2 ] && echo "$msg" | grep -q "(code -22): attribute 188"; check "aam Omap on discard exits 2" $?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "attribute 188 .*(code -22)"; check "aam Omap on discard exits 2" $?
 msg=$("$tool" aam --check PS --imap 32-35 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && echo "$msg" | grep -q "(code -23)"; check "aam PS without POSITION_W exits 2" $?
 out=$("$tool" aam --check GS --omap RT_ARRAY_INDEX,POINT_SIZE,FOG_COORDINATE --last); rc=$?
@@ -121,8 +162,6 @@ check "explain texel bad --option value is a usage error" $?
 "$tool" explain texel 2>/dev/null; [ $? -eq 1 ]; check "explain texel without --format1 is a usage error" $?
 
 # vfetch texel: raw surface -> PNG. The PNG's pixels are read back with python3 (zlib, struct).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 png_rgba() { # FILE -> "WxH" and its RGBA bytes in hex (an 8-bit RGBA, non-interlaced PNG)
     python3 - "$1" <<'EOF'
 import struct, sys, zlib
@@ -201,7 +240,7 @@ else
     check "texel DXT1: a partial block" $?
     head -c 31 "$tmp/in.raw" >"$tmp/short.raw"
     msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/short.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
-    [ $rc -eq 2 ] && echo "$msg" | grep -q "ends before the texels read (code -36): .* 31 bytes read from" && [ ! -e "$tmp/g.png" ]
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "31 bytes read from .*: VFETCH_ESHORT_SURFACE: .* ends before the texels read (code -36)" && [ ! -e "$tmp/g.png" ]
     check "texel: a short surface exits 2, no PNG" $?
     msg=$("$tool" texel --format1 $rgba8 --size 4x2 --region 3,0,2,1 "$tmp/in.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
     [ $rc -eq 2 ] && echo "$msg" | grep -q "(code -35)"; check "texel: a region outside the surface exits 2" $?
@@ -218,6 +257,148 @@ check "texel: an empty region is a usage error" $?
 "$tool" texel --format1 $rgba8 --size 4x2 "$tmp/in.raw" 2>/dev/null; [ $? -eq 1 ]; check "texel: without OUT.png is a usage error" $?
 "$tool" texel --format1 $rgba8 --size 4x2 --option gamma=linear "$tmp/in.raw" "$tmp/g.png" 2>/dev/null; [ $? -eq 1 ]
 check "texel: a bad --option is a usage error" $?
+
+# Usage errors: one line naming the mistake (then a pointer to `vfetch help`), exit 1.
+expect_usage_error "a bad word names the option and value" "vfetch: --psc 0xzz: not a list of" explain r300 --psc 0xzz
+expect_usage_error "an unknown option is named" "explain r300: unknown option '--bogus'" explain r300 --bogus
+expect_usage_error "a missing value is named" "vfetch: --vtx-size needs a value" explain r300 --psc 0x2002 --vtx-size
+expect_usage_error "an unknown command is named" "no command 'bogus'" bogus
+expect_usage_error "no command at all" "vfetch: no command" 
+expect_usage_error "explain without a target" "explain needs a target" explain
+expect_usage_error "explain of an unknown target" "explain: no target 'r400'" explain r400
+expect_usage_error "--swap out of range" "--swap 4: VC_SWAP is 0..3" explain r300 --swap 4
+expect_usage_error "a bad --arrays" "--arrays 4: not STRIDE:COUNT" explain r300 --arrays 4
+expect_usage_error "maxwell --bmap 300 names the attribute" "--bmap 300: attribute 300 does not exist" explain maxwell --bmap 300
+expect_usage_error "maxwell --attr not a list" "--attr 0x1,,2: not a list" explain maxwell --attr 0x1,,2
+expect_usage_error "texel without --format1" "explain texel needs --format1" explain texel
+expect_usage_error "texel bad word" "--format1 0xZZ: not a 32-bit word" explain texel --format1 0xZZ
+expect_usage_error "texel missing files named" "texel: missing OUT.png" texel --format1 0xC --size 4x2 in.raw
+expect_usage_error "aam unknown stage" "--check XS: no stage XS" aam --check XS --imap 1
+expect_usage_error "aam map option before --check" "aam: unknown option '--imap' (it follows --check STAGE)" aam --imap 3
+expect_usage_error "aam --sph with too few words" "--sph 1,2: 2 words, not the header's 20" aam --check VS --sph 1,2
+expect_usage_error "help of an unknown command" "help: no command 'bogus'" help bogus
+expect_usage_error "a control character stays on the line" "--psc 0x?zz: not a list" explain r300 --psc $'0x\nzz'
+
+# Extra arguments a command does not take: the first one is named.
+expect_usage_error "demo takes no arguments" "demo: unexpected argument 'now'" demo now please
+expect_usage_error "cpu takes no arguments" "cpu: unexpected argument 'x'" cpu x
+expect_usage_error "--version takes no arguments" "version: unexpected argument 'x'" --version x
+expect_usage_error "explain r300 takes no operands" "explain r300: unexpected argument 'extra'" explain r300 --psc 0x2002 --vtx-size 3 extra
+expect_usage_error "explain gx takes no operands" "explain gx: unexpected argument 'x'" explain gx --vcd-lo 0x200 x
+expect_usage_error "aam takes one attribute" "aam: unexpected argument '2'" aam 1 2
+expect_usage_error "texel takes two files" "texel: unexpected argument 'c'" texel --format1 0xC --size 1x1 a b c
+expect_usage_error "gx takes one capture" "gx: unexpected argument 'b.dff'" gx a.dff b.dff
+
+# -h / --help: the usage on stdout, exit 0.
+expect_usage "help" help
+expect_usage "-h" -h
+expect_usage "--help" --help
+expect_usage "explain r300 --help" explain r300 --help
+expect_usage "explain gx -h after options" explain gx --vcd-lo 0x200 -h
+expect_usage "demo --help" demo --help
+expect_usage "aam --check VS -h" aam --check VS -h
+expect_usage "gx --help" gx --help
+expect_usage "help explain gx" help explain gx
+[ "$(echo "$out" | grep -c '^  vfetch ')" -eq 1 ] && echo "$out" | grep -q '^  vfetch explain gx '
+check "help explain gx prints that command's usage alone" $?
+run help
+for c in "explain r300" "explain maxwell" "explain gx" "explain texel" "texel" "gx" "demo" "cpu" "aam" "--version"; do
+    echo "$out" | grep -q "^  vfetch $c"; check "help lists vfetch $c" $?
+done
+
+# Refusals by the library: one line naming the option, the code's name, the sentence, exit 2.
+expect_refusal "explain r300 without words names --vtx-size" "neither --vtx-size nor --arrays given (immediate mode takes --vtx-size 1..128 dwords per vertex): VFETCH_EINVAL: invalid argument" explain r300
+expect_refusal "--vtx-size 200 is named" "vfetch: --vtx-size 200 (immediate mode, without --arrays, takes 1..128 dwords per vertex): VFETCH_EINVAL: " explain r300 --psc 0x2002 --vtx-size 200
+expect_refusal "a reserved DATA_TYPE names --psc" "vfetch: --psc 0x200D: VFETCH_ERESERVED_TYPE: reserved R300 DATA_TYPE (13..15) (code -4)" explain r300 --psc 0x200D --vtx-size 3
+expect_refusal "an underrun names --psc and --vtx-size" "vfetch: --psc 0x2003 with --vtx-size 3: VFETCH_ESTREAM_UNDERRUN" explain r300 --psc 0x2003 --vtx-size 3
+expect_refusal "17 arrays name --arrays" "VFETCH_ETOO_MANY_ARRAYS" explain r300 --arrays "$(printf '1:1,%.0s' $(seq 16))1:1"
+expect_refusal "maxwell: every attribute inactive names --attr" "vfetch: --attr 0xffffffff (no active attribute: the compact record would hold nothing; --full gives the 1 KiB record): VFETCH_EINVAL" explain maxwell --attr 0xffffffff
+expect_refusal "maxwell: a bad attribute word is named" "vfetch: --attr word 1 0x39400000 (size 0x0a R8_G8_B8_A8, type 7 FLOAT): VFETCH_EATTRIBUTE_FORMAT" explain maxwell --attr 0x38200000,0x39400000 --stream 0x1010
+expect_refusal "maxwell: a disabled stream is named" "vfetch: --stream word 0 0x10 (ENABLE, bit 12, clear), read by --attr word 0 0x38200000: VFETCH_ESTREAM_DISABLED" explain maxwell --attr 0x38200000 --stream 0x0010
+expect_refusal "texel: W24_FP names --format1" "vfetch: --format1 0x0000001e: VFETCH_ETEXEL_UNSUPPORTED: " explain texel --format1 0x1E
+expect_refusal "aam: an unknown attribute is named" "vfetch: aam NO_SUCH (no such attribute: 0..255 or a name): VFETCH_EINVAL" aam NO_SUCH
+
+# vfetch explain gx: VCD_LO POS direct (bits 10:9 = 1), COL0 direct (14:13 = 1); VAT A POSCNT
+# XYZ (bit 0), POSFMT f32 (3:1 = 4), COL0CNT RGBA (13), COL0FMT rgba8888 (16:14 = 5).
+gx_pc="--vcd-lo 0x2200 --vat-a 0x16009"
+run explain gx $gx_pc
+check "explain gx position f32 XYZ + color0 rgba8888 exits 0" $rc
+echo "$out" | grep -q "^  bytes   0..11  position     direct   f32 x3 (XYZ)$" &&
+    echo "$out" | grep -q "^  bytes  12..15  color0       direct   rgba8888 (RGBA)$"
+check "explain gx: each attribute, its bytes, mode and format" $?
+echo "$out" | grep -q "^vertex: 16 bytes in the command stream$"; check "explain gx: vertex size 16" $?
+echo "$out" | grep -q "^output: vec4 layout, float colors, 32 bytes per vertex$" &&
+    echo "$out" | grep -q "^  location  0 position     offset    0  float32 x4$" &&
+    echo "$out" | grep -q "^  location  4 color0       offset   16  float32 x4$"
+check "explain gx: the vec4 declaration" $?
+echo "$out" | grep -q "^plan [0-9a-f]*: 1 stream(s), 2 op(s)" && [ "$(echo "$out" | grep -c '^hash [0-9a-f]*$')" -eq 1 ]
+check "explain gx: the converter's plan and hash" $?
+run explain gx $gx_pc --layout packed --color rgba8
+[ $rc -eq 0 ] && echo "$out" | grep -q "^output: packed layout, rgba8 colors, 16 bytes per vertex$" &&
+    echo "$out" | grep -q "^  location  0 position     offset    0  float32 x3$" &&
+    echo "$out" | grep -q "^  location  4 color0       offset   12  unorm8x4 (normalized)$"
+check "explain gx --layout packed --color rgba8: the packed declaration" $?
+# position index16 into array 0 with stride 12, PNMTXIDX (VCD_LO bit 0)
+run explain gx --vcd-lo 0x601 --vat-a 0x9 --array-stride position=12 --layout dolphin
+[ $rc -eq 0 ] && echo "$out" | grep -q "^  bytes   0..0   pos_matrix   direct   a matrix index" &&
+    echo "$out" | grep -q "^  bytes   1..2   position     index16  into array 0 (stride 12 bytes): f32 x3 (XYZ), 12-byte elements$" &&
+    echo "$out" | grep -q "^vertex: 3 bytes in the command stream$" &&
+    echo "$out" | grep -q "^  location 14 pos_matrix   offset    0  uint32 x1$"
+check "explain gx: an indexed position and Dolphin's matrix index first" $?
+run explain gx
+[ $rc -eq 0 ] && echo "$out" | grep -q "^vertex: 0 bytes" && echo "$out" | grep -q "^hash none$"
+check "explain gx of no attribute: 0-byte vertices, no plan" $?
+expect_refusal "explain gx: a reserved color format names --vat-a and the field" "vfetch: --vat-a 0x0001c009 (COL0FMT 7, bits 16:14, on color0, which --vcd-lo 0x00002200 enables): VFETCH_ERESERVED_COLOR: reserved GX color format (6 or 7) on an enabled color (code -18)" explain gx --vcd-lo 0x2200 --vat-a 0x1c009
+run explain gx --vcd-lo 0x200 --vat-a 0x1c009
+check "explain gx: a reserved color format on an absent color is ignored" $rc
+expect_usage_error "explain gx: a bad word is named" "--vat-b 0x1g: not a 32-bit word" explain gx --vat-b 0x1g
+expect_usage_error "explain gx: an unknown layout is named" "--layout vec3: the layouts are" explain gx --layout vec3
+expect_usage_error "explain gx: an unknown color output is named" "--color rgb: the color outputs are" explain gx --color rgb
+expect_usage_error "explain gx: a bad --array-stride attribute" "--array-stride tex8=4: not ATTR=N" explain gx --array-stride tex8=4
+expect_usage_error "explain gx: a stride above 255" "--array-stride 4=256: the stride is 0..255" explain gx --array-stride 4=256
+
+# vfetch gx: replay the real captures (../shared/testdata/gx) when they are there.
+expect_usage_error "gx without a capture" "gx needs a capture file" gx
+expect_usage_error "gx: an unreadable capture exits 1" "vfetch: cannot read $tmp/none.dff: " gx "$tmp/none.dff"
+printf 'not a capture' >"$tmp/bad.dff"
+run gx "$tmp/bad.dff"
+[ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/bad.dff: not a Dolphin FIFO capture$" "$tmp/stderr"
+check "gx: a file that is no capture exits 2, one line" $?
+if [ -n "$captures" ] && ls "$captures"/*.dff >/dev/null 2>&1; then
+    for f in "$captures"/*.dff; do
+        name=$(basename "$f")
+        run gx "$f"
+        [ $rc -eq 0 ] && [ "$errlines" -eq 0 ] && echo "$out" | grep -q "^frames [0-9]*, draws [0-9]*, vertices [0-9]*, CP writes [0-9]*" &&
+            echo "$out" | grep -q "^VAT [0-7]: [0-9]*-byte vertices, [0-9]* draws"
+        check "gx $name: replayed, summary printed" $?
+        case "$name" in # the totals of the captures' README and the gx-fifo test
+            v0e8b59a_data.dff) want="frames 1, draws 2, vertices 7," ;;
+            vc1b69ee_multiframe.dff) want="frames 30, draws 60, vertices 210," ;;
+            v1cb0df8_texture.dff) want="frames 30, draws 3090, vertices 12330," ;;
+            *) want="" ;;
+        esac
+        if [ -n "$want" ]; then
+            echo "$out" | grep -q "^$want"; check "gx $name: $want" $?
+        fi
+        echo "$out" | grep "^  vfetch explain gx " | while read -r _ args; do
+            "$tool" $args >/dev/null || echo "FAIL: gx $name: vfetch $args"
+        done | grep -q FAIL
+        [ $? -ne 0 ]; check "gx $name: each format's explain gx line runs" $?
+    done
+    f="$captures/v1cb0df8_texture.dff"
+    if [ -f "$f" ]; then
+        run gx --layout packed --color rgba8 "$f"
+        [ $rc -eq 0 ] && echo "$out" | grep -q "^converted 12330 vertices into [0-9]* bytes (packed layout, rgba8 colors); formats compiled 2$" &&
+            echo "$out" | grep -q "^VAT 0: 16-byte vertices, 3060 draws, 12240 vertices: position f32 x2 (XY), tex0 f32 x2 (ST)$"
+        check "gx --layout packed --color rgba8: formats compiled, VAT 0's draws" $?
+        head -c 20000 "$f" >"$tmp/cut.dff"
+        run gx "$tmp/cut.dff"
+        [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/cut.dff: frame " "$tmp/stderr"
+        check "gx: a cut capture exits 2, one line" $?
+    fi
+else
+    echo "skip: vfetch gx on the real captures (no ${captures:-captures directory given}/*.dff)"
+fi
 
 echo "$fails failed"
 [ $fails -eq 0 ]

@@ -1,6 +1,7 @@
 /*
- * vfetch — the command-line tool: explain register words, convert a bundled sample, show
- * which ISA level runs. The commands live in cli.c (see cli.h).
+ * vfetch — the command-line tool: explain R300, Maxwell, GX and texel register words, decode a
+ * texture surface to PNG, replay a GameCube/Wii FIFO capture, convert a bundled sample, show
+ * which ISA level runs (`vfetch help`, docs/cli.md). The commands live in cli.c (see cli.h).
  */
 #include <stdio.h>
 

@@ -2,9 +2,11 @@
  * Fuzz target: the `vfetch` command's argument handling (tools/cli.c). The input is split at
  * NUL bytes into at most FUZZ_CLI_MAX_ARGS arguments after "vfetch"; output and errors go to
  * memory streams. Checked: the exit code is 0, 1 or 2 and matches each command's documented
- * behaviour, usage text goes to the error stream exactly on a usage error, a refused register
- * word gives one "vfetch: <sentence> (code N)" line and no output, success writes no error,
- * and the arguments are not modified.
+ * behaviour (docs/cli.md); a usage error is one "vfetch: ..." line and at most a "see `vfetch
+ * help ...`" line on the error stream, and no output; the usage text is printed on the output
+ * stream exactly when it is asked for (help, -h, --help); a refused register word gives one
+ * "vfetch: ... (code N)" line and no output; success writes no error; the arguments are not
+ * modified.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -56,9 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t at = 0; at < size && argc <= FUZZ_CLI_MAX_ARGS; at += strlen(text + at) + 1)
         argv[argc++] = text + at;
     argv[argc] = NULL;
-    /* `vfetch texel` reads and writes the files its arguments name: never run under fuzzing
-       (tools/test_cli.sh tests it). */
-    if (argc > 1 && !strcmp(argv[1], "texel")) {
+    /* `vfetch texel` reads and writes the files its arguments name, `vfetch gx` reads one:
+       never run under fuzzing (tools/test_cli.sh tests them). */
+    if (argc > 1 && (!strcmp(argv[1], "texel") || !strcmp(argv[1], "gx"))) {
         free(text);
         free(copy);
         return 0;
@@ -71,11 +73,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(memcmp(text, copy, size + 1) == 0, "the command modified its arguments");
     const char *cmd = argc > 1 ? argv[1] : "";
     fuzz_trace("cli %s (%d args) -> %d\n", cmd, argc, rc);
+    /* A request for the usage: the help command, or -h / --help among the arguments. */
+    int help = !strcmp(cmd, "help");
+    for (int i = 1; i < argc; i++)
+        help |= !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
 
     FUZZ_REQUIRE(rc >= 0 && rc <= 2, "exit code %d", rc);
-    if (rc == 1)
-        FUZZ_REQUIRE(strncmp(cli_err, "usage:\n", 7) == 0 && !cli_out[0],
-                     "exit 1 without the usage text on the error stream alone");
+    if (rc == 1) {
+        const char *second = strchr(cli_err, '\n');
+        FUZZ_REQUIRE(strncmp(cli_err, "vfetch: ", 8) == 0 && second && !cli_out[0],
+                     "exit 1 without a 'vfetch: ...' line on the error stream alone: %s", cli_err);
+        second++;
+        FUZZ_REQUIRE(!*second || (strncmp(second, "see `vfetch help", 16) == 0 &&
+                                  strchr(second, '\n') == cli_err + strlen(cli_err) - 1),
+                     "exit 1 with more than the line and a pointer to the usage: %s", cli_err);
+    }
     if (rc == 2) {
         FUZZ_REQUIRE(strncmp(cli_err, "vfetch: ", 8) == 0 && strstr(cli_err, " (code -") &&
                          strchr(cli_err, '\n') == cli_err + strlen(cli_err) - 1,
@@ -84,24 +96,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (rc == 0)
         FUZZ_REQUIRE(!cli_err[0], "success with an error message: %s", cli_err);
+    if (!strncmp(cli_out, "usage:\n", 7))
+        FUZZ_REQUIRE(help && rc == 0, "the usage printed unasked, exit %d", rc);
+    if (help && rc == 0)
+        FUZZ_REQUIRE(!strncmp(cli_out, "usage:\n", 7), "exit 0 on a help request without usage");
 
-    /* Each command's documented result. */
+    /* Each command's documented result (a help request aside). Commands that take no
+       arguments refuse any. */
+    const int alone = argc == 2;
     if (argc < 2) {
         FUZZ_REQUIRE(rc == 1, "no command: exit %d", rc);
+    } else if (help && rc == 0) {
+        /* the usage, checked above */
     } else if (!strcmp(cmd, "demo")) {
-        FUZZ_REQUIRE(rc == 0 && cli_count_lines(cli_out, "vertex ") == 10, "demo: exit %d", rc);
+        FUZZ_REQUIRE(alone ? rc == 0 && cli_count_lines(cli_out, "vertex ") == 10 : rc == 1,
+                     "demo: exit %d", rc);
     } else if (!strcmp(cmd, "cpu")) {
-        FUZZ_REQUIRE(rc == 0 && !strncmp(cli_out, "level ", 6), "cpu: exit %d", rc);
+        FUZZ_REQUIRE(alone ? rc == 0 && !strncmp(cli_out, "level ", 6) : rc == 1, "cpu: exit %d",
+                     rc);
     } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         char want[64];
         snprintf(want, sizeof want, "vfetch %s\n", vfetch_version());
-        FUZZ_REQUIRE(rc == 0 && !strcmp(cli_out, want), "version: exit %d, %s", rc, cli_out);
-    } else if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
-        FUZZ_REQUIRE(rc == 0 && !strncmp(cli_out, "usage:\n", 7), "help: exit %d", rc);
+        FUZZ_REQUIRE(alone ? rc == 0 && !strcmp(cli_out, want) : rc == 1, "version: exit %d, %s",
+                     rc, cli_out);
+    } else if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        FUZZ_REQUIRE(!alone && rc == 1, "help: exit %d", rc); /* alone: a help request */
     } else if (!strcmp(cmd, "explain")) {
         const int texel = argc >= 3 && !strcmp(argv[2], "texel");
-        if (argc < 3 || (strcmp(argv[2], "r300") != 0 && strcmp(argv[2], "maxwell") != 0 && !texel))
-            FUZZ_REQUIRE(rc == 1, "explain without r300, maxwell or texel: exit %d", rc);
+        if (argc < 3 || (strcmp(argv[2], "r300") != 0 && strcmp(argv[2], "maxwell") != 0 &&
+                         strcmp(argv[2], "gx") != 0 && !texel))
+            FUZZ_REQUIRE(rc == 1, "explain without r300, maxwell, gx or texel: exit %d", rc);
         if (rc == 0 && texel)
             FUZZ_REQUIRE(cli_count_lines(cli_out, "info: ") == 1 &&
                              cli_count_lines(cli_out, "rgba8_exact: ") == 1,
