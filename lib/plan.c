@@ -338,11 +338,11 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
         if (dsp.record_narrow) {
             struct vfetch_record_prog *narrow =
                 vfetch_record_lower(plan, dsp.record_narrow_lanes, 0);
-            /* On CPUs that split 512-bit ops (Zen 4, where this was measured) the 256-bit
-               program wins every near-tie: the wide one must be clearly cheaper by the
-               estimate, which counts a 512-bit op as two. Where they run at full width (Zen 5:
-               the wide program 1.0-2.7x faster on every plan of 256 vertices or more) a 512-bit
-               op counts as one: the narrow program only if cheaper still. */
+            /* On CPUs that split 512-bit ops the 256-bit program wins every near-tie: the
+               wide one must be clearly cheaper by the estimate, which counts a 512-bit op as
+               two. Where they run at full width a 512-bit op counts as one: the narrow
+               program only if cheaper still (measurements: docs/benchmarks.md, "Figures
+               behind the source's choices"). */
             const uint64_t narrow_cost = narrow ? vfetch_record_cost(narrow) : 0;
             const uint64_t wide_cost = plan->record ? vfetch_record_cost(plan->record) : 0;
             const int narrow_cheaper = vfetch_cpu_splits_512() ? 4 * narrow_cost <= 5 * wide_cost
@@ -354,7 +354,7 @@ int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_pl
                 plan->record_run = dsp.record_narrow;
             } else if (narrow && narrow->group < plan->record->group) {
                 /* A draw of one 512-bit group or less: the 256-bit program's smaller groups
-                   measured faster for packed layouts (16 vertices, docs/simd.md). */
+                   waste fewer lanes on it (docs/simd.md). */
                 plan->record_small = narrow;
                 plan->record_small_run = dsp.record_narrow;
             } else {

@@ -526,9 +526,8 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     const uint64_t fit = 16384 / ((uint64_t)group * plan->out_stride);
     prog->block = fit < 1 ? 1 : fit > 64 ? 64 : (uint32_t)fit;
     /* One vector: no other pass shares a block's bytes in L1, so the whole draw is one block
-       (a return to the executor's block loop every few KiB of output cost the peer kit's
-       config a vec4, 4,096 vertices, up to a third of its time, depending on the stack's
-       position: docs/benchmarks.md). */
+       (each return to the executor's block loop reloads its stack under the block's stores in
+       flight, which alias it modulo 4 KiB: docs/benchmarks.md). */
     if (num_vectors == 1)
         prog->block = UINT32_MAX;
     /* Windows end at most at the group's last used byte where they can (see record_window):

@@ -1,5 +1,5 @@
 /*
- * The record program (../shared/DESIGN.md §3.1): a whole vertex format lowered to tables that
+ * The record program (docs/simd.md): a whole vertex format lowered to tables that
  * one generic SIMD loop executes, a vector of output at a time.
  *
  * The output records of G consecutive vertices (a group) are one flat run of 32-bit slots, of
@@ -172,8 +172,7 @@ struct vfetch_record_prog {
         (records of 1 KiB, the full Maxwell ISBE image, would otherwise write 64 KiB a block,
         more than L1: each of the record's vector passes evicted the lines the next one
         writes). A program of one vector has nothing to share a block with: its block is
-        UINT32_MAX, the whole draw. Computed at lowering: a division per draw measured 40
-        instructions. */
+        UINT32_MAX, the whole draw. Computed at lowering, not with a division per draw. */
     uint32_t block;
     /** Per stream: bytes past a group's first record that the group's windows may read
         (so a group is safe to run in place when base + this <= end of buffer). */

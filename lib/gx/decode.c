@@ -1,7 +1,6 @@
 /*
- * The GameCube/Wii front-end, part 1: VCD/VAT decoding and the vertex size. The bit layout is
- * ../shared/spec/gx-cp-vat.txt (a field spans up to the next listed bit); the rules are
- * ../shared/spec/DECISIONS.md; docs/gx.md is the behaviour table.
+ * The GameCube/Wii front-end, part 1: VCD/VAT decoding and the vertex size. The bit layout and
+ * the rules are docs/gx.md's behaviour table (a field spans up to the next listed bit).
  */
 #include <string.h>
 

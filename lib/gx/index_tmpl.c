@@ -103,11 +103,11 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
 #endif
 
 /*
- * Indices of vertices up to 4 bytes long (GX draws whose attributes are all indexed, config c
- * of the peer kit: 3 bytes): a vector's indices lie in one window of VEC_LANES * 4 bytes and
- * one byte permute picks them, swapped to little-endian, with zeros above. Longer vertices
- * are read one by one: gathers measured slower than scalar loads on Zen 5 (0.47 against 0.27
- * ns per index).
+ * Indices of vertices up to 4 bytes long (GX draws whose attributes are all indexed, e.g. a
+ * 16-bit position index and an 8-bit color index: 3 bytes): a vector's indices lie in one
+ * window of VEC_LANES * 4 bytes and one byte permute picks them, swapped to little-endian,
+ * with zeros above. Longer vertices are read one by one: vector gathers were slower than
+ * scalar loads (docs/benchmarks.md, "Figures behind the source's choices").
  */
 static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
 {

@@ -18,8 +18,7 @@
 #define GX_STAGE_BYTES (GX_BLOCK * 129 + GX_ROW_SLACK)
 /* The largest stage allocated to hold a whole draw, so that it is checked while it is staged
    (one pass over its indices, not a checking pass first): 4 MiB holds 16,380 vertices of the
-   largest staged vertex with every attribute (plan/gx-allindexed: 4,096 vertices at avx2,
-   500 -> 358 instructions per vertex, docs/benchmarks.md). */
+   largest staged vertex with every attribute (docs/benchmarks.md). */
 #define GX_HEAP_STAGE_BYTES (1u << 22)
 
 void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
@@ -27,9 +26,9 @@ void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params)
     if (!params)
         return;
     /* Field by field, 8 bytes a store: emulators call this for every draw. GCC compiles a
-       memset of this size (240 bytes) to `rep stos`, whose start-up alone cost ~8 ns a draw in
-       the peer kit; 16-byte stores of the arrays (or of the whole) measured 8 -> 19 ns a draw
-       there on the Zen 5 (docs/benchmarks.md). */
+       memset of this size (240 bytes) to `rep stos`, whose start-up is slow; 16-byte stores
+       were slower still, since the draw then loads 4- and 8-byte fields that wider stores
+       wrote (docs/benchmarks.md). */
     params->vertices = NULL;
     params->vertices_size = 0;
     params->count = 0;
@@ -69,12 +68,11 @@ struct gx_indexed {
  */
 #define GX_ROW_MOVES VFETCH_GX_ROW_MOVES
 /* Blocks of fewer vertices are staged by columns: the rows' set-up (columns of indices and
-   addresses through memory) costs more than it saves below about 24 vertices (GX config c of
-   the peer kit: 16 vertices 100 -> 110 ns by rows, 32 vertices 153 -> 143 ns). */
+   addresses through memory) costs more than it saves below about 24 vertices
+   (docs/benchmarks.md, "Figures behind the source's choices"). */
 #define GX_ROWS_MIN 24
 /* Draws converted from gathered columns (gx_run_gathered) start lower: they pay the columns'
-   set-up but no stage (GX config c, avx2 level: 16 vertices 2,125 -> 1,947 instructions per
-   draw; 8 vertices 1,592 -> 1,632, so not there). */
+   set-up but no stage (the break-even: docs/benchmarks.md). */
 #define GX_GATHER_MIN 16
 #define GX_ROW_SLACK 16
 
@@ -211,7 +209,7 @@ static int gx_resolve(const struct vfetch_gx_plan *plan, const struct vfetch_gx_
  * Staging and checking run a block of at most GX_BLOCK vertices copy by copy (a column at a
  * time), not vertex by vertex: each loop then has one source, one size and one index width,
  * all constants, and compiles to a few loads and stores per vertex (vertex by vertex, the
- * per-copy dispatch cost ~150 instructions per vertex of GX config c).
+ * per-copy dispatch would cost more than the copies).
  *
  * The block's kept vertices (not skipped: a position index of all ones, 0xFF / 0xFFFF), as
  * offsets from its first vertex; their count.
@@ -567,9 +565,9 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
    size, which bounds every byte the converter reads, and out holds n output records. A stage
    is passed whole (src_size its size, past its n records): the record program then runs
    every whole group in place, its windows reading stage bytes that no lane uses, instead of
-   copying the last groups first. Out of line: inlined into vfetch_gx_run (which changes only
-   its callers' stack depth) the peer kit's config a vec4 at 4,096 vertices ran at 1.24x the
-   JIT instead of 1.82x on the Zen 5, the same binary code otherwise (docs/benchmarks.md). */
+   copying the last groups first. Out of line: inlined into vfetch_gx_run, which changes only
+   its callers' stack depth, the same code ran much slower on some draws: stack slots of the
+   hot loop aliased the output's addresses modulo 4 KiB (docs/benchmarks.md). */
 static __attribute__((noinline)) int gx_convert(const struct vfetch_gx_plan *plan,
                                                 const void *src, size_t src_size, uint32_t n,
                                                 uint8_t *out)

@@ -10,7 +10,8 @@
 #include "gx_internal.h"
 
 #define GX_NUM_FORMATS 8
-/* Formats kept compiled (the three Wii captures in ../shared/testdata/gx use three). */
+/* Formats kept compiled (games switch between a few: the real Wii captures the gx-fifo test
+   replays use three). */
 #define GX_CACHE_SIZE 32
 
 /* What a format compiles from besides the state's options: 32 bytes, no padding (compared

@@ -29,8 +29,8 @@ static void maxwell_fill(uint8_t *at, size_t stride, uint32_t n, uint32_t value)
 }
 
 /* VERTEX_ID (index entry or draw position, plus the base) and INSTANCE_ID per record, one
-   tight loop per index type (a test per vertex measured 2.7x slower: maxwell-c, 4,096
-   vertices). The core run validated the index entries and the output first. */
+   tight loop per index type (not a test per vertex, which was much slower). The core run
+   validated the index entries and the output first. */
 static void maxwell_system_values(const struct vfetch_maxwell_plan *mp,
                                   const struct vfetch_maxwell_run_params *p)
 {

@@ -1,8 +1,8 @@
 /*
  * The R300/R500 vertex front-end: VAP_PROG_STREAM_CNTL(_EXT), VAP_PSC_SGN_NORM_CNTL, VC_SWAP
  * and the vertex arrays (or immediate VTX_SIZE) -> plan description. It knows the hardware and
- * never touches vertex data. Every rule cites ../shared/spec/DECISIONS.md; docs/r300.md is the
- * behaviour table.
+ * never touches vertex data. Every rule is in docs/r300.md, the behaviour table (with the
+ * choices where the register documents are silent in docs/decisions.md).
  */
 #include <stdbool.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * The scalar reference: every source format x conversion as a per-op kernel, and the scalar
- * conversions they are built from. Written straight from ../shared/spec/DECISIONS.md; this is
- * the oracle the SIMD kernels are compared with, so clarity wins over speed everywhere.
+ * conversions they are built from. Written straight from the conversion rules (docs/r300.md,
+ * docs/decisions.md); this is the oracle the SIMD kernels are compared with, so clarity wins over speed everywhere.
  */
 #include <math.h>
 #include <string.h>

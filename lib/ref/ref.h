@@ -1,6 +1,6 @@
 /*
  * The scalar reference: the oracle every kernel is checked against. Plain C, one obvious line
- * per rule of the spec (../shared/spec/DECISIONS.md), no cleverness.
+ * per rule (docs/r300.md, docs/decisions.md), no cleverness.
  */
 #ifndef VFETCH_REF_REF_H
 #define VFETCH_REF_REF_H

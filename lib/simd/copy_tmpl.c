@@ -3,9 +3,9 @@
  * shuffle per vector, the last vector overlapping; copies shorter than a vector in 16-byte
  * steps, shorter than 16 bytes a word at a time. Levels without a byte shuffle
  * (sse2) leave the reference's loop in the table. The copy as stored is libc's memcpy at every
- * level: vector loops measured 1.3-2x slower than it (r300-float8, 4,096 vertices, Zen 5:
- * 1.2 us memcpy, 1.7 us 256/512-bit loops, unrolled or with aligned stores alike), though
- * callgrind counts its rep movsb a byte an instruction (docs/benchmarks.md).
+ * level: vector loops of our own were slower than it, unrolled or with aligned stores alike,
+ * though callgrind counts its rep movsb a byte an instruction (docs/benchmarks.md, "Figures
+ * behind the source's choices").
  */
 #include <string.h>
 

@@ -16,8 +16,8 @@
 /* f * mul + add. On AVX-512 one vfmadd (AVX512F): exactly what a multiply then an add give
    here, since mul is a power of two (record.c) and f * mul neither overflows nor leaves the
    normal range, so the product is exact and only the sum rounds, either way. Other levels
-   keep the two: AVX2 would need FMA at run time as well, and on the Zen 5 it measured slower
-   there (GX d vec4, 4,096 vertices: 3.46 -> 5.2 us), faster at 512 bits (a vec4 4.24 -> 3.84). */
+   keep the two: AVX2 would need FMA at run time as well, and it was slower there, faster at
+   512 bits (docs/benchmarks.md, "Figures behind the source's choices"). */
 VEC_INLINE vf rp_mul_add(vf f, vf mul, vf add)
 {
 #if VEC_BITS == 512

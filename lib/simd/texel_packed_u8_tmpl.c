@@ -366,7 +366,8 @@ struct pu8_regs {
 
 /* U8W_G containers as 16-bit lanes, in the order the unpacks of pu8w_group put back into
    texel order (avx2: texels 0..3, 8..11 | 4..7, 12..15), from in-lane shuffles of 128-bit
-   broadcast loads (a lane-crossing vpermq costs 7% more on Zen 4). Reads U8W_G * bb bytes. */
+   broadcast loads (a lane-crossing vpermq costs more on CPUs that split 512-bit ops).
+   Reads U8W_G * bb bytes. */
 #if VEC_BITS == 256
 static const uint8_t zx8_ctrl[32] = {
     0, 0x80, 1, 0x80, 2, 0x80, 3,  0x80, 8,  0x80, 9,  0x80, 10, 0x80, 11, 0x80,

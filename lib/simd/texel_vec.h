@@ -94,9 +94,8 @@ VEC_INLINE simde__m128i count_of(int n)
 }
 
 /* Loops over short bodies run U bodies an iteration: a loop of a few instructions that
-   straddles a 64-byte code window runs at one iteration per window per cycle on Zen 4 (the
-   8_8 byte shuffle: 1.3x slower than the same loop aligned); unrolled, the stores bound it
-   wherever it lands. */
+   straddles a 64-byte code window can run at one iteration per window per cycle, so its speed
+   would depend on where it lands; unrolled, the stores bound it wherever it lands. */
 #define UNROLL_RUN(G, U, body)                                                               \
     do {                                                                                     \
         for (; i + (U) * (G) <= n; i += (U) * (G))                                           \
