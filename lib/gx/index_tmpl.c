@@ -109,39 +109,73 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
  * with zeros above. Longer vertices are read one by one: vector gathers were slower than
  * scalar loads (docs/benchmarks.md, "Figures behind the source's choices").
  */
+/* The byte permute that takes a vector's indices from its vertex bytes: dword lane l gets the
+   window's bytes l * vsize (+ 1 first when two bytes), swapped to little-endian, zeros above. */
+struct gx_index_perm {
+    vi ctrl;
+#if VEC_BITS == 512
+    simde__mmask64 keep;
+#endif
+};
+
+VEC_INLINE struct gx_index_perm gx_index_perm_set(size_t vsize, unsigned isize)
+{
+    struct gx_index_perm p;
+#if VEC_BITS == 512
+    const vi c = vi_mullo(VI_IOTA, vi_set1(vsize));
+    p.ctrl = isize == 2 ? vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)) : c;
+    p.keep = isize == 2 ? 0x3333333333333333ull : 0x1111111111111111ull;
+#else
+    /* two 16-byte windows, one per 128-bit lane (vertices v.. and v + 4..) */
+    const vi c = vi_mullo(simde_mm256_set_epi32(3, 2, 1, 0, 3, 2, 1, 0), vi_set1(vsize));
+    p.ctrl = isize == 2 ? vi_or(vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)),
+                                vi_set1((int32_t)0x80800000u))
+                        : vi_or(c, vi_set1((int32_t)0x80808000u));
+#endif
+    return p;
+}
+
+/* The indices of vertices v .. v + VEC_LANES - 1. AVX-512: a masked load that stops at the
+   readable bytes' end (masked bytes are not read). AVX2: two 16-byte loads, which need
+   (v + 4) * vsize + 16 <= readable (GX_INDEX_WINDOW_FITS). */
+VEC_INLINE vi gx_index_vec(const uint8_t *at, uint32_t v, size_t vsize, size_t readable,
+                           const struct gx_index_perm *p)
+{
+#if VEC_BITS == 512
+    const size_t left = readable - (size_t)v * vsize;
+    const simde__mmask64 bytes = left >= 64 ? ~0ull : (1ull << left) - 1;
+    return simde_mm512_maskz_permutexvar_epi8(p->keep, p->ctrl,
+                                              gx_load_bytes(at + (size_t)v * vsize, bytes));
+#else
+    (void)readable;
+    const simde__m128i lo = simde_mm_loadu_si128((const void *)(at + (size_t)v * vsize));
+    const simde__m128i hi = simde_mm_loadu_si128((const void *)(at + (size_t)(v + 4) * vsize));
+    return simde_mm256_shuffle_epi8(
+        simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1), p->ctrl);
+#endif
+}
+
+#if VEC_BITS == 512
+#define GX_INDEX_WINDOW_FITS(v, vsize, readable) 1
+#else
+#define GX_INDEX_WINDOW_FITS(v, vsize, readable) ((size_t)((v) + 4) * (vsize) + 16 <= (readable))
+#endif
+
 static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
 {
     uint32_t v = 0;
     if (vsize <= 4) {
-        /* Dword lane l takes the window's bytes l * vsize (+ 1 first when two bytes). */
+        const struct gx_index_perm perm = gx_index_perm_set(vsize, isize);
 #if VEC_BITS == 512
-        const vi c = vi_mullo(VI_IOTA, vi_set1(vsize));
-        const vi ctrl = isize == 2 ? vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)) : c;
-        const simde__mmask64 keep = isize == 2 ? 0x3333333333333333ull : 0x1111111111111111ull;
-        /* Masked loads and stores: the window stops at the readable bytes' end (masked bytes
-           are not read), and only the column's lanes are stored. */
+        /* only the column's lanes are stored */
         for (; v < n; v += VEC_LANES) {
-            const size_t left = readable - (size_t)v * vsize;
-            const simde__mmask64 bytes = left >= 64 ? ~0ull : (1ull << left) - 1;
             const simde__mmask16 lanes =
                 n - v >= VEC_LANES ? 0xffff : (simde__mmask16)((1u << (n - v)) - 1);
-            gx_store_lanes(idx + v, lanes,
-                           simde_mm512_maskz_permutexvar_epi8(
-                               keep, ctrl, gx_load_bytes(at + (size_t)v * vsize, bytes)));
+            gx_store_lanes(idx + v, lanes, gx_index_vec(at, v, vsize, readable, &perm));
         }
 #else
-        /* Two 16-byte windows, one per 128-bit lane (vertices v.. and v + 4..). */
-        const vi c = vi_mullo(simde_mm256_set_epi32(3, 2, 1, 0, 3, 2, 1, 0), vi_set1(vsize));
-        const vi ctrl = isize == 2 ? vi_or(vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)),
-                                           vi_set1((int32_t)0x80800000u))
-                                   : vi_or(c, vi_set1((int32_t)0x80808000u));
-        for (; v + VEC_LANES <= n && (size_t)(v + 4) * vsize + 16 <= readable; v += VEC_LANES) {
-            const simde__m128i lo = simde_mm_loadu_si128((const void *)(at + (size_t)v * vsize));
-            const simde__m128i hi =
-                simde_mm_loadu_si128((const void *)(at + (size_t)(v + 4) * vsize));
-            const vi w = simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1);
-            VI_STORE(idx + v, simde_mm256_shuffle_epi8(w, ctrl));
-        }
+        for (; v + VEC_LANES <= n && GX_INDEX_WINDOW_FITS(v, vsize, readable); v += VEC_LANES)
+            VI_STORE(idx + v, gx_index_vec(at, v, vsize, readable, &perm));
         /* The last vertices (fewer than a vector, or whose windows pass the readable end: a
            short draw's all): the same permute over a zero-padded stack copy of the bytes
            left, as far as the buffer goes (32 bytes hold 8 vertices of up to 4 bytes). */
@@ -149,12 +183,8 @@ static VFETCH_GX_INDICES_FN(NAME(gx_read_indices))
             _Alignas(32) uint8_t copy[32] = { 0 };
             const size_t left = readable - (size_t)v * vsize;
             gx_copy_small(copy, at + (size_t)v * vsize, left < sizeof copy ? left : sizeof copy);
-            const simde__m128i lo = simde_mm_load_si128((const void *)copy);
-            const simde__m128i hi = simde_mm_loadu_si128((const void *)(copy + 4 * vsize));
             uint32_t lanes[VEC_LANES];
-            VI_STORE(lanes, simde_mm256_shuffle_epi8(
-                                simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1),
-                                ctrl));
+            VI_STORE(lanes, gx_index_vec(copy, 0, vsize, sizeof copy, &perm));
             const uint32_t m = n - v < VEC_LANES ? n - v : VEC_LANES;
             gx_copy_small(idx + v, lanes, (size_t)m * 4);
             v += m;
@@ -232,30 +262,9 @@ static VFETCH_GX_INDEX_ADDRS_FN(NAME(gx_read_index_addrs))
     if (vsize <= 4) {
         vi top = vi_set1(0);
         const struct gx_addr_regs r = gx_addr_regs_set(clamp, stride, base, tail_addr, safe_end);
-#if VEC_BITS == 512
-        const vi c = vi_mullo(VI_IOTA, vi_set1(vsize));
-        const vi ctrl = isize == 2 ? vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)) : c;
-        const simde__mmask64 keep = isize == 2 ? 0x3333333333333333ull : 0x1111111111111111ull;
-        for (; v + VEC_LANES <= n; v += VEC_LANES) {
-            const size_t left = readable - (size_t)v * vsize;
-            const simde__mmask64 bytes = left >= 64 ? ~0ull : (1ull << left) - 1;
-            gx_addrs_vec(simde_mm512_maskz_permutexvar_epi8(
-                             keep, ctrl, gx_load_bytes(at + (size_t)v * vsize, bytes)),
-                         &r, &top, addr + v);
-        }
-#else
-        const vi c = vi_mullo(simde_mm256_set_epi32(3, 2, 1, 0, 3, 2, 1, 0), vi_set1(vsize));
-        const vi ctrl = isize == 2 ? vi_or(vi_or(vi_add(c, vi_set1(1)), vi_slli(c, 8)),
-                                           vi_set1((int32_t)0x80800000u))
-                                   : vi_or(c, vi_set1((int32_t)0x80808000u));
-        for (; v + VEC_LANES <= n && (size_t)(v + 4) * vsize + 16 <= readable; v += VEC_LANES) {
-            const simde__m128i lo = simde_mm_loadu_si128((const void *)(at + (size_t)v * vsize));
-            const simde__m128i hi =
-                simde_mm_loadu_si128((const void *)(at + (size_t)(v + 4) * vsize));
-            const vi w = simde_mm256_inserti128_si256(simde_mm256_castsi128_si256(lo), hi, 1);
-            gx_addrs_vec(simde_mm256_shuffle_epi8(w, ctrl), &r, &top, addr + v);
-        }
-#endif
+        const struct gx_index_perm perm = gx_index_perm_set(vsize, isize);
+        for (; v + VEC_LANES <= n && GX_INDEX_WINDOW_FITS(v, vsize, readable); v += VEC_LANES)
+            gx_addrs_vec(gx_index_vec(at, v, vsize, readable, &perm), &r, &top, addr + v);
         highest = gx_top_u32(top);
     }
     if (v < n) {
