@@ -199,7 +199,7 @@ static void register_kernels(void)
                 for (size_t i = 0; i < sizeof kernel_counts / sizeof kernel_counts[0]; i++) {
                     struct kernel_job *job = calloc(1, sizeof *job);
                     vfetch_set_cpu_mask(0);
-                    if (!job || vfetch_plan_create(&d, &job->plan))
+                    if (!job || vfetch_plan_compile(&d, &job->plan))
                         abort();
                     job->fn = dsp.convert[f][c];
                     job->stride = d.streams[0].stride;
@@ -316,7 +316,7 @@ static void register_plans(void)
                 pd.path = perop ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
                 vfetch_set_cpu_mask(levels[l].flags);
                 vfetch_plan *plan;
-                if (vfetch_plan_create(&pd, &plan))
+                if (vfetch_plan_compile(&pd, &plan))
                     abort();
                 if (l > 0 && strcmp(plan_level(plan), levels[l].name) != 0) {
                     vfetch_plan_free(plan); /* level not built */
@@ -344,7 +344,7 @@ static void register_plans(void)
 
 struct gx_config {
     const char *name; /* the vec4 variant's; the packed one adds "-packed" */
-    struct vfetch_gx_desc regs;
+    struct vfetch_gx_regs regs;
     uint8_t pos_stride, color0_stride; /* indexed arrays (config c) */
     uint8_t all_indexed;               /* every attribute index16 into its own array */
 };
@@ -434,7 +434,7 @@ static const struct gx_output gx_outputs[] = {
 /* plan/<config><suffix>/<isa>/<count> for every built level and every count. */
 static void register_gx_config(const struct gx_config *cfg, const struct gx_output *output)
 {
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs = cfg->regs;
     cp.array_stride[VFETCH_GX_POSITION] = cfg->pos_stride;
@@ -828,7 +828,7 @@ static void register_replay(const char *captures_dir)
         if (!level_available(levels[l].flags))
             continue;
         /* Is the level built? Ask a compiled format which kernels it got. */
-        struct vfetch_gx_compile_params cp;
+        struct vfetch_gx_desc cp;
         memset(&cp, 0, sizeof cp);
         cp.regs = gx_configs[0].regs;
         vfetch_set_cpu_mask(levels[l].flags);
@@ -854,7 +854,7 @@ static void register_replay(const char *captures_dir)
 static void bench_compile_gx(bmc_state *st, void *user)
 {
     (void)user;
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs = gx_configs[0].regs;
     while (bmc_keep_running(st)) {
@@ -1125,7 +1125,11 @@ static void register_texel(void)
             if (!strcmp(texel_configs[c].name, bc4 ? "ati1n" : "dxt1"))
                 cfg = &texel_configs[c];
         vfetch_texel_plan *plan;
-        if (!cfg || vfetch_texel_compile(cfg->format1, cfg->format2, NULL, &plan))
+        struct vfetch_texel_desc desc;
+        vfetch_texel_desc_init(&desc);
+        desc.tx_format1 = cfg ? cfg->format1 : 0;
+        desc.tx_format2 = cfg ? cfg->format2 : 0;
+        if (!cfg || vfetch_texel_compile(&desc, &plan))
             abort();
         const struct vfetch_texel_surface s = { bench_src, 16 * 16 * 8, 64, 64, 1, 0,
                                                 VFETCH_TEXEL_PITCH_BYTES, 0 };
@@ -1150,7 +1154,11 @@ static void register_texel(void)
                     continue;
                 vfetch_set_cpu_mask(levels[l].flags);
                 vfetch_texel_plan *plan;
-                if (vfetch_texel_compile(cfg->format1, cfg->format2, NULL, &plan))
+                struct vfetch_texel_desc desc;
+                vfetch_texel_desc_init(&desc);
+                desc.tx_format1 = cfg->format1;
+                desc.tx_format2 = cfg->format2;
+                if (vfetch_texel_compile(&desc, &plan))
                     abort();
                 struct vfetch_texel_info info;
                 vfetch_texel_plan_info(plan, &info);

@@ -7,8 +7,8 @@
 int main(void)
 {
     /* position f32 XYZ, color0 RGB565, both direct; Dolphin's layout: packed, RGBA8 colors */
-    struct vfetch_gx_compile_params cp = { 0 };
-    cp.regs = (struct vfetch_gx_desc){ .vcd_lo = 0x2200, .vat_a = 0x40000009, .vat_b = 1u << 31 };
+    struct vfetch_gx_desc cp = { 0 };
+    cp.regs = (struct vfetch_gx_regs){ .vcd_lo = 0x2200, .vat_a = 0x40000009, .vat_b = 1u << 31 };
     cp.layout = VFETCH_GX_LAYOUT_PACKED;
     cp.color_output = VFETCH_GX_COLOR_RGBA8;
     vfetch_gx_plan *plan;

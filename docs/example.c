@@ -16,7 +16,7 @@ int main(void)
     regs.arrays[0].stride_dwords = 4;
     regs.arrays[0].count_dwords = 4;
 
-    vfetch_plan *plan;
+    vfetch_r300_plan *plan;
     int err = vfetch_r300_compile(&regs, &plan);
     if (err) {
         fprintf(stderr, "compile: %s\n", vfetch_strerror(err));
@@ -32,13 +32,13 @@ int main(void)
 
     struct vfetch_binding array0 = { vertices, sizeof vertices };
     struct vfetch_run_params run;
-    vfetch_run_params_init(&run);
+    vfetch_r300_run_params_init(&run);
     run.streams = &array0;
     run.num_streams = 1;
     run.count = 3;
     run.out = out;
     run.out_size = sizeof out;
-    err = vfetch_run(plan, &run);
+    err = vfetch_r300_run(plan, &run);
     if (err) {
         fprintf(stderr, "run: %s\n", vfetch_strerror(err));
         return 1;
@@ -46,7 +46,7 @@ int main(void)
     for (int v = 0; v < 3; v++)
         printf("pos (%g, %g, %g, %g)  color (%g, %g, %g, %g)\n", out[v][0], out[v][1],
                out[v][2], out[v][3], out[v][4], out[v][5], out[v][6], out[v][7]);
-    vfetch_plan_free(plan);
+    vfetch_r300_plan_free(plan);
     /* A self-check, so that the build's test of this example can fail. The quotient goes
        through a float first: on i386 (x87) a float expression is evaluated in long double. */
     const float alpha = 128.0f / 255.0f;

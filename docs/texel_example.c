@@ -7,10 +7,12 @@ int main(void)
 {
     /* TX_FORMAT1: TXFORMAT 15 (DXT1); component 0 is blue on R400/R500, so SEL_RED = 2,
        SEL_GREEN = 1, SEL_BLUE = 0, SEL_ALPHA = 3 give R, G, B, A. */
-    const uint32_t format1 = 15 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9;
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    desc.tx_format1 = 15 | 2u << 12 | 1u << 15 | 0u << 18 | 3u << 9;
     const uint8_t block[8] = { 0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4 };
     vfetch_texel_plan *plan;
-    int err = vfetch_texel_compile(format1, 0, NULL, &plan);
+    int err = vfetch_texel_compile(&desc, &plan);
     if (err) {
         fprintf(stderr, "%s\n", vfetch_strerror(err));
         return 1;

@@ -30,7 +30,7 @@ struct vfetch_draw {
     const struct vfetch_binding *streams;
     /** Draw positions [first, first + count), count >= 1. */
     uint32_t first, count;
-    /** The run whose index buffer gathers the plan's indexed streams (its index type, entries,
+    /** The run whose index buffer selects the records of the plan's indexed streams (its index type, entries,
         offset and maximum), or NULL: every stream read in draw order. */
     const struct vfetch_run_params *indexed;
     /** count output records of the plan's stride. */

@@ -283,7 +283,7 @@ static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
     return h;
 }
 
-int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
+int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
 {
     if (!desc || !out_plan)
         return VFETCH_EINVAL;

@@ -102,7 +102,7 @@ static inline int vfetch_step_fixed(enum vfetch_step step)
 }
 
 /** Whether an output stride suits records of `slots` 32-bit slots: 0 (the record size), or a
-    multiple of 4 at least the record. One rule for vfetch_plan_create and the R300 front-end,
+    multiple of 4 at least the record. One rule for vfetch_plan_compile and the R300 front-end,
     which checks it itself so that translate and compile agree. */
 static inline int vfetch_out_stride_valid(uint32_t stride, uint32_t slots)
 {

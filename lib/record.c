@@ -9,7 +9,7 @@
 #include "record.h"
 
 /* What one output slot receives; ops run in order, so a later op's write replaces it. */
-/* SLOT_RGBA8: a PACK_UNORM8 slot of 8-bit fields, its bytes gathered as they are (widening an
+/* SLOT_RGBA8: a PACK_UNORM8 slot of 8-bit fields, its bytes moved as they are (widening an
    8-bit field changes nothing), a missing alpha OR-ed in as 255. SLOT_PACK8: a PACK_UNORM8
    slot of the narrower fields of one packed container, unpacked lane by lane. */
 enum slot_kind {
@@ -481,7 +481,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
                 op->lane[c].field_shift)
                 return NULL;
         /* Not (yet) in the program: the unsigned small floats (no binary16 in memory to
-           gather), and the float conversions of 32-bit fields (one int -> float step cannot
+           load), and the float conversions of 32-bit fields (one int -> float step cannot
            hold them exactly). */
         if (op->format == VFETCH_FORMAT_UFLOAT_11_11_10)
             return NULL;

@@ -9,16 +9,16 @@
  *   - where its source bytes come from: one window per 128-bit lane (16 bytes, shuffled with
  *     pshufb/vpshufb), or on AVX-512 VBMI one 32-, 64- or 128-byte window for the whole vector
  *     (vpermb / vpermt2b), at a byte offset from the group's first record in one stream;
- *   - the byte-gather control: which window byte lands in each output byte, or zero: this one
+ *   - the byte-shuffle control: which window byte lands in each output byte, or zero: this one
  *     permute does the byte swap, the placement and the zero fill of every attribute;
- *   - per-lane arithmetic: the gather puts a fixed-point container in the lane's top bytes;
+ *   - per-lane arithmetic: the shuffle puts a fixed-point container in the lane's top bytes;
  *     packed fields are shifted left so that the field's top bit is bit 31 and masked (shl,
  *     fmask); an unsigned field's top bit is flipped (xmask), so that one signed int -> float
  *     conversion gives (v - bias) * 2^(32-n) exactly; then (f * mul + add) / div and
  *     max(., lo), every step exact but the one division the reference also does;
  *   - UNORM8 lanes widen a 5..7-bit field to 8 bits by repeating its bits (x | x >> n) before
  *     the conversion; 4- and 8-bit fields need no widening (v * 17 / 255 = v / 15);
- *   - RGBA8 lanes: 8-bit fields gathered byte by byte (raw), or the 4..8-bit fields of one
+ *   - RGBA8 lanes: 8-bit fields moved byte by byte (raw), or the 4..8-bit fields of one
  *     packed container (RGB565, RGBA4444, RGBA6666), a 16-bit slice of it in each half of
  *     the lane, two channels per half moved to the top of the half by 16-bit multiplies,
  *     widened and put in their bytes (pack8), or on AVX-512 VBMI moved to their bytes and
@@ -109,10 +109,10 @@ struct vfetch_rp_vector {
     uint32_t src_off[4];  /**< window start per 128-bit lane (or [0] for the whole vector),
                                bytes from the group's first record */
     uint32_t dst_off;     /**< output byte offset from the group's first output record */
-    /** byte-gather control (0x80 = zero; for whole-vector windows see zmask) */
+    /** byte-shuffle control (0x80 = zero; for whole-vector windows see zmask) */
     _Alignas(64) uint8_t ctrl[64];
     uint64_t zmask;       /**< whole-vector windows: bit b set = output byte b is from it */
-    /** F16C levels: a second gather that packs the vector's binary16 lanes as 16-bit values
+    /** F16C levels: a second shuffle that packs the vector's binary16 lanes as 16-bit values
         in lane order (per 128-bit lane in the low 8 bytes for 16-byte windows, in the low 32
         bytes for whole-vector windows), for one vcvtph2ps. */
     _Alignas(64) uint8_t hctrl[64];
@@ -126,7 +126,7 @@ struct vfetch_rp_vector {
         AVX2 (no variable right shift) x >> n is formed as (x >> 8) * 2^(8-n), exact since
         the bits below the field are clear: widen_mul = 2^(8-n), 0 elsewhere. */
     int32_t widen_shr[VFETCH_RP_LANES], widen_mul[VFETCH_RP_LANES], widen_mask[VFETCH_RP_LANES];
-    /** PACK8 lanes (RGBA8 from the 4..8-bit fields of one container): the gather puts a
+    /** PACK8 lanes (RGBA8 from the 4..8-bit fields of one container): the shuffle puts a
         16-bit slice of the container in each half of the lane, the one that holds the
         half's two channels (R, G in the low half, B, A in the high one). Per 16-bit half j
         (2 * lane + half) and per byte b of it (its channel 2 * half + b): pack_mul = 2^(16 -

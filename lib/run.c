@@ -41,9 +41,9 @@ static inline int64_t run_vertex_index(const struct vfetch_run_params *p, uint32
     return sum < 0 ? -1 : sum;
 }
 
-/* Whether a stream's records are gathered through the run's index buffer (not read in draw
+/* Whether a stream's records are fetched through the run's index buffer (not read in draw
    order): indexed streams of an indexed run. */
-static inline int run_gathered(const struct vfetch_stream *st, const struct vfetch_run_params *p)
+static inline int run_through_indices(const struct vfetch_stream *st, const struct vfetch_run_params *p)
 {
     return st->step == VFETCH_STEP_INDEXED && p->index_type != VFETCH_INDEX_NONE;
 }
@@ -130,7 +130,7 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
     return VFETCH_OK;
 }
 
-/* Bytes of record staging on the stack: indexed streams are gathered into contiguous records
+/* Bytes of record staging on the stack: indexed streams are staged into contiguous records
    here so that every kernel sees strided sources. */
 #define RUN_STAGE_BYTES 16384
 #define RUN_MAX_BATCH 256
@@ -158,7 +158,7 @@ static void run_per_op(const vfetch_plan *plan, const struct vfetch_run_params *
         if (vfetch_step_fixed(st->step)) { /* instanced: shifted to its record (vfetch_run) */
             base[s] = data;
             stride[s] = 0;
-        } else if (!run_gathered(st, p)) {
+        } else if (!run_through_indices(st, p)) {
             base[s] = data + (size_t)first * st->stride;
             stride[s] = st->stride;
         } else {
@@ -189,7 +189,7 @@ static uint64_t run_staged_bytes(const vfetch_plan *plan, const struct vfetch_ru
 {
     uint64_t bytes = 0;
     for (unsigned s = 0; s < plan->desc.num_streams; s++)
-        if (run_gathered(&plan->desc.streams[s], p) && plan->stream_extent[s])
+        if (run_through_indices(&plan->desc.streams[s], p) && plan->stream_extent[s])
             bytes += plan->stream_extent[s] - plan->stream_lo[s];
     return bytes;
 }
@@ -232,8 +232,8 @@ static inline void run_copy_span(uint8_t *to, const struct vfetch_binding *b, si
  * record only the bytes the program uses are copied, [record_lo, record_hi): the windows of
  * the last group reach (groups - 1) * group * stride + window_end, and record.h guarantees
  * every copied byte lies below that, so the stage's size and its copies agree by
- * construction. Indexed streams of an indexed run are gathered record by record. Of the last
- * group only `present` vertices exist (a tail): the records past them are zero when gathered
+ * construction. Indexed streams of an indexed run are staged record by record. Of the last
+ * group only `present` vertices exist (a tail): the records past them are zero when staged
  * (their index entries are not read), whatever the binding holds otherwise. Returns 0 if the
  * stage is too small.
  */
@@ -256,8 +256,8 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
         uint8_t *to = stage + used;
         const uint8_t *data = p->streams[s].data;
         const uint32_t lo = prog->record_lo[s], bytes = prog->record_hi[s] - lo;
-        const int gathered = run_gathered(st, p);
-        if (!gathered && sstride) {
+        const int indexed = run_through_indices(st, p);
+        if (!indexed && sstride) {
             /* Records in draw order: the stage mirrors memory, so copy the span at once. */
             run_copy_span(to, &p->streams[s], (size_t)first * sstride, (size_t)span);
             base[s] = to;
@@ -269,7 +269,7 @@ static int run_stage_groups(const vfetch_plan *plan, const struct vfetch_record_
         for (size_t i = 0; i < records; i++) {
             const uint32_t pos = first + (uint32_t)i;
             const uint64_t rec = vfetch_step_fixed(st->step) ? 0
-                                 : gathered                      ? (uint64_t)run_vertex_index(p, pos)
+                                 : indexed                      ? (uint64_t)run_vertex_index(p, pos)
                                                                  : pos;
             memcpy(to + i * sstride + lo, data + (size_t)(rec * st->stride) + lo, bytes);
         }
@@ -384,14 +384,14 @@ static void run_record_with(const vfetch_plan *plan, const struct vfetch_record_
     for (unsigned i = 0; i < prog->num_streams_read; i++) {
         const unsigned s = prog->streams_read[i];
         const struct vfetch_stream *st = &plan->desc.streams[s];
-        /* Gathered records keep the stream's stride (the program's offsets assume it), so
+        /* Staged records keep the stream's stride (the program's offsets assume it), so
            records longer than their stride would overlap in the stage. */
-        const int gathered = run_gathered(st, p);
-        if (gathered && prog->record_hi[s] - prog->record_lo[s] > st->stride) {
+        const int indexed = run_through_indices(st, p);
+        if (indexed && prog->record_hi[s] - prog->record_lo[s] > st->stride) {
             run_per_op_range(plan, p, p->first, p->count, out, stage, stage_size);
             return;
         }
-        staged_run |= gathered;
+        staged_run |= indexed;
     }
     if (!staged_run) {
         done = run_safe_groups(plan, prog, p, groups, base);

@@ -1,6 +1,6 @@
 /*
  * Stages: scratch memory a run copies source bytes into before converting them (the record
- * program's staged groups, the per-op path's gathered records, GX's staged vertices).
+ * program's staged groups, the per-op path's staged records, GX's staged vertices).
  *
  * A stage is the caller's stack array when the bytes fit it, else one heap block. Builds
  * configured with -Dguard_stages=true (the test builds) put every stage in a fresh mapping

@@ -1,6 +1,6 @@
 /*
  * Text built into a caller's buffer the way snprintf does, for the describe calls
- * (vfetch_plan_describe, vfetch_texel_describe). Not installed.
+ * (vfetch_plan_describe, vfetch_texel_plan_describe). Not installed.
  */
 #ifndef VFETCH_TEXT_H
 #define VFETCH_TEXT_H

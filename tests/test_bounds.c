@@ -153,7 +153,7 @@ static void stage_sweep(const struct stage_case *c)
     vfetch_set_cpu_mask(~0u);
 }
 
-/* The stage filled to its end by indexed draws (every group gathered through it): every index
+/* The stage filled to its end by indexed draws (every group staged through it): every index
    0, one 24-byte record. */
 struct indexed_ctx {
     struct vfetch_binding bind;
@@ -286,7 +286,7 @@ static vfetch_plan *float_plan(uint32_t stride, uint32_t offset, unsigned count,
     }
     op->write_mask = 0xf;
     vfetch_plan *plan = NULL;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     return plan;
 }
 

@@ -54,7 +54,7 @@ static void check_shape(const struct vfetch_vertex_decl *d, uint32_t stride, uin
     }
 }
 
-static vfetch_gx_plan *gx_plan(const struct vfetch_gx_compile_params *cp)
+static vfetch_gx_plan *gx_plan(const struct vfetch_gx_desc *cp)
 {
     vfetch_gx_plan *plan = NULL;
     CHECK_EQ(vfetch_gx_compile(cp, &plan), 0);
@@ -81,7 +81,7 @@ static void test_gx(void)
 {
     unsigned formats = 0, attrs = 0, kinds[3] = { 0 };
     for (unsigned iter = 0; iter < 300; iter++) {
-        struct vfetch_gx_compile_params cp = { 0 };
+        struct vfetch_gx_desc cp = { 0 };
         cp.regs.vat_a = rnd_below(UINT32_MAX) | rnd_below(2) << 31;
         cp.regs.vat_b = rnd_below(UINT32_MAX) | 1u << 31;
         cp.regs.vat_c = rnd_below(UINT32_MAX);
@@ -93,7 +93,7 @@ static void test_gx(void)
             *(a < 4 ? &cp.regs.vcd_lo : &cp.regs.vcd_hi) |= (uint32_t)VFETCH_GX_DIRECT << shift;
         }
         struct vfetch_gx_format f;
-        if (vfetch_gx_decode(&cp.regs, &f) != 0)
+        if (vfetch_gx_parse(&cp.regs, &f) != 0)
             continue; /* a reserved color format */
         vfetch_gx_plan *ref = gx_plan(&cp); /* vec4, float colors */
         if (!ref)
@@ -105,7 +105,7 @@ static void test_gx(void)
         const uint32_t ref_stride = vfetch_gx_plan_out_stride(ref);
         for (unsigned layout = 0; layout < 2; layout++) {
             for (unsigned color = 0; color < 2; color++) {
-                struct vfetch_gx_compile_params pp = cp;
+                struct vfetch_gx_desc pp = cp;
                 pp.layout = (enum vfetch_gx_layout)layout;
                 pp.color_output = (enum vfetch_gx_color_output)color;
                 vfetch_gx_plan *plan = gx_plan(&pp);
@@ -288,7 +288,7 @@ static void test_hand_built(void)
     d.location_slot[5] = 2; /* slots 2..3: written by nobody (left as they were): float */
     d.location_slot[3] = 4;
     vfetch_plan *plan;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), 0);
     struct vfetch_vertex_decl decl;
     CHECK_EQ(vfetch_plan_declaration(plan, &decl), 0);
     CHECK_EQ(decl.stride, 28);

@@ -200,7 +200,7 @@ static uint32_t *run_one_op(const struct vfetch_op *op, const void *src, uint32_
     d.ops[0] = *op;
     d.out_slots = 4;
     vfetch_plan *plan;
-    if (vfetch_plan_create(&d, &plan) != 0)
+    if (vfetch_plan_compile(&d, &plan) != 0)
         return NULL;
     uint32_t *out = malloc((size_t)n * 16);
     struct vfetch_binding b = { src, (size_t)stride * n };

@@ -78,7 +78,7 @@ void *__wrap_aligned_alloc(size_t alignment, size_t size)
         CHECK(enomem_ > 0);                                                                 \
     } while (0)
 
-static void test_plan_create(void)
+static void test_plan_compile(void)
 {
     struct vfetch_plan_desc d;
     vfetch_plan_desc_init(&d);
@@ -92,7 +92,7 @@ static void test_plan_create(void)
         d.ops[0].src[c].offset = 4 * c;
     vfetch_plan *plan = SENTINEL;
     int err;
-    SWEEP(err, vfetch_plan_create(&d, &plan), CHECK(plan == SENTINEL),
+    SWEEP(err, vfetch_plan_compile(&d, &plan), CHECK(plan == SENTINEL),
           (vfetch_plan_free(plan), plan = SENTINEL));
 
     struct vfetch_r300_desc r;
@@ -104,13 +104,16 @@ static void test_plan_create(void)
           (vfetch_plan_free(plan), plan = SENTINEL));
 
     vfetch_texel_plan *texel = SENTINEL;
-    SWEEP(err, vfetch_texel_compile(15, 0, NULL, &texel), CHECK(texel == SENTINEL),
+    struct vfetch_texel_desc td;
+    vfetch_texel_desc_init(&td);
+    td.tx_format1 = 15;
+    SWEEP(err, vfetch_texel_compile(&td, &texel), CHECK(texel == SENTINEL),
           (vfetch_texel_plan_free(texel), texel = SENTINEL));
 }
 
 static void test_gx(void)
 {
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs.vcd_lo = (uint32_t)VFETCH_GX_INDEX16 << 9; /* position index16 */
     cp.regs.vat_a = 1 | 4u << 1;                       /* f32 XYZ */
@@ -139,7 +142,7 @@ static void test_gx(void)
    without one it is checked first and staged in blocks: the same result, no error. */
 static void test_gx_run_stage(void)
 {
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs.vcd_lo = (uint32_t)VFETCH_GX_INDEX8 << 9; /* position index8 */
     cp.regs.vat_a = 1 | 4u << 1;                      /* f32 XYZ */
@@ -200,7 +203,7 @@ static void test_run_stage(void)
         d.ops[o].src[0].offset = o ? 20000 : 0; /* staged bytes 0..20003 of each record */
     }
     vfetch_plan *plan = NULL;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     uint8_t *src = calloc(2, 20004);
     const float a = 1.5f, b = -3.0f;
     memcpy(src + 20004, &a, 4);
@@ -241,7 +244,7 @@ static void test_run_stage(void)
 
 int main(void)
 {
-    test_plan_create();
+    test_plan_compile();
     test_gx();
     test_gx_run_stage();
     test_run_stage();

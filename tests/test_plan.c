@@ -32,11 +32,11 @@ static void base_desc(struct vfetch_plan_desc *d)
 static void expect_reject(const struct vfetch_plan_desc *d, int want, int line)
 {
     vfetch_plan *plan = SENTINEL;
-    const int got = vfetch_plan_create(d, &plan);
+    const int got = vfetch_plan_compile(d, &plan);
     test_checks += 2;
     if (got != want) {
         test_failures++;
-        fprintf(stderr, "test_plan.c:%d: vfetch_plan_create = %d, want %d\n", line, got, want);
+        fprintf(stderr, "test_plan.c:%d: vfetch_plan_compile = %d, want %d\n", line, got, want);
     }
     if (plan != SENTINEL) {
         test_failures++;
@@ -59,11 +59,11 @@ static void test_rejections(void)
     struct vfetch_plan_desc ok;
     base_desc(&ok);
     vfetch_plan *plan = NULL;
-    CHECK_EQ(vfetch_plan_create(&ok, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&ok, &plan), VFETCH_OK);
     vfetch_plan_free(plan);
 
-    CHECK_EQ(vfetch_plan_create(NULL, &plan), VFETCH_EINVAL);
-    CHECK_EQ(vfetch_plan_create(&ok, NULL), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_plan_compile(NULL, &plan), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_plan_compile(&ok, NULL), VFETCH_EINVAL);
 
     REJECT(d.ops[0].format = VFETCH_FORMAT_COUNT, VFETCH_EPLAN);
     REJECT(d.ops[0].conversion = VFETCH_CONV_COUNT, VFETCH_EPLAN);
@@ -119,7 +119,7 @@ static void test_rejections(void)
         base_desc(&d);
         d.ops[0].dst_slot = 2;
         d.ops[0].write_mask = 0x3;
-        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         vfetch_plan_free(plan);
     }
     /* big-endian and little orders take any stride */
@@ -128,7 +128,7 @@ static void test_rejections(void)
         base_desc(&d);
         d.streams[0].order = VFETCH_ORDER_BIG_ENDIAN;
         d.streams[0].stride = 13;
-        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         vfetch_plan_free(plan);
     }
 }
@@ -140,7 +140,7 @@ static void test_sizes(void)
     d.ops[0].src[0].offset = 4; /* x at 4, y at 4, z at 8 */
     d.ops[0].src[1].offset = 4;
     vfetch_plan *plan;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 12);      /* z: bytes 8..11 */
     CHECK_EQ(vfetch_plan_stream_extent(plan, 1), 0);
     CHECK_EQ(vfetch_plan_record_size(plan), 16);
@@ -159,7 +159,7 @@ static void test_sizes(void)
     d.out_stride = 32;
     d.location_slot[5] = 0;
     d.location_slot[6] = 4; /* past out_slots: normalised to -1 */
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 4);
     CHECK_EQ(vfetch_plan_out_stride(plan), 32);
     CHECK_EQ(vfetch_plan_location(plan, 5), 0);
@@ -175,7 +175,7 @@ static void test_sizes(void)
     d.ops[0].conversion = VFETCH_CONV_SINT;
     d.ops[0].count = 1;
     d.ops[0].src[0].offset = 5;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_stream_extent(plan, 0), 7);
     vfetch_plan_free(plan);
 }
@@ -185,7 +185,7 @@ static void test_describe(void)
     struct vfetch_plan_desc d;
     base_desc(&d);
     vfetch_plan *plan;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     const size_t need = vfetch_plan_describe(plan, NULL, 0);
     CHECK(need > 0);
     char *text = malloc(need + 1);
@@ -212,7 +212,7 @@ static void test_describe(void)
     d.ops[1].write_mask = 0x2;
     d.ops[1].dst_slot = 4;
     d.ops[0].write_mask = 0x6; /* y, z: slots 1..2 */
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     char masked[1024];
     vfetch_plan_describe(plan, masked, sizeof masked);
     CHECK(strstr(masked, "mask -yz- -> slots 1..2\n") != NULL);
@@ -225,7 +225,7 @@ static void test_describe(void)
     d.ops[1].write_mask = 0xd;
     d.ops[1].dst_slot = 8;
     d.ops[0].write_mask = 0x5;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     vfetch_plan_describe(plan, masked, sizeof masked);
     CHECK(strstr(masked, "mask x-zw -> slots 8, 10..11\n") != NULL);
     CHECK(strstr(masked, "mask x-z- -> slots 0, 2\n") != NULL);
@@ -264,7 +264,7 @@ static void test_op_defaults(void)
     for (unsigned c = 0; c < 3; c++)
         d.ops[0].src[c].offset = 4 * c;
     vfetch_plan *plan;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     const float in[3] = { 1.0f, 2.0f, 3.0f };
     float out[4] = { 0, 0, 0, 0 };
     struct vfetch_binding b = { in, sizeof in };
@@ -285,7 +285,7 @@ static void test_op_defaults(void)
     /* an op that stores nothing: refused, out-pointer untouched */
     d.ops[0].write_mask = 0;
     plan = (vfetch_plan *)&d;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_EPLAN);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_EPLAN);
     CHECK(plan == (vfetch_plan *)&d);
 }
 
@@ -303,7 +303,7 @@ static void test_info(void)
 
     /* the best level: the record program wherever the CPU has a byte shuffle */
     vfetch_set_cpu_mask(~0u);
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_info(plan, NULL), VFETCH_EINVAL);
     CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
     CHECK(strcmp(info.level, vfetch_cpu_name()) == 0);
@@ -322,7 +322,7 @@ static void test_info(void)
 
     /* asked for */
     d.path = VFETCH_PATH_PER_OP;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
     CHECK_EQ(info.executor, VFETCH_EXECUTOR_PER_OP);
     CHECK_EQ(info.fallback, VFETCH_FALLBACK_REQUESTED);
@@ -333,7 +333,7 @@ static void test_info(void)
 
     /* the reference level */
     vfetch_set_cpu_mask(0);
-    CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
     CHECK(strcmp(info.level, "c") == 0);
     CHECK_EQ(info.fallback, VFETCH_FALLBACK_LEVEL);
@@ -354,7 +354,7 @@ static void test_info(void)
         d.ops[0].write_mask = 1;
         for (unsigned c = 0; c < 4; c++)
             d.ops[0].src[c] = (struct vfetch_source){ c / 2, c };
-        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         CHECK_EQ(vfetch_plan_info(plan, &info), VFETCH_OK);
         CHECK_EQ(info.executor, VFETCH_EXECUTOR_PER_OP);
         CHECK_EQ(info.fallback, VFETCH_FALLBACK_FORMAT);
@@ -373,12 +373,12 @@ static void test_hash(void)
     b.ops[0].src[3].offset = 1234;
     b.ops[0].src[3].stream = 9;
     vfetch_plan *pa, *pb, *pc;
-    CHECK_EQ(vfetch_plan_create(&a, &pa), VFETCH_OK);
-    CHECK_EQ(vfetch_plan_create(&b, &pb), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&a, &pa), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(&b, &pb), VFETCH_OK);
     CHECK(vfetch_plan_hash(pa) == vfetch_plan_hash(pb));
     CHECK_EQ(vfetch_plan_equal(pa, pb), 1);
     vfetch_plan_free(pb);
-    CHECK_EQ(vfetch_plan_create(&a, &pb), VFETCH_OK); /* stable across creations */
+    CHECK_EQ(vfetch_plan_compile(&a, &pb), VFETCH_OK); /* stable across creations */
     CHECK(vfetch_plan_hash(pa) == vfetch_plan_hash(pb));
 
     static const int changes = 6;
@@ -392,7 +392,7 @@ static void test_hash(void)
         case 4: b.out_stride = 32; break;
         default: b.streams[0].order = VFETCH_ORDER_SWAP_32; break;
         }
-        CHECK_EQ(vfetch_plan_create(&b, &pc), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&b, &pc), VFETCH_OK);
         CHECK(vfetch_plan_hash(pa) != vfetch_plan_hash(pc));
         CHECK_EQ(vfetch_plan_equal(pa, pc), 0);
         vfetch_plan_free(pc);
@@ -415,7 +415,7 @@ static void test_strerror(void)
     }
     CHECK(strcmp(vfetch_strerror(VFETCH_ECOUNT), "unknown error") == 0);
     CHECK(strcmp(vfetch_strerror(1), "unknown error") == 0);
-    CHECK(strcmp(vfetch_version(), "0.1.0") == 0);
+    CHECK(strcmp(vfetch_version(), "0.2.0") == 0);
 }
 
 int main(void)

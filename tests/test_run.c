@@ -39,7 +39,7 @@ static vfetch_plan *make_plan_strided(enum vfetch_step step, enum vfetch_byte_or
         a->swizzle[c] = b->swizzle[c] = (uint8_t)c;
     a->write_mask = b->write_mask = 0xf;
     vfetch_plan *plan = NULL;
-    if (vfetch_plan_create(&d, &plan))
+    if (vfetch_plan_compile(&d, &plan))
         abort();
     return plan;
 }
@@ -307,7 +307,7 @@ static void test_byte_orders(void)
             d.ops[0].swizzle[c] = d.ops[1].swizzle[c] = (uint8_t)c;
         d.ops[0].write_mask = d.ops[1].write_mask = 0xf;
         vfetch_plan *plan;
-        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         uint8_t *src = guard_alloc_tail(8);
         memcpy(src, bytes, 8);
         uint32_t *out = guard_alloc_head(32);
@@ -367,7 +367,7 @@ static void test_output_rules(void)
     for (int path = 0; path < 2; path++) {
         d.path = (enum vfetch_path)path;
         vfetch_plan *plan;
-        CHECK_EQ(vfetch_plan_create(&d, &plan), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         uint8_t *src = guard_alloc_tail(4 * 5);
         for (unsigned i = 0; i < 20; i++)
             src[i] = (uint8_t)(i + 1);
@@ -405,7 +405,7 @@ static void test_output_rules(void)
 /*
  * Records longer than their stride (each vertex reads 8 bytes, records 4 bytes apart: vertex
  * i's second dword is vertex i+1's first) through an index buffer: each vertex must see its own
- * 8 bytes, on every path. Regression: the record program's gather stage once laid gathered
+ * 8 bytes, on every path. Regression: the record program's stage once laid staged
  * records at the stream stride, so a later record overwrote the tail of the one before.
  */
 static void test_overlapping_records(void)
@@ -426,7 +426,7 @@ static void test_overlapping_records(void)
     }
     op->write_mask = 0xf;
     vfetch_plan *plan = NULL;
-    CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+    CHECK_EQ(vfetch_plan_compile(&d, &plan), 0);
 
     /* 40 u16 values 0..39: record r holds r*2, r*2+1, r*2+2, r*2+3. */
     enum { VALUES = 40, COUNT = 32 };

@@ -176,7 +176,10 @@ static void *texel_worker(void *arg)
 
 static void test_texel_threads(void)
 {
-    CHECK_EQ(vfetch_texel_compile(17 | 2u << 12 | 1u << 15 | 3u << 9, 0, NULL, &texel_plan), 0);
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    desc.tx_format1 = 17 | 2u << 12 | 1u << 15 | 3u << 9;
+    CHECK_EQ(vfetch_texel_compile(&desc, &texel_plan), 0);
     const size_t bytes = (TEXEL_SIDE / 4) * (TEXEL_SIDE / 4) * 16;
     texel_src = malloc(bytes);
     texel_expected = malloc(TEXEL_SIDE * TEXEL_SIDE * 4);

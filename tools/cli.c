@@ -156,17 +156,17 @@ static int usage_error(FILE *errs, const char *cmd, const char *fmt, ...)
 /* The names of the error codes 0, -1, .., VFETCH_ECOUNT + 1 (include/vfetch/vfetch.h), in
    that order: a message names the code a reader can look up in docs/errors.md. */
 static const char *const error_names[] = {
-    "VFETCH_OK", "VFETCH_EINVAL", "VFETCH_ENOMEM", "VFETCH_EPLAN", "VFETCH_ERESERVED_TYPE",
-    "VFETCH_ERESERVED_SGN_NORM", "VFETCH_ERESERVED_SWIZZLE", "VFETCH_EFLOAT8_LOC31",
-    "VFETCH_ENO_LAST_VEC", "VFETCH_ESTREAM_UNDERRUN", "VFETCH_ETOO_MANY_ARRAYS",
-    "VFETCH_EARRAY_LAYOUT", "VFETCH_ESHORT_STREAM", "VFETCH_ESHORT_OUTPUT",
+    "VFETCH_OK", "VFETCH_EINVAL", "VFETCH_ENOMEM", "VFETCH_EPLAN", "VFETCH_ER300_RESERVED_TYPE",
+    "VFETCH_ER300_RESERVED_SGN_NORM", "VFETCH_ERESERVED_SWIZZLE", "VFETCH_ER300_FLOAT8_LOC31",
+    "VFETCH_ER300_NO_LAST_VEC", "VFETCH_ER300_STREAM_UNDERRUN", "VFETCH_ER300_TOO_MANY_ARRAYS",
+    "VFETCH_ER300_ARRAY_LAYOUT", "VFETCH_ESHORT_STREAM", "VFETCH_ESHORT_OUTPUT",
     "VFETCH_ESHORT_INDICES", "VFETCH_EOVERFLOW", "VFETCH_EINDEX_RANGE", "VFETCH_EMISSING_STREAM",
-    "VFETCH_ERESERVED_COLOR", "VFETCH_EARRAY_INDEX", "VFETCH_EREGISTER",
+    "VFETCH_EGX_RESERVED_COLOR", "VFETCH_EGX_ARRAY_INDEX", "VFETCH_EREGISTER",
     "VFETCH_EAAM_IMAP_DEFAULT", "VFETCH_EAAM_OMAP_DISCARD", "VFETCH_EAAM_PS_POSITION_W",
-    "VFETCH_EAAM_CBF_ODMAP", "VFETCH_EAAM_CBF_IDMAP", "VFETCH_EATTRIBUTE_FORMAT",
-    "VFETCH_ESTREAM_DISABLED", "VFETCH_ETEXEL_UNSUPPORTED", "VFETCH_ERESERVED_COORD_TYPE",
-    "VFETCH_ERESERVED_YUV_MODE", "VFETCH_ETEXEL_YUV_FORMAT", "VFETCH_EPOW2FIX_FORMAT",
-    "VFETCH_ERGBA8_INEXACT", "VFETCH_ESURFACE_LAYOUT", "VFETCH_EREGION", "VFETCH_ESHORT_SURFACE",
+    "VFETCH_EAAM_CBF_ODMAP", "VFETCH_EAAM_CBF_IDMAP", "VFETCH_EMAXWELL_ATTRIBUTE_FORMAT",
+    "VFETCH_EMAXWELL_STREAM_DISABLED", "VFETCH_ETEXEL_UNSUPPORTED", "VFETCH_ETEXEL_RESERVED_COORD_TYPE",
+    "VFETCH_ETEXEL_RESERVED_YUV_MODE", "VFETCH_ETEXEL_YUV_FORMAT", "VFETCH_ETEXEL_POW2FIX_FORMAT",
+    "VFETCH_ETEXEL_RGBA8_INEXACT", "VFETCH_ETEXEL_SURFACE_LAYOUT", "VFETCH_ETEXEL_REGION", "VFETCH_ETEXEL_SHORT_SURFACE",
 };
 _Static_assert(sizeof error_names / sizeof error_names[0] == -VFETCH_ECOUNT,
                "a name for every error code of include/vfetch/vfetch.h");
@@ -432,11 +432,11 @@ static int r300_refusal(FILE *errs, int err, const struct r300_given *g)
                            "takes --vtx-size 1..128 dwords per vertex)");
         return refusal(errs, err, "--vtx-size %.40s (immediate mode, without --arrays, takes "
                        "1..128 dwords per vertex)", g->vtx_size);
-    case VFETCH_ETOO_MANY_ARRAYS:
-    case VFETCH_EARRAY_LAYOUT:
+    case VFETCH_ER300_TOO_MANY_ARRAYS:
+    case VFETCH_ER300_ARRAY_LAYOUT:
         return refusal(errs, err, "--arrays %.90s (at most 16 arrays, each COUNT 1..255 and "
                        "STRIDE 0..255, COUNT at most STRIDE unless STRIDE is 0)", g->arrays);
-    case VFETCH_ERESERVED_SGN_NORM:
+    case VFETCH_ER300_RESERVED_SGN_NORM:
         return refusal(errs, err, "--sgn-norm %.40s on --psc %.90s", R300_GIVEN(g->sgn_norm),
                        R300_GIVEN(g->psc));
     case VFETCH_ERESERVED_SWIZZLE:
@@ -444,7 +444,7 @@ static int r300_refusal(FILE *errs, int err, const struct r300_given *g)
     case VFETCH_EPLAN:
         return refusal(errs, err, "--ext %.90s (every element's write mask is 0: nothing to "
                        "convert)", R300_GIVEN(g->ext));
-    case VFETCH_ESTREAM_UNDERRUN:
+    case VFETCH_ER300_STREAM_UNDERRUN:
         return refusal(errs, err, "--psc %.90s with %s %.90s", R300_GIVEN(g->psc),
                        g->arrays ? "--arrays" : "--vtx-size",
                        g->arrays ? g->arrays : R300_GIVEN(g->vtx_size));
@@ -530,7 +530,7 @@ static int cmd_explain_r300(int argc, char **argv, FILE *out, FILE *errs)
         return r300_refusal(errs, err, &g);
     pd.path = per_op ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
     vfetch_plan *plan;
-    err = vfetch_plan_create(&pd, &plan);
+    err = vfetch_plan_compile(&pd, &plan);
     if (err)
         return refusal(errs, err, "explain r300: the plan of the translated words");
     print_plan(out, plan);
@@ -596,12 +596,12 @@ static int maxwell_refusal(FILE *errs, int err, const struct vfetch_maxwell_desc
                 checked |= vfetch_aam_map_has(&d->input_bmap, VFETCH_AAM_GENERIC_0 + 4 * i + c);
         }
         struct vfetch_maxwell_attribute at;
-        const int bad = checked ? vfetch_maxwell_attribute_decode(word, &at) : 0;
-        if (err == VFETCH_EATTRIBUTE_FORMAT && bad)
+        const int bad = checked ? vfetch_maxwell_attribute_parse(word, &at) : 0;
+        if (err == VFETCH_EMAXWELL_ATTRIBUTE_FORMAT && bad)
             return refusal(errs, err, "--attr word %u 0x%08x (size 0x%02x %s, type %u %s)", i,
                            word, (word >> 21) & 0x3f, maxwell_size_name((word >> 21) & 0x3f),
                            (word >> 27) & 7, maxwell_type_name[(word >> 27) & 7]);
-        if (err == VFETCH_ESTREAM_DISABLED && checked && !bad && !at.inactive &&
+        if (err == VFETCH_EMAXWELL_STREAM_DISABLED && checked && !bad && !at.inactive &&
             !(d->stream_format[at.stream] >> 12 & 1))
             return refusal(errs, err, "--stream word %u 0x%x (ENABLE, bit 12, clear), read by "
                            "--attr word %u 0x%08x", at.stream, d->stream_format[at.stream], i,
@@ -664,7 +664,7 @@ static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
     for (int i = 0; i < attributes; i++) {
         struct vfetch_maxwell_attribute at;
         const uint32_t word = d.attribute[i];
-        const int bad = vfetch_maxwell_attribute_decode(word, &at);
+        const int bad = vfetch_maxwell_attribute_parse(word, &at);
         fprintf(out, "attribute %2d: 0x%08x ", i, word);
         if (bad) /* outside the Bmap: not fetched, so compile did not refuse it */
             fprintf(out, "size 0x%02x %s, type %u %s: %s\n", (word >> 21) & 0x3f,
@@ -716,8 +716,8 @@ static const char *const gx_location_names[VFETCH_GX_NUM_LOCATIONS] = {
 };
 static const char *const gx_mode_names[4] = { "none", "direct", "index8", "index16" };
 /* By enum vfetch_gx_layout and enum vfetch_gx_color_output: the values of --layout, --color. */
-static const char *const gx_layout_names[] = { "vec4", "packed", "dolphin", "isbe-full",
-                                               "isbe-compact" };
+static const char *const gx_layout_names[] = { "vec4", "packed", "dolphin", "isbe-compact",
+                                               "isbe-full" };
 static const char *const gx_color_names[] = { "float", "rgba8" };
 #define GX_LAYOUTS (sizeof gx_layout_names / sizeof gx_layout_names[0])
 #define GX_COLORS (sizeof gx_color_names / sizeof gx_color_names[0])
@@ -820,7 +820,7 @@ static int gx_output_option(const struct args *a, const char *opt, const char *v
         const int n = name_index(gx_layout_names, GX_LAYOUTS, val);
         if (n < 0)
             return usage_error(a->errs, a->cmd, "--layout %.40s: the layouts are vec4, packed, "
-                               "dolphin, isbe-full and isbe-compact", val);
+                               "dolphin, isbe-compact and isbe-full", val);
         *layout = (enum vfetch_gx_layout)n;
     } else {
         const int n = name_index(gx_color_names, GX_COLORS, val);
@@ -858,10 +858,10 @@ static int gx_array_stride(const struct args *a, const char *val, uint8_t *strid
 }
 
 /* A refusal of these VCD/VAT words: a reserved color format is named by its field (the only
-   word gx.h refuses: VFETCH_ERESERVED_COLOR), anything else by every word. */
-static int gx_refusal(FILE *errs, int err, const struct vfetch_gx_desc *r, const char *where)
+   word gx.h refuses: VFETCH_EGX_RESERVED_COLOR), anything else by every word. */
+static int gx_refusal(FILE *errs, int err, const struct vfetch_gx_regs *r, const char *where)
 {
-    for (unsigned c = 0; c < 2 && err == VFETCH_ERESERVED_COLOR; c++) {
+    for (unsigned c = 0; c < 2 && err == VFETCH_EGX_RESERVED_COLOR; c++) {
         const unsigned mode = (r->vcd_lo >> (13 + 2 * c)) & 3;
         const unsigned format = (r->vat_a >> (14 + 4 * c)) & 7;
         if (mode != VFETCH_GX_NONE && format >= 6)
@@ -873,7 +873,7 @@ static int gx_refusal(FILE *errs, int err, const struct vfetch_gx_desc *r, const
                    "--vat-c 0x%08x", where, r->vcd_lo, r->vcd_hi, r->vat_a, r->vat_b, r->vat_c);
 }
 
-/* `vfetch explain gx` options that are register words, in struct vfetch_gx_desc's order. */
+/* `vfetch explain gx` options that are register words, in struct vfetch_gx_regs's order. */
 static const char *const gx_explain_valued[] = { "--vcd-lo", "--vcd-hi", "--vat-a", "--vat-b",
                                                  "--vat-c", "--array-stride", "--layout",
                                                  "--color", NULL };
@@ -882,7 +882,7 @@ static const char *const gx_explain_flags[] = { "--per-op", NULL };
 static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)
 {
     struct args a = ARGS("explain gx", gx_explain_valued, gx_explain_flags, argc, argv, out, errs);
-    struct vfetch_gx_compile_params p;
+    struct vfetch_gx_desc p;
     memset(&p, 0, sizeof p);
     uint32_t *const words[5] = { &p.regs.vcd_lo, &p.regs.vcd_hi, &p.regs.vat_a, &p.regs.vat_b,
                                  &p.regs.vat_c };
@@ -966,7 +966,7 @@ struct gx_replay {
     unsigned formats, unlisted_draws;
     struct {
         unsigned vat;
-        struct vfetch_gx_desc desc;
+        struct vfetch_gx_regs desc;
         uint32_t vertex_size;
         unsigned draws;
         uint64_t vertices;
@@ -1123,10 +1123,10 @@ static int cmd_gx(int argc, char **argv, FILE *out, FILE *errs)
             fprintf(out, "not converted: %u draws with indexed attributes (their arrays arrive "
                     "as memory updates, which this replay does not apply)\n", r->indexed_draws);
         for (unsigned i = 0; i < r->formats; i++) {
-            const struct vfetch_gx_desc *d = &r->seen[i].desc;
+            const struct vfetch_gx_regs *d = &r->seen[i].desc;
             struct vfetch_gx_format f;
             char summary[400];
-            if (vfetch_gx_decode(d, &f) == 0) /* the walker sized these draws with it */
+            if (vfetch_gx_parse(d, &f) == 0) /* the walker sized these draws with it */
                 gx_format_summary(summary, sizeof summary, &f);
             else
                 snprintf(summary, sizeof summary, "?");
@@ -1200,9 +1200,8 @@ static int texel_option(const struct args *a, const char *text, struct vfetch_te
 
 /* The arguments both texel commands take: the two words and the options. */
 struct texel_words {
-    uint32_t format1, format2;
+    struct vfetch_texel_desc desc; /* TX_FORMAT1, TX_FORMAT2 and the options */
     int have_format1;
-    struct vfetch_texel_options options;
 };
 
 /* opt/val if it is --format1, --format2 or --option: 1 taken, 0 not one of them, -1 after a
@@ -1211,13 +1210,13 @@ static int texel_word_arg(const struct args *a, const char *opt, const char *val
                           struct texel_words *w)
 {
     if (!strcmp(opt, "--option"))
-        return texel_option(a, val, &w->options) ? -1 : 1;
+        return texel_option(a, val, &w->desc.options) ? -1 : 1;
     if (!strcmp(opt, "--format1")) {
         w->have_format1 = 1;
-        return word_option(a, opt, val, &w->format1) ? -1 : 1;
+        return word_option(a, opt, val, &w->desc.tx_format1) ? -1 : 1;
     }
     if (!strcmp(opt, "--format2"))
-        return word_option(a, opt, val, &w->format2) ? -1 : 1;
+        return word_option(a, opt, val, &w->desc.tx_format2) ? -1 : 1;
     return 0;
 }
 
@@ -1227,17 +1226,17 @@ static int texel_word_arg(const struct args *a, const char *opt, const char *val
 static int texel_compile(const struct texel_words *w, vfetch_texel_plan **plan,
                          struct vfetch_texel_info *info, FILE *errs)
 {
-    int err = vfetch_texel_compile(w->format1, w->format2, &w->options, plan);
-    if (err == VFETCH_EPOW2FIX_FORMAT)
+    int err = vfetch_texel_compile(&w->desc, plan);
+    if (err == VFETCH_ETEXEL_POW2FIX_FORMAT)
         return refusal(errs, err, "--format2 0x%08x (POW2FIX2FLT, bit 17) on --format1 0x%08x",
-                       w->format2, w->format1);
+                       w->desc.tx_format2, w->desc.tx_format1);
     if (err)
-        return refusal(errs, err, "--format1 0x%08x%s", w->format1,
-                       w->format2 ? " (with --format2)" : "");
+        return refusal(errs, err, "--format1 0x%08x%s", w->desc.tx_format1,
+                       w->desc.tx_format2 ? " (with --format2)" : "");
     err = vfetch_texel_plan_info(*plan, info);
     if (err) {
         vfetch_texel_plan_free(*plan);
-        return refusal(errs, err, "--format1 0x%08x: the plan's info", w->format1);
+        return refusal(errs, err, "--format1 0x%08x: the plan's info", w->desc.tx_format1);
     }
     return 0;
 }
@@ -1248,8 +1247,9 @@ static const char *const texel_explain_valued[] = { "--format1", "--format2", "-
 static int cmd_explain_texel(int argc, char **argv, FILE *out, FILE *errs)
 {
     struct args a = ARGS("explain texel", texel_explain_valued, no_options, argc, argv, out, errs);
-    struct texel_words w = { 0, 0, 0, { 0 } };
-    vfetch_texel_options_default(&w.options);
+    struct texel_words w;
+    vfetch_texel_desc_init(&w.desc);
+    w.have_format1 = 0;
     int kind;
     const char *opt, *val;
     while ((kind = next_arg(&a, &opt, &val)) == ARG_OPTION)
@@ -1264,13 +1264,13 @@ static int cmd_explain_texel(int argc, char **argv, FILE *out, FILE *errs)
     int err = texel_compile(&w, &plan, &info, errs);
     if (err)
         return err;
-    const size_t need = vfetch_texel_describe(plan, NULL, 0);
+    const size_t need = vfetch_texel_plan_describe(plan, NULL, 0);
     char *text = malloc(need + 1);
     if (!text) {
         vfetch_texel_plan_free(plan);
         return refusal(errs, VFETCH_ENOMEM, "explain texel: the plan's description");
     }
-    vfetch_texel_describe(plan, text, need + 1);
+    vfetch_texel_plan_describe(plan, text, need + 1);
     fputs(text, out);
     if (need && text[need - 1] != '\n')
         fputc('\n', out);
@@ -1396,8 +1396,9 @@ static const char *const texel_valued[] = { "--format1", "--format2", "--option"
 static int cmd_texel(int argc, char **argv, FILE *out, FILE *errs)
 {
     struct args a = ARGS("texel", texel_valued, no_options, argc, argv, out, errs);
-    struct texel_words w = { 0, 0, 0, { 0 } };
-    vfetch_texel_options_default(&w.options);
+    struct texel_words w;
+    vfetch_texel_desc_init(&w.desc);
+    w.have_format1 = 0;
     uint32_t width = 0, height = 0, depth = 0, slice = 0, region[4] = { 0, 0, 0, 0 };
     int have_size = 0, have_depth = 0, have_region = 0, files = 0, kind;
     unsigned long long pitch = 0;

@@ -67,12 +67,12 @@ msg=$("$tool" explain r300 --psc 0x200D --vtx-size 3 2>&1 >/dev/null)
 echo "$msg" | grep -q "reserved R300 DATA_TYPE"; check "reserved type message" $?
 "$tool" explain r300 --psc 0x2003 --vtx-size 3 2>/dev/null; [ $? -eq 2 ]; check "underrun exits 2" $?
 "$tool" explain r300 --bogus 2>/dev/null; [ $? -eq 1 ]; check "usage error exits 1" $?
-"$tool" --version | grep -q "^vfetch 0.1.0"; check "version" $?
+"$tool" --version | grep -q "^vfetch 0.2.0"; check "version" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)
 out=$("$tool" explain maxwell --attr 0x38200000,0x16000000 --stream 0x1018 --bmap 32,33,34,35,36,37,38,39,191); rc=$?
 check "explain maxwell exits 0" $rc
-echo "$out" | grep -q "attribute  1: 0x16000000 stream 0 offset 0: A2B10G10R10 UNORM, 4 component(s)"; check "explain maxwell decodes A2B10G10R10 UNORM" $?
+echo "$out" | grep -q "attribute  1: 0x16000000 stream 0 offset 0: A2B10G10R10 UNORM, 4 component(s)"; check "explain maxwell parses A2B10G10R10 UNORM" $?
 echo "$out" | grep -q "fixed_10_10_10_2 x4 unorm from s0+0 swizzle xyzw mask xyzw -> slots 4..7"; check "explain maxwell: generic 1 at slots 4..7" $?
 echo "$out" | grep -q "VERTEX_ID .*(191) -> slot   8 (written per draw)"; check "explain maxwell: VERTEX_ID after the generics" $?
 echo "$out" | grep -q "output: compact ISBE records, 36 bytes per vertex"; check "explain maxwell: compact record size" $?
@@ -240,7 +240,7 @@ else
     check "texel DXT1: a partial block" $?
     head -c 31 "$tmp/in.raw" >"$tmp/short.raw"
     msg=$("$tool" texel --format1 $rgba8 --size 4x2 "$tmp/short.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
-    [ $rc -eq 2 ] && echo "$msg" | grep -q "31 bytes read from .*: VFETCH_ESHORT_SURFACE: .* ends before the texels read (code -36)" && [ ! -e "$tmp/g.png" ]
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "31 bytes read from .*: VFETCH_ETEXEL_SHORT_SURFACE: .* ends before the texels read (code -36)" && [ ! -e "$tmp/g.png" ]
     check "texel: a short surface exits 2, no PNG" $?
     msg=$("$tool" texel --format1 $rgba8 --size 4x2 --region 3,0,2,1 "$tmp/in.raw" "$tmp/g.png" 2>&1 >/dev/null); rc=$?
     [ $rc -eq 2 ] && echo "$msg" | grep -q "(code -35)"; check "texel: a region outside the surface exits 2" $?
@@ -309,12 +309,12 @@ done
 # Refusals by the library: one line naming the option, the code's name, the sentence, exit 2.
 expect_refusal "explain r300 without words names --vtx-size" "neither --vtx-size nor --arrays given (immediate mode takes --vtx-size 1..128 dwords per vertex): VFETCH_EINVAL: invalid argument" explain r300
 expect_refusal "--vtx-size 200 is named" "vfetch: --vtx-size 200 (immediate mode, without --arrays, takes 1..128 dwords per vertex): VFETCH_EINVAL: " explain r300 --psc 0x2002 --vtx-size 200
-expect_refusal "a reserved DATA_TYPE names --psc" "vfetch: --psc 0x200D: VFETCH_ERESERVED_TYPE: reserved R300 DATA_TYPE (13..15) (code -4)" explain r300 --psc 0x200D --vtx-size 3
-expect_refusal "an underrun names --psc and --vtx-size" "vfetch: --psc 0x2003 with --vtx-size 3: VFETCH_ESTREAM_UNDERRUN" explain r300 --psc 0x2003 --vtx-size 3
-expect_refusal "17 arrays name --arrays" "VFETCH_ETOO_MANY_ARRAYS" explain r300 --arrays "$(printf '1:1,%.0s' $(seq 16))1:1"
+expect_refusal "a reserved DATA_TYPE names --psc" "vfetch: --psc 0x200D: VFETCH_ER300_RESERVED_TYPE: reserved R300 DATA_TYPE (13..15) (code -4)" explain r300 --psc 0x200D --vtx-size 3
+expect_refusal "an underrun names --psc and --vtx-size" "vfetch: --psc 0x2003 with --vtx-size 3: VFETCH_ER300_STREAM_UNDERRUN" explain r300 --psc 0x2003 --vtx-size 3
+expect_refusal "17 arrays name --arrays" "VFETCH_ER300_TOO_MANY_ARRAYS" explain r300 --arrays "$(printf '1:1,%.0s' $(seq 16))1:1"
 expect_refusal "maxwell: every attribute inactive names --attr" "vfetch: --attr 0xffffffff (no active attribute: the compact record would hold nothing; --full gives the 1 KiB record): VFETCH_EINVAL" explain maxwell --attr 0xffffffff
-expect_refusal "maxwell: a bad attribute word is named" "vfetch: --attr word 1 0x39400000 (size 0x0a R8_G8_B8_A8, type 7 FLOAT): VFETCH_EATTRIBUTE_FORMAT" explain maxwell --attr 0x38200000,0x39400000 --stream 0x1010
-expect_refusal "maxwell: a disabled stream is named" "vfetch: --stream word 0 0x10 (ENABLE, bit 12, clear), read by --attr word 0 0x38200000: VFETCH_ESTREAM_DISABLED" explain maxwell --attr 0x38200000 --stream 0x0010
+expect_refusal "maxwell: a bad attribute word is named" "vfetch: --attr word 1 0x39400000 (size 0x0a R8_G8_B8_A8, type 7 FLOAT): VFETCH_EMAXWELL_ATTRIBUTE_FORMAT" explain maxwell --attr 0x38200000,0x39400000 --stream 0x1010
+expect_refusal "maxwell: a disabled stream is named" "vfetch: --stream word 0 0x10 (ENABLE, bit 12, clear), read by --attr word 0 0x38200000: VFETCH_EMAXWELL_STREAM_DISABLED" explain maxwell --attr 0x38200000 --stream 0x0010
 expect_refusal "texel: W24_FP names --format1" "vfetch: --format1 0x0000001e: VFETCH_ETEXEL_UNSUPPORTED: " explain texel --format1 0x1E
 expect_refusal "aam: an unknown attribute is named" "vfetch: aam NO_SUCH (no such attribute: 0..255 or a name): VFETCH_EINVAL" aam NO_SUCH
 
@@ -348,7 +348,7 @@ check "explain gx: an indexed position and Dolphin's matrix index first" $?
 run explain gx
 [ $rc -eq 0 ] && echo "$out" | grep -q "^vertex: 0 bytes" && echo "$out" | grep -q "^hash none$"
 check "explain gx of no attribute: 0-byte vertices, no plan" $?
-expect_refusal "explain gx: a reserved color format names --vat-a and the field" "vfetch: --vat-a 0x0001c009 (COL0FMT 7, bits 16:14, on color0, which --vcd-lo 0x00002200 enables): VFETCH_ERESERVED_COLOR: reserved GX color format (6 or 7) on an enabled color (code -18)" explain gx --vcd-lo 0x2200 --vat-a 0x1c009
+expect_refusal "explain gx: a reserved color format names --vat-a and the field" "vfetch: --vat-a 0x0001c009 (COL0FMT 7, bits 16:14, on color0, which --vcd-lo 0x00002200 enables): VFETCH_EGX_RESERVED_COLOR: reserved GX color format (6 or 7) on an enabled color (code -18)" explain gx --vcd-lo 0x2200 --vat-a 0x1c009
 run explain gx --vcd-lo 0x200 --vat-a 0x1c009
 check "explain gx: a reserved color format on an absent color is ignored" $rc
 expect_usage_error "explain gx: a bad word is named" "--vat-b 0x1g: not a 32-bit word" explain gx --vat-b 0x1g

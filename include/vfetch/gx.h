@@ -1,12 +1,13 @@
 /*
  * vfetch GameCube/Wii front-end: the command processor's vertex descriptor (VCD_LO/VCD_HI) and
- * one vertex attribute table entry (VAT A/B/C of the format a draw selects), decoded.
+ * one vertex attribute table entry (VAT A/B/C of the format a draw selects), parsed.
  *
  * Three levels of use:
- *  - vfetch_gx_decode() / vfetch_gx_vertex_size(): the registers decoded, and the byte size of
- *    one vertex in the command stream (what a display-list or FIFO walker needs);
- *  - vfetch_gx_compile() + vfetch_gx_run(): a compiled GX vertex format that converts a draw's
- *    vertices (direct and indexed attributes) into a host layout;
+ *  - vfetch_gx_parse() / vfetch_gx_vertex_size(): the register words taken apart, and the byte
+ *    size of one vertex in the command stream (what a display-list or FIFO walker needs);
+ *  - the family's contract (docs/api.md): vfetch_gx_desc_init(), vfetch_gx_compile(),
+ *    vfetch_gx_run(), the vfetch_gx_plan_* queries, vfetch_gx_plan_free(): a compiled GX vertex
+ *    format that converts a draw's vertices (direct and indexed attributes) into a host layout;
  *  - vfetch_gx_state: CP register writes in, the cached compiled format of each VAT out.
  * Behaviour table (every field, every decision, the differences from Dolphin): docs/gx.md.
  */
@@ -46,11 +47,11 @@ enum vfetch_gx_component {
     VFETCH_GX_U16 = 2,
     VFETCH_GX_S16 = 3,
     VFETCH_GX_F32 = 4,
-    /* 5..7 are "unused" in the documents; decoded as F32 (as Dolphin does: shipped games send
+    /* 5..7 are "unused" in the documents; read as F32 (as Dolphin does: shipped games send
        5), with VFETCH_GX_DIAG_UNUSED_FORMAT. */
 };
 
-/** Color formats (VAT COL*FMT). 6 and 7 are reserved: VFETCH_ERESERVED_COLOR. */
+/** Color formats (VAT COL*FMT). 6 and 7 are reserved: VFETCH_EGX_RESERVED_COLOR. */
 enum vfetch_gx_color {
     VFETCH_GX_RGB565 = 0,   /**< 2 bytes */
     VFETCH_GX_RGB888 = 1,   /**< 3 bytes */
@@ -67,7 +68,7 @@ enum vfetch_gx_diagnostic {
 };
 
 /** The register words that describe one vertex format. */
-struct vfetch_gx_desc {
+struct vfetch_gx_regs {
     /** CP 0x50 VCD_LO: matrix-index presence (bits 0..8), position, normal, colors. */
     uint32_t vcd_lo;
     /** CP 0x60 VCD_HI: texcoords 0..7, two bits each. */
@@ -76,7 +77,7 @@ struct vfetch_gx_desc {
     uint32_t vat_a, vat_b, vat_c;
 };
 
-/** One attribute, decoded. */
+/** One attribute, parsed. */
 struct vfetch_gx_attr {
     /** enum vfetch_gx_mode. */
     uint8_t mode;
@@ -94,7 +95,7 @@ struct vfetch_gx_attr {
     uint8_t stream_size;
 };
 
-/** A whole vertex format, decoded. */
+/** A whole vertex format, parsed. */
 struct vfetch_gx_format {
     /** Position-matrix index byte present (VCD_LO bit 0). */
     uint8_t pos_matrix_index;
@@ -112,15 +113,15 @@ struct vfetch_gx_format {
 };
 
 /**
- * Decode VCD and VAT words. Fields of attributes the VCD does not enable are ignored (so a
+ * Take VCD and VAT words apart. Fields of attributes the VCD does not enable are ignored (so a
  * reserved color format on an absent color is no error). Returns VFETCH_EINVAL for NULL
- * pointers, VFETCH_ERESERVED_COLOR for color format 6/7 on an enabled color.
+ * pointers, VFETCH_EGX_RESERVED_COLOR for color format 6/7 on an enabled color.
  */
-int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format *out);
+int vfetch_gx_parse(const struct vfetch_gx_regs *regs, struct vfetch_gx_format *out);
 
 /** Bytes of one vertex in the command stream (what a FIFO or display-list walker needs).
-    Same errors as vfetch_gx_decode. */
-int vfetch_gx_vertex_size(const struct vfetch_gx_desc *desc, uint32_t *size);
+    Same errors as vfetch_gx_parse. */
+int vfetch_gx_vertex_size(const struct vfetch_gx_regs *regs, uint32_t *size);
 
 /* ---- compiled vertex formats ------------------------------------------------------------ */
 
@@ -143,11 +144,12 @@ enum vfetch_gx_layout {
     VFETCH_GX_LAYOUT_DOLPHIN = 2,
     /** Maxwell vertex-input ISBE records (vfetch/maxwell.h, docs/maxwell.md): the vec4
         layout's location n as generic attribute n (matrix index n: generic n's x, an
-        integer), the full 256-slot image with every other slot at its default
-        (SET_ATTRIBUTE_DEFAULT 0x0E), so that one host layout serves GX and Maxwell guests. */
-    VFETCH_GX_LAYOUT_ISBE_FULL = 3,
-    /** The same, only the generic attributes' components present, in address order. */
-    VFETCH_GX_LAYOUT_ISBE_COMPACT = 4,
+        integer), only the generic attributes' components present, in address order, so that
+        one host layout serves GX and Maxwell guests. */
+    VFETCH_GX_LAYOUT_ISBE_COMPACT = 3,
+    /** The same as the full 256-slot ISBE image, every other slot at its default
+        (SET_ATTRIBUTE_DEFAULT 0x0E). */
+    VFETCH_GX_LAYOUT_ISBE_FULL = 4,
 };
 
 /** How colors are delivered. Alpha always comes from the format (the color count does not
@@ -172,34 +174,41 @@ enum vfetch_gx_location {
     VFETCH_GX_NUM_LOCATIONS = 23,
 };
 
-/** What vfetch_gx_compile() needs. Zero-initialised = defaults (vec4 layout, float colors,
-    automatic executor). */
-struct vfetch_gx_compile_params {
+/** Everything a GX plan is compiled from: the register words and the host's choices. Start
+    from vfetch_gx_desc_init() (a zeroed description holds the same defaults). */
+struct vfetch_gx_desc {
     /** VCD_LO/HI and the VAT A/B/C of the format. */
-    struct vfetch_gx_desc regs;
+    struct vfetch_gx_regs regs;
     /** CP ARRAY_STRIDE of each attribute's array (0xB0 + attribute id), used by indexed
         attributes: element i of array a is at its binding + i * array_stride[a]. */
     uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
+    /** Output layout. Default VFETCH_GX_LAYOUT_VEC4. */
     enum vfetch_gx_layout layout;
+    /** How colors are delivered. Default VFETCH_GX_COLOR_FLOAT. */
     enum vfetch_gx_color_output color_output;
-    /** Executor of the converter plan (results are identical either way). */
+    /** Executor of the converter plan (results are identical either way). Default
+        VFETCH_PATH_AUTO. */
     enum vfetch_path path;
 };
+
+/** Defaults: register words 0 (no attribute), array strides 0, vec4 layout, float colors,
+    automatic executor; every field 0. */
+void vfetch_gx_desc_init(struct vfetch_gx_desc *desc);
 
 /** An immutable compiled GX vertex format; one may be run from many threads at once. */
 typedef struct vfetch_gx_plan vfetch_gx_plan;
 
 /**
  * Compile a vertex format. Errors: VFETCH_EINVAL (NULL, layout or color output out of range),
- * VFETCH_ERESERVED_COLOR, VFETCH_ENOMEM. A VCD with no attribute at all (not even a matrix
+ * VFETCH_EGX_RESERVED_COLOR, VFETCH_ENOMEM. A VCD with no attribute at all (not even a matrix
  * index) is valid: its vertices are 0 bytes and convert to nothing (output stride 0).
  */
-int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan);
+int vfetch_gx_compile(const struct vfetch_gx_desc *desc, vfetch_gx_plan **out_plan);
 
 /** Free a compiled format. NULL is allowed. */
 void vfetch_gx_plan_free(vfetch_gx_plan *plan);
 
-/** The decoded format (sizes, shifts, diagnostics) a plan was compiled from. */
+/** The parsed format (sizes, shifts, diagnostics) a plan was compiled from. */
 const struct vfetch_gx_format *vfetch_gx_plan_format(const vfetch_gx_plan *plan);
 
 /** The converter plan (over the vertex with every attribute direct), for describe/hash; NULL
@@ -222,9 +231,13 @@ int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location);
  */
 int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl);
 
+/** What the plan runs (its converter's vfetch_plan_info; a format with nothing to convert
+    reports the per-op executor at level "c"). VFETCH_EINVAL for NULL arguments, else 0. */
+int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *info);
+
 /** What to do with an array index past the end of its bound array. */
 enum vfetch_gx_index_policy {
-    VFETCH_GX_INDEX_ERROR = 0, /**< VFETCH_EARRAY_INDEX, nothing written (default) */
+    VFETCH_GX_INDEX_ERROR = 0, /**< VFETCH_EGX_ARRAY_INDEX, nothing written (default) */
     VFETCH_GX_INDEX_CLAMP = 1, /**< read the last whole element instead */
 };
 
@@ -265,7 +278,7 @@ void vfetch_gx_run_params_init(struct vfetch_gx_run_params *params);
  * Convert one draw. Checks first, then writes: VFETCH_EINVAL (NULL plan or params, policy out
  * of range, NULL out with vertices to write), VFETCH_EOVERFLOW (count * vertex size),
  * VFETCH_EMISSING_STREAM (no vertex data, or an indexed attribute's array unbound),
- * VFETCH_ESHORT_STREAM (vertices_size below count * vertex size), VFETCH_EARRAY_INDEX (an
+ * VFETCH_ESHORT_STREAM (vertices_size below count * vertex size), VFETCH_EGX_ARRAY_INDEX (an
  * index whose element does not lie within its array, under VFETCH_GX_INDEX_ERROR, or an array
  * too small for even one element), VFETCH_ESHORT_OUTPUT. On error nothing is written and
  * *result is untouched. result may be NULL.
@@ -279,7 +292,7 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
     one state per command-processor thread. */
 typedef struct vfetch_gx_state vfetch_gx_state;
 
-/** Options of a state's compiled formats (zero = defaults, as in vfetch_gx_compile_params). */
+/** Options of a state's compiled formats (zero = defaults, as in vfetch_gx_desc_init). */
 struct vfetch_gx_state_params {
     enum vfetch_gx_layout layout;
     enum vfetch_gx_color_output color_output;
@@ -322,6 +335,19 @@ int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_p
 /** How many compilations the state has run, failed ones included (for tests of the cache,
     and statistics). */
 uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state);
+
+/* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
+#ifndef VFETCH_NO_DEPRECATED
+/* 0.1's compile parameters are the description now; its register words are .regs, as before. */
+#define vfetch_gx_compile_params vfetch_gx_desc
+/* 0.1's vfetch_gx_decode took the register words, then named struct vfetch_gx_desc: a
+   description whose first member is the register words initialises the same way
+   ({ vcd_lo, vcd_hi, vat_a, vat_b, vat_c }). */
+static inline int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format *out)
+{
+    return desc ? vfetch_gx_parse(&desc->regs, out) : VFETCH_EINVAL;
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ enum vfetch_maxwell_type {
     VFETCH_MAXWELL_TYPE_FLOAT = 7,   /**< 16- or 32-bit IEEE floats, B10G11R11 small floats */
 };
 
-/** One SET_VERTEX_ATTRIBUTE_A word, taken apart (vfetch_maxwell_attribute_decode). */
+/** One SET_VERTEX_ATTRIBUTE_A word, taken apart (vfetch_maxwell_attribute_parse). */
 struct vfetch_maxwell_attribute {
     /** Vertex stream, 0..31 (bits 4:0). */
     uint32_t stream;
@@ -97,16 +97,16 @@ struct vfetch_maxwell_attribute {
 
 /**
  * Take a SET_VERTEX_ATTRIBUTE_A word apart. An inactive attribute (bit 6) is always valid:
- * its size and type are not used. Otherwise VFETCH_EATTRIBUTE_FORMAT for a size code the
+ * its size and type are not used. Otherwise VFETCH_EMAXWELL_ATTRIBUTE_FORMAT for a size code the
  * hardware does not have, type 0, FLOAT on 8-bit or A2B10G10R10 sizes, or B10G11R11 with any
  * type but FLOAT. VFETCH_EINVAL for a NULL out. *out is filled only on success.
  */
-int vfetch_maxwell_attribute_decode(uint32_t word, struct vfetch_maxwell_attribute *out);
+int vfetch_maxwell_attribute_parse(uint32_t word, struct vfetch_maxwell_attribute *out);
 
 /** The layout of a Maxwell plan's output records (see the top of this file). */
 enum vfetch_maxwell_layout {
-    VFETCH_MAXWELL_LAYOUT_FULL = 0,
-    VFETCH_MAXWELL_LAYOUT_COMPACT = 1,
+    VFETCH_MAXWELL_LAYOUT_COMPACT = 0, /**< only the attributes the Bmap holds (the default) */
+    VFETCH_MAXWELL_LAYOUT_FULL = 1,    /**< the whole 256-slot ISBE image */
 };
 
 /** Everything a Maxwell plan is compiled from. Start from vfetch_maxwell_desc_init(). */
@@ -148,8 +148,8 @@ typedef struct vfetch_maxwell_plan vfetch_maxwell_plan;
 
 /**
  * Compile a description. Errors (nothing allocated, *out_plan untouched): VFETCH_EINVAL (NULL
- * arguments, a layout or path out of range), VFETCH_EATTRIBUTE_FORMAT (an active attribute
- * in the Bmap whose word vfetch_maxwell_attribute_decode() rejects), VFETCH_ESTREAM_DISABLED
+ * arguments, a layout or path out of range), VFETCH_EMAXWELL_ATTRIBUTE_FORMAT (an active attribute
+ * in the Bmap whose word vfetch_maxwell_attribute_parse() rejects), VFETCH_EMAXWELL_STREAM_DISABLED
  * (an active attribute in the Bmap on a stream whose ENABLE bit is clear), VFETCH_ENOMEM.
  * Attributes whose components are all outside the Bmap are not checked: they fetch nothing.
  */
@@ -173,6 +173,17 @@ int vfetch_maxwell_plan_slot(const vfetch_maxwell_plan *plan, unsigned attribute
 /** The Bmap the plan was compiled with (the default one filled in). */
 const struct vfetch_aam_map *vfetch_maxwell_plan_bmap(const vfetch_maxwell_plan *plan);
 
+/** What the plan runs (its converter's vfetch_plan_info). VFETCH_EINVAL for NULL arguments. */
+int vfetch_maxwell_plan_info(const vfetch_maxwell_plan *plan, struct vfetch_plan_info *info);
+
+/**
+ * The output record as a host vertex input layout (vfetch_plan_declaration of the converter):
+ * location i is generic attribute i, declared when the record holds its x component and the
+ * attribute fetches (an inactive one reads constants and is not declared); VERTEX_ID,
+ * INSTANCE_ID and the other ISBE slots are not declared. VFETCH_EINVAL for NULL arguments.
+ */
+int vfetch_maxwell_plan_declaration(const vfetch_maxwell_plan *plan, struct vfetch_vertex_decl *decl);
+
 /**
  * Every front-end into one host layout: a plan description whose locations (R300 DST_VEC_LOC
  * n, GX enum vfetch_gx_location n, ...) hold vectors becomes one whose records are
@@ -181,7 +192,7 @@ const struct vfetch_aam_map *vfetch_maxwell_plan_bmap(const vfetch_maxwell_plan 
  * the given layout: every slot the record holds that no op writes gets its AAM default under
  * attribute_default (SET_ATTRIBUTE_DEFAULT). Ops keep their streams, formats and
  * conversions; components outside every location are dropped; location_slot follows the
- * locations. The result goes to vfetch_plan_create(). VFETCH_EINVAL: NULL, a layout out of
+ * locations. The result goes to vfetch_plan_compile(). VFETCH_EINVAL: NULL, a layout out of
  * range, a generic above 31 or taken twice, no location (compact); VFETCH_EPLAN: an input
  * out of range, or more ops than a plan holds. *out is written only on success.
  * (docs/maxwell.md: the mapping.)
@@ -237,6 +248,11 @@ void vfetch_maxwell_run_params_init(struct vfetch_maxwell_run_params *params);
  * a NULL streams array when the plan reads a stream.
  */
 int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params);
+
+/* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
+#ifndef VFETCH_NO_DEPRECATED
+#define vfetch_maxwell_attribute_decode vfetch_maxwell_attribute_parse
+#endif
 
 #ifdef __cplusplus
 }

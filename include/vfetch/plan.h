@@ -3,7 +3,7 @@
  *
  * A plan says, for one vertex format, where every source component lives and how it turns into
  * 32-bit output slots. Front-ends (r300.h, later gx.h) fill a vfetch_plan_desc from register
- * words; a user may also fill one by hand. vfetch_plan_create() validates the description,
+ * words; a user may also fill one by hand. vfetch_plan_compile() validates the description,
  * chooses the kernels once, and returns an immutable plan.
  *
  * The model:
@@ -237,7 +237,7 @@ struct vfetch_plan_desc {
  * Fill an op with the defaults a hand-built op needs: identity swizzle (x, y, z, w) and every
  * component stored (write_mask 0xf); everything else zero (format, conversion, shift, count,
  * sources, dst_slot: set them). A zeroed op is not usable: its swizzle reads x four times and
- * its mask stores nothing (vfetch_plan_create() refuses an op whose write_mask is 0).
+ * its mask stores nothing (vfetch_plan_compile() refuses an op whose write_mask is 0).
  */
 void vfetch_op_init(struct vfetch_op *op);
 

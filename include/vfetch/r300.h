@@ -111,14 +111,46 @@ void vfetch_r300_desc_init(struct vfetch_r300_desc *desc);
 
 /**
  * Translate R300 registers into a plan description (no plan allocated). Errors:
- * VFETCH_ERESERVED_TYPE, VFETCH_ERESERVED_SGN_NORM, VFETCH_ERESERVED_SWIZZLE,
- * VFETCH_EFLOAT8_LOC31, VFETCH_ENO_LAST_VEC, VFETCH_ESTREAM_UNDERRUN, VFETCH_ETOO_MANY_ARRAYS,
- * VFETCH_EARRAY_LAYOUT, VFETCH_EINVAL (NULL, vtx_size out of range, bad layout).
+ * VFETCH_ER300_RESERVED_TYPE, VFETCH_ER300_RESERVED_SGN_NORM, VFETCH_ERESERVED_SWIZZLE,
+ * VFETCH_ER300_FLOAT8_LOC31, VFETCH_ER300_NO_LAST_VEC, VFETCH_ER300_STREAM_UNDERRUN, VFETCH_ER300_TOO_MANY_ARRAYS,
+ * VFETCH_ER300_ARRAY_LAYOUT, VFETCH_EINVAL (NULL, vtx_size out of range, bad layout).
  */
 int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_plan_desc *out_desc);
 
-/** vfetch_r300_translate() followed by vfetch_plan_create(). */
-int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_plan **out_plan);
+/**
+ * An immutable compiled R300 vertex format. It is the core plan itself: the core's run
+ * parameters (index offset, VAP_VF_MAX_VTX_INDX clamp, instancing) are R300's, so nothing
+ * wraps it, and every vfetch_plan_* query takes it as it is. The vfetch_r300_* names below
+ * give it the same contract as the other families (docs/api.md).
+ */
+typedef struct vfetch_plan vfetch_r300_plan;
+
+/** vfetch_r300_translate() followed by vfetch_plan_compile(): the errors of both. */
+int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_r300_plan **out_plan);
+
+/** Free a plan. NULL is allowed. (vfetch_plan_free) */
+void vfetch_r300_plan_free(vfetch_r300_plan *plan);
+
+/** Run parameters' defaults (vfetch_run_params_init). */
+void vfetch_r300_run_params_init(struct vfetch_run_params *params);
+
+/** Convert a draw (vfetch_run: every check first, nothing written on error). */
+int vfetch_r300_run(const vfetch_r300_plan *plan, const struct vfetch_run_params *params);
+
+/** What the plan runs (vfetch_plan_info). */
+int vfetch_r300_plan_info(const vfetch_r300_plan *plan, struct vfetch_plan_info *info);
+
+/** The output record as a host vertex input, locations DST_VEC_LOC (vfetch_plan_declaration). */
+int vfetch_r300_plan_declaration(const vfetch_r300_plan *plan, struct vfetch_vertex_decl *decl);
+
+/** Bytes from one output record to the next (vfetch_plan_out_stride). */
+uint32_t vfetch_r300_plan_out_stride(const vfetch_r300_plan *plan);
+
+/** First 32-bit slot of DST_VEC_LOC location, or -1 (vfetch_plan_location). */
+int vfetch_r300_plan_location(const vfetch_r300_plan *plan, unsigned location);
+
+/** The core plan, as the other families give theirs: the plan itself. */
+const vfetch_plan *vfetch_r300_plan_converter(const vfetch_r300_plan *plan);
 
 /* ---- register state ---------------------------------------------------------------------- */
 
@@ -169,7 +201,7 @@ uint32_t vfetch_r300_state_reg(const vfetch_r300_state *state, uint32_t addr);
  * arrays one word with SIZE0 (dwords per vertex, bits 7:0), STRIDE0 (bits 15:8), SIZE1 (23:16)
  * and STRIDE1 (31:24), followed by the pair's two addresses (one word and one address for an
  * odd last array). Addresses are not held: the caller binds each array's memory as stream n
- * of vfetch_run. VFETCH_ETOO_MANY_ARRAYS above 16 arrays, VFETCH_EINVAL when `words` is fewer
+ * of vfetch_run. VFETCH_ER300_TOO_MANY_ARRAYS above 16 arrays, VFETCH_EINVAL when `words` is fewer
  * than the count needs (nothing changed either way).
  */
 int vfetch_r300_load_vbpntr(vfetch_r300_state *state, const uint32_t *payload, size_t words);
@@ -182,7 +214,7 @@ int vfetch_r300_load_vbpntr(vfetch_r300_state *state, const uint32_t *payload, s
  * a later call returns a different one, or the state is freed. Errors as vfetch_r300_compile
  * (nothing cached), VFETCH_EINVAL for NULL arguments.
  */
-int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_plan **out_plan);
+int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_r300_plan **out_plan);
 
 /** VAP_VF_MAX_VTX_INDX as last written (for struct vfetch_run_params.max_index). */
 uint32_t vfetch_r300_state_max_index(const vfetch_r300_state *state);

@@ -149,7 +149,7 @@ enum vfetch_texel_align10 {
     VFETCH_TEXEL_ALIGN10_HIGH = 1,   /**< bits 15:6 */
 };
 
-/** Settings for what the documents leave open. Start from vfetch_texel_options_default(). */
+/** Settings for what the documents leave open (the defaults are vfetch_texel_desc_init's). */
 struct vfetch_texel_options {
     enum vfetch_texel_signed signed_method;
     enum vfetch_texel_gamma gamma;
@@ -161,30 +161,38 @@ struct vfetch_texel_options {
     enum vfetch_texel_align10 align10;
 };
 
-/** The defaults: SIGNED_CLAMP, GAMMA_SRGB, BC_TRUNCATE, DXT_TRUNCATE, DXT_BGRA,
-    DXT35_AS_DXT1, CODE18_CXV8U8, ALIGN10_LOW. */
-void vfetch_texel_options_default(struct vfetch_texel_options *options);
+/** Everything a texel plan is compiled from. Start from vfetch_texel_desc_init(). */
+struct vfetch_texel_desc {
+    /** TX_FORMAT1: format, swizzles, signedness, gamma, TEX_COORD_TYPE, YUV. Default 0. */
+    uint32_t tx_format1;
+    /** TX_FORMAT2: only TXFORMAT_MSB and POW2FIX2FLT are read. Default 0. */
+    uint32_t tx_format2;
+    /** What the documents leave open. Defaults: SIGNED_CLAMP, GAMMA_SRGB, BC_TRUNCATE,
+        DXT_TRUNCATE, DXT_BGRA, DXT35_AS_DXT1, CODE18_CXV8U8, ALIGN10_LOW. */
+    struct vfetch_texel_options options;
+};
+
+/** Fill a description with the defaults above. */
+void vfetch_texel_desc_init(struct vfetch_texel_desc *desc);
 
 /** An immutable compiled texel plan. */
 typedef struct vfetch_texel_plan vfetch_texel_plan;
 
 /**
- * Compile TX_FORMAT1 and TX_FORMAT2 (only TXFORMAT_MSB and POW2FIX2FLT are read from it) into
- * a plan. options NULL means the defaults. On success *out holds a plan to free with
+ * Compile a description into a plan. On success *out holds a plan to free with
  * vfetch_texel_plan_free(); on failure *out is left as it was and the result is one of:
  *
- *   VFETCH_EINVAL               out NULL, or an option value outside its enum
- *   VFETCH_ETEXEL_UNSUPPORTED   W24_FP, 16_MPEG or 16_16_MPEG (no public bit layout)
- *   VFETCH_ERESERVED_SWIZZLE    a SEL_* field 6 or 7
- *   VFETCH_ERESERVED_COORD_TYPE TEX_COORD_TYPE 3
- *   VFETCH_ERESERVED_YUV_MODE   YUV_TO_RGB 3
- *   VFETCH_ETEXEL_YUV_FORMAT    YUV_TO_RGB or SWAP_YUV on a format that is not Y/YUV
- *   VFETCH_EPOW2FIX_FORMAT      POW2FIX2FLT on a format whose components are not all 8-bit
- *                               fixed point
- *   VFETCH_ENOMEM               allocation failed
+ *   VFETCH_EINVAL                      desc or out NULL, or an option outside its enum
+ *   VFETCH_ETEXEL_UNSUPPORTED          W24_FP, 16_MPEG or 16_16_MPEG (no public bit layout)
+ *   VFETCH_ERESERVED_SWIZZLE           a SEL_* field 6 or 7
+ *   VFETCH_ETEXEL_RESERVED_COORD_TYPE  TEX_COORD_TYPE 3
+ *   VFETCH_ETEXEL_RESERVED_YUV_MODE    YUV_TO_RGB 3
+ *   VFETCH_ETEXEL_YUV_FORMAT           YUV_TO_RGB or SWAP_YUV on a format that is not Y/YUV
+ *   VFETCH_ETEXEL_POW2FIX_FORMAT       POW2FIX2FLT on a format whose components are not all
+ *                                      8-bit fixed point
+ *   VFETCH_ENOMEM                      allocation failed
  */
-int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
-                         const struct vfetch_texel_options *options, vfetch_texel_plan **out);
+int vfetch_texel_compile(const struct vfetch_texel_desc *desc, vfetch_texel_plan **out);
 
 /** Free a plan (NULL is a no-op). */
 void vfetch_texel_plan_free(vfetch_texel_plan *plan);
@@ -222,7 +230,7 @@ int vfetch_texel_plan_info(const vfetch_texel_plan *plan, struct vfetch_texel_in
  * format) into buf (always NUL-terminated when size > 0). Returns the length the full text
  * needs, excluding the NUL, as snprintf does.
  */
-size_t vfetch_texel_describe(const vfetch_texel_plan *plan, char *buf, size_t size);
+size_t vfetch_texel_plan_describe(const vfetch_texel_plan *plan, char *buf, size_t size);
 
 /** How vfetch_texel_surface.pitch counts. */
 enum vfetch_texel_pitch_unit {
@@ -278,11 +286,11 @@ struct vfetch_texel_target {
  * written:
  *
  *   VFETCH_EINVAL            a NULL pointer, an unknown output format or pitch unit
- *   VFETCH_ESURFACE_LAYOUT   width, height or depth 0; depth not 1 for 2D or not 6 for cube; a
+ *   VFETCH_ETEXEL_SURFACE_LAYOUT   width, height or depth 0; depth not 1 for 2D or not 6 for cube; a
  *                            pitch shorter than a row, or a slice pitch shorter than a slice
- *   VFETCH_EREGION           the region is not inside the surface (an empty region is OK)
- *   VFETCH_ESHORT_SURFACE    the surface's bytes end before the last block the region reads
- *   VFETCH_ERGBA8_INEXACT    RGBA8 output for a plan whose info.rgba8_exact is 0
+ *   VFETCH_ETEXEL_REGION           the region is not inside the surface (an empty region is OK)
+ *   VFETCH_ETEXEL_SHORT_SURFACE    the surface's bytes end before the last block the region reads
+ *   VFETCH_ETEXEL_RGBA8_INEXACT    RGBA8 output for a plan whose info.rgba8_exact is 0
  *   VFETCH_ESHORT_OUTPUT     the target's bytes end before the last texel written, or its
  *                            pitches are shorter than a row or a slice
  *   VFETCH_EOVERFLOW         a byte size computed from the layout overflows size_t
@@ -294,6 +302,20 @@ struct vfetch_texel_target {
 int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel_surface *surface,
                         const struct vfetch_texel_region *region,
                         const struct vfetch_texel_target *target);
+
+/* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
+#ifndef VFETCH_NO_DEPRECATED
+#define vfetch_texel_describe vfetch_texel_plan_describe
+/* The options' defaults, as vfetch_texel_desc_init() sets them. (0.1's vfetch_texel_compile
+   took the words and options as arguments; it takes a struct vfetch_texel_desc now.) */
+static inline void vfetch_texel_options_default(struct vfetch_texel_options *options)
+{
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    if (options)
+        *options = desc.options;
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define VFETCH_VERSION_MAJOR 0
-#define VFETCH_VERSION_MINOR 1
+#define VFETCH_VERSION_MINOR 2
 #define VFETCH_VERSION_PATCH 0
 
 /** The library's version as "major.minor.patch". */
@@ -68,60 +68,82 @@ unsigned vfetch_get_cpu_mask(void);
 const char *vfetch_cpu_name(void);
 
 /**
- * Error codes. Each names one kind of bad input so that a caller (or a test) can tell them
- * apart. New codes are only ever appended.
+ * Error codes, grouped by where they arise. Each names one kind of bad input so that a caller
+ * (or a test) can tell them apart. A code that only one family raises carries the family's
+ * name (VFETCH_ER300_*, VFETCH_EGX_*, VFETCH_EMAXWELL_*, VFETCH_EAAM_*, VFETCH_ETEXEL_*); the
+ * shared ones do not. Values never change and new codes take the next free value, so the
+ * groups below are not in value order. docs/errors.md: what raises each one, and its test.
  */
 enum vfetch_error {
     VFETCH_OK = 0,
+
+    /* Any entry point. */
     VFETCH_EINVAL = -1,            /**< a required pointer is NULL or an argument is out of range */
     VFETCH_ENOMEM = -2,            /**< allocation failed */
+    VFETCH_EOVERFLOW = -15,        /**< a byte size computed from the range overflows */
+
+    /* Plan descriptions (the core IR, and what every front-end lowers to it). */
     VFETCH_EPLAN = -3,             /**< a hand-built plan description is inconsistent */
-    VFETCH_ERESERVED_TYPE = -4,    /**< R300 DATA_TYPE 13..15 */
-    VFETCH_ERESERVED_SGN_NORM = -5, /**< R300 VAP_PSC_SGN_NORM_CNTL method 3 on a signed
-                                         normalized element */
-    VFETCH_ERESERVED_SWIZZLE = -6, /**< swizzle selector 6 or 7 */
-    VFETCH_EFLOAT8_LOC31 = -7,     /**< R300 FLOAT_8 at DST_VEC_LOC 31 (would write vector 32) */
-    VFETCH_ENO_LAST_VEC = -8,      /**< R300: 16 elements and none has LAST_VEC */
-    VFETCH_ESTREAM_UNDERRUN = -9,  /**< the elements need more dwords than the arrays (or the
-                                        immediate VTX_SIZE) supply */
-    VFETCH_ETOO_MANY_ARRAYS = -10, /**< more vertex arrays than the hardware has (R300: 16) */
-    VFETCH_EARRAY_LAYOUT = -11,    /**< a vertex array's stride or count is unusable (count 0,
-                                        or record size larger than the stride) */
+    VFETCH_ERESERVED_SWIZZLE = -6, /**< swizzle selector 6 or 7 (R300 EXT words, a plan
+                                        description's swizzle, a texel SEL_* field) */
+
+    /* The buffers a vertex run is given (vfetch_run, vfetch_r300_run, vfetch_gx_run,
+       vfetch_maxwell_run); ESHORT_OUTPUT also a texel decode's target. */
     VFETCH_ESHORT_STREAM = -12,    /**< a bound stream buffer is smaller than the vertex range
                                         reads */
-    VFETCH_ESHORT_OUTPUT = -13,    /**< the output buffer is smaller than count records */
+    VFETCH_ESHORT_OUTPUT = -13,    /**< the output buffer is smaller than count records (texel:
+                                        the target ends before the last texel written) */
     VFETCH_ESHORT_INDICES = -14,   /**< the index buffer is smaller than the draw positions read */
-    VFETCH_EOVERFLOW = -15,        /**< a byte size computed from the range overflows */
     VFETCH_EINDEX_RANGE = -16,     /**< an index plus the index offset is negative */
     VFETCH_EMISSING_STREAM = -17,  /**< a stream the plan reads has no buffer bound */
-    VFETCH_ERESERVED_COLOR = -18,  /**< GX color format 6 or 7 on a color the VCD enables */
-    VFETCH_EARRAY_INDEX = -19,     /**< a GX array index reads past the end of the bound array */
-    VFETCH_EREGISTER = -20,        /**< a GX CP register address the state does not hold */
-    VFETCH_EAAM_IMAP_DEFAULT = -21, /**< Maxwell: an Imap bit set on an attribute whose Idmap
-                                         is "default" for that stage (vfetch/aam.h) */
-    VFETCH_EAAM_OMAP_DISCARD = -22, /**< Maxwell: an Omap bit set on an attribute whose Odmap
-                                         is "discard" for that stage */
-    VFETCH_EAAM_PS_POSITION_W = -23, /**< Maxwell: a pixel shader Imap without POSITION_W */
-    VFETCH_EAAM_CBF_ODMAP = -24,   /**< Maxwell: a CULL_BEFORE_FETCH Odmap entry other than
-                                        ST_REQ or discard (a table check) */
-    VFETCH_EAAM_CBF_IDMAP = -25,   /**< Maxwell: a CULL_BEFORE_FETCH Idmap entry that differs
-                                        from the VERTEX one (a table check) */
-    VFETCH_EATTRIBUTE_FORMAT = -26, /**< Maxwell: a SET_VERTEX_ATTRIBUTE size x numerical type
-                                         the hardware does not accept */
-    VFETCH_ESTREAM_DISABLED = -27, /**< Maxwell: an active attribute reads a disabled stream */
-    VFETCH_ETEXEL_UNSUPPORTED = -28, /**< texel: W24_FP, 16_MPEG or 16_16_MPEG, whose bit
-                                          layouts are not public */
-    VFETCH_ERESERVED_COORD_TYPE = -29, /**< texel: TEX_COORD_TYPE 3 */
-    VFETCH_ERESERVED_YUV_MODE = -30, /**< texel: YUV_TO_RGB 3 */
-    VFETCH_ETEXEL_YUV_FORMAT = -31, /**< texel: YUV_TO_RGB or SWAP_YUV on a format that is not
-                                         Y/YUV */
-    VFETCH_EPOW2FIX_FORMAT = -32,  /**< texel: POW2FIX2FLT on a format whose components are not
-                                        all 8-bit fixed point */
-    VFETCH_ERGBA8_INEXACT = -33,   /**< texel: RGBA8 output for a plan RGBA8 cannot hold exactly */
-    VFETCH_ESURFACE_LAYOUT = -34,  /**< texel: a surface size, depth or pitch is unusable */
-    VFETCH_EREGION = -35,          /**< texel: the region is not inside the surface */
-    VFETCH_ESHORT_SURFACE = -36,   /**< texel: the surface buffer ends before the texels read */
-    VFETCH_ECOUNT = -37            /**< one below the last code (not an error code) */
+
+    /* Register states: vfetch_r300_state, vfetch_gx_state. */
+    VFETCH_EREGISTER = -20,        /**< a register address the state does not hold */
+
+    /* R300/R500 vertex (vfetch/r300.h). */
+    VFETCH_ER300_RESERVED_TYPE = -4,     /**< DATA_TYPE 13..15 */
+    VFETCH_ER300_RESERVED_SGN_NORM = -5, /**< VAP_PSC_SGN_NORM_CNTL method 3 on a signed
+                                              normalized element */
+    VFETCH_ER300_FLOAT8_LOC31 = -7,      /**< FLOAT_8 at DST_VEC_LOC 31 (would write vector 32) */
+    VFETCH_ER300_NO_LAST_VEC = -8,       /**< 16 elements and none has LAST_VEC */
+    VFETCH_ER300_STREAM_UNDERRUN = -9,   /**< the elements need more dwords than the arrays (or
+                                              the immediate VTX_SIZE) supply */
+    VFETCH_ER300_TOO_MANY_ARRAYS = -10,  /**< more than 16 vertex arrays */
+    VFETCH_ER300_ARRAY_LAYOUT = -11,     /**< a vertex array's stride or count is unusable (count
+                                              0, or record size larger than the stride) */
+
+    /* GameCube/Wii vertex (vfetch/gx.h). */
+    VFETCH_EGX_RESERVED_COLOR = -18, /**< color format 6 or 7 on a color the VCD enables */
+    VFETCH_EGX_ARRAY_INDEX = -19,    /**< an array index reads past the end of the bound array */
+
+    /* Maxwell vertex fetch (vfetch/maxwell.h) and its attribute address map (vfetch/aam.h). */
+    VFETCH_EMAXWELL_ATTRIBUTE_FORMAT = -26, /**< a SET_VERTEX_ATTRIBUTE size x numerical type
+                                                 the hardware does not accept */
+    VFETCH_EMAXWELL_STREAM_DISABLED = -27,  /**< an active attribute reads a disabled stream */
+    VFETCH_EAAM_IMAP_DEFAULT = -21, /**< an Imap bit set on an attribute whose Idmap is
+                                         "default" for that stage */
+    VFETCH_EAAM_OMAP_DISCARD = -22, /**< an Omap bit set on an attribute whose Odmap is
+                                         "discard" for that stage */
+    VFETCH_EAAM_PS_POSITION_W = -23, /**< a pixel shader Imap without POSITION_W */
+    VFETCH_EAAM_CBF_ODMAP = -24,   /**< a CULL_BEFORE_FETCH Odmap entry other than ST_REQ or
+                                        discard (a table check) */
+    VFETCH_EAAM_CBF_IDMAP = -25,   /**< a CULL_BEFORE_FETCH Idmap entry that differs from the
+                                        VERTEX one (a table check) */
+
+    /* R300/R500 texel decode (vfetch/texel.h). */
+    VFETCH_ETEXEL_UNSUPPORTED = -28, /**< W24_FP, 16_MPEG or 16_16_MPEG, whose bit layouts are
+                                          not public */
+    VFETCH_ETEXEL_RESERVED_COORD_TYPE = -29, /**< TEX_COORD_TYPE 3 */
+    VFETCH_ETEXEL_RESERVED_YUV_MODE = -30,   /**< YUV_TO_RGB 3 */
+    VFETCH_ETEXEL_YUV_FORMAT = -31,    /**< YUV_TO_RGB or SWAP_YUV on a format that is not Y/YUV */
+    VFETCH_ETEXEL_POW2FIX_FORMAT = -32, /**< POW2FIX2FLT on a format whose components are not all
+                                             8-bit fixed point */
+    VFETCH_ETEXEL_RGBA8_INEXACT = -33, /**< RGBA8 output for a plan RGBA8 cannot hold exactly */
+    VFETCH_ETEXEL_SURFACE_LAYOUT = -34, /**< a surface size, depth or pitch is unusable */
+    VFETCH_ETEXEL_REGION = -35,        /**< the region is not inside the surface */
+    VFETCH_ETEXEL_SHORT_SURFACE = -36, /**< the surface buffer ends before the texels read */
+
+    VFETCH_ECOUNT = -37 /**< one below the lowest code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */
@@ -136,7 +158,7 @@ typedef struct vfetch_plan vfetch_plan;
  * component count, stream index, slot past out_slots, stride not a multiple of 4 under a dword
  * swap mode, ...), VFETCH_ERESERVED_SWIZZLE for selectors 6/7.
  */
-int vfetch_plan_create(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan);
+int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan);
 
 /** Free a plan. NULL is allowed. */
 void vfetch_plan_free(vfetch_plan *plan);
@@ -329,6 +351,31 @@ void vfetch_run_params_init(struct vfetch_run_params *params);
  * returns the code and writes nothing.
  */
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params);
+
+/* ---- names before 0.2 ----------------------------------------------------------------------
+ * Kept until 1.0 so that code written against 0.1 still builds (docs/api.md: the migration).
+ * Define VFETCH_NO_DEPRECATED to hide them; vfetch's own code builds that way. */
+#ifndef VFETCH_NO_DEPRECATED
+#define vfetch_plan_create vfetch_plan_compile
+#define VFETCH_ERESERVED_TYPE VFETCH_ER300_RESERVED_TYPE
+#define VFETCH_ERESERVED_SGN_NORM VFETCH_ER300_RESERVED_SGN_NORM
+#define VFETCH_EFLOAT8_LOC31 VFETCH_ER300_FLOAT8_LOC31
+#define VFETCH_ENO_LAST_VEC VFETCH_ER300_NO_LAST_VEC
+#define VFETCH_ESTREAM_UNDERRUN VFETCH_ER300_STREAM_UNDERRUN
+#define VFETCH_ETOO_MANY_ARRAYS VFETCH_ER300_TOO_MANY_ARRAYS
+#define VFETCH_EARRAY_LAYOUT VFETCH_ER300_ARRAY_LAYOUT
+#define VFETCH_ERESERVED_COLOR VFETCH_EGX_RESERVED_COLOR
+#define VFETCH_EARRAY_INDEX VFETCH_EGX_ARRAY_INDEX
+#define VFETCH_EATTRIBUTE_FORMAT VFETCH_EMAXWELL_ATTRIBUTE_FORMAT
+#define VFETCH_ESTREAM_DISABLED VFETCH_EMAXWELL_STREAM_DISABLED
+#define VFETCH_ERESERVED_COORD_TYPE VFETCH_ETEXEL_RESERVED_COORD_TYPE
+#define VFETCH_ERESERVED_YUV_MODE VFETCH_ETEXEL_RESERVED_YUV_MODE
+#define VFETCH_EPOW2FIX_FORMAT VFETCH_ETEXEL_POW2FIX_FORMAT
+#define VFETCH_ERGBA8_INEXACT VFETCH_ETEXEL_RGBA8_INEXACT
+#define VFETCH_ESURFACE_LAYOUT VFETCH_ETEXEL_SURFACE_LAYOUT
+#define VFETCH_EREGION VFETCH_ETEXEL_REGION
+#define VFETCH_ESHORT_SURFACE VFETCH_ETEXEL_SHORT_SURFACE
+#endif
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,7 @@ static void gx_component_op(unsigned format, struct vfetch_op *op)
 /* Output placement while ops are added in location order. */
 struct gx_builder {
     struct vfetch_plan_desc desc;
-    const struct vfetch_gx_compile_params *params;
+    const struct vfetch_gx_desc *gx;
     uint32_t next_slot;
     int16_t location_slot[VFETCH_GX_NUM_LOCATIONS];
     /* Building the vec4 layout for an ISBE one: the matrix indices are not padded, so that
@@ -62,7 +62,7 @@ static struct vfetch_op *gx_add_op(struct gx_builder *b, unsigned location, unsi
         op->swizzle[c] = (uint8_t)c;
     op->dst_slot = (uint16_t)b->next_slot;
     b->location_slot[location] = (int16_t)b->next_slot;
-    if (b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+    if (b->gx->layout == VFETCH_GX_LAYOUT_VEC4) {
         op->write_mask = 0xf;
         b->next_slot += 4;
     } else {
@@ -87,7 +87,7 @@ static void gx_add_vector(struct gx_builder *b, unsigned location, unsigned form
 static void gx_add_color(struct gx_builder *b, unsigned location, const struct vfetch_gx_attr *at,
                          uint32_t offset)
 {
-    const int rgba8 = b->params->color_output == VFETCH_GX_COLOR_RGBA8;
+    const int rgba8 = b->gx->color_output == VFETCH_GX_COLOR_RGBA8;
     struct vfetch_op *op = gx_add_op(b, location, rgba8 ? 1 : 4);
     op->conversion = rgba8 ? VFETCH_CONV_PACK_UNORM8 : VFETCH_CONV_UNORM8;
     switch (at->format) {
@@ -102,7 +102,7 @@ static void gx_add_color(struct gx_builder *b, unsigned location, const struct v
         op->src[c].offset = offset + (packed ? 0 : c); /* missing alpha: 1.0 / 255 */
     if (rgba8) {
         op->write_mask = 1;
-        if (b->params->layout == VFETCH_GX_LAYOUT_VEC4) {
+        if (b->gx->layout == VFETCH_GX_LAYOUT_VEC4) {
             /* y, z, w of the color's vec4: zero (a constant op reading the color's byte) */
             struct vfetch_op *zero = gx_new_op(b);
             zero->format = VFETCH_FORMAT_FIXED8;
@@ -188,7 +188,7 @@ static void gx_add_matrix_indices(struct gx_builder *b, const struct vfetch_gx_f
         b->location_slot[location] = (int16_t)b->next_slot++;
         last = op;
     }
-    if (last && b->params->layout == VFETCH_GX_LAYOUT_VEC4 && !b->isbe) {
+    if (last && b->gx->layout == VFETCH_GX_LAYOUT_VEC4 && !b->isbe) {
         const unsigned used = b->next_slot % 4; /* slots of the last vec4 in use, 0 = all */
         if (used) {
             last->write_mask = (uint8_t)((1u << (4 - used + 1)) - 1);
@@ -258,18 +258,18 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
         return VFETCH_ENOMEM;
     vfetch_plan_desc_init(&b->desc);
     /* The ISBE layouts are the vec4 layout's vectors, moved to generic attributes below. */
-    const int isbe = p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL ||
-                     p->params.layout == VFETCH_GX_LAYOUT_ISBE_COMPACT;
-    struct vfetch_gx_compile_params vec4_params = p->params;
+    const int isbe = p->desc.layout == VFETCH_GX_LAYOUT_ISBE_FULL ||
+                     p->desc.layout == VFETCH_GX_LAYOUT_ISBE_COMPACT;
+    struct vfetch_gx_desc vec4_desc = p->desc;
     if (isbe)
-        vec4_params.layout = VFETCH_GX_LAYOUT_VEC4;
-    b->params = &vec4_params;
+        vec4_desc.layout = VFETCH_GX_LAYOUT_VEC4;
+    b->gx = &vec4_desc;
     b->isbe = isbe;
     b->matrix_base = p->matrix_staged;
     for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
         b->location_slot[l] = -1;
 
-    const int dolphin = p->params.layout == VFETCH_GX_LAYOUT_DOLPHIN;
+    const int dolphin = p->desc.layout == VFETCH_GX_LAYOUT_DOLPHIN;
     if (dolphin && f->pos_matrix_index) { /* Dolphin: the position-matrix index first */
         struct vfetch_op *op = gx_add_matrix_op(b, b->matrix_base, VFETCH_CONV_INTEGER);
         op->dst_slot = (uint16_t)b->next_slot;
@@ -307,18 +307,18 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
                                                      .order = VFETCH_ORDER_BIG_ENDIAN,
                                                      .step = VFETCH_STEP_SEQUENTIAL };
         b->desc.out_slots = b->next_slot;
-        b->desc.path = p->params.path;
+        b->desc.path = p->desc.path;
         for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
             b->desc.location_slot[l] = b->location_slot[l];
         if (isbe) { /* location n -> generic attribute n (docs/maxwell.md) */
             const struct vfetch_plan_desc vec4 = b->desc;
-            err = vfetch_isbe_desc(&vec4, NULL, p->params.layout == VFETCH_GX_LAYOUT_ISBE_FULL,
+            err = vfetch_isbe_desc(&vec4, NULL, p->desc.layout == VFETCH_GX_LAYOUT_ISBE_FULL,
                                    VFETCH_AAM_ATTRIBUTE_DEFAULT_RESET, &b->desc);
             for (unsigned l = 0; l < VFETCH_GX_NUM_LOCATIONS; l++)
                 p->location_slot[l] = b->desc.location_slot[l];
         }
         if (!err)
-            err = vfetch_plan_create(&b->desc, &p->converter);
+            err = vfetch_plan_compile(&b->desc, &p->converter);
         if (!err) {
             p->out_stride = vfetch_plan_out_stride(p->converter);
             p->record_size = vfetch_plan_record_size(p->converter);
@@ -353,16 +353,22 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
     p->gather_run = p->gather ? run : NULL;
 }
 
-int vfetch_gx_compile(const struct vfetch_gx_compile_params *params, vfetch_gx_plan **out_plan)
+void vfetch_gx_desc_init(struct vfetch_gx_desc *desc)
 {
-    if (!params || !out_plan ||
-        !vfetch_gx_options_valid(params->layout, params->color_output, params->path))
+    if (desc)
+        memset(desc, 0, sizeof *desc); /* every default is 0 (gx.h) */
+}
+
+int vfetch_gx_compile(const struct vfetch_gx_desc *desc, vfetch_gx_plan **out_plan)
+{
+    if (!desc || !out_plan ||
+        !vfetch_gx_options_valid(desc->layout, desc->color_output, desc->path))
         return VFETCH_EINVAL;
     struct vfetch_gx_plan *p = calloc(1, sizeof *p);
     if (!p)
         return VFETCH_ENOMEM;
-    p->params = *params;
-    int err = vfetch_gx_decode(&params->regs, &p->format);
+    p->desc = *desc;
+    int err = vfetch_gx_parse(&desc->regs, &p->format);
     uint32_t staged_off[VFETCH_GX_NUM_ATTRS];
     if (!err) {
         struct vfetch_gx_dsp dsp;
@@ -410,6 +416,20 @@ uint32_t vfetch_gx_plan_out_stride(const vfetch_gx_plan *plan)
 int vfetch_gx_plan_location(const vfetch_gx_plan *plan, unsigned location)
 {
     return plan && location < VFETCH_GX_NUM_LOCATIONS ? plan->location_slot[location] : -1;
+}
+
+int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *info)
+{
+    if (!plan || !info)
+        return VFETCH_EINVAL;
+    if (plan->converter)
+        return vfetch_plan_info(plan->converter, info);
+    memset(info, 0, sizeof *info); /* nothing to convert: no level chose anything */
+    info->level = "c";
+    info->executor = VFETCH_EXECUTOR_PER_OP;
+    info->fallback = VFETCH_FALLBACK_FORMAT;
+    info->fallback_reason = "the format has no attribute: there is nothing to convert";
+    return VFETCH_OK;
 }
 
 int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl)

@@ -55,7 +55,7 @@ static int gather_vector(const struct vfetch_record_prog *prog, const struct vfe
     if (!(v->passes & VFETCH_RP_LOAD))
         return 1;
     if (v->passes & VFETCH_RP_HALF)
-        return 0; /* its second gather reads the window itself (GX has no binary16) */
+        return 0; /* its second shuffle reads the window itself (GX has no binary16) */
     const unsigned bytes = prog->lanes * 4, lanes128 = prog->lanes / 4;
     struct gather_byte src[64];
     for (unsigned b = 0; b < bytes; b++)
@@ -107,7 +107,7 @@ static int gather_vector(const struct vfetch_record_prog *prog, const struct vfe
         }
     }
     /* Unused slots of the registers assembled load a used piece (any address the columns
-       hold does; its bytes are not gathered). */
+       hold does; its bytes are not shuffled in). */
     const struct gather_byte *any = NULL;
     for (unsigned j = 0; j < regs && !any; j++)
         for (unsigned q = 0; q < 4 && !any; q++)

@@ -1,6 +1,6 @@
 /*
  * The gathered-program executor (gx/gx_dsp.h), compiled per ISA level: each vector's 16-byte
- * pieces loaded from the addresses the columns hold, gathered into the bytes the program's
+ * pieces loaded from the addresses the columns hold, shuffled into the bytes the program's
  * window and ctrl would give, then the program's own passes (simd/record_passes.h).
  */
 #include "gx/gx_dsp.h"
@@ -29,7 +29,7 @@ VEC_INLINE vi rp_pieces(const uintptr_t *c, const size_t off[4])
 
 /*
  * One vector of a gathered program over `groups` groups (record.h): its pieces loaded from
- * the addresses the columns hold, gathered into the bytes the program's window and ctrl
+ * the addresses the columns hold, shuffled into the bytes the program's window and ctrl
  * would give, then the program's own passes.
  */
 VEC_INLINE void rp_gather_loop(const struct vfetch_rp_vector *v,

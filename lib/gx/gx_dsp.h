@@ -53,12 +53,12 @@ VFETCH_GX_INDEX_ADDRS_FN(vfetch_gx_read_index_addrs_c);
  * the staged vertex (every attribute direct, one stream) runs without the stage. Staging copies
  * each vertex's parts with "moves" of 16 bytes from per-vertex addresses (a column of addresses
  * per move: the array element an index selects, or the vertex's own bytes); here each vector
- * loads those 16-byte pieces itself and one byte gather (the same for every group) puts their
+ * loads those 16-byte pieces itself and one byte shuffle (the same for every group) puts their
  * bytes where the program's window and ctrl would have: the conversion passes that follow are
  * the program's own. A piece is (move, vertex of the group): its address is
  * col[move * col_stride + group * G + vertex].
  *
- * Wide (AVX-512 VBMI): up to 8 pieces in two registers of four 128-bit lanes, gathered by one
+ * Wide (AVX-512 VBMI): up to 8 pieces in two registers of four 128-bit lanes, shuffled by one
  * vpermt2b (ctrl[0]: byte 16 * piece + offset, zmask: bytes taken). Lane-local (128/256 bits):
  * register j holds piece j of each 128-bit lane (up to 4 per lane); ctrl[j] shuffles register
  * j within lanes (0x80: nothing from it) and the shuffles are ORed.
@@ -71,7 +71,7 @@ struct vfetch_rp_gather_vector {
         used piece, so that every load is of an address the columns hold). */
     uint8_t move[VFETCH_RP_GATHER_REGS][4], vertex[VFETCH_RP_GATHER_REGS][4];
     _Alignas(64) uint8_t ctrl[VFETCH_RP_GATHER_REGS][64];
-    uint64_t zmask;               /**< wide: output bytes gathered (else zero) */
+    uint64_t zmask;               /**< wide: output bytes shuffled in (else zero) */
 };
 
 struct vfetch_rp_gather {

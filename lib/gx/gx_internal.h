@@ -39,7 +39,7 @@ struct vfetch_gx_copy {
 
 struct vfetch_gx_plan {
     struct vfetch_gx_format format;
-    struct vfetch_gx_compile_params params;
+    struct vfetch_gx_desc desc;
     /** Converts staged vertices (or the vertices themselves when nothing is indexed); NULL
         when the format has nothing to convert. */
     vfetch_plan *converter;
@@ -77,7 +77,7 @@ static inline int vfetch_gx_options_valid(enum vfetch_gx_layout layout,
                                           enum vfetch_gx_color_output color_output,
                                           enum vfetch_path path)
 {
-    return (unsigned)layout <= VFETCH_GX_LAYOUT_ISBE_COMPACT &&
+    return (unsigned)layout <= VFETCH_GX_LAYOUT_ISBE_FULL &&
            (unsigned)color_output <= VFETCH_GX_COLOR_RGBA8 && (unsigned)path <= VFETCH_PATH_PER_OP;
 }
 

@@ -106,7 +106,7 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
  * Indices of vertices up to 4 bytes long (GX draws whose attributes are all indexed, e.g. a
  * 16-bit position index and an 8-bit color index: 3 bytes): a vector's indices lie in one
  * window of VEC_LANES * 4 bytes and one byte permute picks them, swapped to little-endian,
- * with zeros above. Longer vertices are read one by one: vector gathers were slower than
+ * with zeros above. Longer vertices are read one by one: gather instructions were slower than
  * scalar loads (docs/benchmarks.md, "Figures behind the source's choices").
  */
 /* The byte permute that takes a vector's indices from its vertex bytes: dword lane l gets the

@@ -184,7 +184,7 @@ static int gx_resolve(const struct vfetch_gx_plan *plan, const struct vfetch_gx_
         if (!arr->data)
             return VFETCH_EMISSING_STREAM;
         const size_t need = (size_t)c->elem_off + c->size;
-        const size_t stride = plan->params.array_stride[c->array];
+        const size_t stride = plan->desc.array_stride[c->array];
         if ((int)k == plan->position_copy)
             rc->position = (int)rc->num_indexed;
         struct gx_indexed *x = &rc->indexed[rc->num_indexed++];
@@ -238,7 +238,7 @@ static inline int gx_index_past_end(const struct gx_indexed *x,
                                     const struct vfetch_gx_run_params *p, uint32_t *clamped)
 {
     if (p->index_policy == VFETCH_GX_INDEX_ERROR || x->last < 0)
-        return VFETCH_EARRAY_INDEX;
+        return VFETCH_EGX_ARRAY_INDEX;
     ++*clamped;
     return VFETCH_OK;
 }
@@ -253,7 +253,7 @@ static int gx_block_past_end(const struct gx_indexed *x, const struct vfetch_gx_
     for (uint32_t i = 0; i < m; i++)
         if ((int64_t)gx_read_index(at + (size_t)keep[i] * vsize, x->index_size) > x->last &&
             gx_index_past_end(x, p, clamped))
-            return VFETCH_EARRAY_INDEX;
+            return VFETCH_EGX_ARRAY_INDEX;
     return VFETCH_OK;
 }
 
@@ -279,7 +279,7 @@ static int gx_block_check(const struct gx_copies *rc, const struct vfetch_gx_run
             }
         if (m && (int64_t)highest > x->last &&
             gx_block_past_end(x, p, vx, vsize, keep, m, clamped))
-            return VFETCH_EARRAY_INDEX;
+            return VFETCH_EGX_ARRAY_INDEX;
     }
     return VFETCH_OK;
 }
@@ -447,7 +447,7 @@ static int gx_rows_columns(const struct gx_copies *rc, const struct vfetch_gx_ru
         }
         const struct gx_indexed *x = &rc->indexed[mv->indexed];
         if (check && x->last < 0)
-            return VFETCH_EARRAY_INDEX;
+            return VFETCH_EGX_ARRAY_INDEX;
         uint32_t highest = pos_highest;
         if ((int)k != rc->position_move && m == n) {
             highest = rc->read_index_addrs(vx + mv->src, vsize, n, mv->index_size,
@@ -463,7 +463,7 @@ static int gx_rows_columns(const struct gx_copies *rc, const struct vfetch_gx_ru
         }
         if (check && (int64_t)highest > x->last &&
             gx_block_past_end(x, p, vx, vsize, m < n ? keep : gx_every, m, &r->clamped))
-            return VFETCH_EARRAY_INDEX;
+            return VFETCH_EGX_ARRAY_INDEX;
     }
     return VFETCH_OK;
 }
@@ -495,14 +495,14 @@ static int gx_check_indices(const struct gx_copies *rc, const struct vfetch_gx_r
         if (rc->num_moves && n >= GX_ROWS_MIN) { /* the rows' columns, without the rows */
             uint32_t kept;
             if (gx_stage_rows_block(rc, p, vsize, 0, v0, n, NULL, 1, r, &kept))
-                return VFETCH_EARRAY_INDEX;
+                return VFETCH_EGX_ARRAY_INDEX;
             continue;
         }
         const uint8_t *vx = (const uint8_t *)p->vertices + (size_t)v0 * vsize;
         const uint32_t m = gx_block_keep(rc, vx, vsize, n, keep);
         r->skipped += n - m;
         if (gx_block_check(rc, p, vx, vsize, keep, m, &r->clamped))
-            return VFETCH_EARRAY_INDEX;
+            return VFETCH_EGX_ARRAY_INDEX;
     }
     return VFETCH_OK;
 }
@@ -548,11 +548,11 @@ static inline int gx_stage(const struct gx_copies *rc, const struct vfetch_gx_ru
                end is refused or counted after it. */
             const struct gx_indexed *x = &rc->indexed[k];
             if (check && m && x->last < 0)
-                return VFETCH_EARRAY_INDEX;
+                return VFETCH_EGX_ARRAY_INDEX;
             const uint32_t highest = gx_stage_indexed(st, staged_size, x, vx, vsize, keep, m);
             if (check && m && (int64_t)highest > x->last &&
                 gx_block_past_end(x, p, vx, vsize, keep, m, &r->clamped))
-                return VFETCH_EARRAY_INDEX;
+                return VFETCH_EGX_ARRAY_INDEX;
         }
         st += (size_t)m * staged_size;
         *staged += m;

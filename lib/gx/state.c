@@ -148,21 +148,21 @@ uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr)
 static struct gx_shared_plan *gx_state_compile(vfetch_gx_state *state, const struct gx_key *key,
                                                int *err)
 {
-    struct vfetch_gx_compile_params cp;
-    memset(&cp, 0, sizeof cp);
-    cp.regs = (struct vfetch_gx_desc){ key->vcd_lo, key->vcd_hi, key->vat_a, key->vat_b,
-                                       key->vat_c };
-    memcpy(cp.array_stride, key->array_stride, sizeof cp.array_stride);
-    cp.layout = state->params.layout;
-    cp.color_output = state->params.color_output;
-    cp.path = state->params.path;
+    struct vfetch_gx_desc desc;
+    vfetch_gx_desc_init(&desc);
+    desc.regs = (struct vfetch_gx_regs){ key->vcd_lo, key->vcd_hi, key->vat_a, key->vat_b,
+                                         key->vat_c };
+    memcpy(desc.array_stride, key->array_stride, sizeof desc.array_stride);
+    desc.layout = state->params.layout;
+    desc.color_output = state->params.color_output;
+    desc.path = state->params.path;
     state->compiles++;
     struct gx_shared_plan *shared = malloc(sizeof *shared);
     if (!shared) {
         *err = VFETCH_ENOMEM;
         return NULL;
     }
-    *err = vfetch_gx_compile(&cp, &shared->plan);
+    *err = vfetch_gx_compile(&desc, &shared->plan);
     if (*err) {
         free(shared);
         return NULL;

@@ -45,7 +45,7 @@ static struct size_info maxwell_size_info(uint32_t size)
     }
 }
 
-int vfetch_maxwell_attribute_decode(uint32_t word, struct vfetch_maxwell_attribute *out)
+int vfetch_maxwell_attribute_parse(uint32_t word, struct vfetch_maxwell_attribute *out)
 {
     if (!out)
         return VFETCH_EINVAL;
@@ -64,11 +64,11 @@ int vfetch_maxwell_attribute_decode(uint32_t word, struct vfetch_maxwell_attribu
     a.integer = a.type == VFETCH_MAXWELL_TYPE_UINT || a.type == VFETCH_MAXWELL_TYPE_SINT;
     if (!a.inactive) {
         if (!si.valid || a.type == 0)
-            return VFETCH_EATTRIBUTE_FORMAT;
+            return VFETCH_EMAXWELL_ATTRIBUTE_FORMAT;
         /* FLOAT: 16- and 32-bit components and the small floats, which have no other type */
         const int is_float = a.type == VFETCH_MAXWELL_TYPE_FLOAT;
         if (a.size == VFETCH_MAXWELL_SIZE_B10G11R11 ? !is_float : is_float && si.no_float)
-            return VFETCH_EATTRIBUTE_FORMAT;
+            return VFETCH_EMAXWELL_ATTRIBUTE_FORMAT;
     }
     *out = a;
     return VFETCH_OK;
@@ -145,13 +145,13 @@ static unsigned maxwell_stream(struct maxwell_build *b, unsigned j)
 static int maxwell_attribute_ops(struct maxwell_build *b, unsigned i, unsigned mask)
 {
     struct vfetch_maxwell_attribute a;
-    int err = vfetch_maxwell_attribute_decode(b->desc->attribute[i], &a);
+    int err = vfetch_maxwell_attribute_parse(b->desc->attribute[i], &a);
     if (err)
         return err;
     if (a.inactive)
         return VFETCH_OK; /* its slots keep their defaults */
     if (!(b->desc->stream_format[a.stream] >> 12 & 1))
-        return VFETCH_ESTREAM_DISABLED;
+        return VFETCH_EMAXWELL_STREAM_DISABLED;
 
     struct vfetch_op proto;
     vfetch_op_init(&proto);
@@ -215,7 +215,7 @@ static int maxwell_map_empty(const struct vfetch_aam_map *m)
 
 int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwell_plan **out_plan)
 {
-    if (!desc || !out_plan || (unsigned)desc->layout > VFETCH_MAXWELL_LAYOUT_COMPACT ||
+    if (!desc || !out_plan || (unsigned)desc->layout > VFETCH_MAXWELL_LAYOUT_FULL ||
         (unsigned)desc->path > VFETCH_PATH_PER_OP || desc->out_stride % 4)
         return VFETCH_EINVAL;
     struct maxwell_build *b = calloc(1, sizeof *b);
@@ -277,7 +277,7 @@ int vfetch_maxwell_compile(const struct vfetch_maxwell_desc *desc, vfetch_maxwel
     }
     if (desc->layout == VFETCH_MAXWELL_LAYOUT_FULL)
         b->pd.out_stride = 4 * VFETCH_AAM_ATTRIBUTES;
-    err = vfetch_plan_create(&b->pd, &mp->plan);
+    err = vfetch_plan_compile(&b->pd, &mp->plan);
     if (err)
         goto fail;
     free(b);
@@ -316,11 +316,21 @@ const struct vfetch_aam_map *vfetch_maxwell_plan_bmap(const vfetch_maxwell_plan 
     return plan ? &plan->bmap : NULL;
 }
 
+int vfetch_maxwell_plan_info(const vfetch_maxwell_plan *plan, struct vfetch_plan_info *info)
+{
+    return plan ? vfetch_plan_info(plan->plan, info) : VFETCH_EINVAL;
+}
+
+int vfetch_maxwell_plan_declaration(const vfetch_maxwell_plan *plan, struct vfetch_vertex_decl *decl)
+{
+    return plan ? vfetch_plan_declaration(plan->plan, decl) : VFETCH_EINVAL;
+}
+
 int vfetch_maxwell_isbe_desc(const struct vfetch_plan_desc *in, const int8_t *generic_of_location,
                              enum vfetch_maxwell_layout layout, uint32_t attribute_default,
                              struct vfetch_plan_desc *out)
 {
-    if ((unsigned)layout > VFETCH_MAXWELL_LAYOUT_COMPACT)
+    if ((unsigned)layout > VFETCH_MAXWELL_LAYOUT_FULL)
         return VFETCH_EINVAL;
     return vfetch_isbe_desc(in, generic_of_location, layout == VFETCH_MAXWELL_LAYOUT_FULL,
                             attribute_default, out);

@@ -114,7 +114,7 @@ int vfetch_r300_load_vbpntr(vfetch_r300_state *state, const uint32_t *payload, s
         return VFETCH_EINVAL;
     const uint32_t count = payload[0] & 0x1f;
     if (count > VFETCH_R300_MAX_ARRAYS)
-        return VFETCH_ETOO_MANY_ARRAYS;
+        return VFETCH_ER300_TOO_MANY_ARRAYS;
     /* per pair: the size/stride word and two addresses; an odd last array: word, address */
     if (words < 1 + (size_t)3 * (count / 2) + 2 * (count & 1))
         return VFETCH_EINVAL;
@@ -151,7 +151,7 @@ static void r300_state_key(const struct vfetch_r300_desc *r, int immediate, stru
     }
 }
 
-int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_plan **out_plan)
+int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch_r300_plan **out_plan)
 {
     if (!state || !out_plan)
         return VFETCH_EINVAL;
@@ -182,7 +182,7 @@ int vfetch_r300_state_plan(vfetch_r300_state *state, int immediate, const vfetch
     vfetch_plan *plan = NULL;
     if (!err) {
         pd.path = state->params.path;
-        err = vfetch_plan_create(&pd, &plan);
+        err = vfetch_plan_compile(&pd, &plan);
     }
     if (err)
         return err;

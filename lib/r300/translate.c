@@ -13,7 +13,7 @@
 #define R300_MAX_ELEMENTS 16
 #define R300_VECTORS 32
 
-/* One decoded 16-bit element of PROG_STREAM_CNTL. */
+/* One parsed 16-bit element of PROG_STREAM_CNTL. */
 struct r300_element {
     unsigned type, skip, loc;
     bool last, is_signed, normalize;
@@ -33,7 +33,7 @@ void vfetch_r300_desc_init(struct vfetch_r300_desc *desc)
     desc->layout = VFETCH_R300_LAYOUT_COMPACT;
 }
 
-static struct r300_element r300_decode(const struct vfetch_r300_desc *desc, unsigned e)
+static struct r300_element r300_parse_element(const struct vfetch_r300_desc *desc, unsigned e)
 {
     const unsigned half = (desc->prog_stream_cntl[e / 2] >> (16 * (e & 1))) & 0xffff;
     return (struct r300_element){
@@ -72,14 +72,14 @@ static int r300_streams(const struct vfetch_r300_desc *desc, struct vfetch_plan_
         return VFETCH_OK;
     }
     if (desc->num_arrays > VFETCH_R300_MAX_ARRAYS)
-        return VFETCH_ETOO_MANY_ARRAYS;
+        return VFETCH_ER300_TOO_MANY_ARRAYS;
     pd->num_streams = desc->num_arrays;
     for (unsigned a = 0; a < desc->num_arrays; a++) {
         const struct vfetch_r300_array *arr = &desc->arrays[a];
         /* Strides and counts are 8-bit fields in 3D_LOAD_VBPNTR; 255 bounds both. */
         if (arr->count_dwords < 1 || arr->count_dwords > 255 || arr->stride_dwords > 255 ||
             (arr->stride_dwords != 0 && arr->count_dwords > arr->stride_dwords))
-            return VFETCH_EARRAY_LAYOUT;
+            return VFETCH_ER300_ARRAY_LAYOUT;
         pd->streams[a] = (struct vfetch_stream){ .stride = arr->stride_dwords * 4, .order = order,
                                                  .step = VFETCH_STEP_INDEXED };
         for (unsigned d = 0; d < arr->count_dwords; d++) {
@@ -108,7 +108,7 @@ static int r300_conversion(const struct r300_element *el, unsigned method,
     case VFETCH_R300_SHORT_2: case VFETCH_R300_SHORT_4: *format = VFETCH_FORMAT_FIXED16; break;
     case VFETCH_R300_VECTOR_3_TTT: *format = VFETCH_FORMAT_FIXED_10_10_10; break;
     case VFETCH_R300_VECTOR_3_EET: *format = VFETCH_FORMAT_FIXED_11_11_10; break;
-    default: return VFETCH_ERESERVED_TYPE;
+    default: return VFETCH_ER300_RESERVED_TYPE;
     }
     if (!el->normalize) {
         *conv = el->is_signed ? VFETCH_CONV_SINT : VFETCH_CONV_UINT;
@@ -119,7 +119,7 @@ static int r300_conversion(const struct r300_element *el, unsigned method,
             VFETCH_CONV_SNORM_ZERO, VFETCH_CONV_SNORM_ZERO_CLAMP, VFETCH_CONV_SNORM_NO_ZERO
         };
         if (method == 3)
-            return VFETCH_ERESERVED_SGN_NORM;
+            return VFETCH_ER300_RESERVED_SGN_NORM;
         *conv = methods[method];
     }
     return VFETCH_OK;
@@ -189,8 +189,8 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
     unsigned num_el = 0;
     for (;;) {
         if (num_el == R300_MAX_ELEMENTS)
-            return VFETCH_ENO_LAST_VEC;
-        el[num_el] = r300_decode(desc, num_el);
+            return VFETCH_ER300_NO_LAST_VEC;
+        el[num_el] = r300_parse_element(desc, num_el);
         if (el[num_el++].last)
             break;
     }
@@ -205,7 +205,7 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
         if (err)
             return err;
         if (el[e].type == VFETCH_R300_FLOAT_8 && el[e].loc == 31)
-            return VFETCH_EFLOAT8_LOC31;
+            return VFETCH_ER300_FLOAT8_LOC31;
         uint8_t swizzle[4], mask;
         err = r300_swizzle(desc, e, swizzle, &mask);
         if (err)
@@ -213,7 +213,7 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
         /* The element's dwords and its skipped dwords must all be supplied. */
         cursor += r300_type_dwords[el[e].type] + el[e].skip;
         if (cursor > dw.total)
-            return VFETCH_ESTREAM_UNDERRUN;
+            return VFETCH_ER300_STREAM_UNDERRUN;
         written[el[e].loc] = true;
         if (el[e].type == VFETCH_R300_FLOAT_8)
             written[el[e].loc + 1] = true;
@@ -268,7 +268,7 @@ int vfetch_r300_translate(const struct vfetch_r300_desc *desc, struct vfetch_pla
     return VFETCH_OK;
 }
 
-int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_plan **out_plan)
+int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_r300_plan **out_plan)
 {
     if (!out_plan)
         return VFETCH_EINVAL;
@@ -276,5 +276,5 @@ int vfetch_r300_compile(const struct vfetch_r300_desc *desc, vfetch_plan **out_p
     int err = vfetch_r300_translate(desc, &pd);
     if (err)
         return err;
-    return vfetch_plan_create(&pd, out_plan);
+    return vfetch_plan_compile(&pd, out_plan);
 }

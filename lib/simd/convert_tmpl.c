@@ -3,9 +3,9 @@
  *
  * The general path: any op of any plan runs here when the record program cannot. Each
  * iteration converts VEC_LANES vertices, component by component (lanes = vertices, so every
- * parameter is uniform across the vector): gather the component's containers, extract the
+ * parameter is uniform across the vector): load the component's containers, extract the
  * field, convert, then transpose the four components into vec4 records and store. Tails run
- * through the same code with fewer lanes gathered and stored: no byte outside the caller's
+ * through the same code with fewer lanes loaded and stored: no byte outside the caller's
  * buffers is touched. The arithmetic mirrors lib/ref/ operation for operation (exact int ->
  * float, exact power-of-two scales, one IEEE division), so results are bit-identical.
  */
@@ -55,7 +55,7 @@ VEC_INLINE uint32_t load_container(const uint8_t *record, const struct vfetch_la
 }
 
 /* Containers of m (<= VEC_LANES) vertices into a vector; lanes past m are zero. */
-VEC_INLINE vi gather(const uint8_t *base, size_t stride, const struct vfetch_lane *lane, size_t m,
+VEC_INLINE vi load_lanes(const uint8_t *base, size_t stride, const struct vfetch_lane *lane, size_t m,
                      unsigned nbytes)
 {
     uint32_t lanes[VEC_LANES] = { 0 };
@@ -288,7 +288,7 @@ VEC_INLINE void convert_op(const struct vfetch_op_exec *op, const uint8_t *const
         for (unsigned c = 0; c < op->count; c++) {
             const struct vfetch_lane *lane = &op->lane[c];
             const size_t sstride = stride[lane->stream];
-            containers[c] = gather(base[lane->stream] + i0 * sstride, sstride, lane, m, nbytes);
+            containers[c] = load_lanes(base[lane->stream] + i0 * sstride, sstride, lane, m, nbytes);
         }
         convert_and_store(op, containers, m, dst + i0 * dst_stride, dst_stride, format, conv);
     }

@@ -137,7 +137,7 @@ VEC_INLINE vi rp_shuffle(vi x, vi ctrl)
 #endif
 }
 
-/* The byte gather: window bytes into lanes as ctrl says (zero where nothing is read). */
+/* The byte shuffle: window bytes into lanes as ctrl says (zero where nothing is read). */
 VEC_INLINE vi rp_permute(unsigned window, struct rp_window w, vi ctrl, uint64_t zmask)
 {
     (void)window;
@@ -295,7 +295,7 @@ VEC_INLINE void rp_store(uint8_t *at, vi res, unsigned passes, vi store_sel,
 }
 
 /*
- * The passes after the byte gather (perm; binary16 lanes gather again from the window w): the
+ * The passes after the byte shuffle (perm; binary16 lanes shuffle again from the window w): the
  * vector's result, of which rp_store writes the lanes it writes.
  */
 VEC_INLINE vi rp_convert(const struct vfetch_rp_vector *v, const struct rp_regs *r, vi perm,

@@ -12,11 +12,12 @@
 #include "texel/texel_internal.h"
 #include "text.h"
 
-void vfetch_texel_options_default(struct vfetch_texel_options *options)
+void vfetch_texel_desc_init(struct vfetch_texel_desc *desc)
 {
-    if (!options)
+    if (!desc)
         return;
-    memset(options, 0, sizeof(*options));
+    memset(desc, 0, sizeof(*desc));
+    struct vfetch_texel_options *options = &desc->options;
     options->signed_method = VFETCH_TEXEL_SIGNED_CLAMP;
     options->gamma = VFETCH_TEXEL_GAMMA_SRGB;
     options->bc_interp = VFETCH_TEXEL_BC_TRUNCATE;
@@ -125,7 +126,7 @@ static void choose_kernels(struct vfetch_texel_plan *p)
         break;
     default: break;
     }
-    /* The SIMD kernels do not apply gamma tables (a gather per texel): the reference does. */
+    /* The SIMD kernels do not apply gamma tables (a table lookup per texel): the reference does. */
     if (any_gamma)
         f32 = u8 = NULL;
     /* TX_FMT_1: tables built from the reference (any plan, gamma too) above level c, which
@@ -144,18 +145,12 @@ static void choose_kernels(struct vfetch_texel_plan *p)
     p->level_u8 = !p->rgba8_exact ? "none" : u8 ? dsp.name : "c";
 }
 
-int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
-                         const struct vfetch_texel_options *options, vfetch_texel_plan **out)
+int vfetch_texel_compile(const struct vfetch_texel_desc *desc, vfetch_texel_plan **out)
 {
-    if (!out)
+    if (!desc || !out || !options_valid(&desc->options))
         return VFETCH_EINVAL;
-    struct vfetch_texel_options opt;
-    vfetch_texel_options_default(&opt);
-    if (options) {
-        if (!options_valid(options))
-            return VFETCH_EINVAL;
-        opt = *options;
-    }
+    const uint32_t tx_format1 = desc->tx_format1, tx_format2 = desc->tx_format2;
+    const struct vfetch_texel_options opt = desc->options;
 
     const unsigned code = tx_format1 & 0x1f;
     const int msb = (tx_format2 & VFETCH_TX_FORMAT2_TXFORMAT_MSB) != 0;
@@ -174,10 +169,10 @@ int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
         if (sel_field[c] > VFETCH_TEXEL_SEL_ONE)
             return VFETCH_ERESERVED_SWIZZLE;
     if ((tx_format1 >> 25 & 3) == 3)
-        return VFETCH_ERESERVED_COORD_TYPE;
+        return VFETCH_ETEXEL_RESERVED_COORD_TYPE;
     const unsigned yuv_mode = tx_format1 >> 22 & 3;
     if (yuv_mode == 3)
-        return VFETCH_ERESERVED_YUV_MODE;
+        return VFETCH_ETEXEL_RESERVED_YUV_MODE;
     const unsigned swap_yuv = tx_format1 >> 24 & 1;
     if ((yuv_mode || swap_yuv) && !is_yuv(fmt->cls))
         return VFETCH_ETEXEL_YUV_FORMAT;
@@ -200,7 +195,7 @@ int vfetch_texel_compile(uint32_t tx_format1, uint32_t tx_format2,
     p->pow2 = (tx_format2 & VFETCH_TX_FORMAT2_POW2FIX2FLT) != 0;
     if (p->pow2 && !all_fixed8(p)) {
         free(p);
-        return VFETCH_EPOW2FIX_FORMAT;
+        return VFETCH_ETEXEL_POW2FIX_FORMAT;
     }
 
     /* DXT colours: which component red, green and blue become. */
@@ -316,7 +311,7 @@ static const char *class_text(unsigned cls)
     }
 }
 
-size_t vfetch_texel_describe(const vfetch_texel_plan *p, char *buf, size_t size)
+size_t vfetch_texel_plan_describe(const vfetch_texel_plan *p, char *buf, size_t size)
 {
     struct vfetch_text t = { buf, buf ? size : 0, 0 };
     if (buf && size)

@@ -102,10 +102,10 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
 
     /* The surface's layout. */
     if (!s->width || !s->height || !s->depth)
-        return VFETCH_ESURFACE_LAYOUT;
+        return VFETCH_ETEXEL_SURFACE_LAYOUT;
     if ((plan->coord_type == VFETCH_TEXEL_2D && s->depth != 1) ||
         (plan->coord_type == VFETCH_TEXEL_CUBE && s->depth != 6))
-        return VFETCH_ESURFACE_LAYOUT;
+        return VFETCH_ETEXEL_SURFACE_LAYOUT;
     int overflow = 0;
     /* (in 64 bits: width + block_w - 1 may not fit 32; the quotient does) */
     const size_t blocks_x = (size_t)(((uint64_t)s->width + f->block_w - 1) / f->block_w);
@@ -119,13 +119,13 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
     if (overflow)
         return VFETCH_EOVERFLOW;
     if (pitch < row_bytes)
-        return VFETCH_ESURFACE_LAYOUT;
+        return VFETCH_ETEXEL_SURFACE_LAYOUT;
     const size_t slice_min = mul_add(pitch, blocks_y - 1, row_bytes, &overflow);
     const size_t slice = s->slice_pitch ? s->slice_pitch : mul_add(pitch, blocks_y, 0, &overflow);
     if (overflow)
         return VFETCH_EOVERFLOW;
     if (slice < slice_min)
-        return VFETCH_ESURFACE_LAYOUT;
+        return VFETCH_ETEXEL_SURFACE_LAYOUT;
 
     /* The region. */
     struct vfetch_texel_region r = { 0, 0, 0, s->width, s->height, s->depth };
@@ -133,7 +133,7 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
         r = *region;
     if (r.x > s->width || r.width > s->width - r.x || r.y > s->height ||
         r.height > s->height - r.y || r.z > s->depth || r.depth > s->depth - r.z)
-        return VFETCH_EREGION;
+        return VFETCH_ETEXEL_REGION;
     /* An empty region reads no block and writes no texel, but is checked like any other for
        what does not depend on a texel existing: the output format and the target's row. */
     const int empty = !r.width || !r.height || !r.depth;
@@ -148,12 +148,12 @@ int vfetch_texel_decode(const vfetch_texel_plan *plan, const struct vfetch_texel
         if (overflow)
             return VFETCH_EOVERFLOW;
         if (end > s->size)
-            return VFETCH_ESHORT_SURFACE;
+            return VFETCH_ETEXEL_SHORT_SURFACE;
     }
 
     /* The target. */
     if (t->format == VFETCH_TEXEL_RGBA8 && !plan->rgba8_exact)
-        return VFETCH_ERGBA8_INEXACT;
+        return VFETCH_ETEXEL_RGBA8_INEXACT;
     const size_t texel_bytes = t->format == VFETCH_TEXEL_RGBA8 ? 4 : 16;
     const size_t out_row = mul_add(r.width, texel_bytes, 0, &overflow);
     const size_t out_pitch = t->pitch ? t->pitch : out_row;

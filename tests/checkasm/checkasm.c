@@ -517,7 +517,7 @@ bool reference_run_make_at(const struct vfetch_plan_desc *d, struct reference_ru
 {
     memset(rr, 0, sizeof *rr);
     vfetch_set_cpu_mask(0);
-    const int err = vfetch_plan_create(d, &rr->ref);
+    const int err = vfetch_plan_compile(d, &rr->ref);
     CHECK_EQ(err, 0);
     if (err)
         return false;
@@ -560,7 +560,7 @@ vfetch_plan *plan_at_level(const struct vfetch_plan_desc *d, unsigned l)
 {
     vfetch_set_cpu_mask(level_mask(l));
     vfetch_plan *plan = NULL;
-    CHECK_EQ(vfetch_plan_create(d, &plan), 0);
+    CHECK_EQ(vfetch_plan_compile(d, &plan), 0);
     return plan;
 }
 

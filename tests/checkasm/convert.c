@@ -53,7 +53,7 @@ static void run_op_case(const struct kernel *k, const struct op_case *oc)
     d.out_slots = oc->op.dst_slot + 4u;
     d.path = VFETCH_PATH_PER_OP;
     vfetch_plan *plan;
-    int err = vfetch_plan_create(&d, &plan);
+    int err = vfetch_plan_compile(&d, &plan);
     CHECK_EQ(err, 0);
     if (err)
         return;

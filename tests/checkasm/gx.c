@@ -73,7 +73,7 @@ static void check_record_gather(void)
            no such records: not a staged layout) */
         vfetch_set_cpu_mask(0);
         vfetch_plan *ref = NULL;
-        CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
+        CHECK_EQ(vfetch_plan_compile(&d, &ref), 0);
         if (!ref || vfetch_plan_stream_extent(ref, 0) > stride) {
             vfetch_plan_free(ref);
             free(cols);

@@ -236,7 +236,7 @@ static void check_record_pack8(void)
             uint8_t *want = malloc(out_size);
             vfetch_set_cpu_mask(0);
             vfetch_plan *ref = NULL;
-            CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
+            CHECK_EQ(vfetch_plan_compile(&d, &ref), 0);
             p.out = want;
             CHECK_EQ(vfetch_run(ref, &p), 0);
             vfetch_plan_free(ref);
@@ -799,7 +799,7 @@ static void check_wide_program_choice(void)
         random_plan_desc(&d);
         instanced_as_constant(&d);
         vfetch_plan *plan = NULL;
-        CHECK_EQ(vfetch_plan_create(&d, &plan), 0);
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), 0);
         if (!plan)
             continue;
         struct vfetch_record_prog *w = vfetch_record_lower(plan, 16, 1), *n = vfetch_record_lower(plan, 8, 0);

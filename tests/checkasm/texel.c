@@ -59,7 +59,12 @@ static vfetch_texel_plan *compile_at(const struct texel_case *c, unsigned mask)
 {
     vfetch_set_cpu_mask(mask);
     vfetch_texel_plan *plan = NULL;
-    int err = vfetch_texel_compile(c->format1, c->format2, &c->options, &plan);
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    desc.tx_format1 = c->format1;
+    desc.tx_format2 = c->format2;
+    desc.options = c->options;
+    int err = vfetch_texel_compile(&desc, &plan);
     vfetch_set_cpu_mask(~0u);
     return err == VFETCH_OK ? plan : NULL;
 }
@@ -169,7 +174,11 @@ static void random_words(struct texel_case *c)
         c->format2 |= VFETCH_TX_FORMAT2_TXFORMAT_MSB;
     if (texel_rnd_below(6) == 0)
         c->format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
-    vfetch_texel_options_default(&c->options);
+    {
+        struct vfetch_texel_desc d;
+        vfetch_texel_desc_init(&d);
+        c->options = d.options;
+    }
     if (texel_rnd_below(2)) {
         c->options.signed_method = (enum vfetch_texel_signed)texel_rnd_below(3);
         c->options.gamma = (enum vfetch_texel_gamma)texel_rnd_below(2);
@@ -272,7 +281,11 @@ static void exhaustive_small(void)
                 c.format2 = msb ? VFETCH_TX_FORMAT2_TXFORMAT_MSB : 0;
                 if (variant == 5)
                     c.format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
-                vfetch_texel_options_default(&c.options);
+                {
+                    struct vfetch_texel_desc d;
+                    vfetch_texel_desc_init(&d);
+                    c.options = d.options;
+                }
                 c.options.signed_method = (enum vfetch_texel_signed)(variant % 3);
                 c.options.align10 = (enum vfetch_texel_align10)(variant & 1);
                 const uint32_t values = f->block_bytes == 1 ? 256 : 65536;
@@ -334,7 +347,11 @@ static void exhaustive_blocks(void)
             memset(&c, 0, sizeof c);
             c.format1 = words[w].f1;
             c.format2 = words[w].f2;
-            vfetch_texel_options_default(&c.options);
+            {
+                    struct vfetch_texel_desc d;
+                    vfetch_texel_desc_init(&d);
+                    c.options = d.options;
+                }
             if (variant == 1)
                 c.options.dxt_interp = VFETCH_TEXEL_DXT_ROUND;
             if (variant == 2)

@@ -139,7 +139,7 @@ void check_word_copy(void)
         d.num_ops = 1;
         vfetch_set_cpu_mask(0);
         vfetch_plan *ref = NULL;
-        CHECK_EQ(vfetch_plan_create(&d, &ref), 0);
+        CHECK_EQ(vfetch_plan_compile(&d, &ref), 0);
         struct vfetch_plan_info info;
         if (ref && vfetch_plan_info(ref, &info) == 0)
             CHECK_EQ(info.word_copy, 0);

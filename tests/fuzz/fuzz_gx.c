@@ -1,5 +1,5 @@
 /*
- * Fuzz target: GX register words through vfetch_gx_decode, vfetch_gx_vertex_size and
+ * Fuzz target: GX register words through vfetch_gx_parse, vfetch_gx_vertex_size and
  * vfetch_gx_compile (each checked against the format model of fuzz_gx_model.c, and for the
  * out-pointer and out-struct contracts on error), then one draw (fuzz_gx_draw.c).
  */
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = fuzz_input_make(data, size);
     const unsigned levels = fuzz_level_mask(fuzz_u8(&in));
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs.vcd_lo = fuzz_u32(&in);
     cp.regs.vcd_hi = fuzz_u32(&in);
@@ -33,28 +33,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cp.path = (enum vfetch_path)fuzz_below(&in, 3);
 
     struct fuzz_gx_model m;
-    fuzz_gx_model_decode(&cp.regs, &m);
+    fuzz_gx_model_parse(&cp.regs, &m);
 
-    /* decode and vertex_size: the model's answer, and nothing written on error. */
+    /* parse and vertex_size: the model's answer, and nothing written on error. */
     struct vfetch_gx_format f, untouched;
     memset(&f, 0x5A, sizeof f);
     memcpy(&untouched, &f, sizeof f);
-    const int err = vfetch_gx_decode(&cp.regs, &f);
-    FUZZ_REQUIRE(err == m.err, "vfetch_gx_decode returned %d, the model says %d", err, m.err);
+    const int err = vfetch_gx_parse(&cp.regs, &f);
+    FUZZ_REQUIRE(err == m.err, "vfetch_gx_parse returned %d, the model says %d", err, m.err);
     if (err)
-        FUZZ_REQUIRE(memcmp(&f, &untouched, sizeof f) == 0, "decode wrote its output on error");
+        FUZZ_REQUIRE(memcmp(&f, &untouched, sizeof f) == 0, "parse wrote its output on error");
     else
         fuzz_gx_require_format(&m, &f);
     uint32_t vsize = 0xDEADBEEFu;
-    FUZZ_REQUIRE(vfetch_gx_vertex_size(&cp.regs, &vsize) == m.err, "vertex_size disagrees with decode");
+    FUZZ_REQUIRE(vfetch_gx_vertex_size(&cp.regs, &vsize) == m.err, "vertex_size disagrees with parse");
     FUZZ_REQUIRE(m.err ? vsize == 0xDEADBEEFu : vsize == m.vertex_size, "vertex size %u, model %u",
                  vsize, m.vertex_size);
-    FUZZ_REQUIRE(vfetch_gx_decode(NULL, &f) == VFETCH_EINVAL &&
+    FUZZ_REQUIRE(vfetch_gx_parse(NULL, &f) == VFETCH_EINVAL &&
                      vfetch_gx_vertex_size(&cp.regs, NULL) == VFETCH_EINVAL,
                  "NULL pointers accepted");
 
     /* compile: options out of range are EINVAL before the registers are looked at. */
-    const int bad_options = (unsigned)cp.layout > VFETCH_GX_LAYOUT_ISBE_COMPACT ||
+    const int bad_options = (unsigned)cp.layout > VFETCH_GX_LAYOUT_ISBE_FULL ||
                             (unsigned)cp.color_output > VFETCH_GX_COLOR_RGBA8 ||
                             (unsigned)cp.path > VFETCH_PATH_PER_OP;
     const int want = bad_options ? VFETCH_EINVAL : m.err;
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     const struct vfetch_gx_format *pf = vfetch_gx_plan_format(plan);
-    FUZZ_REQUIRE(pf != NULL, "compiled format without a decoded format");
+    FUZZ_REQUIRE(pf != NULL, "compiled format without a parsed format");
     fuzz_gx_require_format(&m, pf);
     FUZZ_REQUIRE((vfetch_gx_plan_converter(plan) == NULL) == (m.vertex_size == 0),
                  "a converter exists iff the vertex has bytes");

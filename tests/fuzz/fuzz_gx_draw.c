@@ -21,7 +21,7 @@ static uint32_t gx_index_at(const uint8_t *vx, const struct fuzz_gx_attr_model *
 }
 
 /* What vfetch_gx_run must return and report: docs/gx.md's checks, in that table's order. */
-static int gx_model_run(const struct fuzz_gx_model *m, const struct vfetch_gx_compile_params *cp,
+static int gx_model_run(const struct fuzz_gx_model *m, const struct vfetch_gx_desc *cp,
                         const struct vfetch_gx_run_params *p, uint32_t record_size,
                         struct vfetch_gx_result *r)
 {
@@ -59,7 +59,7 @@ static int gx_model_run(const struct fuzz_gx_model *m, const struct vfetch_gx_co
                 if (start + piece <= p->arrays[a].size)
                     continue;
                 if (p->index_policy == VFETCH_GX_INDEX_ERROR || j * piece + piece > p->arrays[a].size)
-                    return VFETCH_EARRAY_INDEX;
+                    return VFETCH_EGX_ARRAY_INDEX;
                 r->clamped++;
             }
         }
@@ -75,10 +75,10 @@ static int gx_model_run(const struct fuzz_gx_model *m, const struct vfetch_gx_co
 }
 
 /* Compile a twin of the plan under test: the same registers at another level or path. */
-static vfetch_gx_plan *gx_twin(const struct vfetch_gx_compile_params *cp, unsigned levels,
+static vfetch_gx_plan *gx_twin(const struct vfetch_gx_desc *cp, unsigned levels,
                                enum vfetch_path path)
 {
-    struct vfetch_gx_compile_params twin = *cp;
+    struct vfetch_gx_desc twin = *cp;
     twin.path = path;
     vfetch_gx_plan *plan = NULL;
     fuzz_use_levels(levels);
@@ -89,10 +89,10 @@ static vfetch_gx_plan *gx_twin(const struct vfetch_gx_compile_params *cp, unsign
 }
 
 void fuzz_gx_draw(struct fuzz_input *in, const vfetch_gx_plan *plan,
-                  const struct vfetch_gx_compile_params *cp, unsigned level_mask)
+                  const struct vfetch_gx_desc *cp, unsigned level_mask)
 {
     struct fuzz_gx_model m;
-    fuzz_gx_model_decode(&cp->regs, &m);
+    fuzz_gx_model_parse(&cp->regs, &m);
     const uint32_t record = fuzz_gx_model_record_size(&m, cp->layout, cp->color_output);
     FUZZ_REQUIRE(vfetch_gx_plan_out_stride(plan) == record, "out stride %u, model %u",
                  vfetch_gx_plan_out_stride(plan), record);

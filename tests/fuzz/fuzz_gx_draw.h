@@ -13,6 +13,6 @@
 
 /** Run one draw with plan, which was compiled from cp at level_mask. */
 void fuzz_gx_draw(struct fuzz_input *in, const vfetch_gx_plan *plan,
-                  const struct vfetch_gx_compile_params *cp, unsigned level_mask);
+                  const struct vfetch_gx_desc *cp, unsigned level_mask);
 
 #endif

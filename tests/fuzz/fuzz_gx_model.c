@@ -24,7 +24,7 @@ static const struct {
     { 2, 23, 24 }, /* TEX7 */
 };
 
-void fuzz_gx_model_decode(const struct vfetch_gx_desc *regs, struct fuzz_gx_model *m)
+void fuzz_gx_model_parse(const struct vfetch_gx_regs *regs, struct fuzz_gx_model *m)
 {
     memset(m, 0, sizeof *m);
     const uint32_t vat[3] = { regs->vat_a, regs->vat_b, regs->vat_c };
@@ -44,7 +44,7 @@ void fuzz_gx_model_decode(const struct vfetch_gx_desc *regs, struct fuzz_gx_mode
         if (a == VFETCH_GX_COLOR0 || a == VFETCH_GX_COLOR1) {
             static const uint8_t color_bytes[6] = { 2, 3, 4, 2, 3, 4 };
             if (fmt > 5) {
-                m->err = VFETCH_ERESERVED_COLOR;
+                m->err = VFETCH_EGX_RESERVED_COLOR;
                 return;
             }
             at->components = cnt ? 4 : 3;

@@ -2,7 +2,7 @@
  * An independent model of a GX vertex format, written from ../shared/spec/gx-cp-vat.txt and
  * docs/gx.md: which attributes the VCD enables, how many bytes each takes in the vertex, the
  * vertex size, the reserved-color error and the output record size of each layout. The
- * fuzz targets compare the library's decoding, sizes and run results against it.
+ * fuzz targets compare the library's parsing, sizes and run results against it.
  */
 #ifndef VFETCH_FUZZ_GX_MODEL_H
 #define VFETCH_FUZZ_GX_MODEL_H
@@ -21,7 +21,7 @@ struct fuzz_gx_attr_model {
 };
 
 struct fuzz_gx_model {
-    int err; /**< VFETCH_OK or VFETCH_ERESERVED_COLOR */
+    int err; /**< VFETCH_OK or VFETCH_EGX_RESERVED_COLOR */
     unsigned matrix_indices;
     unsigned matrix_bits; /**< VCD_LO bits 8:0: bit 0 position matrix, bit 1 + n texcoord n's */
     struct fuzz_gx_attr_model attr[VFETCH_GX_NUM_ATTRS];
@@ -29,13 +29,13 @@ struct fuzz_gx_model {
 };
 
 /** Model the format the registers describe. */
-void fuzz_gx_model_decode(const struct vfetch_gx_desc *regs, struct fuzz_gx_model *m);
+void fuzz_gx_model_parse(const struct vfetch_gx_regs *regs, struct fuzz_gx_model *m);
 
 /** Bytes of one output record (and the stride between records) of a layout. */
 uint32_t fuzz_gx_model_record_size(const struct fuzz_gx_model *m, enum vfetch_gx_layout layout,
                                    enum vfetch_gx_color_output colors);
 
-/** Abort unless the library's decoded format agrees with the model. */
+/** Abort unless the library's parsed format agrees with the model. */
 void fuzz_gx_require_format(const struct fuzz_gx_model *m, const struct vfetch_gx_format *f);
 
 #endif

@@ -24,15 +24,15 @@ struct state_model {
     uint32_t reg[256];
     uint8_t dirty[STATE_FORMATS];
     const vfetch_gx_plan *held[STATE_FORMATS]; /* last plan handed out, NULL once invalid */
-    struct vfetch_gx_compile_params held_params[STATE_FORMATS];
+    struct vfetch_gx_desc held_params[STATE_FORMATS];
     uint64_t compiles;
     /* the cache: registers (compile params) of each kept format and the plan handed out */
-    struct vfetch_gx_compile_params cache_params[STATE_CACHE];
+    struct vfetch_gx_desc cache_params[STATE_CACHE];
     const vfetch_gx_plan *cache_plan[STATE_CACHE];
     unsigned cache_used, cache_next;
 };
 
-static int state_model_cached(const struct state_model *sm, const struct vfetch_gx_compile_params *cp)
+static int state_model_cached(const struct state_model *sm, const struct vfetch_gx_desc *cp)
 {
     for (unsigned e = 0; e < sm->cache_used; e++)
         if (!memcmp(&sm->cache_params[e].regs, &cp->regs, sizeof cp->regs) &&
@@ -69,10 +69,10 @@ static void state_model_write(struct state_model *sm, uint8_t addr, uint32_t val
 }
 
 static void state_model_params(const struct state_model *sm, const struct vfetch_gx_state_params *sp,
-                               unsigned vat, struct vfetch_gx_compile_params *cp)
+                               unsigned vat, struct vfetch_gx_desc *cp)
 {
     memset(cp, 0, sizeof *cp);
-    cp->regs = (struct vfetch_gx_desc){ sm->reg[0x50], sm->reg[0x60], sm->reg[0x70 + vat],
+    cp->regs = (struct vfetch_gx_regs){ sm->reg[0x50], sm->reg[0x60], sm->reg[0x70 + vat],
                                         sm->reg[0x80 + vat], sm->reg[0x90 + vat] };
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
         cp->array_stride[a] = (uint8_t)sm->reg[0xb0 + a]; /* ARRAY_STRIDE is 8 bits */
@@ -96,7 +96,7 @@ static void state_request(vfetch_gx_state *st, struct state_model *sm,
         FUZZ_REQUIRE(err == VFETCH_EINVAL && plan == STATE_UNTOUCHED, "vat %u accepted", vat);
         return;
     }
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     state_model_params(sm, sp, vat, &cp);
     const int cached = !sm->dirty[vat] && sm->held[vat];
     const int entry = cached ? -1 : state_model_cached(sm, &cp);
@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     vfetch_gx_state *st = (vfetch_gx_state *)(void *)&state_untouched_marker;
     const int err = vfetch_gx_state_create(&sp, &st);
-    const int bad = (unsigned)sp.layout > VFETCH_GX_LAYOUT_ISBE_COMPACT ||
+    const int bad = (unsigned)sp.layout > VFETCH_GX_LAYOUT_ISBE_FULL ||
                     (unsigned)sp.color_output > VFETCH_GX_COLOR_RGBA8 ||
                     (unsigned)sp.path > VFETCH_PATH_PER_OP;
     FUZZ_REQUIRE(err == (bad ? VFETCH_EINVAL : VFETCH_OK), "state create %d", err);

@@ -1,9 +1,9 @@
 /*
  * Fuzz target: the Maxwell vertex front-end (vfetch/maxwell.h, docs/maxwell.md "Vertex
  * fetch"). SET_VERTEX_ATTRIBUTE_A words, vertex-stream words, SET_ATTRIBUTE_DEFAULT, a Bmap and
- * a layout → vfetch_maxwell_attribute_decode / _compile, then one draw with the streams'
+ * a layout → vfetch_maxwell_attribute_parse / _compile, then one draw with the streams'
  * LOCATION/LIMIT registers → vfetch_maxwell_run. Everything is checked against a model written
- * here from the header and the docs (never from lib/maxwell): decode results and fields, the
+ * here from the header and the docs (never from lib/maxwell): parse results and fields, the
  * compile result (which attributes are checked), the plan's Bmap, slots and stride, the core
  * plan's streams, the run's result code, and every slot of every record: VERTEX_ID,
  * INSTANCE_ID, the AAM default of every slot no attribute feeds, and each fetched component
@@ -110,7 +110,7 @@ static struct mw_size mw_size_model(uint32_t code)
 struct mw_attr {
     uint32_t word;
     unsigned stream, inactive, offset, size, type, swap, integer;
-    int decodes;
+    int parses;
     struct mw_size sz;
 };
 
@@ -131,7 +131,7 @@ static void mw_attr_model(uint32_t w, struct mw_attr *a)
         ok = is_float;
     else if (is_float && a->sz.no_float)
         ok = 0;
-    a->decodes = a->inactive || ok;
+    a->parses = a->inactive || ok;
 }
 
 /* A built word (see the input format above). */
@@ -157,27 +157,27 @@ static uint32_t mw_build_word(uint8_t mode, uint32_t raw, uint8_t flip)
     return w;
 }
 
-static void mw_check_decode(const struct mw_attr *a)
+static void mw_check_parse(const struct mw_attr *a)
 {
     struct vfetch_maxwell_attribute got, before;
     memset(&before, 0x5A, sizeof before);
     got = before;
-    const int err = vfetch_maxwell_attribute_decode(a->word, &got);
-    FUZZ_REQUIRE(err == (a->decodes ? VFETCH_OK : VFETCH_EATTRIBUTE_FORMAT),
-                 "decode 0x%08x returned %d, model %s", a->word, err, a->decodes ? "ok" : "refused");
+    const int err = vfetch_maxwell_attribute_parse(a->word, &got);
+    FUZZ_REQUIRE(err == (a->parses ? VFETCH_OK : VFETCH_EMAXWELL_ATTRIBUTE_FORMAT),
+                 "parse 0x%08x returned %d, model %s", a->word, err, a->parses ? "ok" : "refused");
     if (err) {
-        FUZZ_REQUIRE(memcmp(&got, &before, sizeof got) == 0, "decode 0x%08x failed but wrote *out",
+        FUZZ_REQUIRE(memcmp(&got, &before, sizeof got) == 0, "parse 0x%08x failed but wrote *out",
                      a->word);
         return;
     }
     FUZZ_REQUIRE(got.stream == a->stream && got.inactive == a->inactive && got.offset == a->offset &&
                      got.size == a->size && got.type == a->type && got.swap_r_and_b == a->swap &&
                      got.integer == a->integer,
-                 "decode 0x%08x: fields %u %u %u 0x%x %u %u %u", a->word, got.stream, got.inactive,
+                 "parse 0x%08x: fields %u %u %u 0x%x %u %u %u", a->word, got.stream, got.inactive,
                  got.offset, got.size, got.type, got.swap_r_and_b, got.integer);
     if (a->sz.valid)
         FUZZ_REQUIRE(got.components == a->sz.components && got.bytes == a->sz.element_bytes,
-                     "decode 0x%08x: %u components, %u bytes; model %u, %u", a->word,
+                     "parse 0x%08x: %u components, %u bytes; model %u, %u", a->word,
                      got.components, got.bytes, a->sz.components, a->sz.element_bytes);
 }
 
@@ -228,7 +228,7 @@ static void mw_model_layout(struct mw_model *m)
 static unsigned mw_model_compile(const struct mw_model *m)
 {
     const struct vfetch_maxwell_desc *d = &m->desc;
-    if ((unsigned)d->layout > VFETCH_MAXWELL_LAYOUT_COMPACT || (unsigned)d->path > VFETCH_PATH_PER_OP)
+    if ((unsigned)d->layout > VFETCH_MAXWELL_LAYOUT_FULL || (unsigned)d->path > VFETCH_PATH_PER_OP)
         return MW_BIT(VFETCH_EINVAL);
     if (m->slots == 0)
         return MW_BIT(VFETCH_EINVAL); /* a compact Bmap with no attribute */
@@ -237,10 +237,10 @@ static unsigned mw_model_compile(const struct mw_model *m)
         const struct mw_attr *a = &m->attr[i];
         if (!m->mask[i])
             continue; /* outside the Bmap: not checked */
-        if (!a->decodes)
-            set |= MW_BIT(VFETCH_EATTRIBUTE_FORMAT);
+        if (!a->parses)
+            set |= MW_BIT(VFETCH_EMAXWELL_ATTRIBUTE_FORMAT);
         else if (!a->inactive && !(d->stream_format[a->stream] >> 12 & 1))
-            set |= MW_BIT(VFETCH_ESTREAM_DISABLED);
+            set |= MW_BIT(VFETCH_EMAXWELL_STREAM_DISABLED);
     }
     return set ? set : MW_OK_BIT;
 }
@@ -1040,9 +1040,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mw_read_desc(&in, m);
 
     for (unsigned i = 0; i < VFETCH_MAXWELL_ATTRIBUTES; i++)
-        mw_check_decode(&m->attr[i]);
-    FUZZ_REQUIRE(vfetch_maxwell_attribute_decode(m->desc.attribute[0], NULL) == VFETCH_EINVAL,
-                 "decode into NULL accepted");
+        mw_check_parse(&m->attr[i]);
+    FUZZ_REQUIRE(vfetch_maxwell_attribute_parse(m->desc.attribute[0], NULL) == VFETCH_EINVAL,
+                 "parse into NULL accepted");
 
     const unsigned allowed = mw_model_compile(m);
     struct mw_plans pl;

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: a hand-built plan description read from the input, checked against a model of
- * vfetch_plan_create()'s validity written from plan.h, then run (fuzz_plan_run.c) with random
+ * vfetch_plan_compile()'s validity written from plan.h, then run (fuzz_plan_run.c) with random
  * first/count/indices/index_offset/max_index/binding sizes at the tested level, the reference
  * and the per-op path.
  */
@@ -73,10 +73,10 @@ static int model_op_valid(const struct vfetch_plan_desc *d, const struct vfetch_
     return 1;
 }
 
-/* What vfetch_plan_create must return. A reserved selector is reported as such whatever else
+/* What vfetch_plan_compile must return. A reserved selector is reported as such whatever else
    is wrong with the ops (plan.c documents that it outranks structural op errors), but the
    description's own shape and streams are checked before any op. */
-static int model_plan_create(const struct vfetch_plan_desc *d)
+static int model_plan_compile(const struct vfetch_plan_desc *d)
 {
     if (d->num_streams < 1 || d->num_streams > VFETCH_MAX_STREAMS || d->num_ops < 1 ||
         d->num_ops > VFETCH_MAX_OPS || (unsigned)d->path > VFETCH_PATH_PER_OP ||
@@ -186,12 +186,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.location_slot[loc % VFETCH_MAX_LOCATIONS] = (int16_t)(fuzz_u16(&in) % 300u) - 20;
     }
 
-    const int want = model_plan_create(&d);
+    const int want = model_plan_compile(&d);
     struct fuzz_plan_set set;
     const int got = fuzz_plan_set_create(&set, &d, levels);
     fuzz_trace("plan streams %u ops %u slots %u stride %u -> %d (model %d)\n", d.num_streams,
                d.num_ops, d.out_slots, d.out_stride, got, want);
-    FUZZ_REQUIRE(got == want, "vfetch_plan_create returned %d, the model says %d", got, want);
+    FUZZ_REQUIRE(got == want, "vfetch_plan_compile returned %d, the model says %d", got, want);
     if (got == VFETCH_OK)
         fuzz_plan_run(&in, &set);
     fuzz_plan_set_free(&set);

@@ -15,15 +15,15 @@
 static char fuzz_untouched_marker;
 #define FUZZ_UNTOUCHED ((vfetch_plan *)(void *)&fuzz_untouched_marker)
 
-static int plan_create_checked(const struct vfetch_plan_desc *desc, vfetch_plan **out)
+static int plan_compile_checked(const struct vfetch_plan_desc *desc, vfetch_plan **out)
 {
     vfetch_plan *plan = FUZZ_UNTOUCHED;
-    const int err = vfetch_plan_create(desc, &plan);
-    FUZZ_REQUIRE(err <= 0 && err > VFETCH_ECOUNT, "vfetch_plan_create returned %d", err);
+    const int err = vfetch_plan_compile(desc, &plan);
+    FUZZ_REQUIRE(err <= 0 && err > VFETCH_ECOUNT, "vfetch_plan_compile returned %d", err);
     if (err)
-        FUZZ_REQUIRE(plan == FUZZ_UNTOUCHED, "vfetch_plan_create failed (%d) but set *out_plan", err);
+        FUZZ_REQUIRE(plan == FUZZ_UNTOUCHED, "vfetch_plan_compile failed (%d) but set *out_plan", err);
     else
-        FUZZ_REQUIRE(plan && plan != FUZZ_UNTOUCHED, "vfetch_plan_create succeeded without a plan");
+        FUZZ_REQUIRE(plan && plan != FUZZ_UNTOUCHED, "vfetch_plan_compile succeeded without a plan");
     *out = err ? NULL : plan;
     return err;
 }
@@ -82,9 +82,9 @@ int fuzz_plan_set_create(struct fuzz_plan_set *set, const struct vfetch_plan_des
     memset(set, 0, sizeof *set);
     set->desc = desc;
     fuzz_use_levels(level_mask);
-    const int err = plan_create_checked(desc, &set->test);
+    const int err = plan_compile_checked(desc, &set->test);
     fuzz_use_levels(0);
-    const int ref_err = plan_create_checked(desc, &set->ref);
+    const int ref_err = plan_compile_checked(desc, &set->ref);
     fuzz_use_best_levels();
     FUZZ_REQUIRE(err == ref_err, "plan creation depends on the level: %d vs %d", err, ref_err);
     if (err)
@@ -92,7 +92,7 @@ int fuzz_plan_set_create(struct fuzz_plan_set *set, const struct vfetch_plan_des
     struct vfetch_plan_desc per_op = *desc;
     per_op.path = VFETCH_PATH_PER_OP;
     fuzz_use_levels(level_mask);
-    const int per_op_err = plan_create_checked(&per_op, &set->per_op);
+    const int per_op_err = plan_compile_checked(&per_op, &set->per_op);
     fuzz_use_best_levels();
     FUZZ_REQUIRE(per_op_err == 0, "the per-op path refuses a valid description (%d)", per_op_err);
     check_plan_facts(set);

@@ -1,7 +1,7 @@
 /*
  * One plan description, three ways (at the level under test, at the scalar reference, and on
  * the per-op path), and one run of it built from fuzz input, with every contract of
- * vfetch_plan_create() and vfetch_run() checked. Shared by fuzz_plan and fuzz_r300.
+ * vfetch_plan_compile() and vfetch_run() checked. Shared by fuzz_plan and fuzz_r300.
  */
 #ifndef VFETCH_FUZZ_PLAN_RUN_H
 #define VFETCH_FUZZ_PLAN_RUN_H
@@ -10,14 +10,14 @@
 #include "vfetch/vfetch.h"
 
 struct fuzz_plan_set {
-    const struct vfetch_plan_desc *desc; /**< as given to vfetch_plan_create */
+    const struct vfetch_plan_desc *desc; /**< as given to vfetch_plan_compile */
     vfetch_plan *test;   /**< created at the level under test */
     vfetch_plan *ref;    /**< created with the CPU mask 0: the scalar reference */
     vfetch_plan *per_op; /**< path VFETCH_PATH_PER_OP at the level under test */
 };
 
 /**
- * Create the three plans. Returns vfetch_plan_create's result, after checking that all three
+ * Create the three plans. Returns vfetch_plan_compile's result, after checking that all three
  * agree, that a failed call left the out-pointer alone, and that a created plan reports what
  * its description implies (extents, record size, stride, locations, describe, hash/equal).
  */

@@ -41,14 +41,14 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
             return m;
         supplied = d->vtx_size_dwords;
     } else if (d->num_arrays > VFETCH_R300_MAX_ARRAYS) {
-        m.err = VFETCH_ETOO_MANY_ARRAYS;
+        m.err = VFETCH_ER300_TOO_MANY_ARRAYS;
         return m;
     } else {
         for (unsigned a = 0; a < d->num_arrays; a++) {
             const struct vfetch_r300_array *arr = &d->arrays[a];
             if (arr->count_dwords < 1 || arr->count_dwords > 255 || arr->stride_dwords > 255 ||
                 (arr->stride_dwords && arr->count_dwords > arr->stride_dwords)) {
-                m.err = VFETCH_EARRAY_LAYOUT;
+                m.err = VFETCH_ER300_ARRAY_LAYOUT;
                 return m;
             }
             supplied += arr->count_dwords;
@@ -58,7 +58,7 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
     while (elements < 16 && !(element_half(d->prog_stream_cntl, elements) >> 13 & 1))
         elements++;
     if (elements == 16) {
-        m.err = VFETCH_ENO_LAST_VEC;
+        m.err = VFETCH_ER300_NO_LAST_VEC;
         return m;
     }
     elements++; /* the one with LAST_VEC counts */
@@ -69,15 +69,15 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
         const unsigned is_signed = half >> 14 & 1, normalize = half >> 15 & 1;
         const int is_float = type <= VFETCH_R300_FLOAT_4 || type >= VFETCH_R300_FLOAT_8;
         if (type > VFETCH_R300_FLT16_4) {
-            m.err = VFETCH_ERESERVED_TYPE;
+            m.err = VFETCH_ER300_RESERVED_TYPE;
             return m;
         }
         if (!is_float && is_signed && normalize && (d->sgn_norm_cntl >> (2 * e) & 3) == 3) {
-            m.err = VFETCH_ERESERVED_SGN_NORM;
+            m.err = VFETCH_ER300_RESERVED_SGN_NORM;
             return m;
         }
         if (type == VFETCH_R300_FLOAT_8 && loc == 31) {
-            m.err = VFETCH_EFLOAT8_LOC31;
+            m.err = VFETCH_ER300_FLOAT8_LOC31;
             return m;
         }
         const unsigned ext = element_half(d->prog_stream_cntl_ext, e); /* always honoured */
@@ -89,7 +89,7 @@ static struct r300_model model_translate(const struct vfetch_r300_desc *d)
         stores |= (ext >> 12 & 0xf) != 0;
         used += model_type_dwords[type] + skip;
         if (used > supplied) {
-            m.err = VFETCH_ESTREAM_UNDERRUN;
+            m.err = VFETCH_ER300_STREAM_UNDERRUN;
             return m;
         }
         m.written[loc] = 1;

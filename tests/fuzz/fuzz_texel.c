@@ -82,8 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = fuzz_input_make(data, size);
     const uint32_t f1 = fuzz_u32(&in), f2 = fuzz_u32(&in);
-    struct vfetch_texel_options o;
-    vfetch_texel_options_default(&o);
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    desc.tx_format1 = f1;
+    desc.tx_format2 = f2;
+    struct vfetch_texel_options o = desc.options;
     const uint8_t ob = fuzz_u8(&in);
     if (ob & 0x80) { /* option values, sometimes out of range */
         o.signed_method = (enum vfetch_texel_signed)fuzz_below(&in, 4);
@@ -96,7 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.align10 = (enum vfetch_texel_align10)fuzz_below(&in, 3);
     }
     vfetch_texel_plan *plan = (vfetch_texel_plan *)(uintptr_t)1;
-    const int err = vfetch_texel_compile(f1, f2, (ob & 1) ? NULL : &o, &plan);
+    if (!(ob & 1)) /* else the defaults */
+        desc.options = o;
+    const int err = vfetch_texel_compile(&desc, &plan);
     FUZZ_REQUIRE(err <= 0 && err > VFETCH_ECOUNT, "vfetch_texel_compile returned %d", err);
     if (err != VFETCH_OK) {
         FUZZ_REQUIRE(plan == (vfetch_texel_plan *)(uintptr_t)1, "failed compile wrote *out");
@@ -104,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     vfetch_set_cpu_mask(0);
     vfetch_texel_plan *ref = NULL;
-    FUZZ_REQUIRE(vfetch_texel_compile(f1, f2, (ob & 1) ? NULL : &o, &ref) == VFETCH_OK,
+    FUZZ_REQUIRE(vfetch_texel_compile(&desc, &ref) == VFETCH_OK,
                  "the reference compile differs");
     vfetch_set_cpu_mask(~0u);
     struct vfetch_texel_info info;

@@ -45,7 +45,7 @@ static int walk_frame(const uint8_t *p, size_t size, unsigned frame, uint32_t *c
             d.primitive = (op >> 3) & 7;
             d.vat = op & 7;
             d.count = (uint32_t)p[pos + 1] << 8 | p[pos + 2];
-            d.desc = (struct vfetch_gx_desc){ cp[0x50], cp[0x60], cp[0x70 + d.vat], cp[0x80 + d.vat],
+            d.desc = (struct vfetch_gx_regs){ cp[0x50], cp[0x60], cp[0x70 + d.vat], cp[0x80 + d.vat],
                                               cp[0x90 + d.vat] };
             const int err = vfetch_gx_vertex_size(&d.desc, &d.vertex_size);
             if (err) {

@@ -20,7 +20,7 @@ struct gx_fifo_draw {
     /** Opcode bits 5:3 (quads, triangles, ...), and bits 2:0: the VAT format 0..7. */
     unsigned primitive, vat;
     /** The VCD and the VAT words of that format in effect at the draw. */
-    struct vfetch_gx_desc desc;
+    struct vfetch_gx_regs desc;
     /** vfetch_gx_vertex_size() of desc: the walker needs it to find the next command. */
     uint32_t vertex_size;
     uint32_t count;

@@ -1,5 +1,5 @@
 /*
- * GX front-end, part 1: VCD/VAT decoding and vertex sizes, with expected values worked out by
+ * GX front-end, part 1: VCD/VAT parsing and vertex sizes, with expected values worked out by
  * hand from ../shared/spec/gx-cp-vat.txt (arithmetic in the comments), and every error.
  */
 #include "testutil.h"
@@ -11,7 +11,7 @@ static uint32_t vcd_lo(unsigned a, unsigned mode)
     return mode << (9 + 2 * a);
 }
 
-static uint32_t size_of(const struct vfetch_gx_desc *d)
+static uint32_t size_of(const struct vfetch_gx_regs *d)
 {
     uint32_t size = 0xdeadbeef;
     CHECK_EQ(vfetch_gx_vertex_size(d, &size), 0);
@@ -24,10 +24,10 @@ static void test_positions(void)
     static const unsigned comp[5] = { 1, 1, 2, 2, 4 };
     for (unsigned fmt = 0; fmt < 8; fmt++)
         for (unsigned cnt = 0; cnt < 2; cnt++) {
-            struct vfetch_gx_desc d = { .vcd_lo = vcd_lo(0, VFETCH_GX_DIRECT),
+            struct vfetch_gx_regs d = { .vcd_lo = vcd_lo(0, VFETCH_GX_DIRECT),
                                         .vat_a = cnt | fmt << 1 | 31u << 4 };
             struct vfetch_gx_format f;
-            CHECK_EQ(vfetch_gx_decode(&d, &f), 0);
+            CHECK_EQ(vfetch_gx_parse(&d, &f), 0);
             const unsigned eff = fmt > 4 ? 4 : fmt;
             /* e.g. s16 XYZ: 3 * 2 = 6 bytes; formats 5..7 read as f32 (XYZ 12 bytes) */
             CHECK_EQ(f.attr[VFETCH_GX_POSITION].count, cnt ? 3 : 2);
@@ -38,7 +38,7 @@ static void test_positions(void)
                here), never to f32 */
             CHECK_EQ(f.attr[VFETCH_GX_POSITION].shift, eff == 2 || eff == 3 ? 31 : 0);
             d.vat_a |= 1u << 30;
-            CHECK_EQ(vfetch_gx_decode(&d, &f), 0);
+            CHECK_EQ(vfetch_gx_parse(&d, &f), 0);
             CHECK_EQ(f.attr[VFETCH_GX_POSITION].shift, eff < 4 ? 31 : 0);
         }
 }
@@ -48,9 +48,9 @@ static void test_normals(void)
     /* NRMCNT bit 9, NRMFMT bits 12:10; s8 shift 6, s16 14; u8/u16 accepted with 7/15 */
     static const unsigned shift[5] = { 7, 6, 15, 14, 0 }, comp[5] = { 1, 1, 2, 2, 4 };
     for (unsigned fmt = 0; fmt < 5; fmt++) {
-        struct vfetch_gx_desc d = { .vcd_lo = vcd_lo(1, VFETCH_GX_DIRECT), .vat_a = fmt << 10 };
+        struct vfetch_gx_regs d = { .vcd_lo = vcd_lo(1, VFETCH_GX_DIRECT), .vat_a = fmt << 10 };
         struct vfetch_gx_format f;
-        CHECK_EQ(vfetch_gx_decode(&d, &f), 0);
+        CHECK_EQ(vfetch_gx_parse(&d, &f), 0);
         CHECK_EQ(f.attr[VFETCH_GX_NORMAL].shift, shift[fmt]);
         CHECK_EQ(f.vertex_size, 3 * comp[fmt]);
         CHECK_EQ(f.diagnostics, fmt == 0 || fmt == 2 ? VFETCH_GX_DIAG_UNSIGNED_NORMAL : 0);
@@ -58,7 +58,7 @@ static void test_normals(void)
         CHECK_EQ(size_of(&d), 9 * comp[fmt]);
     }
     /* Indexed NBT: one index, or three with NORMALINDEX3 (VAT A bit 31) */
-    struct vfetch_gx_desc d = { .vcd_lo = vcd_lo(1, VFETCH_GX_INDEX16), .vat_a = 1u << 9 | 3u << 10 };
+    struct vfetch_gx_regs d = { .vcd_lo = vcd_lo(1, VFETCH_GX_INDEX16), .vat_a = 1u << 9 | 3u << 10 };
     CHECK_EQ(size_of(&d), 2);
     d.vat_a |= 1u << 31;
     CHECK_EQ(size_of(&d), 6);
@@ -75,11 +75,11 @@ static void test_colors(void)
     for (unsigned c = 0; c < 2; c++)
         for (unsigned fmt = 0; fmt < 8; fmt++)
             for (unsigned cnt = 0; cnt < 2; cnt++) {
-                struct vfetch_gx_desc d = { .vcd_lo = vcd_lo(2 + c, VFETCH_GX_DIRECT),
+                struct vfetch_gx_regs d = { .vcd_lo = vcd_lo(2 + c, VFETCH_GX_DIRECT),
                                             .vat_a = cnt << (13 + 4 * c) | fmt << (14 + 4 * c) };
                 uint32_t s = 0;
                 if (fmt > 5) {
-                    CHECK_EQ(vfetch_gx_vertex_size(&d, &s), VFETCH_ERESERVED_COLOR);
+                    CHECK_EQ(vfetch_gx_vertex_size(&d, &s), VFETCH_EGX_RESERVED_COLOR);
                     CHECK_EQ(s, 0); /* nothing written */
                     d.vcd_lo = 0;   /* absent: the reserved format is ignored */
                     CHECK_EQ(size_of(&d), 0);
@@ -102,10 +102,10 @@ static void test_texcoords(void)
         uint32_t vat[3] = { 0, 0, 0 };
         vat[word[n]] |= 1u << cnt_bit[n] | (uint32_t)VFETCH_GX_S16 << (cnt_bit[n] + 1);
         vat[shift_word[n]] |= (n + 3) << shift_bit[n];
-        struct vfetch_gx_desc d = { .vcd_hi = (uint32_t)VFETCH_GX_DIRECT << (2 * n),
+        struct vfetch_gx_regs d = { .vcd_hi = (uint32_t)VFETCH_GX_DIRECT << (2 * n),
                                     .vat_a = vat[0], .vat_b = vat[1], .vat_c = vat[2] };
         struct vfetch_gx_format f;
-        CHECK_EQ(vfetch_gx_decode(&d, &f), 0);
+        CHECK_EQ(vfetch_gx_parse(&d, &f), 0);
         const struct vfetch_gx_attr *t = &f.attr[VFETCH_GX_TEXCOORD0 + n];
         CHECK_EQ(t->count, 2);
         CHECK_EQ(t->format, VFETCH_GX_S16);
@@ -122,14 +122,14 @@ static void test_whole_vertex(void)
     /* Position-matrix index + tex0/tex3 matrix indices (3 bytes), position index16 (2),
        normal direct s8 N (3), color0 direct rgba6666 (3), color1 index8 (1), texcoord0
        direct f32 ST (8), texcoord7 index16 (2): 3 + 2 + 3 + 3 + 1 + 8 + 2 = 22 bytes. */
-    struct vfetch_gx_desc d = {
+    struct vfetch_gx_regs d = {
         .vcd_lo = 1u | 1u << 1 | 1u << 4 | vcd_lo(0, VFETCH_GX_INDEX16) |
                   vcd_lo(1, VFETCH_GX_DIRECT) | vcd_lo(2, VFETCH_GX_DIRECT) | vcd_lo(3, VFETCH_GX_INDEX8),
         .vcd_hi = VFETCH_GX_DIRECT | (uint32_t)VFETCH_GX_INDEX16 << 14,
         .vat_a = 1u | 4u << 1 | 1u << 10 | 1u << 13 | 4u << 14 | 1u << 21 | 4u << 22,
     };
     struct vfetch_gx_format f;
-    CHECK_EQ(vfetch_gx_decode(&d, &f), 0);
+    CHECK_EQ(vfetch_gx_parse(&d, &f), 0);
     CHECK_EQ(f.vertex_size, 22);
     CHECK_EQ(f.pos_matrix_index, 1);
     CHECK_EQ(f.tex_matrix_index[0] + f.tex_matrix_index[3], 2);
@@ -139,7 +139,7 @@ static void test_whole_vertex(void)
     CHECK_EQ(f.attr[VFETCH_GX_POSITION].stream_size, 2);
     /* Every field set: the largest vertex. 9 matrix bytes, position f32 XYZ 12, NBT f32 36,
        two rgba8888 8, eight f32 ST 64: 129 bytes. */
-    struct vfetch_gx_desc big = { .vcd_lo = 0x1ffu | 0x5555u << 9, .vcd_hi = 0x5555,
+    struct vfetch_gx_regs big = { .vcd_lo = 0x1ffu | 0x5555u << 9, .vcd_hi = 0x5555,
                                   .vat_a = 1u | 4u << 1 | 1u << 9 | 4u << 10 | 1u << 13 | 5u << 14 |
                                            1u << 17 | 5u << 18 | 1u << 21 | 4u << 22,
                                   .vat_b = 1u | 4u << 1 | 1u << 9 | 4u << 10 | 1u << 18 | 4u << 19 |
@@ -150,11 +150,11 @@ static void test_whole_vertex(void)
 
 static void test_errors(void)
 {
-    struct vfetch_gx_desc d = { 0 };
+    struct vfetch_gx_regs d = { 0 };
     struct vfetch_gx_format f;
     uint32_t s;
-    CHECK_EQ(vfetch_gx_decode(NULL, &f), VFETCH_EINVAL);
-    CHECK_EQ(vfetch_gx_decode(&d, NULL), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_parse(NULL, &f), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_parse(&d, NULL), VFETCH_EINVAL);
     CHECK_EQ(vfetch_gx_vertex_size(&d, NULL), VFETCH_EINVAL);
     CHECK_EQ(vfetch_gx_vertex_size(NULL, &s), VFETCH_EINVAL);
     CHECK_EQ(size_of(&d), 0); /* nothing enabled: an empty vertex */

@@ -16,7 +16,7 @@
 #include "vfetch/gx.h"
 
 /* Compile or fail the test (returns NULL). */
-static vfetch_gx_plan *compile(const struct vfetch_gx_compile_params *cp)
+static vfetch_gx_plan *compile(const struct vfetch_gx_desc *cp)
 {
     vfetch_gx_plan *plan = NULL;
     const int err = vfetch_gx_compile(cp, &plan);
@@ -78,7 +78,7 @@ static void test_positions(void)
     static const uint8_t v[6] = { 0x80, 0x00, 0x00, 0x01, 0x7f, 0xff };
     static const unsigned shifts[3] = { 0, 1, 31 };
     for (unsigned i = 0; i < 6; i++) { /* BYTEDEQUANT off, then on: s16 shifts either way */
-        struct vfetch_gx_compile_params cp = {
+        struct vfetch_gx_desc cp = {
             .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
                       .vat_a = 1 | 3u << 1 | shifts[i % 3] << 4 | (i / 3u) << 30 } };
         vfetch_gx_plan *plan = compile(&cp);
@@ -102,7 +102,7 @@ static void test_positions(void)
     static const uint8_t b[2] = { 0xff, 0x80 };
     for (unsigned dq = 0; dq < 2; dq++)
         for (unsigned sgn = 0; sgn < 2; sgn++) {
-            struct vfetch_gx_compile_params cp = {
+            struct vfetch_gx_desc cp = {
                 .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT), .vat_a = sgn << 1 | 1u << 4 | dq << 30 } };
             vfetch_gx_plan *plan = compile(&cp);
             if (!plan)
@@ -122,7 +122,7 @@ static void test_positions(void)
        format 5 (unused) reads the same, flagged. */
     static const uint8_t f[12] = { 0x80, 0, 0, 0, 0x7f, 0xa0, 0x00, 0x01, 0, 0, 0, 1 };
     for (unsigned fmt = 4; fmt <= 5; fmt++) {
-        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
+        struct vfetch_gx_desc cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_DIRECT),
                                                          .vat_a = 1 | fmt << 1 } };
         vfetch_gx_plan *plan = compile(&cp);
         if (!plan)
@@ -142,7 +142,7 @@ static void test_normals(void)
 {
     /* s8 N: 0x7F = 127 / 2^6 = 1.984375 (no clamp), 0x80 = -2.0, 0x40 = 1.0 */
     static const uint8_t s8[3] = { 0x7f, 0x80, 0x40 };
-    struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(1, VFETCH_GX_DIRECT),
+    struct vfetch_gx_desc cp = { .regs = { .vcd_lo = vcd(1, VFETCH_GX_DIRECT),
                                                      .vat_a = 1u << 10 } };
     vfetch_gx_plan *plan = compile(&cp);
     if (plan) {
@@ -195,7 +195,7 @@ static void test_normals(void)
 static void check_color(unsigned fmt, unsigned color, const uint8_t *bytes, const uint8_t want[4])
 {
     for (unsigned out = 0; out < 2; out++) {
-        struct vfetch_gx_compile_params cp = {
+        struct vfetch_gx_desc cp = {
             .regs = { .vcd_lo = vcd(2 + color, VFETCH_GX_DIRECT),
                       .vat_a = fmt << (color ? 18 : 14) }, /* COLxCNT 0 (RGB): alpha still read */
             .color_output = out ? VFETCH_GX_COLOR_RGBA8 : VFETCH_GX_COLOR_FLOAT };
@@ -241,9 +241,9 @@ static void test_colors(void)
     /* reserved color formats 6 and 7 on an enabled color; ignored on an absent one */
     for (unsigned fmt = 6; fmt < 8; fmt++) {
         vfetch_gx_plan *plan = NULL;
-        struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(2, VFETCH_GX_DIRECT),
+        struct vfetch_gx_desc cp = { .regs = { .vcd_lo = vcd(2, VFETCH_GX_DIRECT),
                                                          .vat_a = fmt << 14 } };
-        CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_ERESERVED_COLOR);
+        CHECK_EQ(vfetch_gx_compile(&cp, &plan), VFETCH_EGX_RESERVED_COLOR);
         CHECK(plan == NULL);
         cp.regs.vcd_lo = vcd(0, VFETCH_GX_DIRECT);
         CHECK_EQ(vfetch_gx_compile(&cp, &plan), 0);
@@ -256,7 +256,7 @@ static void test_layouts(void)
 {
     /* pos-matrix byte, tex1-matrix byte; position s16 XY shift 8; color0 rgb565; texcoord0
        s16 ST shift 10; texcoord1 u8 S shift 3 (u8: only with BYTEDEQUANT, set) */
-    struct vfetch_gx_compile_params cp = {
+    struct vfetch_gx_desc cp = {
         .regs = { .vcd_lo = 1 | 1u << 2 | vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT),
                   .vcd_hi = VFETCH_GX_DIRECT | VFETCH_GX_DIRECT << 2,
                   .vat_a = 3u << 1 | 8u << 4 | 1u << 21 | 3u << 22 | 10u << 25 | 1u << 30,
@@ -374,7 +374,7 @@ static void test_indexed(void)
     memset(&s, 0, sizeof s);
     /* position index16 f32 XYZ (stride 12), NBT s16 index8 with NORMALINDEX3 (stride 6),
        color0 index8 rgb565 (stride 2) */
-    struct vfetch_gx_compile_params cp = {
+    struct vfetch_gx_desc cp = {
         .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX16) | vcd(1, VFETCH_GX_INDEX8) | vcd(2, VFETCH_GX_INDEX8),
                   .vat_a = 1 | 4u << 1 | 1u << 9 | 3u << 10 | 0u << 14 | 1u << 31 } };
     cp.array_stride[VFETCH_GX_POSITION] = 12;
@@ -428,12 +428,12 @@ static void test_indexed(void)
     static const uint8_t bad[6] = { 0, 4, 0, 0, 0, 0 };
     memset(o.p, 0xee, o.size);
     r = (struct vfetch_gx_result){ 99, 99, 99 };
-    CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     CHECK_EQ(r.written, 99); /* untouched */
     CHECK_EQ(o.p[0], 0xee);
     /* ... the same with a short array: the last entry is cut (size 47): entry 3 is out too */
     static const uint8_t last[6] = { 0, 3, 0, 0, 0, 0 };
-    CHECK_EQ(run_indexed(&s, last, 1, sizeof s.pos - 1, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, sizeof s.pos - 1, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     CHECK_EQ(run_indexed(&s, last, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
     /* clamped: index 4 reads entry 3 */
     CHECK_EQ(run_indexed(&s, bad, 1, sizeof s.pos, VFETCH_GX_INDEX_CLAMP, &o, &r), 0);
@@ -441,14 +441,14 @@ static void test_indexed(void)
     CHECK_FLOAT(out_f(&o, s.plan, 0, 0), 30.0f);
     /* an array too small for one element: an error even when clamping, and never read (at
        the start of a guarded buffer: a clamp to "element -1" would fault) */
-    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     arrays_at_head = true;
-    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EARRAY_INDEX);
-    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_CLAMP, &o, &r), VFETCH_EGX_ARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, last, 1, 11, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     arrays_at_head = false;
     /* NBT third element at index 7: 7*6 + 3*2*2 = 54, + 6 bytes = 60 > 48 */
     static const uint8_t bad_nbt[6] = { 0, 0, 0, 0, 7, 0 };
-    CHECK_EQ(run_indexed(&s, bad_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, bad_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     /* index 5 for the third element: 5*6 + 12 + 6 = 48 bytes: fits exactly */
     static const uint8_t edge_nbt[6] = { 0, 0, 0, 0, 5, 0 };
     CHECK_EQ(run_indexed(&s, edge_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), 0);
@@ -457,7 +457,7 @@ static void test_indexed(void)
        replaced index counted once. Index 7 everywhere: element 0 reads row 7, element 1 row
        6, element 2 row 5; clamped 2. */
     static const uint8_t all7_nbt[6] = { 0, 0, 7, 7, 7, 0 };
-    CHECK_EQ(run_indexed(&s, all7_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(run_indexed(&s, all7_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_ERROR, &o, &r), VFETCH_EGX_ARRAY_INDEX);
     r = (struct vfetch_gx_result){ 99, 99, 99 };
     CHECK_EQ(run_indexed(&s, all7_nbt, 1, sizeof s.pos, VFETCH_GX_INDEX_CLAMP, &o, &r), 0);
     CHECK_EQ(r.clamped, 2);
@@ -520,7 +520,7 @@ static void test_indexed(void)
 
 static void test_errors(void)
 {
-    struct vfetch_gx_compile_params cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX8) | vcd(2, VFETCH_GX_DIRECT),
+    struct vfetch_gx_desc cp = { .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX8) | vcd(2, VFETCH_GX_DIRECT),
                                                      .vat_a = 4u << 1 | 5u << 14 } };
     cp.array_stride[VFETCH_GX_POSITION] = 8;
     vfetch_gx_plan *plan = NULL;
@@ -579,7 +579,7 @@ static void test_errors(void)
     CHECK_EQ(vfetch_gx_run(plan, &p, &r), 0);
     CHECK_EQ(r.written, 2);
     verts[5] = 2;
-    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EARRAY_INDEX);
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EGX_ARRAY_INDEX);
     /* count 0: nothing to check, nothing written */
     p.count = 0;
     p.vertices = NULL;
@@ -588,7 +588,7 @@ static void test_errors(void)
     vfetch_gx_plan_free(plan);
 
     /* a VCD with nothing: 0-byte vertices, nothing to write */
-    struct vfetch_gx_compile_params empty = { .regs = { 0 } };
+    struct vfetch_gx_desc empty = { .regs = { 0 } };
     plan = compile(&empty);
     if (plan) {
         CHECK(vfetch_gx_plan_converter(plan) == NULL);
@@ -599,7 +599,7 @@ static void test_errors(void)
         CHECK_EQ(r.written, 5);
         vfetch_gx_plan_free(plan);
     }
-    CHECK(strcmp(vfetch_strerror(VFETCH_EARRAY_INDEX), "unknown error") != 0);
+    CHECK(strcmp(vfetch_strerror(VFETCH_EGX_ARRAY_INDEX), "unknown error") != 0);
     CHECK(strcmp(vfetch_strerror(VFETCH_EREGISTER), "unknown error") != 0);
 }
 
@@ -611,7 +611,7 @@ static void test_errors(void)
  */
 static void test_block_boundary(void)
 {
-    struct vfetch_gx_compile_params cp = {
+    struct vfetch_gx_desc cp = {
         .regs = { .vcd_lo = vcd(0, VFETCH_GX_INDEX8), .vat_a = 1 | 4u << 1 } }; /* f32 XYZ */
     cp.array_stride[VFETCH_GX_POSITION] = 12;
     vfetch_gx_plan *plan = compile(&cp);
@@ -657,7 +657,7 @@ static void test_block_boundary(void)
             struct vfetch_gx_result r = { 7, 7, 7 };
             const int err = vfetch_gx_run(plan, &p, &r);
             if (policy == VFETCH_GX_INDEX_ERROR) {
-                CHECK_EQ(err, VFETCH_EARRAY_INDEX);
+                CHECK_EQ(err, VFETCH_EGX_ARRAY_INDEX);
                 CHECK_EQ(r.written, 7); /* untouched */
                 unsigned touched = 0;
                 for (size_t i = 0; i < p.out_size; i++)
@@ -711,7 +711,7 @@ static void test_indexed_twins(void)
     static const uint32_t counts[] = { 1, 2, 5, 23, 24, 25, 31, 64, 127, 128, 129, 200, 401 };
     unsigned draws = 0, rows_draws = 0;
     for (unsigned iter = 0; iter < 400; iter++) {
-        struct vfetch_gx_compile_params cp = { 0 };
+        struct vfetch_gx_desc cp = { 0 };
         cp.regs.vat_a = (uint32_t)twin_below(UINT32_MAX) | twin_below(2) << 31;
         cp.regs.vat_b = (uint32_t)twin_below(UINT32_MAX) | 1u << 31;
         cp.regs.vat_c = (uint32_t)twin_below(UINT32_MAX);
@@ -723,7 +723,7 @@ static void test_indexed_twins(void)
         }
         if (modes[VFETCH_GX_POSITION] == VFETCH_GX_DIRECT && twin_below(2))
             modes[VFETCH_GX_POSITION] = VFETCH_GX_INDEX16;
-        struct vfetch_gx_compile_params dp;
+        struct vfetch_gx_desc dp;
         uint32_t vcd_lo = cp.regs.vcd_lo, vcd_hi = 0, dvcd_lo = vcd_lo, dvcd_hi = 0;
         for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
             const unsigned shift = a < 4 ? 9 + 2 * a : 2 * (a - 4);
@@ -735,7 +735,7 @@ static void test_indexed_twins(void)
         cp.layout = (enum vfetch_gx_layout)twin_below(2);
         cp.color_output = (enum vfetch_gx_color_output)twin_below(2);
         struct vfetch_gx_format f;
-        if (vfetch_gx_decode(&cp.regs, &f) != 0)
+        if (vfetch_gx_parse(&cp.regs, &f) != 0)
             continue; /* a reserved color format */
         for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
             cp.array_stride[a] = twin_below(8) == 0 ? 0 : (uint8_t)(f.attr[a].element_size + twin_below(5) - (twin_below(4) == 0));
@@ -837,7 +837,7 @@ static void test_indexed_twins(void)
         struct vfetch_gx_result r = { 7, 7, 7 };
         const int err = vfetch_gx_run(plan, &p, &r);
         if (policy == VFETCH_GX_INDEX_ERROR && clamped) {
-            CHECK_EQ(err, VFETCH_EARRAY_INDEX);
+            CHECK_EQ(err, VFETCH_EGX_ARRAY_INDEX);
             CHECK_EQ(r.written, 7);
             size_t touched = 0;
             for (size_t i = 0; i < out_size; i++)
@@ -914,7 +914,7 @@ static void test_dolphin_layout(void)
     unsigned formats = 0, with_tex_matrix = 0;
     uint64_t seed = 0xd01f1u;
     for (unsigned iter = 0; iter < 300; iter++) {
-        struct vfetch_gx_compile_params cp = { 0 };
+        struct vfetch_gx_desc cp = { 0 };
         uint32_t r[5];
         for (unsigned k = 0; k < 5; k++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -931,7 +931,7 @@ static void test_dolphin_layout(void)
             }
         cp.color_output = (enum vfetch_gx_color_output)(iter & 1);
         struct vfetch_gx_format f;
-        if (vfetch_gx_decode(&cp.regs, &f) != 0)
+        if (vfetch_gx_parse(&cp.regs, &f) != 0)
             continue;
         cp.layout = VFETCH_GX_LAYOUT_PACKED;
         vfetch_gx_plan *packed = compile(&cp);
@@ -1006,7 +1006,7 @@ static void test_dolphin_layout(void)
 
     /* hand vector: position-matrix byte 0xC5 (index 5), texcoord-1 matrix 0x3F (63) without
        texcoord 1; position s16 XY >> 8; texcoord0 s16 S >> 10, no matrix */
-    struct vfetch_gx_compile_params cp = {
+    struct vfetch_gx_desc cp = {
         .regs = { .vcd_lo = 1 | 1u << 2 | vcd(0, VFETCH_GX_DIRECT), .vcd_hi = VFETCH_GX_DIRECT,
                   .vat_a = 3u << 1 | 8u << 4 | 3u << 22 | 10u << 25 | 1u << 30 },
         .layout = VFETCH_GX_LAYOUT_DOLPHIN };
@@ -1038,14 +1038,14 @@ static void test_dolphin_layout(void)
    signalling bit kept; in the vec4 layout (w = 1 added) they are not copies. */
 static void test_word_copy(void)
 {
-    static const struct vfetch_gx_desc formats[3] = {
+    static const struct vfetch_gx_regs formats[3] = {
         { 1u << 9, 0, 1 | 4u << 1 | 1u << 30, 1u << 31, 0 },
         { 1u << 9, 1, 0 | 4u << 1 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 },
         { 1u << 9, 0, 0 | 4u << 1 | 1u << 30, 1u << 31, 0 },
     };
     static const unsigned words[3] = { 3, 4, 2 };
     for (unsigned fi = 0; fi < 3; fi++) {
-        struct vfetch_gx_compile_params cp;
+        struct vfetch_gx_desc cp;
         memset(&cp, 0, sizeof cp);
         cp.regs = formats[fi];
         cp.layout = VFETCH_GX_LAYOUT_PACKED;

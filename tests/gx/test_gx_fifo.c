@@ -93,10 +93,10 @@ static int convert_draw(struct converter *cv, unsigned vat, const uint8_t *vx, u
 /* What the walk saw beyond gx_fifo_totals: the distinct vertex formats. */
 struct formats {
     unsigned count;
-    struct vfetch_gx_desc seen[64];
+    struct vfetch_gx_regs seen[64];
 };
 
-static void note_format(struct formats *fm, const struct vfetch_gx_desc *d)
+static void note_format(struct formats *fm, const struct vfetch_gx_regs *d)
 {
     for (unsigned i = 0; i < fm->count; i++)
         if (!memcmp(&fm->seen[i], d, sizeof *d))

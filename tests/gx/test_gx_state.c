@@ -87,7 +87,7 @@ static void test_state(void)
     vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT) | vcd(2, VFETCH_GX_DIRECT));
     vfetch_gx_load_cp_reg(st, 0x72, 1 | 6u << 14);
     const vfetch_gx_plan *p2 = NULL;
-    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), VFETCH_ERESERVED_COLOR);
+    CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), VFETCH_EGX_RESERVED_COLOR);
     CHECK(p2 == NULL);
     vfetch_gx_load_cp_reg(st, 0x72, 1 | 5u << 14);
     CHECK_EQ(vfetch_gx_state_plan(st, 2, &p2), 0);

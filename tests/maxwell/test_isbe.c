@@ -85,7 +85,7 @@ static uint32_t plain_out[N * 256], isbe_out[N * 256];
 static void check_desc(const struct vfetch_plan_desc *d, const int8_t *generic_of)
 {
     vfetch_plan *plain;
-    CHECK_EQ(vfetch_plan_create(d, &plain), VFETCH_OK);
+    CHECK_EQ(vfetch_plan_compile(d, &plain), VFETCH_OK);
     CHECK_EQ(run_plan(plain, plain_out, sizeof plain_out), VFETCH_OK);
     for (int full = 0; full < 2; full++) {
         struct vfetch_plan_desc id;
@@ -93,7 +93,7 @@ static void check_desc(const struct vfetch_plan_desc *d, const int8_t *generic_o
                                                             : VFETCH_MAXWELL_LAYOUT_COMPACT,
                                           0x0e, &id), VFETCH_OK);
         vfetch_plan *isbe;
-        CHECK_EQ(vfetch_plan_create(&id, &isbe), VFETCH_OK);
+        CHECK_EQ(vfetch_plan_compile(&id, &isbe), VFETCH_OK);
         CHECK_EQ(run_plan(isbe, isbe_out, sizeof isbe_out), VFETCH_OK);
         compare(d, plain_out, vfetch_plan_out_stride(plain), isbe_out, vfetch_plan_out_stride(isbe),
                 full, generic_of, VFETCH_MAX_LOCATIONS, VFETCH_MAX_LOCATIONS);
@@ -197,7 +197,7 @@ static void test_gx(void)
 {
     /* position + matrix index + color0 direct + texcoord 0 and 1 (format a of the benchmarks,
        with matrix indices) */
-    struct vfetch_gx_compile_params cp;
+    struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
     cp.regs.vcd_lo = 1u | 1u << 9 | 1u << 11 | 1u << 13; /* PNMTXIDX, POS, NRM, COL0 direct */
     cp.regs.vcd_hi = 1 | 1u << 2;                        /* TEX0, TEX1 direct */
@@ -250,7 +250,7 @@ static void test_gx_matrix_defaults(void)
     static const unsigned counts[] = { 1, 2, 3, 4, 5, 8, 9 };
     for (unsigned ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
         const unsigned n = counts[ci];
-        struct vfetch_gx_compile_params cp;
+        struct vfetch_gx_desc cp;
         memset(&cp, 0, sizeof cp);
         cp.regs.vcd_lo = ((1u << n) - 1) | 1u << 9; /* n matrix indices from PNMTXIDX, POS direct */
         cp.regs.vat_a = 1 | 4u << 1;               /* xyz float */

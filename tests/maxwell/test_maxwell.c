@@ -19,31 +19,31 @@ static uint32_t attr_word(unsigned stream, unsigned offset, unsigned size, unsig
 
 #define ONE 0x3f800000u
 
-static void test_decode(void)
+static void test_parse(void)
 {
     struct vfetch_maxwell_attribute a;
     /* NVK's words: R32G32B32A32_FLOAT, B10G11R11_UFLOAT, A2B10G10R10_UNORM, R8G8B8_UNORM,
        R16G16B16_SNORM at stream 0, offset 0 */
     CHECK_EQ(attr_word(0, 0, VFETCH_MAXWELL_SIZE_R32_G32_B32_A32, VFETCH_MAXWELL_TYPE_FLOAT, 0), 0x38200000u);
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0x38200000u, &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0x38200000u, &a), VFETCH_OK);
     CHECK_EQ(a.components, 4u);
     CHECK_EQ(a.bytes, 16u);
     CHECK_EQ(a.type, (unsigned)VFETCH_MAXWELL_TYPE_FLOAT);
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0x3e200000u, &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0x3e200000u, &a), VFETCH_OK);
     CHECK_EQ(a.size, (unsigned)VFETCH_MAXWELL_SIZE_B10G11R11);
     CHECK_EQ(a.components, 3u);
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0x16000000u, &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0x16000000u, &a), VFETCH_OK);
     CHECK_EQ(a.size, (unsigned)VFETCH_MAXWELL_SIZE_A2B10G10R10);
     CHECK_EQ(a.type, (unsigned)VFETCH_MAXWELL_TYPE_UNORM);
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0x12600000u, &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0x12600000u, &a), VFETCH_OK);
     CHECK_EQ(a.components, 3u);
     CHECK_EQ(a.bytes, 3u);
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0x08a00000u, &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0x08a00000u, &a), VFETCH_OK);
     CHECK_EQ(a.components, 3u);
     CHECK_EQ(a.bytes, 6u);
     CHECK_EQ(a.type, (unsigned)VFETCH_MAXWELL_TYPE_SNORM);
     /* every field */
-    CHECK_EQ(vfetch_maxwell_attribute_decode(attr_word(29, 0x2345, 0x1b, 6, 1), &a), VFETCH_OK);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(attr_word(29, 0x2345, 0x1b, 6, 1), &a), VFETCH_OK);
     CHECK_EQ(a.stream, 29u);
     CHECK_EQ(a.offset, 0x2345u);
     CHECK_EQ(a.size, 0x1bu);
@@ -71,15 +71,15 @@ static void test_decode(void)
             struct vfetch_maxwell_attribute before;
             memset(&before, 0xa5, sizeof before);
             a = before;
-            const int rc = vfetch_maxwell_attribute_decode(attr_word(3, 8, size, type, 0), &a);
-            CHECK_EQ(rc, ok ? VFETCH_OK : VFETCH_EATTRIBUTE_FORMAT);
+            const int rc = vfetch_maxwell_attribute_parse(attr_word(3, 8, size, type, 0), &a);
+            CHECK_EQ(rc, ok ? VFETCH_OK : VFETCH_EMAXWELL_ATTRIBUTE_FORMAT);
             if (rc)
                 CHECK(memcmp(&a, &before, sizeof a) == 0); /* untouched on error */
             /* inactive: never an error */
-            CHECK_EQ(vfetch_maxwell_attribute_decode(attr_word(3, 8, size, type, 0) | 0x40, &a), VFETCH_OK);
+            CHECK_EQ(vfetch_maxwell_attribute_parse(attr_word(3, 8, size, type, 0) | 0x40, &a), VFETCH_OK);
         }
     }
-    CHECK_EQ(vfetch_maxwell_attribute_decode(0, NULL), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_maxwell_attribute_parse(0, NULL), VFETCH_EINVAL);
 }
 
 /* One vertex of one attribute (or a few), compiled and run: the 4 output slots of generic 0. */
@@ -213,13 +213,13 @@ static void test_errors(void)
     CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EINVAL);
     small_desc(&d);
     d.stream_format[1] = 8; /* stream 1 disabled, attribute 2 reads it */
-    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_ESTREAM_DISABLED);
+    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EMAXWELL_STREAM_DISABLED);
     small_desc(&d);
     d.attribute[2] = attr_word(1, 4, 0x0a, VFETCH_MAXWELL_TYPE_FLOAT, 0); /* 8-bit float */
-    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EATTRIBUTE_FORMAT);
+    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EMAXWELL_ATTRIBUTE_FORMAT);
     small_desc(&d);
     d.attribute[2] = attr_word(1, 4, 0x07, VFETCH_MAXWELL_TYPE_UNORM, 0); /* no size 7 */
-    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EATTRIBUTE_FORMAT);
+    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_EMAXWELL_ATTRIBUTE_FORMAT);
     CHECK(mp == (vfetch_maxwell_plan *)&d);
     /* A bad attribute outside the Bmap fetches nothing: no error. */
     vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_GENERIC_0);
@@ -455,7 +455,7 @@ static void test_levels(void)
             const unsigned i = rnd() % 32, size = sizes[rnd() % 18];
             unsigned type = 1 + rnd() % 7;
             struct vfetch_maxwell_attribute a;
-            if (vfetch_maxwell_attribute_decode(attr_word(0, 0, size, type, 0), &a))
+            if (vfetch_maxwell_attribute_parse(attr_word(0, 0, size, type, 0), &a))
                 type = size == 0x31 ? 7 : 2;
             d.attribute[i] = attr_word(rnd() % 3, rnd() % 24, size, type, rnd() % 2);
         }
@@ -576,7 +576,7 @@ static void test_out_stride(void)
 
 int main(void)
 {
-    test_decode();
+    test_parse();
     test_formats();
     test_errors();
     test_layouts_and_defaults();

@@ -625,13 +625,13 @@ static void test_errors(void)
     for (unsigned type = 13; type <= 15; type++) {
         uint32_t e = el(type, 0, 1, 0, 0, 0);
         set_elements(&d, &e, 1);
-        EXPECT_ERROR(&d, VFETCH_ERESERVED_TYPE);
+        EXPECT_ERROR(&d, VFETCH_ER300_RESERVED_TYPE);
     }
     /* method 3 on a signed normalized fixed element; harmless elsewhere */
     uint32_t e = el(VFETCH_R300_BYTE, 0, 1, 1, 1, 0);
     set_elements(&d, &e, 1);
     d.sgn_norm_cntl = 3;
-    EXPECT_ERROR(&d, VFETCH_ERESERVED_SGN_NORM);
+    EXPECT_ERROR(&d, VFETCH_ER300_RESERVED_SGN_NORM);
     e = el(VFETCH_R300_BYTE, 0, 1, 1, 0, 0);
     set_elements(&d, &e, 1);
     EXPECT_ERROR(&d, 0);
@@ -642,7 +642,7 @@ static void test_errors(void)
 
     e = el(VFETCH_R300_FLOAT_8, 31, 1, 0, 0, 0);
     set_elements(&d, &e, 1);
-    EXPECT_ERROR(&d, VFETCH_EFLOAT8_LOC31);
+    EXPECT_ERROR(&d, VFETCH_ER300_FLOAT8_LOC31);
     e = el(VFETCH_R300_FLOAT_8, 30, 1, 0, 0, 0);
     set_elements(&d, &e, 1);
     EXPECT_ERROR(&d, 0);
@@ -652,7 +652,7 @@ static void test_errors(void)
         sixteen[i] = el(VFETCH_R300_BYTE, i, 0, 0, 0, 0);
     set_elements(&d, sixteen, 16);
     d.vtx_size_dwords = 16;
-    EXPECT_ERROR(&d, VFETCH_ENO_LAST_VEC);
+    EXPECT_ERROR(&d, VFETCH_ER300_NO_LAST_VEC);
     sixteen[15] |= 1u << 13;
     set_elements(&d, sixteen, 16);
     EXPECT_ERROR(&d, 0);
@@ -661,23 +661,23 @@ static void test_errors(void)
     e = el(VFETCH_R300_FLOAT_4, 0, 1, 0, 0, 1);
     set_elements(&d, &e, 1);
     d.vtx_size_dwords = 4;
-    EXPECT_ERROR(&d, VFETCH_ESTREAM_UNDERRUN);
+    EXPECT_ERROR(&d, VFETCH_ER300_STREAM_UNDERRUN);
     d.vtx_size_dwords = 5;
     EXPECT_ERROR(&d, 0);
     d.num_arrays = 2;
     d.arrays[0] = (struct vfetch_r300_array){ 4, 2 };
     d.arrays[1] = (struct vfetch_r300_array){ 4, 2 };
-    EXPECT_ERROR(&d, VFETCH_ESTREAM_UNDERRUN);
+    EXPECT_ERROR(&d, VFETCH_ER300_STREAM_UNDERRUN);
     d.arrays[1] = (struct vfetch_r300_array){ 4, 3 };
     EXPECT_ERROR(&d, 0);
     d.arrays[1] = (struct vfetch_r300_array){ 2, 3 }; /* count above stride */
-    EXPECT_ERROR(&d, VFETCH_EARRAY_LAYOUT);
+    EXPECT_ERROR(&d, VFETCH_ER300_ARRAY_LAYOUT);
     d.arrays[1] = (struct vfetch_r300_array){ 4, 0 };
-    EXPECT_ERROR(&d, VFETCH_EARRAY_LAYOUT);
+    EXPECT_ERROR(&d, VFETCH_ER300_ARRAY_LAYOUT);
     d.arrays[1] = (struct vfetch_r300_array){ 0, 3 }; /* stride 0 is allowed */
     EXPECT_ERROR(&d, 0);
     d.num_arrays = 17;
-    EXPECT_ERROR(&d, VFETCH_ETOO_MANY_ARRAYS);
+    EXPECT_ERROR(&d, VFETCH_ER300_TOO_MANY_ARRAYS);
 
     d.num_arrays = 0;
     d.vtx_size_dwords = 0;

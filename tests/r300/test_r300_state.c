@@ -54,7 +54,7 @@ static void check_against_compile(vfetch_r300_state *s, const struct vfetch_r300
     int want_err = vfetch_r300_translate(&d, &pd);
     if (!want_err) {
         pd.path = params->path;
-        want_err = vfetch_plan_create(&pd, &want);
+        want_err = vfetch_plan_compile(&pd, &want);
     }
     const vfetch_plan *got = NULL;
     const int err = vfetch_r300_state_plan(s, immediate, &got);
@@ -127,7 +127,7 @@ static void test_random_sequences(void)
                 const size_t words = 1 + 3 * (count / 2) + 2 * (count & 1);
                 const int err = vfetch_r300_load_vbpntr(s, payload, words);
                 if (count > VFETCH_R300_MAX_ARRAYS) {
-                    CHECK_EQ(err, VFETCH_ETOO_MANY_ARRAYS);
+                    CHECK_EQ(err, VFETCH_ER300_TOO_MANY_ARRAYS);
                     refused++;
                 } else {
                     CHECK_EQ(err, 0);
@@ -228,7 +228,7 @@ static void test_cache(void)
     CHECK_EQ(vfetch_r300_load_reg(none, VFETCH_R300_VAP_VTX_SIZE, 1), VFETCH_EINVAL);
     CHECK_EQ(vfetch_r300_state_plan(s, 0, NULL), VFETCH_EINVAL);
     const uint32_t seventeen[1] = { 17 };
-    CHECK_EQ(vfetch_r300_load_vbpntr(s, seventeen, 1), VFETCH_ETOO_MANY_ARRAYS);
+    CHECK_EQ(vfetch_r300_load_vbpntr(s, seventeen, 1), VFETCH_ER300_TOO_MANY_ARRAYS);
     CHECK_EQ(vfetch_r300_load_vbpntr(s, NULL, 1), VFETCH_EINVAL);
     CHECK_EQ(vfetch_r300_state_plan(s, 0, &b), 0);
     CHECK(b == again); /* nothing changed by the refusals */

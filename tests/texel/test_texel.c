@@ -33,10 +33,31 @@
 #define MSB VFETCH_TX_FORMAT2_TXFORMAT_MSB
 #define POW2 VFETCH_TX_FORMAT2_POW2FIX2FLT
 
+/* The defaults' options (vfetch_texel_desc_init), to change one of them. */
+static void options_default(struct vfetch_texel_options *o)
+{
+    struct vfetch_texel_desc d;
+    vfetch_texel_desc_init(&d);
+    *o = d.options;
+}
+
+/* A description of the two words and options (NULL: the defaults). */
+static struct vfetch_texel_desc desc_of(uint32_t f1, uint32_t f2, const struct vfetch_texel_options *o)
+{
+    struct vfetch_texel_desc d;
+    vfetch_texel_desc_init(&d);
+    d.tx_format1 = f1;
+    d.tx_format2 = f2;
+    if (o)
+        d.options = *o;
+    return d;
+}
+
 static vfetch_texel_plan *plan_of(uint32_t f1, uint32_t f2, const struct vfetch_texel_options *o)
 {
     vfetch_texel_plan *p = NULL;
-    int err = vfetch_texel_compile(f1, f2, o, &p);
+    const struct vfetch_texel_desc d = desc_of(f1, f2, o);
+    int err = vfetch_texel_compile(&d, &p);
     if (err != VFETCH_OK) {
         fprintf(stderr, "compile 0x%08x 0x%08x: %s\n", (unsigned)f1, (unsigned)f2,
                 vfetch_strerror(err));
@@ -144,7 +165,7 @@ static void check_hand_packed(void)
     texels_of(4 | SEL_RGBA, MSB, NULL, (const uint8_t *)ten, 8, 1, 1, t);
     CHECK_RGBA(t[0], 1.0f, 0x3C0 / 1023.0f, 1.0f / 1023.0f, 0x40 / 1023.0f);
     struct vfetch_texel_options high;
-    vfetch_texel_options_default(&high);
+    options_default(&high);
     high.align10 = VFETCH_TEXEL_ALIGN10_HIGH;
     texels_of(4 | SEL_RGBA, MSB, &high, (const uint8_t *)ten, 8, 1, 1, t);
     CHECK_RGBA(t[0], 15.0f / 1023.0f, 1.0f, 0.0f, 1.0f / 1023.0f);
@@ -169,7 +190,7 @@ static void check_hand_signed_methods(void)
     float t[16][4];
     const uint8_t b[3] = { 0x80, 0x81, 0x00 }; /* -128, -127, 0 */
     struct vfetch_texel_options o;
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     static const float want[3][3] = {
         { -1.0f, -1.0f, 0.0f },                                /* clamp */
         { -128.0f / 127.0f, -1.0f, 0.0f },                     /* zero */
@@ -233,7 +254,7 @@ static void check_hand_blocks(void)
     CHECK_RGBA(t[15], 1.0f, 0.0f, 0.0f, 1.0f);
     /* the RGBA order option: component 0 = red */
     struct vfetch_texel_options o;
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     o.dxt_order = VFETCH_TEXEL_DXT_RGBA;
     texels_of(15 | SEL_RGBA, 0, &o, dxt1, 8, 4, 4, t);
     CHECK_RGBA(t[2], 170.0f / 255, 0.0f, 85.0f / 255, 1.0f);
@@ -265,7 +286,7 @@ static void check_hand_blocks(void)
     CHECK_RGBA(t[3], 0.0f, 0.0f, 0.0f, 0.0f);
     CHECK_FLOAT(t[15][3], 1.0f);
     o = (struct vfetch_texel_options){ 0 };
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     o.dxt35_colour = VFETCH_TEXEL_DXT35_FOUR_COLOUR;
     texels_of(16 | SEL(2, 1, 0, 3), 0, &o, dxt3, 16, 4, 4, t);
     CHECK_RGBA(t[3], 170.0f / 255, 0.0f, 85.0f / 255, 0.0f);
@@ -297,7 +318,7 @@ static void check_hand_blocks(void)
     CHECK_FLOAT(t[1][0], -1.0f);
     /* D3D10 float interpolation: (6 * 255) / (7 * 255) = 6/7 */
     o = (struct vfetch_texel_options){ 0 };
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     o.bc_interp = VFETCH_TEXEL_BC_FLOAT;
     texels_of(5 | SEL(0, 4, 4, 5), MSB, &o, bc4, 8, 4, 4, t);
     CHECK_FLOAT(t[0][0], 1530.0f / 1785.0f);
@@ -307,7 +328,7 @@ static void check_hand_yuv(void)
 {
     float t[16][4];
     struct vfetch_texel_options o;
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     /* CxV8U8: U, V signed; C = sqrt(1 - U^2 - V^2); SEL applies, component 3 reads 1 */
     const uint8_t cx[6] = { 0, 0, 127, 0, 0x81, 0x81 };
     texels_of(18 | SEL_RGBA, 0, NULL, cx, 6, 3, 1, t);
@@ -457,7 +478,7 @@ static void check_packed_exhaustive(void)
             if (variant == 9 && !all8)
                 continue;
             struct vfetch_texel_options o;
-            vfetch_texel_options_default(&o);
+            options_default(&o);
             o.signed_method = (enum vfetch_texel_signed)method;
             const uint32_t f1 = pf->code | SEL(sel[0], sel[1], sel[2], sel[3]) | signs << 5;
             const uint32_t f2 = (pf->msb ? MSB : 0) | (pow2 ? POW2 : 0);
@@ -572,7 +593,7 @@ static void check_bc4_exhaustive(void)
     for (unsigned mode = 0; mode < 4; mode++) {
         const int is_signed = mode & 1, fl = mode >> 1;
         struct vfetch_texel_options o;
-        vfetch_texel_options_default(&o);
+        options_default(&o);
         o.bc_interp = fl ? VFETCH_TEXEL_BC_FLOAT : VFETCH_TEXEL_BC_TRUNCATE;
         texels_of(5 | SEL(0, 4, 4, 5) | (uint32_t)is_signed << 5, MSB, &o, data, blocks * 8,
                   1024, 1024, out);
@@ -632,7 +653,7 @@ static void check_gamma(void)
     float(*out)[4] = malloc(sizeof(float[4]) * 256);
     for (unsigned curve = 0; curve < 2; curve++) {
         struct vfetch_texel_options o;
-        vfetch_texel_options_default(&o);
+        options_default(&o);
         o.gamma = (enum vfetch_texel_gamma)curve;
         texels_of(12 | SEL_RGBA | 1u << 21, 0, &o, data, sizeof data, 256, 1, out);
         unsigned bad = 0;
@@ -674,7 +695,8 @@ static void check_gamma(void)
 static int compile_err(uint32_t f1, uint32_t f2, const struct vfetch_texel_options *o)
 {
     vfetch_texel_plan *p = (vfetch_texel_plan *)(uintptr_t)1;
-    int err = vfetch_texel_compile(f1, f2, o, &p);
+    const struct vfetch_texel_desc d = desc_of(f1, f2, o);
+    int err = vfetch_texel_compile(&d, &p);
     if (err != VFETCH_OK)
         CHECK(p == (vfetch_texel_plan *)(uintptr_t)1); /* untouched */
     else
@@ -690,26 +712,30 @@ static void check_compile_errors(void)
     for (unsigned field = 0; field < 4; field++)
         for (unsigned v = 6; v < 8; v++)
             CHECK_EQ(compile_err(12 | v << (9 + 3 * field), 0, NULL), VFETCH_ERESERVED_SWIZZLE);
-    CHECK_EQ(compile_err(12 | 3u << 25, 0, NULL), VFETCH_ERESERVED_COORD_TYPE);
-    CHECK_EQ(compile_err(19 | 3u << 22, 0, NULL), VFETCH_ERESERVED_YUV_MODE);
+    CHECK_EQ(compile_err(12 | 3u << 25, 0, NULL), VFETCH_ETEXEL_RESERVED_COORD_TYPE);
+    CHECK_EQ(compile_err(19 | 3u << 22, 0, NULL), VFETCH_ETEXEL_RESERVED_YUV_MODE);
     CHECK_EQ(compile_err(12 | 1u << 22, 0, NULL), VFETCH_ETEXEL_YUV_FORMAT);
     CHECK_EQ(compile_err(6 | 1u << 24, 0, NULL), VFETCH_ETEXEL_YUV_FORMAT);
-    CHECK_EQ(compile_err(6, POW2, NULL), VFETCH_EPOW2FIX_FORMAT);
-    CHECK_EQ(compile_err(1, POW2, NULL), VFETCH_EPOW2FIX_FORMAT);
-    CHECK_EQ(compile_err(15, POW2, NULL), VFETCH_EPOW2FIX_FORMAT);
-    CHECK_EQ(compile_err(24, POW2, NULL), VFETCH_EPOW2FIX_FORMAT);
+    CHECK_EQ(compile_err(6, POW2, NULL), VFETCH_ETEXEL_POW2FIX_FORMAT);
+    CHECK_EQ(compile_err(1, POW2, NULL), VFETCH_ETEXEL_POW2FIX_FORMAT);
+    CHECK_EQ(compile_err(15, POW2, NULL), VFETCH_ETEXEL_POW2FIX_FORMAT);
+    CHECK_EQ(compile_err(24, POW2, NULL), VFETCH_ETEXEL_POW2FIX_FORMAT);
     CHECK_EQ(compile_err(12, POW2, NULL), VFETCH_OK);
     CHECK_EQ(compile_err(18, POW2, NULL), VFETCH_OK);
     CHECK_EQ(compile_err(12 | 0x1Fu << 27, 0, NULL), VFETCH_OK); /* CACHE ignored */
     CHECK_EQ(compile_err(20 | 2u << 22 | 1u << 24, 0, NULL), VFETCH_OK);
     struct vfetch_texel_options o;
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     o.gamma = (enum vfetch_texel_gamma)2;
     CHECK_EQ(compile_err(12, 0, &o), VFETCH_EINVAL);
-    vfetch_texel_options_default(&o);
+    options_default(&o);
     o.dxt35_colour = (enum vfetch_texel_dxt35_colour)7;
     CHECK_EQ(compile_err(12, 0, &o), VFETCH_EINVAL);
-    CHECK_EQ(vfetch_texel_compile(12, 0, NULL, NULL), VFETCH_EINVAL);
+    const struct vfetch_texel_desc d12 = desc_of(12, 0, NULL);
+    CHECK_EQ(vfetch_texel_compile(&d12, NULL), VFETCH_EINVAL);
+    vfetch_texel_plan *untouched = (vfetch_texel_plan *)(uintptr_t)1;
+    CHECK_EQ(vfetch_texel_compile(NULL, &untouched), VFETCH_EINVAL);
+    CHECK(untouched == (vfetch_texel_plan *)(uintptr_t)1);
     for (int code = VFETCH_ETEXEL_UNSUPPORTED; code > VFETCH_ECOUNT; code--)
         CHECK(strcmp(vfetch_strerror(code), "unknown error") != 0);
 }
@@ -740,35 +766,35 @@ static void check_decode_errors(void)
     t = tgood, s.pitch_unit = (enum vfetch_texel_pitch_unit)2;
     TRY(p, NULL, VFETCH_EINVAL);
     s = good, s.width = 0;
-    TRY(p, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(p, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good, s.depth = 2; /* 2D */
-    TRY(p, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(p, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good, s.width = 2, s.height = 2, s.size = 64, s.depth = 5;
-    TRY(cube, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(cube, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good, s.pitch = 31; /* a row of 4 blocks is 32 bytes */
-    TRY(p, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(p, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good, s.pitch = 3, s.pitch_unit = VFETCH_TEXEL_PITCH_BLOCKS;
-    TRY(p, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(p, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good, s.width = 2, s.height = 2, s.size = 64 * 6, s.depth = 6, s.slice_pitch = 15;
-    TRY(cube, NULL, VFETCH_ESURFACE_LAYOUT);
+    TRY(cube, NULL, VFETCH_ETEXEL_SURFACE_LAYOUT);
     s = good;
     struct vfetch_texel_region r = { 1, 1, 0, 16, 1, 1 };
-    TRY(p, &r, VFETCH_EREGION);
+    TRY(p, &r, VFETCH_ETEXEL_REGION);
     r = (struct vfetch_texel_region){ 0, 8, 0, 1, 1, 1 };
-    TRY(p, &r, VFETCH_EREGION);
+    TRY(p, &r, VFETCH_ETEXEL_REGION);
     r = (struct vfetch_texel_region){ 0, 0, 1, 1, 1, 1 };
-    TRY(p, &r, VFETCH_EREGION);
+    TRY(p, &r, VFETCH_ETEXEL_REGION);
     r = (struct vfetch_texel_region){ 0xFFFFFFFFu, 0, 0, 2, 1, 1 };
-    TRY(p, &r, VFETCH_EREGION);
+    TRY(p, &r, VFETCH_ETEXEL_REGION);
     s.size = sizeof src - 1;
-    TRY(p, NULL, VFETCH_ESHORT_SURFACE);
+    TRY(p, NULL, VFETCH_ETEXEL_SHORT_SURFACE);
     r = (struct vfetch_texel_region){ 0, 0, 0, 12, 8, 1 }; /* does not read the last block */
     t.size = 12 * 8 * 16;
     TRY(p, &r, VFETCH_OK);
     s = good, t = tgood;
     t.format = VFETCH_TEXEL_RGBA8;
     s.width = 4; /* 4 x 8 halves: the 64 bytes */
-    TRY(half, NULL, VFETCH_ERGBA8_INEXACT);
+    TRY(half, NULL, VFETCH_ETEXEL_RGBA8_INEXACT);
     s = good, t = tgood, t.size = sizeof out - 1;
     TRY(p, NULL, VFETCH_ESHORT_OUTPUT);
     t = tgood, t.pitch = 16 * 16 - 4;
@@ -781,7 +807,7 @@ static void check_decode_errors(void)
     memset(out, 0x5A, sizeof out);
     s = good, t = tgood;
     s.size = 0;
-    TRY(p, NULL, VFETCH_ESHORT_SURFACE);
+    TRY(p, NULL, VFETCH_ETEXEL_SHORT_SURFACE);
     r = (struct vfetch_texel_region){ 3, 3, 0, 0, 5, 1 };
     TRY(p, &r, VFETCH_OK);
     /* an empty region is checked like any other for what needs no texel */
@@ -793,9 +819,9 @@ static void check_decode_errors(void)
     t = tgood, t.format = VFETCH_TEXEL_RGBA8, t.size = 0;
     s.width = 4, s.size = 64;
     r = (struct vfetch_texel_region){ 0, 0, 0, 0, 0, 1 };
-    TRY(half, &r, VFETCH_ERGBA8_INEXACT);
+    TRY(half, &r, VFETCH_ETEXEL_RGBA8_INEXACT);
     r = (struct vfetch_texel_region){ 0, 0, 0, 1, 1, 1 };
-    TRY(half, &r, VFETCH_ERGBA8_INEXACT);
+    TRY(half, &r, VFETCH_ETEXEL_RGBA8_INEXACT);
     int untouched = 1;
     for (size_t i = 0; i < sizeof out; i++)
         untouched &= out[i] == 0x5A;
@@ -1018,10 +1044,10 @@ static void check_info_and_describe(void)
         CHECK_EQ(info.block_bytes, rows[i].bb);
         CHECK_EQ(info.rgba8_exact, rows[i].exact);
         char text[2048];
-        const size_t n = vfetch_texel_describe(p, text, sizeof text);
+        const size_t n = vfetch_texel_plan_describe(p, text, sizeof text);
         CHECK(n > 0 && n < sizeof text && strstr(text, info.name) != NULL);
         char small[8];
-        CHECK_EQ(vfetch_texel_describe(p, small, sizeof small), n);
+        CHECK_EQ(vfetch_texel_plan_describe(p, small, sizeof small), n);
         CHECK_EQ(strlen(small), sizeof small - 1);
         vfetch_texel_plan_free(p);
     }

@@ -225,7 +225,11 @@ static int run_fixture(const char *dir, const char *image, const char *bc)
         goto done;
     }
 
-    rc = vfetch_texel_compile(f1, f2, NULL, &plan);
+    struct vfetch_texel_desc desc;
+    vfetch_texel_desc_init(&desc);
+    desc.tx_format1 = f1;
+    desc.tx_format2 = f2;
+    rc = vfetch_texel_compile(&desc, &plan);
     if (rc != 0 || !plan) {
         printf("FAIL %s: vfetch_texel_compile(0x%08lx, 0x%08lx) = %d\n", name, (unsigned long)f1,
                (unsigned long)f2, rc);

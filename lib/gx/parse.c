@@ -1,5 +1,5 @@
 /*
- * The GameCube/Wii front-end, part 1: VCD/VAT decoding and the vertex size. The bit layout and
+ * The GameCube/Wii front-end, part 1: VCD/VAT parsing and the vertex size. The bit layout and
  * the rules are docs/gx.md's behaviour table (a field spans up to the next listed bit).
  */
 #include <string.h>
@@ -36,14 +36,14 @@ static const uint8_t gx_component_size[5] = { 1, 1, 2, 2, 4 };
 static const uint8_t gx_color_size[6] = { 2, 3, 4, 2, 3, 4 };
 
 /* VCD mode of attribute a: position bits 9-10, normal 11-12, colors 13-16, texcoords in HI. */
-static unsigned gx_mode(const struct vfetch_gx_desc *d, unsigned a)
+static unsigned gx_mode(const struct vfetch_gx_regs *d, unsigned a)
 {
     if (a < VFETCH_GX_TEXCOORD0)
         return gx_bits(d->vcd_lo, 9 + 2 * a, 2);
     return gx_bits(d->vcd_hi, 2 * (a - VFETCH_GX_TEXCOORD0), 2);
 }
 
-static int gx_decode_attr(const struct vfetch_gx_desc *d, unsigned a, struct vfetch_gx_format *f)
+static int gx_parse_attr(const struct vfetch_gx_regs *d, unsigned a, struct vfetch_gx_format *f)
 {
     const uint32_t vat[3] = { d->vat_a, d->vat_b, d->vat_c };
     const struct gx_vat_field *field = &gx_vat_fields[a];
@@ -56,7 +56,7 @@ static int gx_decode_attr(const struct vfetch_gx_desc *d, unsigned a, struct vfe
 
     if (a == VFETCH_GX_COLOR0 || a == VFETCH_GX_COLOR1) {
         if (fmt > VFETCH_GX_RGBA8888)
-            return VFETCH_ERESERVED_COLOR;
+            return VFETCH_EGX_RESERVED_COLOR;
         at->count = cnt ? 4 : 3; /* the count does not change the size: the format does */
         at->format = (uint8_t)fmt;
         at->element_size = gx_color_size[fmt];
@@ -93,7 +93,7 @@ static int gx_decode_attr(const struct vfetch_gx_desc *d, unsigned a, struct vfe
     return VFETCH_OK;
 }
 
-int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format *out)
+int vfetch_gx_parse(const struct vfetch_gx_regs *desc, struct vfetch_gx_format *out)
 {
     if (!desc || !out)
         return VFETCH_EINVAL;
@@ -108,7 +108,7 @@ int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format 
         f.vertex_size += f.tex_matrix_index[n];
     }
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
-        const int err = gx_decode_attr(desc, a, &f);
+        const int err = gx_parse_attr(desc, a, &f);
         if (err)
             return err;
         f.vertex_size += f.attr[a].stream_size;
@@ -117,12 +117,12 @@ int vfetch_gx_decode(const struct vfetch_gx_desc *desc, struct vfetch_gx_format 
     return VFETCH_OK;
 }
 
-int vfetch_gx_vertex_size(const struct vfetch_gx_desc *desc, uint32_t *size)
+int vfetch_gx_vertex_size(const struct vfetch_gx_regs *desc, uint32_t *size)
 {
     if (!size)
         return VFETCH_EINVAL;
     struct vfetch_gx_format f;
-    const int err = vfetch_gx_decode(desc, &f);
+    const int err = vfetch_gx_parse(desc, &f);
     if (err)
         return err;
     *size = f.vertex_size;
