@@ -84,13 +84,17 @@ run_build() {
     [ ${#targets[@]} -gt 0 ] && tests=(--no-rebuild "${tests[@]}")
     echo "=== $dir: meson setup ${setup[*]}"
     rm -rf "$dir"
+    local b0 b1
+    b0=$(date +%s)
     if ! meson setup "$dir" "${setup[@]}" >"$dir.setup.log" 2>&1 || ! ninja -C "$dir" "${targets[@]}" >"$dir.build.log" 2>&1; then
         echo "build failed: see $dir.setup.log / $dir.build.log"
         tail -20 "$dir.build.log" 2>/dev/null || tail -20 "$dir.setup.log"
         failed=$((failed + 1))
         return
     fi
+    b1=$(date +%s)
     meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|^Timeout:"
+    echo "$dir: build $((b1 - b0)) s, tests $(( $(date +%s) - b1 )) s"
     count_results "$dir"
 }
 
