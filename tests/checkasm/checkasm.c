@@ -16,7 +16,10 @@
  * first differing byte; `test_checkasm --seed N --kernel NAME --isa LEVEL` replays it. A NAME
  * that is no kernel or family is an error (exit status 2).
  *
- * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--quick] [--list]
+ * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL]
+ *                     [--part I/N] [--quick] [--list]
+ * --part I/N runs the I-th of N shares (every N-th kernel, the families dealt out), so that
+ * meson runs it as N tests on N cores; the shares together are the whole run, same seeds.
  */
 #define _DEFAULT_SOURCE
 #include <inttypes.h>
@@ -47,15 +50,31 @@ unsigned *const checkasm_checks = &test_checks, *const checkasm_failures = &test
 uint64_t opt_seed = 0x5eed;
 static const char *opt_kernel; /* NULL: every kernel and family */
 static const char *opt_isa;    /* NULL: every level */
+static unsigned opt_part, opt_parts = 1; /* --part I/N: the (I-1)th of N shares, 0-based */
 bool opt_quick;
 unsigned mismatch_reports;
 
 /* What --kernel takes besides the kernels' names (kernels[]); --list prints both. */
 static const char *const family_names[] = { "record", "gx-index", "texel" };
 
+/* Which share of --part a kernel or family falls in: its place in kernels[] or family_names[]
+   (kernels alternate; record, gx-index, texel go to shares 0, 1, 2 mod N). */
+static unsigned share_of(const char *name)
+{
+    for (unsigned i = 0; i < num_kernels; i++)
+        if (!strcmp(name, kernels[i].name))
+            return i % opt_parts;
+    for (unsigned i = 0; i < sizeof family_names / sizeof family_names[0]; i++)
+        if (!strcmp(name, family_names[i]))
+            return i % opt_parts;
+    return 0;
+}
+
 bool checkasm_wants(const char *name)
 {
-    return !opt_kernel || !strcmp(opt_kernel, name);
+    if (opt_kernel)
+        return !strcmp(opt_kernel, name);
+    return share_of(name) == opt_part;
 }
 
 /* Whether --kernel names a kernel or a family. */
@@ -566,7 +585,7 @@ vfetch_plan *plan_at_level(const struct vfetch_plan_desc *d, unsigned l)
 
 static void usage(void)
 {
-    printf("usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--quick] [--list]\n");
+    printf("usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--part I/N] [--quick] [--list]\n");
 }
 
 int main(int argc, char **argv)
@@ -579,7 +598,16 @@ int main(int argc, char **argv)
             opt_kernel = argv[++i];
         else if (!strcmp(argv[i], "--isa") && i + 1 < argc)
             opt_isa = argv[++i];
-        else if (!strcmp(argv[i], "--quick"))
+        else if (!strcmp(argv[i], "--part") && i + 1 < argc) {
+            unsigned part = 0, parts = 0;
+            char end;
+            if (sscanf(argv[++i], "%u/%u%c", &part, &parts, &end) != 2 || part < 1 || part > parts) {
+                usage();
+                return 2;
+            }
+            opt_part = part - 1;
+            opt_parts = parts;
+        } else if (!strcmp(argv[i], "--quick"))
             opt_quick = true;
         else if (!strcmp(argv[i], "--list"))
             list = true;
@@ -607,7 +635,10 @@ int main(int argc, char **argv)
     printf("checkasm: seed %" PRIu64 ", levels:", opt_seed);
     for (unsigned l = 0; l < num_levels; l++)
         printf(" %s", levels[l].name);
-    printf("%s\n", opt_quick ? " (quick)" : "");
+    printf("%s", opt_quick ? " (quick)" : "");
+    if (opt_parts > 1)
+        printf(" (part %u/%u)", opt_part + 1, opt_parts);
+    printf("\n");
     if (opt_isa && num_levels == 0) {
         fprintf(stderr, "level %s is not available here\n", opt_isa);
         return 77; /* meson: skipped */
