@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,6 +22,13 @@ static size_t guard_page(void)
     return (size_t)sysconf(_SC_PAGESIZE);
 }
 
+/* Freed small mappings kept for reuse: checkasm maps and unmaps a buffer or two per case,
+   hundreds of thousands of times, and the system calls (and, under qemu, their emulation) were
+   most of its time. A reused mapping is zeroed again, so it reads as a fresh one. */
+#define GUARD_CACHE_MAX_LEN ((size_t)4 << 20)
+#define GUARD_CACHE_SLOTS 64
+static struct guard_map guard_cache[GUARD_CACHE_SLOTS];
+
 /* Layout: [guard page][data pages][guard page]; the user buffer is placed at one end. */
 static void *guard_alloc(size_t n, int at_tail)
 {
@@ -29,15 +37,25 @@ static void *guard_alloc(size_t n, int at_tail)
         return NULL;
     const size_t data = (n + page - 1) / page * page;
     const size_t len = data + 2 * page;
-    /* MAP_NORESERVE: a page costs memory only once touched (tests map many-GiB surfaces and
-       use only their ends) */
-    uint8_t *base = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
-        return NULL;
-    if (mprotect(base, page, PROT_NONE) || mprotect(base + page + data, page, PROT_NONE)) {
-        munmap(base, len);
-        return NULL;
+    uint8_t *base = NULL;
+    for (size_t i = 0; i < GUARD_CACHE_SLOTS && !base; i++) {
+        if (guard_cache[i].base && guard_cache[i].len == len) {
+            base = guard_cache[i].base;
+            guard_cache[i].base = NULL;
+            memset(base + page, 0, data);
+        }
+    }
+    if (!base) {
+        /* MAP_NORESERVE: a page costs memory only once touched (tests map many-GiB surfaces
+           and use only their ends) */
+        base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base == MAP_FAILED)
+            return NULL;
+        if (mprotect(base, page, PROT_NONE) || mprotect(base + page + data, page, PROT_NONE)) {
+            munmap(base, len);
+            return NULL;
+        }
     }
     void *user = at_tail ? base + page + data - n : base + page;
     for (size_t i = 0; i < GUARD_MAX_MAPS; i++) {
@@ -75,7 +93,14 @@ void guard_free(void *p)
         return;
     for (size_t i = 0; i < GUARD_MAX_MAPS; i++) {
         if (guard_maps[i].base && guard_maps[i].user == p) {
-            munmap(guard_maps[i].base, guard_maps[i].len);
+            size_t slot = GUARD_CACHE_SLOTS;
+            if (guard_maps[i].len <= GUARD_CACHE_MAX_LEN)
+                for (slot = 0; slot < GUARD_CACHE_SLOTS && guard_cache[slot].base; slot++)
+                    ;
+            if (slot < GUARD_CACHE_SLOTS)
+                guard_cache[slot] = guard_maps[i];
+            else
+                munmap(guard_maps[i].base, guard_maps[i].len);
             guard_maps[i].base = NULL;
             return;
         }

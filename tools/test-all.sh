@@ -74,7 +74,8 @@ PY
 }
 
 # build NAME [meson setup args...] -- [meson test args...]; with targets in BUILD_TARGETS, only
-# those are built (and the tests run without rebuilding).
+# those are built (and the tests run without rebuilding). BESIDE_TESTS: a command run in the
+# background once the build is done, while the tests run (the tests then never rebuild).
 run_build() {
     local dir="$1"; shift
     local setup=() tests=() targets=(${BUILD_TARGETS:-})
@@ -93,8 +94,15 @@ run_build() {
         return
     fi
     b1=$(date +%s)
+    local beside=
+    if [ -n "${BESIDE_TESTS:-}" ]; then
+        bash -c "$BESIDE_TESTS" &
+        beside=$!
+        [ ${#targets[@]} -gt 0 ] || tests=(--no-rebuild "${tests[@]}")
+    fi
     meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:|^Timeout:"
     echo "$dir: build $((b1 - b0)) s, tests $(( $(date +%s) - b1 )) s"
+    [ -z "$beside" ] || wait "$beside"
     count_results "$dir"
 }
 
@@ -108,9 +116,12 @@ run_build build-test --buildtype=release -Dguard_stages=true
 # the avx512 record program) for the same semantics, which is what this build checks.
 run_build build-nonative -Doptimization=2 -Ddebug=false -Dsimde_no_native=true \
     -Dbench=disabled -Dguard_stages=true
+# ThreadSanitizer at -O1 with line tables (what its documentation suggests; the library's
+# compile at -O2 -g was most of this build's time).
 if [ -f tests/test_threads.c ]; then
-    BUILD_TARGETS=tests/test_threads CC=clang run_build build-tsan --buildtype=debugoptimized \
-        -Db_sanitize=thread -Db_lundef=false -Dbench=disabled -- threads
+    BUILD_TARGETS=tests/test_threads CC=clang run_build build-tsan -Doptimization=1 -Ddebug=false \
+        -Dc_args=-gline-tables-only -Db_sanitize=thread -Db_lundef=false -Dbench=disabled \
+        -- threads
 fi
 # Under qemu checkasm runs its quick mode (fewer random formats, byte orders and shifts; every
 # kernel and record loop variant still at every level): the native builds above run it whole.
@@ -124,12 +135,18 @@ t1=$(date +%s)
 # checkasm in its quick mode here too: the native builds above run it whole; under ASan it is
 # every kernel and record loop variant at every level, with fewer random formats.
 # -O2 with line tables only (file:line in the sanitizers' reports; full -g took a fifth of the
-# compile), as tools/fuzz.sh configures it.
-VFETCH_CHECKASM_QUICK=1 CC=clang run_build build-fuzz -Doptimization=2 -Ddebug=false -Dfuzz=true \
+# compile), as tools/fuzz.sh configures it. The fuzzers run beside the tests (two cores, four
+# processes: each target gets its FUZZ_SECONDS of wall time, with less of the CPU while the tests
+# run).
+rm -f build-fuzz.log
+VFETCH_CHECKASM_QUICK=1 CC=clang \
+    BESIDE_TESTS="FUZZ_REUSE=1 bash tools/fuzz.sh ${FUZZ_SECONDS:-30} > build-fuzz.log 2>&1" \
+    run_build build-fuzz -Doptimization=2 -Ddebug=false -Dfuzz=true \
     -Dbench=disabled -Db_sanitize=address,undefined -Db_lundef=false \
     "-Dc_args=-gline-tables-only -fno-sanitize-recover=all"
-echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-30}"
-FUZZ_REUSE=1 bash tools/fuzz.sh "${FUZZ_SECONDS:-30}" | tee build-fuzz.log
+echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-30} (beside the tests)"
+touch build-fuzz.log
+cat build-fuzz.log
 fuzz_ok=$(grep -cE '^[a-z0-9_]+ +ok ' build-fuzz.log)
 fuzz_failed=$(grep -cE '^[a-z0-9_]+ +FAILED ' build-fuzz.log)
 [ "$fuzz_ok" -eq 0 ] && [ "$fuzz_failed" -eq 0 ] && fuzz_failed=1 # it did not even build
