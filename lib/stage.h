@@ -3,10 +3,11 @@
  * program's staged groups, the per-op path's staged records, GX's staged vertices).
  *
  * A stage is the caller's stack array when the bytes fit it, else one heap block. Builds
- * configured with -Dguard_stages=true (the test builds) put every stage in a fresh mapping
- * instead, whose last byte is followed by a PROT_NONE page (and whose first byte follows one
- * when the size is a multiple of the page size): a copy past the stage's end is then a crash
- * in the tests, not a silent overwrite of the stack.
+ * configured with -Dguard_stages=true (the test builds) put every stage in a mapping of its
+ * own instead (fresh, or one the thread released, zeroed again), whose last byte is followed
+ * by a PROT_NONE page (and whose first byte follows one when the size is a multiple of the page
+ * size): a copy past the stage's end is then a crash in the tests, not a silent overwrite of
+ * the stack.
  */
 #ifndef VFETCH_STAGE_H
 #define VFETCH_STAGE_H

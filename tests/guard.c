@@ -1,4 +1,5 @@
-/* Guard-page buffers (see guard.h): one mapping per buffer, with a registry to unmap it. */
+/* Guard-page buffers (see guard.h): one mapping per buffer, with a registry to unmap it, and the
+   small ones kept for reuse. */
 #define _DEFAULT_SOURCE
 #include "guard.h"
 

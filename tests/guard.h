@@ -7,8 +7,10 @@
 
 #include <stddef.h>
 
-/** n bytes (n may be 0) whose end is exactly the start of a PROT_NONE page. NULL on failure.
-    Pages take memory only once touched, so n may be many GiB where the address space allows. */
+/** n bytes (n may be 0) whose end is exactly the start of a PROT_NONE page, zeroed. NULL on
+    failure. Pages take memory only once touched, so n may be many GiB where the address space
+    allows. (A freed mapping of up to 4 MiB is kept and given out again, zeroed: the same
+    guards, without the system calls and page faults of a fresh one.) */
 void *guard_alloc_tail(size_t n);
 
 /** n bytes (n may be 0) that start right after a PROT_NONE page. NULL on failure. */
