@@ -11,7 +11,8 @@
 #   build-aarch64  cross-compiled for aarch64 (NEON kernels), run under qemu-aarch64-static
 #   build-i386     cross-compiled for 32-bit x86 (32-bit size_t; every x86 level built, c..avx2
 #                  run: qemu has no AVX-512), run under qemu-i386-static
-#                  (both with checkasm's quick mode, VFETCH_CHECKASM_QUICK=1, as build-fuzz)
+#                  (both with checkasm's quick mode, VFETCH_CHECKASM_QUICK=1, as build-fuzz,
+#                  and the texel test's, VFETCH_TEST_QUICK=1: samples of its largest sweeps)
 #   build-fuzz     clang, AddressSanitizer + UndefinedBehaviorSanitizer with libFuzzer's
 #                  coverage: every test, then each target of tests/fuzz fuzzed for
 #                  FUZZ_SECONDS (default 30) by tools/fuzz.sh in the same build; each target
@@ -125,10 +126,10 @@ if [ -f tests/test_threads.c ]; then
 fi
 # Under qemu checkasm runs its quick mode (fewer random formats, byte orders and shifts; every
 # kernel and record loop variant still at every level): the native builds above run it whole.
-VFETCH_CHECKASM_QUICK=1 run_build build-aarch64 --cross-file cross/aarch64-linux-gnu.ini \
+VFETCH_CHECKASM_QUICK=1 VFETCH_TEST_QUICK=1 run_build build-aarch64 --cross-file cross/aarch64-linux-gnu.ini \
     --buildtype=release -Dbench=disabled -Dguard_stages=true
 t1=$(date +%s)
-VFETCH_CHECKASM_QUICK=1 run_build build-i386 --cross-file cross/i686-linux-gnu.ini \
+VFETCH_CHECKASM_QUICK=1 VFETCH_TEST_QUICK=1 run_build build-i386 --cross-file cross/i686-linux-gnu.ini \
     --buildtype=release -Dbench=disabled -Dguard_stages=true
 echo "build-i386: $(( $(date +%s) - t1 )) s"
 t1=$(date +%s)

@@ -33,6 +33,14 @@
 #define MSB VFETCH_TX_FORMAT2_TXFORMAT_MSB
 #define POW2 VFETCH_TX_FORMAT2_POW2FIX2FLT
 
+/* Under an emulator (tools/test-all.sh sets VFETCH_TEST_QUICK for the qemu builds, as it sets
+   checkasm's quick mode there) the largest sweeps take samples: the packed formats' every value
+   under 4 of the 10 selection x sign settings (variants 0, 4, 8, 9: every selection, every sign
+   pattern, every signed method, POW2FIX), BC4 each mode on a quarter of the second endpoints
+   (the four modes together cover all 256), YUV every 25th Y instead of every 5th. The native
+   builds run them whole. */
+static int quick;
+
 /* The defaults' options (vfetch_texel_desc_init), to change one of them. */
 static void options_default(struct vfetch_texel_options *o)
 {
@@ -367,7 +375,7 @@ static void check_hand_yuv(void)
     /* every Y, U, V against the double-precision formula (mode 2, no clamp) */
     uint8_t *all = malloc(256 * 256 * 4);
     float(*out)[4] = malloc(sizeof(float[4]) * 256 * 256);
-    for (unsigned y = 0; y < 256; y += 5) {
+    for (unsigned y = 0; y < 256; y += quick ? 25 : 5) {
         for (unsigned i = 0; i < 65536; i++) {
             all[4 * i] = (uint8_t)(i & 255), all[4 * i + 1] = (uint8_t)y;
             all[4 * i + 2] = (uint8_t)(i >> 8), all[4 * i + 3] = 255;
@@ -475,7 +483,7 @@ static void check_packed_exhaustive(void)
             const unsigned signs = variant < 3 ? 0 : variant < 6 ? 0xF : variant < 9 ? 0x5 : 0;
             const unsigned method = variant % 3;
             const int pow2 = variant == 9 && all8;
-            if (variant == 9 && !all8)
+            if ((variant == 9 && !all8) || (quick && variant % 4 != 0 && variant != 9))
                 continue;
             struct vfetch_texel_options o;
             options_default(&o);
@@ -533,8 +541,8 @@ static void check_packed_exhaustive(void)
             vfetch_texel_plan_free(p);
         }
     }
-    printf("  packed formats: %u format x selection x sign settings, every 8/16-bit value\n",
-           formats_checked);
+    printf("  packed formats: %u format x selection x sign settings, every 8/16-bit value%s\n",
+           formats_checked, quick ? " (quick: 4 of the 10 settings)" : "");
     free(data);
     free(out);
     free(out8);
@@ -574,32 +582,40 @@ static void check_half_exhaustive(void)
     free(out);
 }
 
+/* The second endpoint of block row `row` in BC4 mode `mode`: the row itself, or under quick
+   mode one of the 64 values of the mode's quarter. */
+static int bc4_a1(size_t row, unsigned mode)
+{
+    return quick ? (int)((row * 4 + mode) & 255) : (int)row;
+}
+
 /* Every BC4 endpoint pair x index, in both rules, unsigned and signed. */
 static void check_bc4_exhaustive(void)
 {
-    const size_t blocks = 65536;
+    const size_t blocks = quick ? 16384 : 65536, rows = blocks / 256;
     uint8_t *data = malloc(blocks * 8);
-    for (size_t b = 0; b < blocks; b++) {
-        data[8 * b] = (uint8_t)(b & 255), data[8 * b + 1] = (uint8_t)(b >> 8);
-        /* texels 0..7 take indices 0..7, texels 8..15 again 0..7 */
-        uint64_t idx = 0;
-        for (unsigned i = 0; i < 16; i++)
-            idx |= (uint64_t)(i & 7) << (3 * i);
-        for (unsigned k = 0; k < 6; k++)
-            data[8 * b + 2 + k] = (uint8_t)(idx >> (8 * k));
-    }
-    /* 256 x 256 blocks = 1024 x 1024 texels; block (bx, by) holds endpoints bx + 256 by */
-    float(*out)[4] = malloc(sizeof(float[4]) * 1024 * 1024);
+    /* 256 x rows blocks = 1024 x 4 rows texels; block (bx, by) holds endpoints bx and
+       bc4_a1(by, mode) */
+    float(*out)[4] = malloc(sizeof(float[4]) * 1024 * 4 * rows);
     for (unsigned mode = 0; mode < 4; mode++) {
+        for (size_t b = 0; b < blocks; b++) {
+            data[8 * b] = (uint8_t)(b & 255), data[8 * b + 1] = (uint8_t)bc4_a1(b >> 8, mode);
+            /* texels 0..7 take indices 0..7, texels 8..15 again 0..7 */
+            uint64_t idx = 0;
+            for (unsigned i = 0; i < 16; i++)
+                idx |= (uint64_t)(i & 7) << (3 * i);
+            for (unsigned k = 0; k < 6; k++)
+                data[8 * b + 2 + k] = (uint8_t)(idx >> (8 * k));
+        }
         const int is_signed = mode & 1, fl = mode >> 1;
         struct vfetch_texel_options o;
         options_default(&o);
         o.bc_interp = fl ? VFETCH_TEXEL_BC_FLOAT : VFETCH_TEXEL_BC_TRUNCATE;
         texels_of(5 | SEL(0, 4, 4, 5) | (uint32_t)is_signed << 5, MSB, &o, data, blocks * 8,
-                  1024, 1024, out);
+                  1024, (uint32_t)(4 * rows), out);
         unsigned bad = 0;
         for (size_t b = 0; b < blocks; b++) {
-            int a0 = (int)(b & 255), a1 = (int)(b >> 8);
+            int a0 = (int)(b & 255), a1 = bc4_a1(b >> 8, mode);
             if (is_signed)
                 a0 = (int8_t)a0, a1 = (int8_t)a1;
             const size_t bx = b % 256, by = b / 256;
@@ -1061,6 +1077,7 @@ static void check_info_and_describe(void)
 
 int main(void)
 {
+    quick = getenv("VFETCH_TEST_QUICK") != NULL;
     check_hand_packed();
     check_hand_signed_methods();
     check_hand_floats();
