@@ -46,8 +46,7 @@ static uint32_t texel_rnd_below(uint32_t n)
 }
 
 struct texel_case {
-    uint32_t format1, format2;
-    struct vfetch_texel_options options;
+    struct vfetch_texel_desc desc; /* the two words and the options */
     struct vfetch_texel_surface surface;
     struct vfetch_texel_region region;
     enum vfetch_texel_output output;
@@ -59,12 +58,7 @@ static vfetch_texel_plan *compile_at(const struct texel_case *c, unsigned mask)
 {
     vfetch_set_cpu_mask(mask);
     vfetch_texel_plan *plan = NULL;
-    struct vfetch_texel_desc desc;
-    vfetch_texel_desc_init(&desc);
-    desc.tx_format1 = c->format1;
-    desc.tx_format2 = c->format2;
-    desc.options = c->options;
-    int err = vfetch_texel_compile(&desc, &plan);
+    int err = vfetch_texel_compile(&c->desc, &plan);
     vfetch_set_cpu_mask(~0u);
     return err == VFETCH_OK ? plan : NULL;
 }
@@ -83,9 +77,9 @@ static void describe_case(const struct texel_case *c, const char *level)
             " signed %d gamma %d bc %d dxt %d order %d dxt35 %d code18 %d align10 %d;"
             " surface %ux%ux%u pitch %zu slice %zu; region %u,%u,%u %ux%ux%u; %s out pitch %zu\n"
             "    replay: test_checkasm --kernel texel --seed %" PRIu64 " --isa %s\n",
-            level, opt_seed, (unsigned)c->format1, (unsigned)c->format2, c->options.signed_method,
-            c->options.gamma, c->options.bc_interp, c->options.dxt_interp, c->options.dxt_order,
-            c->options.dxt35_colour, c->options.code18, c->options.align10, c->surface.width,
+            level, opt_seed, (unsigned)c->desc.tx_format1, (unsigned)c->desc.tx_format2, c->desc.options.signed_method,
+            c->desc.options.gamma, c->desc.options.bc_interp, c->desc.options.dxt_interp, c->desc.options.dxt_order,
+            c->desc.options.dxt35_colour, c->desc.options.code18, c->desc.options.align10, c->surface.width,
             c->surface.height, c->surface.depth, c->surface.pitch, c->surface.slice_pitch,
             c->region.x, c->region.y, c->region.z, c->region.width, c->region.height,
             c->region.depth, c->output == VFETCH_TEXEL_RGBA8 ? "RGBA8" : "RGBA32F", c->out_pitch,
@@ -158,36 +152,32 @@ static void random_words(struct texel_case *c)
     do
         code = texel_rnd_below(32);
     while (code == 22 || code == 23 || code == 30);
-    c->format1 = code;
+    vfetch_texel_desc_init(&c->desc);
+    c->desc.tx_format1 = code;
     for (unsigned k = 0; k < 4; k++)
-        c->format1 |= (texel_rnd_below(8) < 6 ? texel_rnd_below(4) : 4 + texel_rnd_below(2)) << (9 + 3 * k);
+        c->desc.tx_format1 |= (texel_rnd_below(8) < 6 ? texel_rnd_below(4) : 4 + texel_rnd_below(2)) << (9 + 3 * k);
     if (texel_rnd_below(3) == 0)
-        c->format1 |= texel_rnd_below(16) << 5; /* SIGNED_COMP0..3 */
+        c->desc.tx_format1 |= texel_rnd_below(16) << 5; /* SIGNED_COMP0..3 */
     if (texel_rnd_below(5) == 0)
-        c->format1 |= 1u << 21; /* GAMMA */
+        c->desc.tx_format1 |= 1u << 21; /* GAMMA */
     if (code >= 18 && code <= 21 && texel_rnd_below(2))
-        c->format1 |= (1 + texel_rnd_below(2)) << 22 | texel_rnd_below(2) << 24;
-    c->format1 |= texel_rnd_below(3) << 25; /* coord type */
-    c->format1 |= texel_rnd_below(32) << 27; /* CACHE, ignored */
-    c->format2 = 0;
+        c->desc.tx_format1 |= (1 + texel_rnd_below(2)) << 22 | texel_rnd_below(2) << 24;
+    c->desc.tx_format1 |= texel_rnd_below(3) << 25; /* coord type */
+    c->desc.tx_format1 |= texel_rnd_below(32) << 27; /* CACHE, ignored */
+    c->desc.tx_format2 = 0;
     if (code <= 6 && texel_rnd_below(3) == 0)
-        c->format2 |= VFETCH_TX_FORMAT2_TXFORMAT_MSB;
+        c->desc.tx_format2 |= VFETCH_TX_FORMAT2_TXFORMAT_MSB;
     if (texel_rnd_below(6) == 0)
-        c->format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
-    {
-        struct vfetch_texel_desc d;
-        vfetch_texel_desc_init(&d);
-        c->options = d.options;
-    }
+        c->desc.tx_format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
     if (texel_rnd_below(2)) {
-        c->options.signed_method = (enum vfetch_texel_signed)texel_rnd_below(3);
-        c->options.gamma = (enum vfetch_texel_gamma)texel_rnd_below(2);
-        c->options.bc_interp = (enum vfetch_texel_bc_interp)texel_rnd_below(2);
-        c->options.dxt_interp = (enum vfetch_texel_dxt_interp)texel_rnd_below(2);
-        c->options.dxt_order = (enum vfetch_texel_dxt_order)texel_rnd_below(2);
-        c->options.dxt35_colour = (enum vfetch_texel_dxt35_colour)texel_rnd_below(2);
-        c->options.code18 = (enum vfetch_texel_code18)texel_rnd_below(2);
-        c->options.align10 = (enum vfetch_texel_align10)texel_rnd_below(2);
+        c->desc.options.signed_method = (enum vfetch_texel_signed)texel_rnd_below(3);
+        c->desc.options.gamma = (enum vfetch_texel_gamma)texel_rnd_below(2);
+        c->desc.options.bc_interp = (enum vfetch_texel_bc_interp)texel_rnd_below(2);
+        c->desc.options.dxt_interp = (enum vfetch_texel_dxt_interp)texel_rnd_below(2);
+        c->desc.options.dxt_order = (enum vfetch_texel_dxt_order)texel_rnd_below(2);
+        c->desc.options.dxt35_colour = (enum vfetch_texel_dxt35_colour)texel_rnd_below(2);
+        c->desc.options.code18 = (enum vfetch_texel_code18)texel_rnd_below(2);
+        c->desc.options.align10 = (enum vfetch_texel_align10)texel_rnd_below(2);
     }
 }
 
@@ -275,19 +265,15 @@ static void exhaustive_small(void)
                 unsigned sel[4];
                 for (unsigned k = 0; k < 4; k++)
                     sel[k] = variant < 3 ? sel_sets[variant][k] : texel_rnd_below(6);
-                c.format1 = code | sel[3] << 9 | sel[0] << 12 | sel[1] << 15 | sel[2] << 18;
+                vfetch_texel_desc_init(&c.desc);
+                c.desc.tx_format1 = code | sel[3] << 9 | sel[0] << 12 | sel[1] << 15 | sel[2] << 18;
                 if (variant >= 3)
-                    c.format1 |= texel_rnd_below(16) << 5;
-                c.format2 = msb ? VFETCH_TX_FORMAT2_TXFORMAT_MSB : 0;
+                    c.desc.tx_format1 |= texel_rnd_below(16) << 5;
+                c.desc.tx_format2 = msb ? VFETCH_TX_FORMAT2_TXFORMAT_MSB : 0;
                 if (variant == 5)
-                    c.format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
-                {
-                    struct vfetch_texel_desc d;
-                    vfetch_texel_desc_init(&d);
-                    c.options = d.options;
-                }
-                c.options.signed_method = (enum vfetch_texel_signed)(variant % 3);
-                c.options.align10 = (enum vfetch_texel_align10)(variant & 1);
+                    c.desc.tx_format2 |= VFETCH_TX_FORMAT2_POW2FIX2FLT;
+                c.desc.options.signed_method = (enum vfetch_texel_signed)(variant % 3);
+                c.desc.options.align10 = (enum vfetch_texel_align10)(variant & 1);
                 const uint32_t values = f->block_bytes == 1 ? 256 : 65536;
                 c.surface.width = 256;
                 c.surface.height = values / 256;
@@ -345,18 +331,14 @@ static void exhaustive_blocks(void)
         for (unsigned variant = 0; variant < 3; variant++) {
             struct texel_case c;
             memset(&c, 0, sizeof c);
-            c.format1 = words[w].f1;
-            c.format2 = words[w].f2;
-            {
-                    struct vfetch_texel_desc d;
-                    vfetch_texel_desc_init(&d);
-                    c.options = d.options;
-                }
+            vfetch_texel_desc_init(&c.desc);
+            c.desc.tx_format1 = words[w].f1;
+            c.desc.tx_format2 = words[w].f2;
             if (variant == 1)
-                c.options.dxt_interp = VFETCH_TEXEL_DXT_ROUND;
+                c.desc.options.dxt_interp = VFETCH_TEXEL_DXT_ROUND;
             if (variant == 2)
-                c.options.dxt35_colour = VFETCH_TEXEL_DXT35_FOUR_COLOUR,
-                c.options.dxt_order = VFETCH_TEXEL_DXT_RGBA;
+                c.desc.options.dxt35_colour = VFETCH_TEXEL_DXT35_FOUR_COLOUR,
+                c.desc.options.dxt_order = VFETCH_TEXEL_DXT_RGBA;
             c.surface.width = 1024;
             c.surface.height = (blocks / 256) * 4; /* rows of 256 blocks */
             c.surface.depth = 1;
