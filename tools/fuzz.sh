@@ -27,10 +27,8 @@ jobs=()
 if [ "${FUZZ_REUSE:-0}" != 1 ] || [ ! -f "$build/build.ninja" ]; then
     rm -rf "$build"
     mkdir -p "$build"
-    if ! CC=clang meson setup "$build" -Doptimization=2 -Ddebug=false -Dfuzz=true -Dbench=disabled \
-            -Db_sanitize=address,undefined -Db_lundef=false \
-            "-Dc_args=-gline-tables-only -fno-sanitize-recover=all" \
-            >"$build-setup.log" 2>&1; then
+    source tools/fuzz_setup.sh
+    if ! CC=clang meson setup "$build" "${fuzz_setup_args[@]}" >"$build-setup.log" 2>&1; then
         echo "fuzz: meson setup failed (see $build-setup.log)"
         tail -20 "$build-setup.log"
         exit 1

@@ -135,16 +135,14 @@ echo "build-i386: $(( $(date +%s) - t1 )) s"
 t1=$(date +%s)
 # checkasm in its quick mode here too: the native builds above run it whole; under ASan it is
 # every kernel and record loop variant at every level, with fewer random formats.
-# -O2 with line tables only (file:line in the sanitizers' reports; full -g took a fifth of the
-# compile), as tools/fuzz.sh configures it. The fuzzers run beside the tests (two cores, four
-# processes: each target gets its FUZZ_SECONDS of wall time, with less of the CPU while the tests
-# run).
+# Configured as tools/fuzz.sh configures it (tools/fuzz_setup.sh). The fuzzers run beside the
+# tests (two cores, four processes: each target gets its FUZZ_SECONDS of wall time, with less
+# of the CPU while the tests run).
+source tools/fuzz_setup.sh
 rm -f build-fuzz.log
 VFETCH_CHECKASM_QUICK=1 CC=clang \
     BESIDE_TESTS="FUZZ_REUSE=1 bash tools/fuzz.sh ${FUZZ_SECONDS:-30} > build-fuzz.log 2>&1" \
-    run_build build-fuzz -Doptimization=2 -Ddebug=false -Dfuzz=true \
-    -Dbench=disabled -Db_sanitize=address,undefined -Db_lundef=false \
-    "-Dc_args=-gline-tables-only -fno-sanitize-recover=all"
+    run_build build-fuzz "${fuzz_setup_args[@]}"
 echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-30} (beside the tests)"
 touch build-fuzz.log
 cat build-fuzz.log
