@@ -36,7 +36,15 @@ const char *vfetch_strerror(int code)
     case VFETCH_EMISSING_STREAM: return "a stream the plan reads has no buffer bound";
     case VFETCH_EGX_RESERVED_COLOR: return "reserved GX color format (6 or 7) on an enabled color";
     case VFETCH_EGX_ARRAY_INDEX: return "a GX array index reads past the end of the bound array";
-    case VFETCH_EREGISTER: return "not a GX CP vertex register (0x30, 0x40, 0x50, 0x60, 0x70-0x97, 0xA0-0xBF)";
+    case VFETCH_EGX_TEXTURE_FORMAT:
+        return "reserved GX texture format (TX_SETIMAGE0 format 7, 0xB, 0xC, 0xD or 0xF)";
+    case VFETCH_EGX_TLUT_FORMAT: return "reserved GX palette format (TX_SETTLUT format 3)";
+    case VFETCH_EGX_SHORT_PALETTE:
+        return "the GX palette buffer holds fewer entries than the texture format indexes";
+    case VFETCH_EREGISTER:
+        return "not a register this GX state or word holds (CP vertex: 0x30, 0x40, 0x50, 0x60, "
+               "0x70-0x97, 0xA0-0xBF; BP TX_SETIMAGE0: 0x88-0x8B, 0xA8-0xAB; TX_SETTLUT: "
+               "0x98-0x9B, 0xB8-0xBB)";
     case VFETCH_EAAM_IMAP_DEFAULT:
         return "Maxwell Imap bit set on an attribute whose Idmap is default for the stage";
     case VFETCH_EAAM_OMAP_DISCARD:

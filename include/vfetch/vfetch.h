@@ -116,6 +116,13 @@ enum vfetch_error {
     VFETCH_EGX_RESERVED_COLOR = -18, /**< color format 6 or 7 on a color the VCD enables */
     VFETCH_EGX_ARRAY_INDEX = -19,    /**< an array index reads past the end of the bound array */
 
+    /* GameCube/Wii texture (vfetch/gx_texture.h); its decode also raises VFETCH_ETEXEL_REGION
+       and VFETCH_ETEXEL_SHORT_SURFACE, as the R300 texel decode does. */
+    VFETCH_EGX_TEXTURE_FORMAT = -37, /**< a reserved TX_SETIMAGE0 format (7, 0xB..0xD, 0xF) */
+    VFETCH_EGX_TLUT_FORMAT = -38,    /**< palette format 3 in TX_SETTLUT on a palette format */
+    VFETCH_EGX_SHORT_PALETTE = -39,  /**< the palette buffer holds fewer entries than the
+                                          format indexes (16, 256, 16384) */
+
     /* Maxwell vertex fetch (vfetch/maxwell.h) and its attribute address map (vfetch/aam.h). */
     VFETCH_EMAXWELL_ATTRIBUTE_FORMAT = -26, /**< a SET_VERTEX_ATTRIBUTE size x numerical type
                                                  the hardware does not accept */
@@ -143,7 +150,7 @@ enum vfetch_error {
     VFETCH_ETEXEL_REGION = -35,        /**< the region is not inside the surface */
     VFETCH_ETEXEL_SHORT_SURFACE = -36, /**< the surface buffer ends before the texels read */
 
-    VFETCH_ECOUNT = -37 /**< one below the lowest code (not an error code) */
+    VFETCH_ECOUNT = -40 /**< one below the lowest code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

@@ -1,0 +1,95 @@
+/*
+ * vfetch_gx_texture_decode: check every size once, then walk the region block row by block row
+ * (lib/block_walk.c). RGBA8 goes straight from the plan's kernel into the caller's buffer;
+ * RGBA32F decodes a run of blocks to RGBA8 on the stack and widens it from there.
+ */
+#include <string.h>
+
+#include "block_walk.h"
+#include "gx_texture/gx_texture_internal.h"
+
+struct gx_row {
+    const struct vfetch_gx_texture_plan *plan;
+    const uint8_t *palette;
+};
+
+static void row_rgba8(const void *ctx, const uint8_t *src, size_t nblocks, uint8_t *dst,
+                      size_t dst_pitch)
+{
+    const struct gx_row *g = ctx;
+    g->plan->decode(src, nblocks, g->palette, dst, dst_pitch);
+}
+
+/* Texels of RGBA8 staged at a time for RGBA32F: 8 KiB of stack. */
+#define STAGE_TEXELS 2048
+
+static void row_rgba32f(const void *ctx, const uint8_t *src, size_t nblocks, uint8_t *dst,
+                        size_t dst_pitch)
+{
+    const struct gx_row *g = ctx;
+    const struct vfetch_gx_texture_format_info *f = g->plan->format;
+    const size_t run = STAGE_TEXELS / ((size_t)f->block_w * f->block_h);
+    uint8_t stage[STAGE_TEXELS * 4];
+    for (size_t done = 0; done < nblocks; done += run) {
+        const size_t n = nblocks - done < run ? nblocks - done : run;
+        const size_t stage_pitch = n * f->block_w * 4;
+        g->plan->decode(src + done * f->block_bytes, n, g->palette, stage, stage_pitch);
+        for (unsigned r = 0; r < f->block_h; r++)
+            g->plan->to_f32(stage + r * stage_pitch, stage_pitch,
+                            (float *)(void *)(dst + r * dst_pitch + done * f->block_w * 16));
+    }
+}
+
+int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
+                             const struct vfetch_gx_texture_source *source,
+                             const struct vfetch_texel_region *region,
+                             const struct vfetch_texel_target *t)
+{
+    if (!plan || !source || !t || !source->data || !t->data)
+        return VFETCH_EINVAL;
+    if ((unsigned)t->format > VFETCH_TEXEL_RGBA8)
+        return VFETCH_EINVAL;
+    const struct vfetch_gx_texture_format_info *f = plan->format;
+    if (f->palette_entries && !source->palette)
+        return VFETCH_EINVAL;
+
+    struct vfetch_texel_region r = { 0, 0, 0, plan->width, plan->height, 1 };
+    if (region)
+        r = *region;
+    if (r.x > plan->width || r.width > plan->width - r.x || r.y > plan->height ||
+        r.height > plan->height - r.y || r.z != 0 || r.depth > 1)
+        return VFETCH_ETEXEL_REGION;
+    const int empty = !r.width || !r.height || !r.depth;
+
+    /* The last byte the region reads (at most 128 x 256 blocks of 64 bytes: no overflow). */
+    if (!empty) {
+        const size_t last_bx = (r.x + (size_t)r.width - 1) / f->block_w;
+        const size_t last_by = (r.y + (size_t)r.height - 1) / f->block_h;
+        const size_t end = (last_by * plan->blocks_x + last_bx + 1) * f->block_bytes;
+        if (end > source->size)
+            return VFETCH_ETEXEL_SHORT_SURFACE;
+        if (f->palette_entries && source->palette_size / 2 < f->palette_entries)
+            return VFETCH_EGX_SHORT_PALETTE;
+    }
+
+    int overflow = 0;
+    const size_t texel_bytes = t->format == VFETCH_TEXEL_RGBA8 ? 4 : 16;
+    const size_t out_row = (size_t)r.width * texel_bytes;
+    const size_t out_pitch = t->pitch ? t->pitch : out_row;
+    if (empty)
+        return out_pitch < out_row ? VFETCH_ESHORT_OUTPUT : VFETCH_OK;
+    const size_t out_end = vfetch_mul_add(out_pitch, r.height - 1, out_row, &overflow);
+    if (overflow)
+        return VFETCH_EOVERFLOW;
+    if (out_pitch < out_row || out_end > t->size)
+        return VFETCH_ESHORT_OUTPUT;
+
+    const struct gx_row row = { plan, f->palette_entries ? source->palette : NULL };
+    const struct vfetch_block_walk w = {
+        t->format == VFETCH_TEXEL_RGBA8 ? row_rgba8 : row_rgba32f, &row, f->block_w, f->block_h,
+        f->block_bytes, texel_bytes, source->data, (size_t)plan->blocks_x * f->block_bytes,
+        t->data, out_pitch, r.x, r.y, r.width, r.height,
+    };
+    vfetch_block_walk(&w);
+    return VFETCH_OK;
+}

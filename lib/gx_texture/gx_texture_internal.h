@@ -1,0 +1,83 @@
+/*
+ * The GX texture plan and kernel table, shared by the compiler (compile.c), the format table
+ * (format.c), the decode walk (decode.c), the reference kernels (lib/ref/gx_texture_ref.c) and
+ * the SIMD kernels (lib/simd/gx_texture_tmpl.c). Not installed.
+ */
+#ifndef VFETCH_GX_TEXTURE_INTERNAL_H
+#define VFETCH_GX_TEXTURE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ladder.h"
+#include "vfetch/gx_texture.h"
+
+/** Formats are 4 bits, palette formats 2 (3 reserved): the kernel table's dimensions. */
+#define VFETCH_GX_TEXTURE_FORMATS 16
+#define VFETCH_GX_TLUT_FORMATS 3
+
+/** One row of the format table (format.c), indexed by TX_SETIMAGE0.FORMAT. */
+struct vfetch_gx_texture_format_info {
+    const char *name;      /**< NULL for a reserved code */
+    uint8_t block_w, block_h;
+    uint8_t block_bytes;
+    uint8_t bits;          /**< bits a texel of the format stores (CMPR: 4) */
+    uint16_t palette_entries; /**< 0 for a format without a palette; else 16, 256 or 16384 */
+};
+
+/** The row of a format code (0..15); its name is NULL for a reserved one. */
+const struct vfetch_gx_texture_format_info *vfetch_gx_texture_format_of(unsigned code);
+/** The name of a palette format (0..2), else NULL. */
+const char *vfetch_gx_tlut_name(unsigned tlut);
+
+/**
+ * A kernel: decode nblocks consecutive blocks of one block row, starting at src (which holds
+ * exactly nblocks * block_bytes readable bytes), into the block_h output rows of
+ * nblocks * block_w RGBA8 texels: row r at dst + r * dst_pitch. palette: the palette as in
+ * TMEM (big-endian entries, as many as the format indexes), or NULL for a format without one.
+ * Touches no other byte. One signature for the reference and every level.
+ */
+#define VFETCH_GX_TEXTURE_FN(name)                                                           \
+    void name(const uint8_t *src, size_t nblocks, const uint8_t *palette, uint8_t *dst,       \
+              size_t dst_pitch)
+typedef VFETCH_GX_TEXTURE_FN(vfetch_gx_texture_fn);
+
+/** RGBA8 bytes to RGBA32F: dst[i] = src[i] / 255.0f for i < n (dst holds n floats). */
+#define VFETCH_GX_TEXTURE_F32_FN(name) void name(const uint8_t *src, size_t n, float *dst)
+typedef VFETCH_GX_TEXTURE_F32_FN(vfetch_gx_texture_f32_fn);
+
+/**
+ * The kernel table: per format and palette format (formats without a palette use column 0),
+ * a kernel, or NULL where the level has none (the entry below it stays). Filled by climbing
+ * the ISA ladder from the reference (lib/dsp.c's scheme).
+ */
+struct vfetch_gx_texture_dsp {
+    vfetch_gx_texture_fn *decode[VFETCH_GX_TEXTURE_FORMATS][VFETCH_GX_TLUT_FORMATS];
+    const char *level[VFETCH_GX_TEXTURE_FORMATS][VFETCH_GX_TLUT_FORMATS];
+    vfetch_gx_texture_f32_fn *to_f32;
+};
+
+/** The reference everywhere, then every level `allowed` (vfetch_cpu_flag bits) permits. */
+void vfetch_gx_texture_dsp_init(struct vfetch_gx_texture_dsp *dsp, unsigned allowed);
+
+/* The reference kernels (lib/ref/gx_texture_ref.c): the oracle every level is checked
+   against; the table starts from them. */
+void vfetch_gx_texture_ref_init(struct vfetch_gx_texture_dsp *dsp);
+
+/* Per-level initialisers (lib/simd/gx_texture_tmpl.c, one compilation per level): each sets
+   the entries its level implements, with its name. */
+VFETCH_LADDER_DECLARE(vfetch_gx_texture_init, struct vfetch_gx_texture_dsp);
+
+struct vfetch_gx_texture_plan {
+    uint32_t setimage0, settlut;  /**< the values (bits 23:0) */
+    const struct vfetch_gx_texture_format_info *format;
+    uint8_t format_code;
+    int8_t tlut;                  /**< palette format, -1 without a palette */
+    uint32_t width, height;
+    uint32_t blocks_x, blocks_y;  /**< padded size in blocks */
+    vfetch_gx_texture_fn *decode;
+    vfetch_gx_texture_f32_fn *to_f32;
+    const char *level;
+};
+
+#endif /* VFETCH_GX_TEXTURE_INTERNAL_H */
