@@ -1,10 +1,733 @@
 /*
- * GX texture kernels, one compilation per ISA level (placeholder: the reference runs).
+ * GX texture kernels, one compilation per ISA level; the reference is
+ * lib/ref/gx_texture_ref.c, which every level matches byte for byte (tests/checkasm/gx_texture.c
+ * checks every kernel at every level on guard pages; tests/gx_texture checks them against
+ * Dolphin's output).
+ *
+ * Levels with a byte shuffle (sse41, avx2, avx512; sse2 and neon keep the reference). Output
+ * vectors hold 4 texels per 128-bit lane (RGBA8, 16 bytes), so a vector is 4, 8 or 16 texels
+ * of one output row: a part of one block's row (8-wide blocks at 128 bits), one block row
+ * (8-wide at 256, 4-wide at 128), or the rows of several blocks side by side. A kernel runs
+ * groups of G blocks, each group a fixed program of loads, shuffles and stores: every source
+ * byte and every output texel is placed by a shuffle control (pshufb within 128-bit lanes;
+ * avx512 vpermb / vpermt2b across the vector, so that 2 or 4 blocks load as one or two
+ * 64-byte vectors):
+ *
+ *   I8, IA8, RGBA8   the shuffle alone gives the output bytes (I8: the byte 4 times; IA8:
+ *                    (I, I, I, A) of the (A, I) pair; RGBA8: R, G, B, A from the two planes);
+ *   I4, IA4          nibbles widen in bytes (n << 4 | n) before or after the shuffle;
+ *   RGB565, RGB5A3   the big-endian value into each 32-bit lane, then shifts and masks build
+ *                    the widened channels in place; RGB5A3 computes both modes and selects
+ *                    per texel by bit 15 (no branch, so mixed alpha costs what uniform does);
+ *   C4               the 16 palette entries converted once per call into RGBA8 (the
+ *                    RGB565 / RGB5A3 / IA8 lane code), then looked up per texel: avx512
+ *                    vpermd; below, a pshufb per channel plane;
+ *   C8, C14X2        the index into each lane, the palette entry gathered (avx2/avx512
+ *                    vpgatherdd of the aligned 32-bit pair holding it, so no byte past the
+ *                    palette is read; sse41 four loads) and converted like a texel;
+ *   CMPR             a 128-bit lane is one 4x4 sub-block: its four colours are built in the
+ *                    lane's four dwords (endpoints by the RGB565 lane code, the two blends as
+ *                    16-bit multiplies by per-dword weights, chosen per lane by c0 > c1), and
+ *                    each row is a pshufb of them by its 2-bit indices.
+ *
+ * A last group of fewer than G blocks goes through a zeroed stack copy of its blocks and a
+ * stack output copied out row by row, so no byte outside the caller's buffers is read or
+ * written.
  */
+#include <string.h>
+
 #include "gx_texture/gx_texture_internal.h"
 #include "simd/vec.h"
 
+#if defined(VFETCH_ISA_SSE41) || defined(VFETCH_ISA_AVX2) || defined(VFETCH_ISA_AVX512)
+#define GT_ENABLED 1
+#else
+#define GT_ENABLED 0 /* sse2 (no pshufb), neon: the reference runs */
+#endif
+
+#if GT_ENABLED
+
+#if VEC_BITS == 128
+#include <simde/x86/sse4.1.h>
+#endif
+
+/* 128-bit lanes of a vector, and texels of a vector. */
+#define NL (VEC_BITS / 128)
+#define VT (NL * 4)
+
+/* ---- width-generic byte operations ---- */
+
+#if VEC_BITS == 512
+#define v_shuffle8 simde_mm512_shuffle_epi8
+#define v_srli16(x, n) simde_mm512_srli_epi16((x), (n))
+#define v_slli16(x, n) simde_mm512_slli_epi16((x), (n))
+#define v_mullo16 simde_mm512_mullo_epi16
+#define v_add16 simde_mm512_add_epi16
+#define v_add8 simde_mm512_add_epi8
+#define vi_srlv simde_mm512_srlv_epi32
+#define v_storeu(p, x) simde_mm512_storeu_si512((void *)(p), (x))
+/* A 16-byte pattern in every 128-bit lane. */
+VEC_INLINE vi v_bcast16(const uint8_t *p)
+{
+    return simde_mm512_broadcast_i32x4(simde_mm_loadu_si128((const void *)p));
+}
+/* 128-bit lane j <- the 16 bytes at p + j * stride. */
+VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
+{
+    vi x = simde_mm512_castsi128_si512(simde_mm_loadu_si128((const void *)p));
+    x = simde_mm512_inserti32x4(x, simde_mm_loadu_si128((const void *)(p + stride)), 1);
+    x = simde_mm512_inserti32x4(x, simde_mm_loadu_si128((const void *)(p + 2 * stride)), 2);
+    return simde_mm512_inserti32x4(x, simde_mm_loadu_si128((const void *)(p + 3 * stride)), 3);
+}
+/* Per 32-bit lane: bit set in x ? t : f. */
+VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
+{
+    const vi b = vi_set1(bit);
+    return simde_mm512_mask_blend_epi32(simde_mm512_cmpeq_epi32_mask(vi_and(x, b), b), f, t);
+}
+/* Per 32-bit lane: a > b (unsigned values below 2^31) ? t : f. */
+VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
+{
+    return simde_mm512_mask_blend_epi32(simde_mm512_cmpgt_epi32_mask(a, b), f, t);
+}
+/* 32-bit loads at base + 4 * index (every address inside the caller's palette). */
+VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
+{
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_i32gather_epi32(index, (const void *)base, 4);
+#else
+    const simde__m256i lo = simde_mm256_i32gather_epi32(
+        (const int32_t *)(const void *)base, simde_mm512_castsi512_si256(index), 4);
+    const simde__m256i hi = simde_mm256_i32gather_epi32(
+        (const int32_t *)(const void *)base, simde_mm512_extracti64x4_epi64(index, 1), 4);
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
+#endif
+}
+#elif VEC_BITS == 256
+#define v_shuffle8 simde_mm256_shuffle_epi8
+#define v_srli16(x, n) simde_mm256_srli_epi16((x), (n))
+#define v_slli16(x, n) simde_mm256_slli_epi16((x), (n))
+#define v_mullo16 simde_mm256_mullo_epi16
+#define v_add16 simde_mm256_add_epi16
+#define v_add8 simde_mm256_add_epi8
+#define vi_srlv simde_mm256_srlv_epi32
+#define v_storeu(p, x) simde_mm256_storeu_si256((void *)(p), (x))
+VEC_INLINE vi v_bcast16(const uint8_t *p)
+{
+    return simde_mm256_broadcastsi128_si256(simde_mm_loadu_si128((const void *)p));
+}
+VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
+{
+    return simde_mm256_loadu2_m128i((const void *)(p + stride), (const void *)p);
+}
+VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
+{
+    const vi b = vi_set1(bit);
+    return simde_mm256_blendv_epi8(f, t, simde_mm256_cmpeq_epi32(vi_and(x, b), b));
+}
+VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
+{
+    return simde_mm256_blendv_epi8(f, t, simde_mm256_cmpgt_epi32(a, b));
+}
+VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
+{
+    return simde_mm256_i32gather_epi32((const int32_t *)(const void *)base, index, 4);
+}
+#else
+#define v_shuffle8 simde_mm_shuffle_epi8
+#define v_srli16(x, n) simde_mm_srli_epi16((x), (n))
+#define v_slli16(x, n) simde_mm_slli_epi16((x), (n))
+#define v_mullo16 simde_mm_mullo_epi16
+#define v_add16 simde_mm_add_epi16
+#define v_add8 simde_mm_add_epi8
+#define v_storeu(p, x) simde_mm_storeu_si128((void *)(p), (x))
+VEC_INLINE vi v_bcast16(const uint8_t *p)
+{
+    return simde_mm_loadu_si128((const void *)p);
+}
+VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
+{
+    (void)stride;
+    return simde_mm_loadu_si128((const void *)p);
+}
+VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
+{
+    const vi b = vi_set1(bit);
+    return simde_mm_blendv_epi8(f, t, simde_mm_cmpeq_epi32(vi_and(x, b), b));
+}
+VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
+{
+    return simde_mm_blendv_epi8(f, t, simde_mm_cmpgt_epi32(a, b));
+}
+/* No gather below avx2: four loads. */
+VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
+{
+    uint32_t i[4], v[4];
+    simde_mm_storeu_si128((void *)i, index);
+    for (unsigned k = 0; k < 4; k++)
+        memcpy(&v[k], base + 4 * (size_t)i[k], 4);
+    return simde_mm_loadu_si128((const void *)v);
+}
+#endif
+
+/* A full-width constant from a table of VEC_BITS / 8 bytes. */
+#define v_const(table) vi_loadu(table)
+
+/* A shuffle control byte that gives 0. */
+#define Z 0x80
+
+/* ---- 16-bit values to RGBA8, in 32-bit lanes (value in bits 15:0, zero above) ---- */
+
+VEC_INLINE vi lanes_rgb565(vi v)
+{
+    const vi r = vi_or(vi_and(vi_srli(v, 8), vi_set1(0xf8)), vi_srli(v, 13));
+    const vi g = vi_or(vi_and(vi_slli(v, 5), vi_set1(0xfc00)), vi_and(vi_srli(v, 1), vi_set1(0x300)));
+    const vi b = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
+                       vi_and(vi_slli(v, 14), vi_set1(0x070000)));
+    return vi_or(vi_or(r, g), vi_or(b, vi_set1((int32_t)0xff000000u)));
+}
+
+VEC_INLINE vi lanes_rgb5a3(vi v)
+{
+    /* bit 15 set: RGB555, A 255 */
+    const vi r5 = vi_or(vi_and(vi_srli(v, 7), vi_set1(0xf8)), vi_and(vi_srli(v, 12), vi_set1(7)));
+    const vi g5 = vi_or(vi_and(vi_slli(v, 6), vi_set1(0xf800)), vi_and(vi_slli(v, 1), vi_set1(0x700)));
+    const vi b5 = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
+                        vi_and(vi_slli(v, 14), vi_set1(0x070000)));
+    const vi opaque = vi_or(vi_or(r5, g5), vi_or(b5, vi_set1((int32_t)0xff000000u)));
+    /* clear: A3 RGB444 */
+    const vi r4 = vi_or(vi_and(vi_srli(v, 4), vi_set1(0xf0)), vi_and(vi_srli(v, 8), vi_set1(0x0f)));
+    const vi g4 = vi_or(vi_and(vi_slli(v, 8), vi_set1(0xf000)), vi_and(vi_slli(v, 4), vi_set1(0x0f00)));
+    const vi b4 = vi_or(vi_and(vi_slli(v, 20), vi_set1(0xf00000)),
+                        vi_and(vi_slli(v, 16), vi_set1(0x0f0000)));
+    const vi a3 = vi_or(vi_or(vi_and(vi_slli(v, 17), vi_set1((int32_t)0xe0000000u)),
+                              vi_and(vi_slli(v, 14), vi_set1(0x1c000000))),
+                        vi_and(vi_slli(v, 11), vi_set1(0x03000000)));
+    const vi alpha = vi_or(vi_or(r4, g4), vi_or(b4, a3));
+    return v_select_bit(v, 0x8000, alpha, opaque);
+}
+
+/* IA8 value A << 8 | I -> (I, I, I, A). */
+VEC_INLINE vi lanes_ia8(vi v)
+{
+    const vi i = vi_and(v, vi_set1(0xff));
+    const vi ii = vi_or(i, vi_slli(i, 8));
+    return vi_or(vi_and(vi_or(ii, vi_slli(ii, 16)), vi_set1(0x00ffffff)),
+                 vi_and(vi_slli(v, 16), vi_set1((int32_t)0xff000000u)));
+}
+
+/* A palette entry (or 16-bit texel) of format `tlut` to RGBA8. */
+VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
+{
+    return tlut == VFETCH_GX_TLUT_IA8      ? lanes_ia8(v)
+           : tlut == VFETCH_GX_TLUT_RGB565 ? lanes_rgb565(v)
+                                           : lanes_rgb5a3(v);
+}
+
+/* ---- the group driver ---- */
+
+/* A kernel from a group function: whole groups of G blocks in place, the rest through the
+   stack. ctx_t/prepare: what a group needs from the palette, made once per call. */
+#define GROUP_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, group)                            \
+    static VFETCH_GX_TEXTURE_FN(name)                                                        \
+    {                                                                                        \
+        ctx_t ctx;                                                                           \
+        prepare(&ctx, palette);                                                              \
+        size_t b = 0;                                                                        \
+        for (; b + (G) <= nblocks; b += (G))                                                 \
+            group(&ctx, src + b * (BB), dst + b * (BW) * 4, dst_pitch);                      \
+        if (b < nblocks) {                                                                   \
+            uint8_t s_[(G) * (BB)];                                                          \
+            uint8_t d_[(BH) * (G) * (BW) * 4];                                               \
+            memset(s_, 0, sizeof s_);                                                        \
+            memcpy(s_, src + b * (BB), (nblocks - b) * (BB));                                \
+            group(&ctx, s_, d_, (G) * (BW) * 4);                                             \
+            for (unsigned r_ = 0; r_ < (BH); r_++)                                           \
+                memcpy(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,        \
+                       (nblocks - b) * (BW) * 4);                                            \
+        }                                                                                    \
+    }
+
+struct no_ctx {
+    int unused;
+};
+VEC_INLINE void no_prepare(struct no_ctx *c, const uint8_t *palette)
+{
+    (void)palette;
+    c->unused = 0;
+}
+
+struct palette_ctx {
+    const uint8_t *palette;
+};
+VEC_INLINE void palette_prepare(struct palette_ctx *c, const uint8_t *palette)
+{
+    c->palette = palette;
+}
+
+/* ==== 4x4 blocks of 16-bit big-endian texels: IA8, RGB565, RGB5A3, C14X2 ==== */
+
+/* G16 blocks a group: one per 128-bit lane. Row r of the group: the texels' values in 32-bit
+   lanes (big-endian bytes swapped into bits 15:0), or, with a caller's control, any bytes of
+   them. */
+#define G16 NL
+
+#if VEC_BITS == 512
+/* vpermt2b over the group's 128 bytes: lane l is block l / 4, texel l % 4 */
+#define C16(j, x, a, b, c, d) (j) * 32 + (x) * 2 + (a), (j) * 32 + (x) * 2 + (b), \
+                              (j) * 32 + (x) * 2 + (c), (j) * 32 + (x) * 2 + (d)
+#define C16_BLOCK(j, a, b, c, d) C16(j, 0, a, b, c, d), C16(j, 1, a, b, c, d), \
+                                 C16(j, 2, a, b, c, d), C16(j, 3, a, b, c, d)
+#define C16_ALL(a, b, c, d) { C16_BLOCK(0, a, b, c, d), C16_BLOCK(1, a, b, c, d), \
+                              C16_BLOCK(2, a, b, c, d), C16_BLOCK(3, a, b, c, d) }
+static const uint8_t c16_value[64] = C16_ALL(1, 0, 0, 0);  /* bytes 2, 3 masked to 0 */
+static const uint8_t c16_ia8[64] = C16_ALL(1, 1, 1, 0);    /* (I, I, I, A) */
+
+struct rows16 {
+    vi lo, hi;
+};
+VEC_INLINE struct rows16 load16(const uint8_t *s)
+{
+    struct rows16 x = { vi_loadu(s), vi_loadu(s + 64) };
+    return x;
+}
+/* Row r's bytes by control ctrl (relative to row 0); mask: the bytes kept. */
+VEC_INLINE vi row16(struct rows16 x, unsigned r, const uint8_t *ctrl, uint64_t mask)
+{
+    const vi c = simde_mm512_add_epi8(vi_loadu(ctrl), simde_mm512_set1_epi8((int8_t)(r * 8)));
+    return simde_mm512_maskz_permutex2var_epi8(mask, x.lo, c, x.hi);
+}
+#define ROW16_VALUE(x, r) row16((x), (r), c16_value, 0x3333333333333333ull)
+#define ROW16_IA8(x, r) row16((x), (r), c16_ia8, ~0ull)
+#else
+/* pshufb within lanes: lane j holds rows 2k, 2k + 1 of block j */
+static const uint8_t c16_value[2][16] = {
+    { 1, 0, Z, Z, 3, 2, Z, Z, 5, 4, Z, Z, 7, 6, Z, Z },
+    { 9, 8, Z, Z, 11, 10, Z, Z, 13, 12, Z, Z, 15, 14, Z, Z },
+};
+static const uint8_t c16_ia8[2][16] = {
+    { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 },
+    { 9, 9, 9, 8, 11, 11, 11, 10, 13, 13, 13, 12, 15, 15, 15, 14 },
+};
+struct rows16 {
+    vi pair[2]; /* rows 0, 1 and rows 2, 3 of each lane's block */
+};
+VEC_INLINE struct rows16 load16(const uint8_t *s)
+{
+    struct rows16 x = { { v_lanes(s, 32), v_lanes(s + 16, 32) } };
+    return x;
+}
+#define ROW16_VALUE(x, r) v_shuffle8((x).pair[(r) >> 1], v_bcast16(c16_value[(r) & 1]))
+#define ROW16_IA8(x, r) v_shuffle8((x).pair[(r) >> 1], v_bcast16(c16_ia8[(r) & 1]))
+#endif
+
+#define GROUP16(fn, ctx_t, body)                                                             \
+    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, uint8_t *d, size_t pitch)         \
+    {                                                                                        \
+        (void)ctx;                                                                           \
+        const struct rows16 x = load16(s);                                                   \
+        for (unsigned r = 0; r < 4; r++)                                                     \
+            v_storeu(d + r * pitch, body);                                                   \
+    }
+
+GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
+GROUP16(group_rgb565, struct no_ctx, lanes_rgb565(ROW16_VALUE(x, r)))
+GROUP16(group_rgb5a3, struct no_ctx, lanes_rgb5a3(ROW16_VALUE(x, r)))
+GROUP_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
+GROUP_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
+GROUP_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
+
+/* A palette entry by index (< 2^14): the aligned 32-bit pair holding it, the entry's half
+   shifted down, its big-endian bytes swapped. */
+VEC_INLINE vi gather_entry(const uint8_t *palette, vi index)
+{
+    const vi pair = v_gather32(palette, vi_srli(index, 1));
+    const vi odd = vi_and(index, vi_set1(1));
+#if VEC_BITS >= 256
+    const vi e = vi_srlv(pair, vi_slli(odd, 4));
+#else
+    const vi e = v_select_bit(odd, 1, pair, vi_srli(pair, 16));
+#endif
+    return vi_or(vi_and(vi_srli(e, 8), vi_set1(0xff)), vi_and(vi_slli(e, 8), vi_set1(0xff00)));
+}
+
+#define C14X2_GROUP(tlut)                                                                    \
+    GROUP16(group_c14x2_##tlut, struct palette_ctx,                                           \
+            lanes_entry(gather_entry(ctx->palette,                                            \
+                                     vi_and(ROW16_VALUE(x, r), vi_set1(0x3fff))),             \
+                        tlut))
+C14X2_GROUP(0)
+C14X2_GROUP(1)
+C14X2_GROUP(2)
+GROUP_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
+GROUP_KERNEL(c14x2_1, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_1)
+GROUP_KERNEL(c14x2_2, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_2)
+
+/* ==== RGBA8: 4x4 blocks of 64 bytes, AR pairs then GB pairs ==== */
+
+#if VEC_BITS == 512
+/* lanes 0-7 from blocks 0, 1 of the pair (x.lo, x.hi); lanes 8-15 the same from the next */
+#define CR(j, x) (j) * 64 + (x) * 2 + 1, (j) * 64 + 32 + (x) * 2, (j) * 64 + 33 + (x) * 2, \
+                 (j) * 64 + (x) * 2
+#define CR_BLOCK(j) CR(j, 0), CR(j, 1), CR(j, 2), CR(j, 3)
+static const uint8_t c_rgba8[64] = { CR_BLOCK(0), CR_BLOCK(1), CR_BLOCK(0), CR_BLOCK(1) };
+VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
+{
+    (void)ctx;
+    const vi b0 = vi_loadu(s), b1 = vi_loadu(s + 64), b2 = vi_loadu(s + 128),
+             b3 = vi_loadu(s + 192);
+    for (unsigned r = 0; r < 4; r++) {
+        const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8), simde_mm512_set1_epi8((int8_t)(r * 8)));
+        const vi lo = simde_mm512_maskz_permutex2var_epi8(0xffffffffull, b0, c, b1);
+        const vi hi = simde_mm512_maskz_permutex2var_epi8(0xffffffff00000000ull, b2, c, b3);
+        v_storeu(d + r * pitch, vi_or(lo, hi));
+    }
+}
+#else
+static const uint8_t c_ar[2][16] = {
+    { 1, Z, Z, 0, 3, Z, Z, 2, 5, Z, Z, 4, 7, Z, Z, 6 },
+    { 9, Z, Z, 8, 11, Z, Z, 10, 13, Z, Z, 12, 15, Z, Z, 14 },
+};
+static const uint8_t c_gb[2][16] = {
+    { Z, 0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7, Z },
+    { Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z },
+};
+VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
+{
+    (void)ctx;
+    for (unsigned k = 0; k < 2; k++) {
+        const vi ar = v_lanes(s + 16 * k, 64), gb = v_lanes(s + 32 + 16 * k, 64);
+        for (unsigned h = 0; h < 2; h++)
+            v_storeu(d + (2 * k + h) * pitch, vi_or(v_shuffle8(ar, v_bcast16(c_ar[h])),
+                                                     v_shuffle8(gb, v_bcast16(c_gb[h]))));
+    }
+}
+#endif
+GROUP_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
+
+/* ==== 8x4 blocks of bytes (I8, IA4, C8) and 8x8 blocks of nibbles (I4, C4) ==== */
+
+/* Each texel's byte into all four bytes of its lane, row r of the group. avx512: a group is
+   two blocks (one 64-byte vector, vpermb), a vector one row of both; below, a group is one
+   block and a row VT / 8 ... 8 / VT vectors (k-th of the row pair / quad), from a 16-byte
+   piece broadcast to every lane. */
+#define SP(i) (i), (i), (i), (i)
+#define SP4(i) SP(i), SP((i) + 1), SP((i) + 2), SP((i) + 3)
+#define SP2(i) SP(i), SP(i), SP((i) + 1), SP((i) + 1)
+
+#if VEC_BITS == 512
+#define G8 2
+/* vpermb controls: lane l is block l / 8, texel l % 8 of row 0 */
+#define B8(l) SP(((l) / 8) * 32 + (l) % 8)
+#define B4(l) SP(((l) / 8) * 32 + ((l) % 8) / 2)
+static const uint8_t c_row8[64] = { B8(0), B8(1), B8(2), B8(3), B8(4), B8(5), B8(6), B8(7),
+                                    B8(8), B8(9), B8(10), B8(11), B8(12), B8(13), B8(14), B8(15) };
+static const uint8_t c_row4[64] = { B4(0), B4(1), B4(2), B4(3), B4(4), B4(5), B4(6), B4(7),
+                                    B4(8), B4(9), B4(10), B4(11), B4(12), B4(13), B4(14), B4(15) };
+/* vectors a row; rows a group */
+#define BYTE_VECTORS 1
+VEC_INLINE vi bytes_row(const uint8_t *s, vi block, unsigned r, unsigned k)
+{
+    (void)s;
+    (void)k;
+    const vi c = simde_mm512_add_epi8(vi_loadu(c_row8), simde_mm512_set1_epi8((int8_t)(r * 8)));
+    return simde_mm512_permutexvar_epi8(c, block);
+}
+VEC_INLINE vi nibbles_row(const uint8_t *s, vi block, unsigned r, unsigned k)
+{
+    (void)s;
+    (void)k;
+    const vi c = simde_mm512_add_epi8(vi_loadu(c_row4), simde_mm512_set1_epi8((int8_t)(r * 4)));
+    return simde_mm512_permutexvar_epi8(c, block);
+}
+VEC_INLINE vi load_group8(const uint8_t *s)
+{
+    return vi_loadu(s);
+}
+#else
+#define G8 1
+#define BYTE_VECTORS (8 / VT)
+/* bytes: texel k of the 16-byte piece; nibbles: texel k's byte (k / 2) */
+static const uint8_t spread_bytes[64] = { SP4(0), SP4(4), SP4(8), SP4(12) };
+static const uint8_t spread_nibbles[128] = { SP2(0), SP2(2), SP2(4), SP2(6),
+                                             SP2(8), SP2(10), SP2(12), SP2(14) };
+
+/* row r's k-th vector: the piece holding rows 2 (r / 2) .. + 1 (bytes: 8 a row), or
+   4 (r / 4) .. + 3 (nibbles: 4 bytes a row) */
+VEC_INLINE vi bytes_row(const uint8_t *s, vi block, unsigned r, unsigned k)
+{
+    (void)block;
+    const unsigned v = (r & 1) * BYTE_VECTORS + k; /* vector of the piece */
+    return v_shuffle8(v_bcast16(s + (r >> 1) * 16), vi_loadu(spread_bytes + v * (VEC_BITS / 8)));
+}
+VEC_INLINE vi nibbles_row(const uint8_t *s, vi block, unsigned r, unsigned k)
+{
+    (void)block;
+    const unsigned v = (r & 3) * BYTE_VECTORS + k;
+    return v_shuffle8(v_bcast16(s + (r >> 2) * 16), vi_loadu(spread_nibbles + v * (VEC_BITS / 8)));
+}
+VEC_INLINE vi load_group8(const uint8_t *s)
+{
+    (void)s;
+    return vi_set1(0);
+}
+#endif
+
+#define GROUP8(fn, ctx_t, rows, row_fn, body)                                                \
+    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, uint8_t *d, size_t pitch)         \
+    {                                                                                        \
+        (void)ctx;                                                                           \
+        const vi block = load_group8(s);                                                     \
+        for (unsigned r = 0; r < (rows); r++)                                                \
+            for (unsigned k = 0; k < BYTE_VECTORS; k++) {                                    \
+                const vi x = row_fn(s, block, r, k);                                         \
+                v_storeu(d + r * pitch + k * VT * 4, body);                                  \
+            }                                                                                \
+    }
+
+/* IA4: a byte A << 4 | I -> (I * 17, I * 17, I * 17, A * 17) */
+VEC_INLINE vi spread_ia4(vi x)
+{
+    const vi lo = vi_and(x, vi_set1(0x0f0f0f0f)), hi = vi_and(x, vi_set1((int32_t)0xf0f0f0f0u));
+    const vi i = vi_or(lo, v_slli16(lo, 4)), a = vi_or(hi, v_srli16(hi, 4));
+    return vi_or(vi_and(i, vi_set1(0x00ffffff)), vi_and(a, vi_set1((int32_t)0xff000000u)));
+}
+
+/* I4, C4: the texel's nibble (even texels the high one) in every byte of its lane; lanes
+   alternate even and odd texels. */
+static const uint32_t odd_lanes[16] = { 0, ~0u, 0, ~0u, 0, ~0u, 0, ~0u,
+                                        0, ~0u, 0, ~0u, 0, ~0u, 0, ~0u };
+VEC_INLINE vi pick_nibble(vi x)
+{
+    const vi odd = vi_loadu(odd_lanes);
+    const vi hi = vi_and(v_srli16(x, 4), vi_set1(0x0f0f0f0f)), lo = vi_and(x, vi_set1(0x0f0f0f0f));
+    return vi_or(vi_andnot(odd, hi), vi_and(odd, lo));
+}
+
+VEC_INLINE vi widen_nibbles(vi n)
+{
+    return vi_or(n, v_slli16(n, 4));
+}
+
+GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
+GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
+GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
+GROUP_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
+GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
+GROUP_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
+
+/* C8: the index byte (in every byte of the lane) to its gathered, converted entry. */
+#define C8_GROUP(tlut)                                                                       \
+    GROUP8(group_c8_##tlut, struct palette_ctx, 4, bytes_row,                                \
+           lanes_entry(gather_entry(ctx->palette, vi_and(x, vi_set1(0xff))), tlut))          \
+    GROUP_KERNEL(c8_##tlut, G8, 8, 4, 32, struct palette_ctx, palette_prepare, group_c8_##tlut)
+C8_GROUP(0)
+C8_GROUP(1)
+C8_GROUP(2)
+
+/* C4: the 16 entries converted once a call. avx512: one vector of them, looked up by vpermd;
+   below: four planes of 16 bytes (R, G, B, A of every entry), each looked up by pshufb. */
+struct c4_ctx {
+#if VEC_BITS == 512
+    vi table;
+#else
+    vi plane[4];
+#endif
+};
+VEC_INLINE void c4_prepare(struct c4_ctx *c, const uint8_t *palette, unsigned tlut)
+{
+    uint32_t value[16], rgba[16];
+    for (unsigned i = 0; i < 16; i++)
+        value[i] = (uint32_t)palette[2 * i] << 8 | palette[2 * i + 1];
+    for (unsigned i = 0; i < 16; i += VT)
+        v_storeu(rgba + i, lanes_entry(vi_loadu(value + i), tlut));
+#if VEC_BITS == 512
+    c->table = vi_loadu(rgba);
+#else
+    uint8_t plane[4][16];
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            plane[ch][i] = (uint8_t)(rgba[i] >> (8 * ch));
+    for (unsigned ch = 0; ch < 4; ch++)
+        c->plane[ch] = v_bcast16(plane[ch]);
+#endif
+}
+/* n: the index in every byte of the lane */
+VEC_INLINE vi c4_lookup(const struct c4_ctx *c, vi n)
+{
+#if VEC_BITS == 512
+    return simde_mm512_permutexvar_epi32(n, c->table);
+#else
+    const vi r = vi_and(v_shuffle8(c->plane[0], n), vi_set1(0x000000ff));
+    const vi g = vi_and(v_shuffle8(c->plane[1], n), vi_set1(0x0000ff00));
+    const vi b = vi_and(v_shuffle8(c->plane[2], n), vi_set1(0x00ff0000));
+    const vi a = vi_and(v_shuffle8(c->plane[3], n), vi_set1((int32_t)0xff000000u));
+    return vi_or(vi_or(r, g), vi_or(b, a));
+#endif
+}
+#define C4_GROUP(tlut)                                                                       \
+    VEC_INLINE void c4_prepare_##tlut(struct c4_ctx *c, const uint8_t *palette)              \
+    {                                                                                        \
+        c4_prepare(c, palette, tlut);                                                        \
+    }                                                                                        \
+    GROUP8(group_c4_##tlut, struct c4_ctx, 8, nibbles_row, c4_lookup(ctx, pick_nibble(x)))   \
+    GROUP_KERNEL(c4_##tlut, G8, 8, 8, 32, struct c4_ctx, c4_prepare_##tlut, group_c4_##tlut)
+C4_GROUP(0)
+C4_GROUP(1)
+C4_GROUP(2)
+
+/* ==== CMPR: 8x8 blocks of four 4x4 sub-blocks ==== */
+
+/* A lane's sub-block (its 8 bytes at the lane's bytes 0..7) to its four colours, dword i
+   colour i: c0, c1, then c0 > c1 ? (5 c0 + 3 c1) >> 3, (3 c0 + 5 c1) >> 3
+   : (c0 + c1) / 2 twice, the second with A 0 (4 c0 + 4 c1 >> 3 is that average). */
+static const uint8_t c_c0[16] = { 1, 0, Z, Z, 1, 0, Z, Z, 1, 0, Z, Z, 1, 0, Z, Z };
+static const uint8_t c_c1[16] = { 3, 2, Z, Z, 3, 2, Z, Z, 3, 2, Z, Z, 3, 2, Z, Z };
+/* 16-bit weights of c0 and c1 per dword (both words of a dword alike) */
+static const uint16_t w0_gt[8] = { 8, 8, 0, 0, 5, 5, 3, 3 };
+static const uint16_t w1_gt[8] = { 0, 0, 8, 8, 3, 3, 5, 5 };
+static const uint16_t w0_le[8] = { 8, 8, 0, 0, 4, 4, 4, 4 };
+static const uint16_t w1_le[8] = { 0, 0, 8, 8, 4, 4, 4, 4 };
+static const uint32_t alpha_le[4] = { ~0u, ~0u, ~0u, 0x00ffffffu };
+
+VEC_INLINE vi cmpr_colours(vi x)
+{
+    const vi c0 = v_shuffle8(x, v_bcast16(c_c0)), c1 = v_shuffle8(x, v_bcast16(c_c1));
+    const vi e0 = lanes_rgb565(c0), e1 = lanes_rgb565(c1);
+    const vi w0 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w0_le), v_bcast16((const uint8_t *)w0_gt));
+    const vi w1 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w1_le), v_bcast16((const uint8_t *)w1_gt));
+    const vi even = vi_set1(0x00ff00ff);
+    const vi lo = v_srli16(v_add16(v_mullo16(vi_and(e0, even), w0), v_mullo16(vi_and(e1, even), w1)), 3);
+    const vi hi = v_srli16(v_add16(v_mullo16(vi_and(v_srli16(e0, 8), even), w0),
+                                   v_mullo16(vi_and(v_srli16(e1, 8), even), w1)), 3);
+    const vi colours = vi_or(lo, v_slli16(hi, 8));
+    return v_select_gt(c0, c1, vi_and(colours, v_bcast16((const uint8_t *)alpha_le)), colours);
+}
+
+/* Row y (0..3) of each lane's sub-block: texel t takes colour (byte 4 + y >> 6 - 2 t) & 3,
+   i.e. a pshufb of the colours by that index x 4 + channel. */
+static const uint8_t c_index[4][16] = {
+    { 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z },
+    { 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z },
+    { 6, Z, Z, Z, 6, Z, Z, Z, 6, Z, Z, Z, 6, Z, Z, Z },
+    { 7, Z, Z, Z, 7, Z, Z, Z, 7, Z, Z, Z, 7, Z, Z, Z },
+};
+static const uint16_t index_shift[8] = { 1, 0, 4, 0, 16, 0, 64, 0 };
+static const uint8_t spread_low[16] = { 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12 };
+static const uint8_t channel[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+
+VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
+{
+    const vi byte = v_shuffle8(x, v_bcast16(c_index[y]));
+    const vi i4 = vi_and(v_srli16(v_mullo16(byte, v_bcast16((const uint8_t *)index_shift)), 4),
+                         vi_set1(12)); /* index x 4 */
+    const vi ctrl = v_add8(v_shuffle8(i4, v_bcast16(spread_low)), v_bcast16(channel));
+    return v_shuffle8(colours, ctrl);
+}
+
+VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
+{
+    (void)ctx;
+#if VEC_BITS == 512
+    /* two blocks: lanes = sub-blocks 0, 1 of each (rows 0-3), then 2, 3 (rows 4-7) */
+    const vi z = vi_loadu(s);
+    const vi half[2] = {
+        simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(5, 5, 4, 4, 1, 1, 0, 0), z),
+        simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 7, 6, 6, 3, 3, 2, 2), z),
+    };
+    for (unsigned h = 0; h < 2; h++) {
+        const vi colours = cmpr_colours(half[h]);
+        for (unsigned y = 0; y < 4; y++)
+            v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
+    }
+#elif VEC_BITS == 256
+    const vi b = vi_loadu(s);
+    const vi half[2] = { simde_mm256_permute4x64_epi64(b, 0x50),
+                         simde_mm256_permute4x64_epi64(b, 0xfa) };
+    for (unsigned h = 0; h < 2; h++) {
+        const vi colours = cmpr_colours(half[h]);
+        for (unsigned y = 0; y < 4; y++)
+            v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
+    }
+#else
+    const vi lo = vi_loadu(s), hi = vi_loadu(s + 16);
+    const vi sub[4] = { lo, simde_mm_srli_si128(lo, 8), hi, simde_mm_srli_si128(hi, 8) };
+    for (unsigned q = 0; q < 4; q++) {
+        const vi colours = cmpr_colours(sub[q]);
+        for (unsigned y = 0; y < 4; y++)
+            v_storeu(d + ((q >> 1) * 4 + y) * pitch + (q & 1) * 16, cmpr_row(sub[q], colours, y));
+    }
+#endif
+}
+GROUP_KERNEL(cmpr, G8, 8, 8, 32, struct no_ctx, no_prepare, group_cmpr)
+
+/* ==== RGBA8 -> RGBA32F ==== */
+
+/* v / 255 exactly without a division (texel_block_tmpl.c has the proof): with
+   a = (float)(v * 0x10101) * 2^-24, the rounded a + a * 2^-24. */
+VEC_INLINE vf unorm8(vi v)
+{
+    const vf a = vf_mul(vf_cvt(vi_add(vi_add(v, vi_slli(v, 8)), vi_slli(v, 16))),
+                        vf_set1(0x1p-24f));
+    return vf_add(a, vf_mul(a, vf_set1(0x1p-24f)));
+}
+
+VEC_INLINE vi bytes_to_lanes(const uint8_t *p)
+{
+#if VEC_BITS == 512
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128((const void *)p));
+#else
+    const simde__m128i x = simde_mm_loadu_si128((const void *)p);
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(simde_mm256_cvtepu8_epi32(x)),
+                                   simde_mm256_cvtepu8_epi32(simde_mm_srli_si128(x, 8)), 1);
+#endif
+#elif VEC_BITS == 256
+    return simde_mm256_cvtepu8_epi32(simde_mm_loadl_epi64((const void *)p));
+#else
+    int32_t w;
+    memcpy(&w, p, 4);
+    return simde_mm_cvtepu8_epi32(simde_mm_cvtsi32_si128(w));
+#endif
+}
+
+static VFETCH_GX_TEXTURE_F32_FN(to_f32)
+{
+    size_t i = 0;
+    for (; i + VEC_LANES <= n; i += VEC_LANES)
+        vf_store(dst + i, unorm8(bytes_to_lanes(src + i)));
+    for (; i < n; i++)
+        dst[i] = (float)src[i] / 255.0f;
+}
+
+#endif /* GT_ENABLED */
+
+#define GT_STR2(x) #x
+#define GT_STR(x) GT_STR2(x)
+
 void NAME(vfetch_gx_texture_init)(struct vfetch_gx_texture_dsp *dsp)
 {
+#if GT_ENABLED
+    static const struct {
+        unsigned format, tlut;
+        vfetch_gx_texture_fn *fn;
+    } kernels[] = {
+        { VFETCH_GX_TF_I4, 0, i4 },           { VFETCH_GX_TF_I8, 0, i8 },
+        { VFETCH_GX_TF_IA4, 0, ia4 },         { VFETCH_GX_TF_IA8, 0, ia8 },
+        { VFETCH_GX_TF_RGB565, 0, rgb565 },   { VFETCH_GX_TF_RGB5A3, 0, rgb5a3 },
+        { VFETCH_GX_TF_RGBA8, 0, rgba8 },     { VFETCH_GX_TF_CMPR, 0, cmpr },
+        { VFETCH_GX_TF_C4, 0, c4_0 },         { VFETCH_GX_TF_C4, 1, c4_1 },
+        { VFETCH_GX_TF_C4, 2, c4_2 },         { VFETCH_GX_TF_C8, 0, c8_0 },
+        { VFETCH_GX_TF_C8, 1, c8_1 },         { VFETCH_GX_TF_C8, 2, c8_2 },
+        { VFETCH_GX_TF_C14X2, 0, c14x2_0 },   { VFETCH_GX_TF_C14X2, 1, c14x2_1 },
+        { VFETCH_GX_TF_C14X2, 2, c14x2_2 },
+    };
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        dsp->decode[kernels[i].format][kernels[i].tlut] = kernels[i].fn;
+        dsp->level[kernels[i].format][kernels[i].tlut] = GT_STR(VFETCH_ISA);
+    }
+    dsp->to_f32 = to_f32;
+#else
     (void)dsp;
+#endif
 }
