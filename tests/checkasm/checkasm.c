@@ -10,13 +10,14 @@
  *                tails, the in-place path, every specialised loop (--kernel record);
  *   word_copy.c  plans that only move 32-bit words, and the byte-reversing copy (record);
  *   gx.c         GX: gathered programs (record) and the index-column kernels (gx-index);
- *   texel.c      the texel decoders (texel).
+ *   texel.c      the texel decoders (texel);
+ *   gx_texture.c the GX texture kernels (gx-texture).
  *
  * A mismatch prints the kernel, the level, the seed, the input bytes, both outputs and the
  * first differing byte; `test_checkasm --seed N --kernel NAME --isa LEVEL` replays it. A NAME
  * that is no kernel or family is an error (exit status 2).
  *
- * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL]
+ * Usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel|gx-texture] [--isa LEVEL]
  *                     [--part I/N] [--quick] [--list]
  * --part I/N runs the I-th of N shares (every N-th kernel, the families dealt out), so that
  * meson runs it as N tests on N cores; the shares together are the whole run, same seeds.
@@ -58,14 +59,14 @@ bool opt_quick;
 unsigned mismatch_reports;
 
 /* What --kernel takes besides the kernels' names (kernels[]); --list prints both. */
-static const char *const family_names[] = { "record", "gx-index", "texel" };
+static const char *const family_names[] = { "record", "gx-index", "texel", "gx-texture" };
 
 /* Which share of --part a kernel or family falls in: kernels alternate by their place in
    kernels[]; the families go where they even the two halves out (record, about 3 s here, to
    the second; gx-index and texel, about 4 s together, to the first), mod N. */
 static unsigned share_of(const char *name)
 {
-    static const unsigned family_share[] = { 1, 0, 0 }; /* by family_names[] */
+    static const unsigned family_share[] = { 1, 0, 0, 1 }; /* by family_names[] */
     for (unsigned i = 0; i < num_kernels; i++)
         if (!strcmp(name, kernels[i].name))
             return i % opt_parts;
@@ -590,7 +591,7 @@ vfetch_plan *plan_at_level(const struct vfetch_plan_desc *d, unsigned l)
 
 static void usage(void)
 {
-    printf("usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel] [--isa LEVEL] [--part I/N] [--quick] [--list]\n");
+    printf("usage: test_checkasm [--seed N] [--kernel NAME|record|gx-index|texel|gx-texture] [--isa LEVEL] [--part I/N] [--quick] [--list]\n");
 }
 
 int main(int argc, char **argv)
@@ -659,5 +660,6 @@ int main(int argc, char **argv)
     check_word_copy();
     check_gx();
     check_texel();
+    check_gx_texture();
     return test_summary("checkasm");
 }
