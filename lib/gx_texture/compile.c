@@ -55,6 +55,9 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
     p->height = (uint32_t)((image >> 10) & 0x3ff) + 1;
     p->blocks_x = (p->width + f->block_w - 1) / f->block_w;
     p->blocks_y = (p->height + f->block_h - 1) / f->block_h;
+    p->shift_w = (uint8_t)__builtin_ctz(f->block_w);
+    p->shift_h = (uint8_t)__builtin_ctz(f->block_h);
+    p->whole_blocks = !(p->width % f->block_w) && !(p->height % f->block_h);
 
     struct vfetch_gx_texture_dsp dsp;
     vfetch_gx_texture_dsp_init(&dsp, vfetch_cpu_allowed());

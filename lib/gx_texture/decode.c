@@ -52,6 +52,31 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
     const struct vfetch_gx_texture_format_info *f = plan->format;
     if (f->palette_entries && !source->palette)
         return VFETCH_EINVAL;
+    const uint8_t *palette = f->palette_entries ? source->palette : NULL;
+    const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
+
+    /* The whole texture, in whole blocks, to RGBA8: what an emulator's texture cache asks for
+       most. The same checks in the same order as below, then a kernel call per block row,
+       without the region arithmetic or the walk (a small texture's decode is mostly these). */
+    if (!region && plan->whole_blocks && t->format == VFETCH_TEXEL_RGBA8) {
+        if (source->size < plan->blocks_y * src_row)
+            return VFETCH_ETEXEL_SHORT_SURFACE;
+        if (palette && source->palette_size / 2 < f->palette_entries)
+            return VFETCH_EGX_SHORT_PALETTE;
+        const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
+        size_t end;
+        if (__builtin_mul_overflow(pitch, (size_t)plan->height - 1, &end) ||
+            __builtin_add_overflow(end, row, &end))
+            return VFETCH_EOVERFLOW;
+        if (pitch < row || end > t->size)
+            return VFETCH_ESHORT_OUTPUT;
+        const uint8_t *s = source->data;
+        uint8_t *d = t->data;
+        const size_t block_row_out = pitch << plan->shift_h;
+        for (uint32_t by = 0; by < plan->blocks_y; by++, s += src_row, d += block_row_out)
+            plan->decode(s, plan->blocks_x, palette, d, pitch);
+        return VFETCH_OK;
+    }
 
     struct vfetch_texel_region r = { 0, 0, 0, plan->width, plan->height, 1 };
     if (region)
@@ -63,12 +88,12 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
 
     /* The last byte the region reads (at most 128 x 256 blocks of 64 bytes: no overflow). */
     if (!empty) {
-        const size_t last_bx = (r.x + (size_t)r.width - 1) / f->block_w;
-        const size_t last_by = (r.y + (size_t)r.height - 1) / f->block_h;
+        const size_t last_bx = (r.x + (size_t)r.width - 1) >> plan->shift_w;
+        const size_t last_by = (r.y + (size_t)r.height - 1) >> plan->shift_h;
         const size_t end = (last_by * plan->blocks_x + last_bx + 1) * f->block_bytes;
         if (end > source->size)
             return VFETCH_ETEXEL_SHORT_SURFACE;
-        if (f->palette_entries && source->palette_size / 2 < f->palette_entries)
+        if (palette && source->palette_size / 2 < f->palette_entries)
             return VFETCH_EGX_SHORT_PALETTE;
     }
 
@@ -84,10 +109,10 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
     if (out_pitch < out_row || out_end > t->size)
         return VFETCH_ESHORT_OUTPUT;
 
-    const struct gx_row row = { plan, f->palette_entries ? source->palette : NULL };
+    const struct gx_row row = { plan, palette };
     const struct vfetch_block_walk w = {
         t->format == VFETCH_TEXEL_RGBA8 ? row_rgba8 : row_rgba32f, &row, f->block_w, f->block_h,
-        f->block_bytes, texel_bytes, source->data, (size_t)plan->blocks_x * f->block_bytes,
+        f->block_bytes, texel_bytes, source->data, src_row,
         t->data, out_pitch, r.x, r.y, r.width, r.height,
     };
     vfetch_block_walk(&w);

@@ -75,6 +75,8 @@ struct vfetch_gx_texture_plan {
     int8_t tlut;                  /**< palette format, -1 without a palette */
     uint32_t width, height;
     uint32_t blocks_x, blocks_y;  /**< padded size in blocks */
+    uint8_t shift_w, shift_h;     /**< log2 of the block's width and height */
+    uint8_t whole_blocks;         /**< width and height are multiples of the block's */
     vfetch_gx_texture_fn *decode;
     vfetch_gx_texture_f32_fn *to_f32;
     const char *level;

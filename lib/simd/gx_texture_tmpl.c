@@ -170,6 +170,10 @@ VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
 }
 #endif
 
+/* Loops over rows run unrolled, so that a row's shuffle controls and source vectors are
+   constants and registers, not stack slots indexed at run time. */
+#define GT_UNROLL _Pragma("GCC unroll 8")
+
 /* A full-width constant from a table of VEC_BITS / 8 bytes. */
 #define v_const(table) vi_loadu(table)
 
@@ -242,9 +246,37 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
             memset(s_, 0, sizeof s_);                                                        \
             memcpy(s_, src + b * (BB), (nblocks - b) * (BB));                                \
             group(&ctx, s_, d_, (G) * (BW) * 4);                                             \
+            GT_UNROLL                                                                        \
             for (unsigned r_ = 0; r_ < (BH); r_++)                                           \
                 memcpy(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,        \
                        (nblocks - b) * (BW) * 4);                                            \
+        }                                                                                    \
+    }
+
+/* The same, output row by output row: each row of a block row is written from left to right
+   before the next (the source of a block row, a few KiB, stays in L1 while its rows are
+   read again), so that the stores go to memory in order. row(ctx, s, r, d): row r of the group
+   at s, to d. */
+#define ROWS_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, row)                                \
+    static VFETCH_GX_TEXTURE_FN(name)                                                        \
+    {                                                                                        \
+        ctx_t ctx;                                                                           \
+        prepare(&ctx, palette);                                                              \
+        const size_t whole = nblocks - nblocks % (G);                                        \
+        GT_UNROLL                                                                            \
+        for (unsigned r = 0; r < (BH); r++)                                                  \
+            for (size_t b = 0; b < whole; b += (G))                                          \
+                row(&ctx, src + b * (BB), r, dst + r * dst_pitch + b * (BW) * 4);            \
+        if (whole < nblocks) {                                                               \
+            uint8_t s_[(G) * (BB)];                                                          \
+            uint8_t d_[(G) * (BW) * 4];                                                      \
+            memset(s_, 0, sizeof s_);                                                        \
+            memcpy(s_, src + whole * (BB), (nblocks - whole) * (BB));                        \
+            GT_UNROLL                                                                        \
+            for (unsigned r = 0; r < (BH); r++) {                                            \
+                row(&ctx, s_, r, d_);                                                        \
+                memcpy(dst + r * dst_pitch + whole * (BW) * 4, d_, (nblocks - whole) * (BW) * 4); \
+            }                                                                                \
         }                                                                                    \
     }
 
@@ -322,20 +354,19 @@ VEC_INLINE struct rows16 load16(const uint8_t *s)
 #endif
 
 #define GROUP16(fn, ctx_t, body)                                                             \
-    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, uint8_t *d, size_t pitch)         \
+    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, unsigned r, uint8_t *d)           \
     {                                                                                        \
         (void)ctx;                                                                           \
         const struct rows16 x = load16(s);                                                   \
-        for (unsigned r = 0; r < 4; r++)                                                     \
-            v_storeu(d + r * pitch, body);                                                   \
+        v_storeu(d, body);                                                                   \
     }
 
 GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
 GROUP16(group_rgb565, struct no_ctx, lanes_rgb565(ROW16_VALUE(x, r)))
 GROUP16(group_rgb5a3, struct no_ctx, lanes_rgb5a3(ROW16_VALUE(x, r)))
-GROUP_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
-GROUP_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
-GROUP_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
+ROWS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
+ROWS_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
+ROWS_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
 
 /* A palette entry by index (< 2^14): the aligned 32-bit pair holding it, the entry's half
    shifted down, its big-endian bytes swapped. */
@@ -359,9 +390,9 @@ VEC_INLINE vi gather_entry(const uint8_t *palette, vi index)
 C14X2_GROUP(0)
 C14X2_GROUP(1)
 C14X2_GROUP(2)
-GROUP_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
-GROUP_KERNEL(c14x2_1, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_1)
-GROUP_KERNEL(c14x2_2, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_2)
+ROWS_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
+ROWS_KERNEL(c14x2_1, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_1)
+ROWS_KERNEL(c14x2_2, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_2)
 
 /* ==== RGBA8: 4x4 blocks of 64 bytes, AR pairs then GB pairs ==== */
 
@@ -376,6 +407,7 @@ VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t 
     (void)ctx;
     const vi b0 = vi_loadu(s), b1 = vi_loadu(s + 64), b2 = vi_loadu(s + 128),
              b3 = vi_loadu(s + 192);
+    GT_UNROLL
     for (unsigned r = 0; r < 4; r++) {
         const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8), simde_mm512_set1_epi8((int8_t)(r * 8)));
         const vi lo = simde_mm512_maskz_permutex2var_epi8(0xffffffffull, b0, c, b1);
@@ -395,8 +427,10 @@ static const uint8_t c_gb[2][16] = {
 VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
 {
     (void)ctx;
+    GT_UNROLL
     for (unsigned k = 0; k < 2; k++) {
         const vi ar = v_lanes(s + 16 * k, 64), gb = v_lanes(s + 32 + 16 * k, 64);
+        GT_UNROLL
         for (unsigned h = 0; h < 2; h++)
             v_storeu(d + (2 * k + h) * pitch, vi_or(v_shuffle8(ar, v_bcast16(c_ar[h])),
                                                      v_shuffle8(gb, v_bcast16(c_gb[h]))));
@@ -478,6 +512,7 @@ VEC_INLINE vi load_group8(const uint8_t *s)
     {                                                                                        \
         (void)ctx;                                                                           \
         const vi block = load_group8(s);                                                     \
+        GT_UNROLL                                                                            \
         for (unsigned r = 0; r < (rows); r++)                                                \
             for (unsigned k = 0; k < BYTE_VECTORS; k++) {                                    \
                 const vi x = row_fn(s, block, r, k);                                         \
@@ -635,8 +670,10 @@ VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *
         simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(5, 5, 4, 4, 1, 1, 0, 0), z),
         simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 7, 6, 6, 3, 3, 2, 2), z),
     };
+    GT_UNROLL
     for (unsigned h = 0; h < 2; h++) {
         const vi colours = cmpr_colours(half[h]);
+        GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
             v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
     }
@@ -644,16 +681,20 @@ VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *
     const vi b = vi_loadu(s);
     const vi half[2] = { simde_mm256_permute4x64_epi64(b, 0x50),
                          simde_mm256_permute4x64_epi64(b, 0xfa) };
+    GT_UNROLL
     for (unsigned h = 0; h < 2; h++) {
         const vi colours = cmpr_colours(half[h]);
+        GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
             v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
     }
 #else
     const vi lo = vi_loadu(s), hi = vi_loadu(s + 16);
     const vi sub[4] = { lo, simde_mm_srli_si128(lo, 8), hi, simde_mm_srli_si128(hi, 8) };
+    GT_UNROLL
     for (unsigned q = 0; q < 4; q++) {
         const vi colours = cmpr_colours(sub[q]);
+        GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
             v_storeu(d + ((q >> 1) * 4 + y) * pitch + (q & 1) * 16, cmpr_row(sub[q], colours, y));
     }
