@@ -9,6 +9,8 @@
    vertices: a Mverts/s or GB/s column would be meaningless).
 3. Its digest: a plan's best level at 4,096 vertices with Mverts/s consistent with its time
    per call (one clock), its 16-vertex time, the load line, the compile line, short.
+4. Its GX texture table: texels per call from the benchmark (Mtexels/s x ns/call = 64 for an
+   8x8 texture) and the ratio to memcpy of the RGBA8 output.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -73,7 +75,19 @@ def main():
     table = [l.split() for l in text.splitlines() if l.startswith("plan/gx-d/avx2/4096 ")]
     if len(table) != 1 or abs(float(table[0][1]) * float(table[0][5]) / 1e3 - 4096) > 0.01 * 4096:
         fail("Mverts/s and ns/call of plan/gx-d/avx2/4096 come from different clocks", text)
-    print("bench output: JSON alone on stdout, compile rows in ns per call, digest: ok")
+    with tempfile.TemporaryDirectory() as tmp:
+        text = subprocess.run([sys.executable, summary, "--bench", bench, "--filter",
+                               "^(texture/gx-i8/ref/8x8|baseline/memcpy/-/256)$",
+                               "--json", os.path.join(tmp, "out.json")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              check=True).stdout.decode()
+    row = [l.split() for l in text.splitlines() if l.startswith("texture/gx-i8/ref/8x8 ")]
+    if len(row) != 1 or len(row[0]) != 6 or row[0][3] == "-" or \
+            abs(float(row[0][1]) * float(row[0][5]) / 1e3 - 64) > 0.01 * 64:
+        fail("the texture row is not: name, Mtexels/s, GB/s, x memcpy, x ref, ns/call with "
+             "64 texels a call", text)
+    print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
+          "table: ok")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ counters, so Mverts/s, GB/s and ns/call always agree.
 The digest (first, under 60 lines): for every whole plan its best level at 4,096 vertices
 (Mverts/s, the ratio to memcpy of the same output bytes measured in the same process, the
 ratio to the scalar reference) and its time per 16-vertex call at that level; one line each
-for the per-op kernels and the texel formats (geometric means); the replay of the real Wii
-captures; registers to plan; and a line on how busy the machine was (load average before and
-after, the spread of repetitions under --full).
+for the per-op kernels, the texel formats and the GX texture formats (geometric means); the
+replay of the real Wii captures; registers to plan; and a line on how busy the machine was
+(load average before and after, the spread of repetitions under --full).
 
 The tables (--tables, or any --filter): for every benchmark named family/what/isa/count,
 Mverts/s, GB/s, x memcpy, x ref and ns per call; the replay table draws and vertices per
@@ -19,8 +19,9 @@ what vfetch_bench printed: a JSON array with one Google Benchmark document per f
 
     bench/summary.py [--bench PATH] [--json OUT] [--full] [--tables] [--filter REGEX] [--digest]
 
-Default: a quick run (min time 0.02 s per benchmark, 4096-vertex kernels, all plan sizes, the
-replay). --full: every benchmark, min time 0.2 s, 3 repetitions (the median is reported).
+Default: a quick run (min time 0.02 s per benchmark, 4096-vertex kernels, all plan sizes,
+65,536-texel texels, 256x256 GX textures, the replay). --full: every benchmark, min time 0.2 s,
+3 repetitions (the median is reported).
 """
 import argparse
 import json
@@ -29,7 +30,7 @@ import os
 import subprocess
 import sys
 
-FAMILIES = ["kernel", "plan", "texel", "replay", "compile"]
+FAMILIES = ["kernel", "plan", "texel", "texture", "replay", "compile"]
 PACKED = "-packed"
 
 
@@ -111,11 +112,14 @@ def print_digest(all_results, json_parts, spreads, load_before, reps, per_call, 
         print("%-26s %-7s %10.1f %9s %8s %12s" % (what, best[2], PLAN_SIZE / t / 1e6,
                                                    fmt(vs_memcpy), fmt(vs_ref, 1), short_ns))
 
-    for fam, label in (("kernel", "per-op kernels"), ("texel", "texel formats")):
+    for fam, label in (("kernel", "per-op kernels"), ("texel", "texel formats"),
+                       ("texture", "GX texture formats")):
         best = {}
         for name in all_results:
             f, what, isa, count = split(name)
-            if f != fam or isa == "ref":
+            # GX textures count the reference as a level: a format without a kernel yet still
+            # shows its x memcpy (and adds nothing to x ref)
+            if f != fam or (isa == "ref" and fam != "texture"):
                 continue
             t = secs(all_results[name])
             key = (what, count)
@@ -175,6 +179,11 @@ def main():
             regex = "^(plan/|baseline/)"
         elif family == "texel":
             regex = "^(texel/.*/65536|baseline/)" if not args.full else "^(texel/|baseline/)"
+        elif family == "texture":
+            # quick: 256x256 and its baseline only, to keep the main job short (1024x1024 adds
+            # the memory, 8x8 the call's cost; --full has both)
+            regex = ("^(texture/.*/256x256|baseline/memcpy/-/262144)$" if not args.full
+                     else "^(texture/|baseline/)")
         elif family == "replay":
             regex = "^replay/"
         else:
@@ -271,6 +280,17 @@ def main():
                 vec4 = "/".join([parts[0], parts[1][:-len(PACKED)]] + parts[2:]) if packed else n
                 return (order.get(vec4, order[n]), packed)
             names.sort(key=plan_key)
+        if family == "texture":
+            # GX textures decode to RGBA8 only: x memcpy is of the texels' RGBA8 size already
+            print("%-44s %10s %8s %9s %8s %10s" % (family, "Mtexels/s", "GB/s", "x memcpy",
+                                                   "x ref", "ns/call"))
+            for name in names:
+                texels, out_bytes = per_call(name)
+                t, vs_memcpy, vs_ref = ratios(name)
+                print("%-44s %10.1f %8.2f %9s %8s %10s" % (
+                    name, texels / t / 1e6, out_bytes / t / 1e9, fmt(vs_memcpy), fmt(vs_ref, 1),
+                    ns_text(t * 1e9)))
+            continue
         if family == "texel":
             # texels, and the ratio to memcpy of the texels' RGBA8 size (the issue's yardstick
             # for every format, whatever its output)

@@ -23,6 +23,12 @@
  *                                                  baselines of the output and of its RGBA8 size;
  *                                                  isa "plain": a plain block-at-a-time BC1/BC4
  *                                                  decoder (the single-header shape), a yardstick
+ *   texture/gx-<format>/<isa>/<w>x<h>              vfetch_gx_texture_decode of a whole GX
+ *                                                  texture (8x8, 256x256, 1024x1024) of random
+ *                                                  bytes to RGBA8, rows packed; formats as the
+ *                                                  peer kit's (c4-ia8: C4 with an IA8 palette;
+ *                                                  rgb5a3-opaque: every texel's bit 15 set);
+ *                                                  memcpy baseline of the RGBA8 output
  *   compile/r300/-/-                               R300 registers -> plan
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
@@ -45,6 +51,7 @@
 #include "texel/texel_internal.h"
 #include "gx_fifo_parse.h"
 #include "vfetch/gx.h"
+#include "vfetch/gx_texture.h"
 #include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
 #include "vfetch/texel.h"
@@ -1197,6 +1204,127 @@ static void register_texel(void)
     }
 }
 
+/* ---- GX texture decode ---- */
+
+struct gx_texture_config {
+    const char *name;
+    enum vfetch_gx_texture_format format;
+    int tlut;   /* palette format, -1 for a format without one */
+    int opaque; /* RGB5A3 with bit 15 set in every texel: the one-mode case Dolphin vectorises */
+};
+
+/* Every format and palette format the peer kit times, with its names lower-cased. */
+static const struct gx_texture_config gx_texture_configs[] = {
+    { "i4", VFETCH_GX_TF_I4, -1, 0 },
+    { "i8", VFETCH_GX_TF_I8, -1, 0 },
+    { "ia4", VFETCH_GX_TF_IA4, -1, 0 },
+    { "ia8", VFETCH_GX_TF_IA8, -1, 0 },
+    { "rgb565", VFETCH_GX_TF_RGB565, -1, 0 },
+    { "rgb5a3", VFETCH_GX_TF_RGB5A3, -1, 0 },
+    { "rgb5a3-opaque", VFETCH_GX_TF_RGB5A3, -1, 1 },
+    { "rgba8", VFETCH_GX_TF_RGBA8, -1, 0 },
+    { "c4-ia8", VFETCH_GX_TF_C4, VFETCH_GX_TLUT_IA8, 0 },
+    { "c4-rgb565", VFETCH_GX_TF_C4, VFETCH_GX_TLUT_RGB565, 0 },
+    { "c4-rgb5a3", VFETCH_GX_TF_C4, VFETCH_GX_TLUT_RGB5A3, 0 },
+    { "c8-ia8", VFETCH_GX_TF_C8, VFETCH_GX_TLUT_IA8, 0 },
+    { "c8-rgb565", VFETCH_GX_TF_C8, VFETCH_GX_TLUT_RGB565, 0 },
+    { "c8-rgb5a3", VFETCH_GX_TF_C8, VFETCH_GX_TLUT_RGB5A3, 0 },
+    { "c14x2-ia8", VFETCH_GX_TF_C14X2, VFETCH_GX_TLUT_IA8, 0 },
+    { "c14x2-rgb565", VFETCH_GX_TF_C14X2, VFETCH_GX_TLUT_RGB565, 0 },
+    { "c14x2-rgb5a3", VFETCH_GX_TF_C14X2, VFETCH_GX_TLUT_RGB5A3, 0 },
+    { "cmpr", VFETCH_GX_TF_CMPR, -1, 0 },
+};
+
+/* Square textures: 8x8 for the per-call cost, 256x256 in cache, 1024x1024 (the largest GX
+   texture, 4 MiB of RGBA8) past it. */
+static const uint32_t gx_texture_sides[] = { 8, 256, 1024 };
+#define GX_TEXTURE_MAX_SIDE 1024
+#define GX_TEXTURE_PALETTE_BYTES (16384 * 2) /* C14X2's: the largest */
+
+/* bench_src with bit 15 of every big-endian 16-bit value set (rgb5a3-opaque), and a random
+   palette of big-endian entries (C4 reads its first 16, C8 256, C14X2 all 16384). */
+static uint8_t *gx_texture_opaque_src;
+static uint8_t *gx_texture_palette;
+
+struct gx_texture_job {
+    vfetch_gx_texture_plan *plan;
+    struct vfetch_gx_texture_source source;
+    uint32_t width, height;
+};
+
+static void bench_gx_texture(bmc_state *st, void *user)
+{
+    const struct gx_texture_job *job = user;
+    const int64_t texels = (int64_t)job->width * job->height;
+    const size_t out_bytes = (size_t)texels * 4;
+    /* the whole texture, RGBA8, rows packed (pitch 0: width x 4 bytes) */
+    const struct vfetch_texel_target t = { bench_out, out_bytes, VFETCH_TEXEL_RGBA8, 0, 0 };
+    while (bmc_keep_running(st)) {
+        if (vfetch_gx_texture_decode(job->plan, &job->source, NULL, &t) != 0) {
+            bmc_skip_with_error(st, "vfetch_gx_texture_decode failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * texels);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
+}
+
+static void register_gx_texture(void)
+{
+    const size_t max_source = (size_t)GX_TEXTURE_MAX_SIDE * GX_TEXTURE_MAX_SIDE * 4; /* RGBA8 */
+    gx_texture_opaque_src = malloc(max_source);
+    gx_texture_palette = malloc(GX_TEXTURE_PALETTE_BYTES);
+    if (!gx_texture_opaque_src || !gx_texture_palette || max_source > SRC_BYTES)
+        abort();
+    for (size_t i = 0; i < max_source; i++)
+        gx_texture_opaque_src[i] = (uint8_t)(bench_src[i] | (i % 2 == 0 ? 0x80 : 0));
+    for (size_t i = 0; i < GX_TEXTURE_PALETTE_BYTES; i++)
+        gx_texture_palette[i] = (uint8_t)rng();
+
+    for (size_t c = 0; c < sizeof gx_texture_configs / sizeof gx_texture_configs[0]; c++) {
+        const struct gx_texture_config *cfg = &gx_texture_configs[c];
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            if (!level_available(levels[l].flags))
+                continue;
+            for (size_t i = 0; i < sizeof gx_texture_sides / sizeof gx_texture_sides[0]; i++) {
+                const uint32_t side = gx_texture_sides[i];
+                struct vfetch_gx_texture_desc desc;
+                vfetch_gx_texture_desc_init(&desc);
+                desc.setimage0 = (side - 1) | (side - 1) << 10 | (uint32_t)cfg->format << 20;
+                desc.settlut = cfg->tlut < 0 ? 0 : (uint32_t)cfg->tlut << 10;
+                vfetch_set_cpu_mask(levels[l].flags);
+                vfetch_gx_texture_plan *plan;
+                struct vfetch_gx_texture_info info;
+                if (vfetch_gx_texture_compile(&desc, &plan) ||
+                    vfetch_gx_texture_plan_info(plan, &info))
+                    abort();
+                /* a level only where the format has its own kernel there, as texel/ rows */
+                const char *isa = strcmp(info.level, "c") ? info.level : "ref";
+                if (strcmp(isa, levels[l].name)) {
+                    vfetch_gx_texture_plan_free(plan);
+                    continue;
+                }
+                struct gx_texture_job *job = calloc(1, sizeof *job);
+                if (!job)
+                    abort();
+                job->plan = plan; /* freed at exit */
+                job->width = job->height = side;
+                job->source.data = cfg->opaque ? gx_texture_opaque_src : bench_src;
+                job->source.size = info.source_bytes;
+                job->source.palette = info.palette_entries ? gx_texture_palette : NULL;
+                job->source.palette_size = (size_t)info.palette_entries * 2;
+                char name[96];
+                snprintf(name, sizeof name, "texture/gx-%s/%s/%ux%u", cfg->name, isa, side, side);
+                bmc_register(name, bench_gx_texture, job);
+                register_memcpy((size_t)side * side * 4);
+            }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
 /* --callcost[=REGEX] (removed from argv): count instructions per call instead of timing
    (bmc_callcost; tools/callcost.sh). Returns the filter, or NULL when not asked. */
 static const char *take_callcost(int *argc, char **argv)
@@ -1247,6 +1375,7 @@ int main(int argc, char **argv)
     register_maxwell();
     register_replay(captures_dir);
     register_texel();
+    register_gx_texture();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
     bmc_register("compile/r300-state/-/-", bench_r300_state, NULL);
