@@ -90,19 +90,6 @@ VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
     return simde_mm512_mask_blend_epi32(simde_mm512_cmpgt_epi32_mask(a, b), f, t);
 }
-/* 32-bit loads at base + 4 * index (every address inside the caller's palette). */
-VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
-{
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_i32gather_epi32(index, (const void *)base, 4);
-#else
-    const simde__m256i lo = simde_mm256_i32gather_epi32(
-        (const int32_t *)(const void *)base, simde_mm512_castsi512_si256(index), 4);
-    const simde__m256i hi = simde_mm256_i32gather_epi32(
-        (const int32_t *)(const void *)base, simde_mm512_extracti64x4_epi64(index, 1), 4);
-    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
-#endif
-}
 #elif VEC_BITS == 256
 #define v_shuffle8 simde_mm256_shuffle_epi8
 #define v_srli16(x, n) simde_mm256_srli_epi16((x), (n))
@@ -129,10 +116,6 @@ VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
     return simde_mm256_blendv_epi8(f, t, simde_mm256_cmpgt_epi32(a, b));
 }
-VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
-{
-    return simde_mm256_i32gather_epi32((const int32_t *)(const void *)base, index, 4);
-}
 #else
 #define v_shuffle8 simde_mm_shuffle_epi8
 #define v_srli16(x, n) simde_mm_srli_epi16((x), (n))
@@ -158,15 +141,6 @@ VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
 VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
     return simde_mm_blendv_epi8(f, t, simde_mm_cmpgt_epi32(a, b));
-}
-/* No gather below avx2: four loads. */
-VEC_INLINE vi v_gather32(const uint8_t *base, vi index)
-{
-    uint32_t i[4], v[4];
-    simde_mm_storeu_si128((void *)i, index);
-    for (unsigned k = 0; k < 4; k++)
-        memcpy(&v[k], base + 4 * (size_t)i[k], 4);
-    return simde_mm_loadu_si128((const void *)v);
 }
 #endif
 
@@ -368,31 +342,55 @@ ROWS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
 ROWS_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
 ROWS_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
 
-/* A palette entry by index (< 2^14): the aligned 32-bit pair holding it, the entry's half
-   shifted down, its big-endian bytes swapped. */
-VEC_INLINE vi gather_entry(const uint8_t *palette, vi index)
-{
-    const vi pair = v_gather32(palette, vi_srli(index, 1));
-    const vi odd = vi_and(index, vi_set1(1));
+/* C14X2: each texel's entry fetched by its index (< 2^14). avx2/avx512: a hardware gather of
+   the aligned 32-bit pair holding it (so no byte past the palette is read), the entry's half
+   shifted down and its bytes swapped; sse41: scalar loads straight from the big-endian indices.
+   VT entries at a time converted in the lanes. Row r of G16 blocks (VT texels). */
 #if VEC_BITS >= 256
-    const vi e = vi_srlv(pair, vi_slli(odd, 4));
+VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
+{
+#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
+    const vi pair = _mm512_i32gather_epi32(vi_srli(index, 1), (const void *)palette, 4);
+#elif VEC_BITS == 512
+    const simde__m256i lo = simde_mm256_i32gather_epi32((const int32_t *)(const void *)palette,
+                                                        simde_mm512_castsi512_si256(vi_srli(index, 1)), 4);
+    const simde__m256i hi = simde_mm256_i32gather_epi32(
+        (const int32_t *)(const void *)palette, simde_mm512_extracti64x4_epi64(vi_srli(index, 1), 1), 4);
+    const vi pair = simde_mm512_inserti64x4(simde_mm512_castsi256_si512(lo), hi, 1);
 #else
-    const vi e = v_select_bit(odd, 1, pair, vi_srli(pair, 16));
+    const vi pair = simde_mm256_i32gather_epi32((const int32_t *)(const void *)palette,
+                                                vi_srli(index, 1), 4);
 #endif
+    const vi e = vi_srlv(pair, vi_slli(vi_and(index, vi_set1(1)), 4));
     return vi_or(vi_and(vi_srli(e, 8), vi_set1(0xff)), vi_and(vi_slli(e, 8), vi_set1(0xff00)));
 }
-
 #define C14X2_GROUP(tlut)                                                                    \
-    GROUP16(group_c14x2_##tlut, struct palette_ctx,                                           \
-            lanes_entry(gather_entry(ctx->palette,                                            \
-                                     vi_and(ROW16_VALUE(x, r), vi_set1(0x3fff))),             \
-                        tlut))
+    GROUP16(group_c14x2_##tlut, struct palette_ctx,                                          \
+            lanes_entry(gather_entries(ctx->palette,                                         \
+                                       vi_and(ROW16_VALUE(x, r), vi_set1(0x3fff))),           \
+                        tlut))                                                               \
+    ROWS_KERNEL(c14x2_##tlut, G16, 4, 4, 32, struct palette_ctx, palette_prepare,            \
+                group_c14x2_##tlut)
+#else
+#define C14X2_GROUP(tlut)                                                                    \
+    VEC_INLINE void group_c14x2_##tlut(const struct palette_ctx *ctx, const uint8_t *s,      \
+                                       unsigned r, uint8_t *d)                               \
+    {                                                                                        \
+        uint32_t v[VT];                                                                      \
+        for (unsigned k = 0; k < VT; k++) {                                                  \
+            uint16_t index, entry;                                                           \
+            memcpy(&index, s + (k / 4) * 32 + r * 8 + (k % 4) * 2, 2);                      \
+            memcpy(&entry, ctx->palette + 2 * (__builtin_bswap16(index) & 0x3fff), 2);       \
+            v[k] = __builtin_bswap16(entry);                                                 \
+        }                                                                                    \
+        v_storeu(d, lanes_entry(vi_loadu(v), tlut));                                         \
+    }                                                                                        \
+    ROWS_KERNEL(c14x2_##tlut, G16, 4, 4, 32, struct palette_ctx, palette_prepare,            \
+                group_c14x2_##tlut)
+#endif
 C14X2_GROUP(0)
 C14X2_GROUP(1)
 C14X2_GROUP(2)
-ROWS_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
-ROWS_KERNEL(c14x2_1, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_1)
-ROWS_KERNEL(c14x2_2, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_2)
 
 /* ==== RGBA8: 4x4 blocks of 64 bytes, AR pairs then GB pairs ==== */
 
@@ -551,14 +549,34 @@ GROUP_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
 GROUP_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
 
-/* C8: the index byte (in every byte of the lane) to its gathered, converted entry. */
-#define C8_GROUP(tlut)                                                                       \
-    GROUP8(group_c8_##tlut, struct palette_ctx, 4, bytes_row,                                \
-           lanes_entry(gather_entry(ctx->palette, vi_and(x, vi_set1(0xff))), tlut))          \
-    GROUP_KERNEL(c8_##tlut, G8, 8, 4, 32, struct palette_ctx, palette_prepare, group_c8_##tlut)
-C8_GROUP(0)
-C8_GROUP(1)
-C8_GROUP(2)
+/* C8: the 256 entries converted once a call into a table, then a load from it a texel. */
+struct c8_ctx {
+    uint32_t table[256];
+};
+VEC_INLINE void c8_prepare(struct c8_ctx *c, const uint8_t *palette, unsigned tlut)
+{
+    uint32_t value[256];
+    for (unsigned i = 0; i < 256; i++)
+        value[i] = (uint32_t)palette[2 * i] << 8 | palette[2 * i + 1];
+    for (unsigned i = 0; i < 256; i += VEC_LANES)
+        v_storeu(c->table + i, lanes_entry(vi_loadu(value + i), tlut));
+}
+#define C8_KERNEL(tlut)                                                                      \
+    static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
+    {                                                                                        \
+        struct c8_ctx ctx;                                                                   \
+        c8_prepare(&ctx, palette, tlut);                                                     \
+        for (unsigned r = 0; r < 4; r++) {                                                   \
+            uint32_t *d = (uint32_t *)(void *)(dst + r * dst_pitch);                         \
+            const uint8_t *s = src + r * 8;                                                  \
+            for (size_t b = 0; b < nblocks; b++, s += 32, d += 8)                            \
+                for (unsigned x = 0; x < 8; x++)                                             \
+                    d[x] = ctx.table[s[x]];                                                  \
+        }                                                                                    \
+    }
+C8_KERNEL(0)
+C8_KERNEL(1)
+C8_KERNEL(2)
 
 /* C4: the 16 entries converted once a call. avx512: one vector of them, looked up by vpermd;
    below: four planes of 16 bytes (R, G, B, A of every entry), each looked up by pshufb. */
