@@ -26,24 +26,25 @@ static vfetch_gx_texture_plan *cached_plan;
 static struct vfetch_gx_texture_desc cached_desc;
 static struct vfetch_gx_texture_info cached_info; /* the cached plan's sizes */
 
-static int plan_for(const struct vfetch_gx_texture_desc *desc, const vfetch_gx_texture_plan **out)
+/* The plan of the two words, compiled on a miss. */
+static int plan_for(uint32_t setimage0, uint32_t settlut)
 {
-    if (!cached_plan || cached_desc.setimage0 != desc->setimage0 ||
-        cached_desc.settlut != desc->settlut) {
-        vfetch_gx_texture_plan *plan;
-        int err = vfetch_gx_texture_compile(desc, &plan);
-        if (err)
-            return err;
-        err = vfetch_gx_texture_plan_info(plan, &cached_info);
-        if (err) {
-            vfetch_gx_texture_plan_free(plan);
-            return err;
-        }
-        vfetch_gx_texture_plan_free(cached_plan);
-        cached_plan = plan;
-        cached_desc = *desc;
+    struct vfetch_gx_texture_desc desc;
+    vfetch_gx_texture_desc_init(&desc);
+    desc.setimage0 = setimage0;
+    desc.settlut = settlut;
+    vfetch_gx_texture_plan *plan;
+    int err = vfetch_gx_texture_compile(&desc, &plan);
+    if (err)
+        return err;
+    err = vfetch_gx_texture_plan_info(plan, &cached_info);
+    if (err) {
+        vfetch_gx_texture_plan_free(plan);
+        return err;
     }
-    *out = cached_plan;
+    vfetch_gx_texture_plan_free(cached_plan);
+    cached_plan = plan;
+    cached_desc = desc;
     return 0;
 }
 
@@ -54,20 +55,19 @@ int vfetch_peer_decode(int fmt, int tlutfmt, const uint8_t *src, const uint8_t *
     if (fmt < 0 || fmt > 0xf || tlutfmt < -1 || tlutfmt > 3 || width < 1 || width > 1024 ||
         height < 1 || height > 1024)
         return VFETCH_EINVAL;
-    struct vfetch_gx_texture_desc desc;
-    vfetch_gx_texture_desc_init(&desc);
-    desc.setimage0 = (uint32_t)(width - 1) | (uint32_t)(height - 1) << 10 | (uint32_t)fmt << 20;
+    const uint32_t setimage0 =
+        (uint32_t)(width - 1) | (uint32_t)(height - 1) << 10 | (uint32_t)fmt << 20;
     /* the palette's format (TMEM offset 0: the palette is passed by pointer); formats without
        a palette do not read it */
-    if (tlutfmt >= 0)
-        desc.settlut = (uint32_t)tlutfmt << 10;
-
-    const vfetch_gx_texture_plan *plan;
-    int err = plan_for(&desc, &plan);
-    if (err == VFETCH_EGX_TEXTURE_FORMAT || err == VFETCH_EGX_TLUT_FORMAT)
-        return 1; /* values GX reserves: not a texture vfetch decodes, shown n/a */
-    if (err)
-        return err;
+    const uint32_t settlut = tlutfmt >= 0 ? (uint32_t)tlutfmt << 10 : 0;
+    if (!cached_plan || cached_desc.setimage0 != setimage0 || cached_desc.settlut != settlut) {
+        const int err = plan_for(setimage0, settlut);
+        if (err == VFETCH_EGX_TEXTURE_FORMAT || err == VFETCH_EGX_TLUT_FORMAT)
+            return 1; /* values GX reserves: not a texture vfetch decodes, shown n/a */
+        if (err)
+            return err;
+    }
+    const vfetch_gx_texture_plan *plan = cached_plan;
     const struct vfetch_gx_texture_info *info = &cached_info;
 
     const struct vfetch_gx_texture_source source = {

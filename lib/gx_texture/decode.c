@@ -40,44 +40,14 @@ static void row_rgba32f(const void *ctx, const uint8_t *src, size_t nblocks, uin
     }
 }
 
-int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
-                             const struct vfetch_gx_texture_source *source,
-                             const struct vfetch_texel_region *region,
-                             const struct vfetch_texel_target *t)
+/* Any region, either output: the region's checks, then the walk. */
+static __attribute__((noinline)) int decode_region(const vfetch_gx_texture_plan *plan,
+                                                   const struct vfetch_gx_texture_source *source,
+                                                   const uint8_t *palette, size_t src_row,
+                                                   const struct vfetch_texel_region *region,
+                                                   const struct vfetch_texel_target *t)
 {
-    if (!plan || !source || !t || !source->data || !t->data)
-        return VFETCH_EINVAL;
-    if ((unsigned)t->format > VFETCH_TEXEL_RGBA8)
-        return VFETCH_EINVAL;
     const struct vfetch_gx_texture_format_info *f = plan->format;
-    if (f->palette_entries && !source->palette)
-        return VFETCH_EINVAL;
-    const uint8_t *palette = f->palette_entries ? source->palette : NULL;
-    const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
-
-    /* The whole texture, in whole blocks, to RGBA8: what an emulator's texture cache asks for
-       most. The same checks in the same order as below, then a kernel call per block row,
-       without the region arithmetic or the walk (a small texture's decode is mostly these). */
-    if (!region && plan->whole_blocks && t->format == VFETCH_TEXEL_RGBA8) {
-        if (source->size < plan->blocks_y * src_row)
-            return VFETCH_ETEXEL_SHORT_SURFACE;
-        if (palette && source->palette_size / 2 < f->palette_entries)
-            return VFETCH_EGX_SHORT_PALETTE;
-        const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
-        size_t end;
-        if (__builtin_mul_overflow(pitch, (size_t)plan->height - 1, &end) ||
-            __builtin_add_overflow(end, row, &end))
-            return VFETCH_EOVERFLOW;
-        if (pitch < row || end > t->size)
-            return VFETCH_ESHORT_OUTPUT;
-        const uint8_t *s = source->data;
-        uint8_t *d = t->data;
-        const size_t block_row_out = pitch << plan->shift_h;
-        for (uint32_t by = 0; by < plan->blocks_y; by++, s += src_row, d += block_row_out)
-            plan->decode(s, plan->blocks_x, palette, d, pitch);
-        return VFETCH_OK;
-    }
-
     struct vfetch_texel_region r = { 0, 0, 0, plan->width, plan->height, 1 };
     if (region)
         r = *region;
@@ -117,4 +87,45 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
     };
     vfetch_block_walk(&w);
     return VFETCH_OK;
+}
+
+int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
+                             const struct vfetch_gx_texture_source *source,
+                             const struct vfetch_texel_region *region,
+                             const struct vfetch_texel_target *t)
+{
+    if (!plan || !source || !t || !source->data || !t->data)
+        return VFETCH_EINVAL;
+    if ((unsigned)t->format > VFETCH_TEXEL_RGBA8)
+        return VFETCH_EINVAL;
+    const struct vfetch_gx_texture_format_info *f = plan->format;
+    if (f->palette_entries && !source->palette)
+        return VFETCH_EINVAL;
+    const uint8_t *palette = f->palette_entries ? source->palette : NULL;
+    const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
+
+    /* The whole texture, in whole blocks, to RGBA8: what an emulator's texture cache asks for
+       most. The same checks in the same order as below, then a kernel call per block row,
+       without the region arithmetic or the walk (a small texture's decode is mostly these). */
+    if (!region && plan->whole_blocks && t->format == VFETCH_TEXEL_RGBA8) {
+        if (source->size < plan->blocks_y * src_row)
+            return VFETCH_ETEXEL_SHORT_SURFACE;
+        if (palette && source->palette_size / 2 < f->palette_entries)
+            return VFETCH_EGX_SHORT_PALETTE;
+        const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
+        size_t end;
+        if (__builtin_mul_overflow(pitch, (size_t)plan->height - 1, &end) ||
+            __builtin_add_overflow(end, row, &end))
+            return VFETCH_EOVERFLOW;
+        if (pitch < row || end > t->size)
+            return VFETCH_ESHORT_OUTPUT;
+        const uint8_t *s = source->data;
+        uint8_t *d = t->data;
+        const size_t block_row_out = pitch << plan->shift_h;
+        for (uint32_t by = 0; by < plan->blocks_y; by++, s += src_row, d += block_row_out)
+            plan->decode(s, plan->blocks_x, palette, d, pitch);
+        return VFETCH_OK;
+    }
+
+    return decode_region(plan, source, palette, src_row, region, t);
 }

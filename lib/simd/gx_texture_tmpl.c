@@ -217,13 +217,12 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
         if (b < nblocks) {                                                                   \
             uint8_t s_[(G) * (BB)];                                                          \
             uint8_t d_[(BH) * (G) * (BW) * 4];                                               \
-            memset(s_, 0, sizeof s_);                                                        \
-            memcpy(s_, src + b * (BB), (nblocks - b) * (BB));                                \
+            copy_in(s_, sizeof s_, src + b * (BB), (nblocks - b) * (BB));                    \
             group(&ctx, s_, d_, (G) * (BW) * 4);                                             \
             GT_UNROLL                                                                        \
             for (unsigned r_ = 0; r_ < (BH); r_++)                                           \
-                memcpy(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,        \
-                       (nblocks - b) * (BW) * 4);                                            \
+                copy_out(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,      \
+                         (nblocks - b) * (BW) * 4);                                          \
         }                                                                                    \
     }
 
@@ -244,15 +243,43 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
         if (whole < nblocks) {                                                               \
             uint8_t s_[(G) * (BB)];                                                          \
             uint8_t d_[(G) * (BW) * 4];                                                      \
-            memset(s_, 0, sizeof s_);                                                        \
-            memcpy(s_, src + whole * (BB), (nblocks - whole) * (BB));                        \
+            copy_in(s_, sizeof s_, src + whole * (BB), (nblocks - whole) * (BB));            \
             GT_UNROLL                                                                        \
             for (unsigned r = 0; r < (BH); r++) {                                            \
                 row(&ctx, s_, r, d_);                                                        \
-                memcpy(dst + r * dst_pitch + whole * (BW) * 4, d_, (nblocks - whole) * (BW) * 4); \
+                copy_out(dst + r * dst_pitch + whole * (BW) * 4, d_, (nblocks - whole) * (BW) * 4); \
             }                                                                                \
         }                                                                                    \
     }
+
+/* The tails' copies: a partial group's blocks into the zeroed stack, its rows out. avx512 with
+   the real instructions: masked loads and stores, 64 bytes at a time (a call to memset and
+   memcpy costs more than a small texture's whole row); elsewhere memcpy. */
+VEC_INLINE void copy_in(uint8_t *stack, size_t stack_size, const uint8_t *src, size_t n)
+{
+#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512BW_NATIVE)
+    for (size_t i = 0; i < stack_size; i += 64) {
+        const size_t left = n > i ? n - i : 0;
+        const __mmask64 k = left >= 64 ? ~0ull : (1ull << left) - 1;
+        _mm512_storeu_si512((void *)(stack + i), _mm512_maskz_loadu_epi8(k, src + i));
+    }
+#else
+    memset(stack, 0, stack_size);
+    memcpy(stack, src, n);
+#endif
+}
+VEC_INLINE void copy_out(uint8_t *dst, const uint8_t *stack, size_t n)
+{
+#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512BW_NATIVE)
+    for (size_t i = 0; i < n; i += 64) {
+        const size_t left = n - i;
+        const __mmask64 k = left >= 64 ? ~0ull : (1ull << left) - 1;
+        _mm512_mask_storeu_epi8(dst + i, k, _mm512_loadu_si512((const void *)(stack + i)));
+    }
+#else
+    memcpy(dst, stack, n);
+#endif
+}
 
 struct no_ctx {
     int unused;
@@ -561,9 +588,115 @@ VEC_INLINE void c8_prepare(struct c8_ctx *c, const uint8_t *palette, unsigned tl
     for (unsigned i = 0; i < 256; i += VEC_LANES)
         v_storeu(c->table + i, lanes_entry(vi_loadu(value + i), tlut));
 }
+/* A short block row (fewer than C8_SHORT_ROW blocks, e.g. an 8x8 texture's) converts each
+   texel's entry on its own: the table costs 256 conversions a call. */
+#define C8_SHORT_ROW 4
+VEC_INLINE void c8_direct(const uint8_t *src, size_t nblocks, const uint8_t *palette,
+                          uint8_t *dst, size_t dst_pitch, unsigned tlut)
+{
+    /* a block's 32 indices are its rows one after another: vector i holds indices
+       i * VEC_LANES .. + VEC_LANES - 1, i.e. rows 2i and 2i + 1 (16 lanes), row i (8) or half
+       of row i / 2 (4) */
+    for (size_t b = 0; b < nblocks; b++)
+        GT_UNROLL
+        for (unsigned i = 0; i < 32 / VEC_LANES; i++) {
+            uint32_t v[VEC_LANES];
+            for (unsigned k = 0; k < VEC_LANES; k++) {
+                const unsigned index = src[b * 32 + i * VEC_LANES + k];
+                v[k] = (uint32_t)palette[2 * index] << 8 | palette[2 * index + 1];
+            }
+            const vi rgba = lanes_entry(vi_loadu(v), tlut);
+#if VEC_LANES == 16
+            simde_mm256_storeu_si256((void *)(dst + 2 * i * dst_pitch + b * 32),
+                                     simde_mm512_castsi512_si256(rgba));
+            simde_mm256_storeu_si256((void *)(dst + (2 * i + 1) * dst_pitch + b * 32),
+                                     simde_mm512_extracti64x4_epi64(rgba, 1));
+#else
+            v_storeu(dst + (i * VEC_LANES / 8) * dst_pitch + (b * 8 + i * VEC_LANES % 8) * 4,
+                     rgba);
+#endif
+        }
+}
+
+#if VEC_BITS == 512
+/* avx512 (VBMI): the table as four byte planes (R, G, B, A of the 256 entries, four vectors
+   each), looked up 64 texels at a time by vpermt2b on each half of a plane, the halves chosen
+   by bit 7 of the index; the four planes interleave into RGBA with in-lane unpacks, the indices
+   permuted beforehand so that unpacked vector q is row q of the two blocks. */
+struct c8_planes {
+    vi plane[4][4];
+};
+VEC_INLINE void c8_planes_prepare(struct c8_planes *c, const uint8_t *palette, unsigned tlut)
+{
+    struct c8_ctx t;
+    c8_prepare(&t, palette, tlut);
+    static const uint8_t deinterleave[64] = {
+        0, 4, 8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+        1, 5, 9,  13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,
+        2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62,
+        3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47, 51, 55, 59, 63,
+    };
+    const vi d = vi_loadu(deinterleave);
+    for (unsigned m = 0; m < 4; m++) {
+        /* entries 64 m .. 64 m + 63: each vector's lanes R, G, B, A of its 16 entries, then
+           a 4x4 transpose of 128-bit lanes */
+        const vi a = simde_mm512_permutexvar_epi8(d, vi_loadu(t.table + 64 * m));
+        const vi b = simde_mm512_permutexvar_epi8(d, vi_loadu(t.table + 64 * m + 16));
+        const vi e = simde_mm512_permutexvar_epi8(d, vi_loadu(t.table + 64 * m + 32));
+        const vi f = simde_mm512_permutexvar_epi8(d, vi_loadu(t.table + 64 * m + 48));
+        const vi u0 = simde_mm512_shuffle_i32x4(a, b, 0x44), u1 = simde_mm512_shuffle_i32x4(a, b, 0xee);
+        const vi u2 = simde_mm512_shuffle_i32x4(e, f, 0x44), u3 = simde_mm512_shuffle_i32x4(e, f, 0xee);
+        c->plane[0][m] = simde_mm512_shuffle_i32x4(u0, u2, 0x88);
+        c->plane[1][m] = simde_mm512_shuffle_i32x4(u0, u2, 0xdd);
+        c->plane[2][m] = simde_mm512_shuffle_i32x4(u1, u3, 0x88);
+        c->plane[3][m] = simde_mm512_shuffle_i32x4(u1, u3, 0xdd);
+    }
+}
+/* position 16 j + 4 q + i (lane j, unpacked vector q, texel i) <- texel 4 j + i of row q */
+#define C8P(j, q, i) ((4 * (j) + (i)) / 8 * 32 + (q) * 8 + (4 * (j) + (i)) % 8)
+#define C8Q(j, q) C8P(j, q, 0), C8P(j, q, 1), C8P(j, q, 2), C8P(j, q, 3)
+#define C8J(j) C8Q(j, 0), C8Q(j, 1), C8Q(j, 2), C8Q(j, 3)
+static const uint8_t c8_order[64] = { C8J(0), C8J(1), C8J(2), C8J(3) };
+VEC_INLINE vi c8_plane_lookup(const vi *plane, vi x, simde__mmask64 high)
+{
+    const vi lo = simde_mm512_permutex2var_epi8(plane[0], x, plane[1]);
+    const vi hi = simde_mm512_permutex2var_epi8(plane[2], x, plane[3]);
+    return simde_mm512_mask_blend_epi8(high, lo, hi);
+}
+VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d, size_t pitch)
+{
+    const vi x = simde_mm512_permutexvar_epi8(vi_loadu(c8_order), vi_loadu(s));
+    const simde__mmask64 high = simde_mm512_movepi8_mask(x);
+    const vi r = c8_plane_lookup(c->plane[0], x, high), g = c8_plane_lookup(c->plane[1], x, high);
+    const vi b = c8_plane_lookup(c->plane[2], x, high), a = c8_plane_lookup(c->plane[3], x, high);
+    const vi rg_lo = simde_mm512_unpacklo_epi8(r, g), rg_hi = simde_mm512_unpackhi_epi8(r, g);
+    const vi ba_lo = simde_mm512_unpacklo_epi8(b, a), ba_hi = simde_mm512_unpackhi_epi8(b, a);
+    v_storeu(d, simde_mm512_unpacklo_epi16(rg_lo, ba_lo));
+    v_storeu(d + pitch, simde_mm512_unpackhi_epi16(rg_lo, ba_lo));
+    v_storeu(d + 2 * pitch, simde_mm512_unpacklo_epi16(rg_hi, ba_hi));
+    v_storeu(d + 3 * pitch, simde_mm512_unpackhi_epi16(rg_hi, ba_hi));
+}
+#define C8_KERNEL(tlut)                                                                      \
+    VEC_INLINE void c8_prepare_##tlut(struct c8_planes *c, const uint8_t *palette)           \
+    {                                                                                        \
+        c8_planes_prepare(c, palette, tlut);                                                 \
+    }                                                                                        \
+    GROUP_KERNEL(c8_planes_##tlut, 2, 8, 4, 32, struct c8_planes, c8_prepare_##tlut, group_c8) \
+    static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
+    {                                                                                        \
+        if (nblocks < C8_SHORT_ROW)                                                          \
+            c8_direct(src, nblocks, palette, dst, dst_pitch, tlut);                          \
+        else                                                                                 \
+            c8_planes_##tlut(src, nblocks, palette, dst, dst_pitch);                         \
+    }
+#else
 #define C8_KERNEL(tlut)                                                                      \
     static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
     {                                                                                        \
+        if (nblocks < C8_SHORT_ROW) {                                                        \
+            c8_direct(src, nblocks, palette, dst, dst_pitch, tlut);                          \
+            return;                                                                          \
+        }                                                                                    \
         struct c8_ctx ctx;                                                                   \
         c8_prepare(&ctx, palette, tlut);                                                     \
         for (unsigned r = 0; r < 4; r++) {                                                   \
@@ -574,6 +707,7 @@ VEC_INLINE void c8_prepare(struct c8_ctx *c, const uint8_t *palette, unsigned tl
                     d[x] = ctx.table[s[x]];                                                  \
         }                                                                                    \
     }
+#endif
 C8_KERNEL(0)
 C8_KERNEL(1)
 C8_KERNEL(2)
