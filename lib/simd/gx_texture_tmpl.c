@@ -165,8 +165,35 @@ VEC_INLINE vi lanes_rgb565(vi v)
     return vi_or(vi_or(r, g), vi_or(b, vi_set1((int32_t)0xff000000u)));
 }
 
+/* Whether bit 15 is set in every lane. */
+VEC_INLINE int v_all_bit15(vi v)
+{
+#if VEC_BITS == 512
+    const vi b = vi_set1(0x8000);
+    return simde_mm512_cmpeq_epi32_mask(vi_and(v, b), b) == 0xffff;
+#elif VEC_BITS == 256
+    return simde_mm256_movemask_ps(simde_mm256_castsi256_ps(vi_slli(v, 16))) == 0xff;
+#else
+    return simde_mm_movemask_ps(simde_mm_castsi128_ps(vi_slli(v, 16))) == 0xf;
+#endif
+}
+
+/* RGB5A3 with bit 15 set: RGB555, A 255. */
+VEC_INLINE vi lanes_rgb555(vi v)
+{
+    const vi r5 = vi_or(vi_and(vi_srli(v, 7), vi_set1(0xf8)), vi_and(vi_srli(v, 12), vi_set1(7)));
+    const vi g5 = vi_or(vi_and(vi_slli(v, 6), vi_set1(0xf800)), vi_and(vi_slli(v, 1), vi_set1(0x700)));
+    const vi b5 = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
+                        vi_and(vi_slli(v, 14), vi_set1(0x070000)));
+    return vi_or(vi_or(r5, g5), vi_or(b5, vi_set1((int32_t)0xff000000u)));
+}
+
 VEC_INLINE vi lanes_rgb5a3(vi v)
 {
+    /* Textures are mostly of one mode: a vector of opaque texels skips the other (for mixed
+       data the test is always false, so predicted as well) */
+    if (v_all_bit15(v))
+        return lanes_rgb555(v);
     /* bit 15 set: RGB555, A 255 */
     const vi r5 = vi_or(vi_and(vi_srli(v, 7), vi_set1(0xf8)), vi_and(vi_srli(v, 12), vi_set1(7)));
     const vi g5 = vi_or(vi_and(vi_slli(v, 6), vi_set1(0xf800)), vi_and(vi_slli(v, 1), vi_set1(0x700)));
@@ -427,18 +454,14 @@ C14X2_GROUP(2)
                  (j) * 64 + (x) * 2
 #define CR_BLOCK(j) CR(j, 0), CR(j, 1), CR(j, 2), CR(j, 3)
 static const uint8_t c_rgba8[64] = { CR_BLOCK(0), CR_BLOCK(1), CR_BLOCK(0), CR_BLOCK(1) };
-VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
+VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
 {
     (void)ctx;
-    const vi b0 = vi_loadu(s), b1 = vi_loadu(s + 64), b2 = vi_loadu(s + 128),
-             b3 = vi_loadu(s + 192);
-    GT_UNROLL
-    for (unsigned r = 0; r < 4; r++) {
-        const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8), simde_mm512_set1_epi8((int8_t)(r * 8)));
-        const vi lo = simde_mm512_maskz_permutex2var_epi8(0xffffffffull, b0, c, b1);
-        const vi hi = simde_mm512_maskz_permutex2var_epi8(0xffffffff00000000ull, b2, c, b3);
-        v_storeu(d + r * pitch, vi_or(lo, hi));
-    }
+    const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8), simde_mm512_set1_epi8((int8_t)(r * 8)));
+    const vi lo = simde_mm512_maskz_permutex2var_epi8(0xffffffffull, vi_loadu(s), c, vi_loadu(s + 64));
+    const vi hi = simde_mm512_maskz_permutex2var_epi8(0xffffffff00000000ull, vi_loadu(s + 128), c,
+                                                      vi_loadu(s + 192));
+    v_storeu(d, vi_or(lo, hi));
 }
 #else
 static const uint8_t c_ar[2][16] = {
@@ -449,20 +472,14 @@ static const uint8_t c_gb[2][16] = {
     { Z, 0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7, Z },
     { Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z },
 };
-VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
+VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
 {
     (void)ctx;
-    GT_UNROLL
-    for (unsigned k = 0; k < 2; k++) {
-        const vi ar = v_lanes(s + 16 * k, 64), gb = v_lanes(s + 32 + 16 * k, 64);
-        GT_UNROLL
-        for (unsigned h = 0; h < 2; h++)
-            v_storeu(d + (2 * k + h) * pitch, vi_or(v_shuffle8(ar, v_bcast16(c_ar[h])),
-                                                     v_shuffle8(gb, v_bcast16(c_gb[h]))));
-    }
+    const vi ar = v_lanes(s + 16 * (r >> 1), 64), gb = v_lanes(s + 32 + 16 * (r >> 1), 64);
+    v_storeu(d, vi_or(v_shuffle8(ar, v_bcast16(c_ar[r & 1])), v_shuffle8(gb, v_bcast16(c_gb[r & 1]))));
 }
 #endif
-GROUP_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
+ROWS_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
 
 /* ==== 8x4 blocks of bytes (I8, IA4, C8) and 8x8 blocks of nibbles (I4, C4) ==== */
 
@@ -532,17 +549,17 @@ VEC_INLINE vi load_group8(const uint8_t *s)
 }
 #endif
 
+/* Row r of a group: its BYTE_VECTORS vectors. */
 #define GROUP8(fn, ctx_t, rows, row_fn, body)                                                \
-    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, uint8_t *d, size_t pitch)         \
+    VEC_INLINE void fn(const ctx_t *ctx, const uint8_t *s, unsigned r, uint8_t *d)           \
     {                                                                                        \
         (void)ctx;                                                                           \
         const vi block = load_group8(s);                                                     \
         GT_UNROLL                                                                            \
-        for (unsigned r = 0; r < (rows); r++)                                                \
-            for (unsigned k = 0; k < BYTE_VECTORS; k++) {                                    \
-                const vi x = row_fn(s, block, r, k);                                         \
-                v_storeu(d + r * pitch + k * VT * 4, body);                                  \
-            }                                                                                \
+        for (unsigned k = 0; k < BYTE_VECTORS; k++) {                                        \
+            const vi x = row_fn(s, block, r, k);                                             \
+            v_storeu(d + k * VT * 4, body);                                                  \
+        }                                                                                    \
     }
 
 /* IA4: a byte A << 4 | I -> (I * 17, I * 17, I * 17, A * 17) */
@@ -572,9 +589,9 @@ VEC_INLINE vi widen_nibbles(vi n)
 GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
 GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
 GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
-GROUP_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
-GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
-GROUP_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
+ROWS_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
+ROWS_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
+ROWS_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
 
 /* C8: the 256 entries converted once a call into a table, then a load from it a texel. */
 struct c8_ctx {
@@ -758,7 +775,7 @@ VEC_INLINE vi c4_lookup(const struct c4_ctx *c, vi n)
         c4_prepare(c, palette, tlut);                                                        \
     }                                                                                        \
     GROUP8(group_c4_##tlut, struct c4_ctx, 8, nibbles_row, c4_lookup(ctx, pick_nibble(x)))   \
-    GROUP_KERNEL(c4_##tlut, G8, 8, 8, 32, struct c4_ctx, c4_prepare_##tlut, group_c4_##tlut)
+    ROWS_KERNEL(c4_##tlut, G8, 8, 8, 32, struct c4_ctx, c4_prepare_##tlut, group_c4_##tlut)
 C4_GROUP(0)
 C4_GROUP(1)
 C4_GROUP(2)
@@ -777,10 +794,22 @@ static const uint16_t w0_le[8] = { 8, 8, 0, 0, 4, 4, 4, 4 };
 static const uint16_t w1_le[8] = { 0, 0, 8, 8, 4, 4, 4, 4 };
 static const uint32_t alpha_le[4] = { ~0u, ~0u, ~0u, 0x00ffffffu };
 
+/* Dword 0 of each lane in all four, and dword 1. */
+static const uint8_t c_dword0[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+static const uint8_t c_dword1[16] = { 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7 };
+
 VEC_INLINE vi cmpr_colours(vi x)
 {
     const vi c0 = v_shuffle8(x, v_bcast16(c_c0)), c1 = v_shuffle8(x, v_bcast16(c_c1));
-    const vi e0 = lanes_rgb565(c0), e1 = lanes_rgb565(c1);
+    /* both endpoints widened at once: c0 in the even dwords, c1 in the odd ones */
+#if VEC_BITS == 512
+    const vi e = lanes_rgb565(simde_mm512_mask_blend_epi32(0xaaaa, c0, c1));
+#elif VEC_BITS == 256
+    const vi e = lanes_rgb565(simde_mm256_blend_epi32(c0, c1, 0xaa));
+#else
+    const vi e = lanes_rgb565(simde_mm_blend_epi16(c0, c1, 0xcc));
+#endif
+    const vi e0 = v_shuffle8(e, v_bcast16(c_dword0)), e1 = v_shuffle8(e, v_bcast16(c_dword1));
     const vi w0 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w0_le), v_bcast16((const uint8_t *)w0_gt));
     const vi w1 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w1_le), v_bcast16((const uint8_t *)w1_gt));
     const vi even = vi_set1(0x00ff00ff);
@@ -793,6 +822,7 @@ VEC_INLINE vi cmpr_colours(vi x)
 
 /* Row y (0..3) of each lane's sub-block: texel t takes colour (byte 4 + y >> 6 - 2 t) & 3,
    i.e. a pshufb of the colours by that index x 4 + channel. */
+#if VEC_BITS != 512
 static const uint8_t c_index[4][16] = {
     { 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z },
     { 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z },
@@ -801,8 +831,32 @@ static const uint8_t c_index[4][16] = {
 };
 static const uint16_t index_shift[8] = { 1, 0, 4, 0, 16, 0, 64, 0 };
 static const uint8_t spread_low[16] = { 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12 };
+#endif
 static const uint8_t channel[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
 
+#if VEC_BITS == 512
+/* avx512 (VBMI): every texel's index x 4 of a lane's sub-block at once, byte 4 y + t, by
+   vpmultishiftqb: the byte at bit 36 + 8 y - 2 t of the lane's qword (both qwords hold the
+   sub-block) has the index in its bits 3:2. */
+#define MS(y) 36 + 8 * (y), 34 + 8 * (y), 32 + 8 * (y), 30 + 8 * (y)
+static const uint8_t c_multishift[16] = { MS(0), MS(1), MS(2), MS(3) };
+VEC_INLINE vi cmpr_indices(vi x)
+{
+    return vi_and(simde_mm512_multishift_epi64_epi8(v_bcast16(c_multishift), x), vi_set1(0x0c0c0c0c));
+}
+static const uint8_t spread_row[4][16] = {
+    { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 },
+    { 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7 },
+    { 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11 },
+    { 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15 },
+};
+VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
+{
+    (void)x; /* x: the indices (cmpr_indices) */
+    return v_shuffle8(colours, v_add8(v_shuffle8(x, v_bcast16(spread_row[y])), v_bcast16(channel)));
+}
+#else
+#define cmpr_indices(x) (x)
 VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
 {
     const vi byte = v_shuffle8(x, v_bcast16(c_index[y]));
@@ -811,6 +865,7 @@ VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
     const vi ctrl = v_add8(v_shuffle8(i4, v_bcast16(spread_low)), v_bcast16(channel));
     return v_shuffle8(colours, ctrl);
 }
+#endif
 
 VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
 {
@@ -824,10 +879,10 @@ VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *
     };
     GT_UNROLL
     for (unsigned h = 0; h < 2; h++) {
-        const vi colours = cmpr_colours(half[h]);
+        const vi colours = cmpr_colours(half[h]), indices = cmpr_indices(half[h]);
         GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
-            v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
+            v_storeu(d + (4 * h + y) * pitch, cmpr_row(indices, colours, y));
     }
 #elif VEC_BITS == 256
     const vi b = vi_loadu(s);
