@@ -26,8 +26,8 @@ static vfetch_gx_texture_plan *cached_plan;
 static struct vfetch_gx_texture_desc cached_desc;
 static struct vfetch_gx_texture_info cached_info; /* the cached plan's sizes */
 
-/* The plan of the two words, compiled on a miss. */
-static int plan_for(uint32_t setimage0, uint32_t settlut)
+/* The plan of the two words, compiled on a miss (out of line: the hit path stays small). */
+static __attribute__((noinline)) int plan_for(uint32_t setimage0, uint32_t settlut)
 {
     struct vfetch_gx_texture_desc desc;
     vfetch_gx_texture_desc_init(&desc);

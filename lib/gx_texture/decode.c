@@ -17,7 +17,7 @@ static void row_rgba8(const void *ctx, const uint8_t *src, size_t nblocks, uint8
                       size_t dst_pitch)
 {
     const struct gx_row *g = ctx;
-    g->plan->decode(src, nblocks, g->palette, dst, dst_pitch);
+    g->plan->decode(src, nblocks, 1, g->palette, dst, dst_pitch);
 }
 
 /* Texels of RGBA8 staged at a time for RGBA32F: 8 KiB of stack. */
@@ -33,7 +33,7 @@ static void row_rgba32f(const void *ctx, const uint8_t *src, size_t nblocks, uin
     for (size_t done = 0; done < nblocks; done += run) {
         const size_t n = nblocks - done < run ? nblocks - done : run;
         const size_t stage_pitch = n * f->block_w * 4;
-        g->plan->decode(src + done * f->block_bytes, n, g->palette, stage, stage_pitch);
+        g->plan->decode(src + done * f->block_bytes, n, 1, g->palette, stage, stage_pitch);
         for (unsigned r = 0; r < f->block_h; r++)
             g->plan->to_f32(stage + r * stage_pitch, stage_pitch,
                             (float *)(void *)(dst + r * dst_pitch + done * f->block_w * 16));
@@ -105,7 +105,7 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
     const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
 
     /* The whole texture, in whole blocks, to RGBA8: what an emulator's texture cache asks for
-       most. The same checks in the same order as below, then a kernel call per block row,
+       most. The same checks in the same order as below, then one kernel call for all of it,
        without the region arithmetic or the walk (a small texture's decode is mostly these). */
     if (!region && plan->whole_blocks && t->format == VFETCH_TEXEL_RGBA8) {
         if (source->size < plan->blocks_y * src_row)
@@ -119,11 +119,7 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
             return VFETCH_EOVERFLOW;
         if (pitch < row || end > t->size)
             return VFETCH_ESHORT_OUTPUT;
-        const uint8_t *s = source->data;
-        uint8_t *d = t->data;
-        const size_t block_row_out = pitch << plan->shift_h;
-        for (uint32_t by = 0; by < plan->blocks_y; by++, s += src_row, d += block_row_out)
-            plan->decode(s, plan->blocks_x, palette, d, pitch);
+        plan->decode(source->data, plan->blocks_x, plan->blocks_y, palette, t->data, pitch);
         return VFETCH_OK;
     }
 

@@ -31,15 +31,16 @@ const struct vfetch_gx_texture_format_info *vfetch_gx_texture_format_of(unsigned
 const char *vfetch_gx_tlut_name(unsigned tlut);
 
 /**
- * A kernel: decode nblocks consecutive blocks of one block row, starting at src (which holds
- * exactly nblocks * block_bytes readable bytes), into the block_h output rows of
- * nblocks * block_w RGBA8 texels: row r at dst + r * dst_pitch. palette: the palette as in
- * TMEM (big-endian entries, as many as the format indexes), or NULL for a format without one.
- * Touches no other byte. One signature for the reference and every level.
+ * A kernel: decode nrows block rows of nblocks blocks each, one after another from src (which
+ * holds exactly nrows * nblocks * block_bytes readable bytes), into nrows * block_h output
+ * rows of nblocks * block_w RGBA8 texels: row r at dst + r * dst_pitch. palette: the palette
+ * as in TMEM (big-endian entries, as many as the format indexes), or NULL for a format without
+ * one. Touches no other byte. One signature for the reference and every level. (Several block
+ * rows a call: a whole small texture is one call, and a palette table is made once.)
  */
 #define VFETCH_GX_TEXTURE_FN(name)                                                           \
-    void name(const uint8_t *src, size_t nblocks, const uint8_t *palette, uint8_t *dst,       \
-              size_t dst_pitch)
+    void name(const uint8_t *src, size_t nblocks, size_t nrows, const uint8_t *palette,      \
+              uint8_t *dst, size_t dst_pitch)
 typedef VFETCH_GX_TEXTURE_FN(vfetch_gx_texture_fn);
 
 /** RGBA8 bytes to RGBA32F: dst[i] = src[i] / 255.0f for i < n (dst holds n floats). */

@@ -148,7 +148,10 @@ static inline void ref_decode(unsigned format, unsigned tlut, const uint8_t *src
 #define REF_KERNEL(name, format, tlut)                                                       \
     static VFETCH_GX_TEXTURE_FN(name)                                                        \
     {                                                                                        \
-        ref_decode(format, tlut, src, nblocks, palette, dst, dst_pitch);                     \
+        const struct vfetch_gx_texture_format_info *f_ = vfetch_gx_texture_format_of(format); \
+        for (size_t row_ = 0; row_ < nrows; row_++)                                          \
+            ref_decode(format, tlut, src + row_ * nblocks * f_->block_bytes, nblocks, palette, \
+                       dst + row_ * f_->block_h * dst_pitch, dst_pitch);                      \
     }
 
 REF_KERNEL(ref_i4, VFETCH_GX_TF_I4, 0)

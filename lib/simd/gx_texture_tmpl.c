@@ -238,6 +238,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
     {                                                                                        \
         ctx_t ctx;                                                                           \
         prepare(&ctx, palette);                                                              \
+        for (size_t row_ = 0; row_ < nrows;                                                  \
+             row_++, src += nblocks * (BB), dst += (BH) * dst_pitch) {                       \
         size_t b = 0;                                                                        \
         for (; b + (G) <= nblocks; b += (G))                                                 \
             group(&ctx, src + b * (BB), dst + b * (BW) * 4, dst_pitch);                      \
@@ -251,6 +253,7 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
                 copy_out(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,      \
                          (nblocks - b) * (BW) * 4);                                          \
         }                                                                                    \
+        }                                                                                    \
     }
 
 /* The same, output row by output row: each row of a block row is written from left to right
@@ -263,6 +266,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
         ctx_t ctx;                                                                           \
         prepare(&ctx, palette);                                                              \
         const size_t whole = nblocks - nblocks % (G);                                        \
+        for (size_t row_ = 0; row_ < nrows;                                                  \
+             row_++, src += nblocks * (BB), dst += (BH) * dst_pitch) {                       \
         GT_UNROLL                                                                            \
         for (unsigned r = 0; r < (BH); r++)                                                  \
             for (size_t b = 0; b < whole; b += (G))                                          \
@@ -276,6 +281,7 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
                 row(&ctx, s_, r, d_);                                                        \
                 copy_out(dst + r * dst_pitch + whole * (BW) * 4, d_, (nblocks - whole) * (BW) * 4); \
             }                                                                                \
+        }                                                                                    \
         }                                                                                    \
     }
 
@@ -605,34 +611,35 @@ VEC_INLINE void c8_prepare(struct c8_ctx *c, const uint8_t *palette, unsigned tl
     for (unsigned i = 0; i < 256; i += VEC_LANES)
         v_storeu(c->table + i, lanes_entry(vi_loadu(value + i), tlut));
 }
-/* A short block row (fewer than C8_SHORT_ROW blocks, e.g. an 8x8 texture's) converts each
-   texel's entry on its own: the table costs 256 conversions a call. */
-#define C8_SHORT_ROW 4
+/* A small texture (fewer than C8_SHORT blocks a call, e.g. 8x8) converts each texel's entry
+   on its own: the table costs 256 conversions a call. */
+#define C8_SHORT 4
 VEC_INLINE void c8_direct(const uint8_t *src, size_t nblocks, const uint8_t *palette,
-                          uint8_t *dst, size_t dst_pitch, unsigned tlut)
+                          uint8_t *dst, size_t dst_pitch, unsigned tlut, size_t per_row)
 {
-    /* a block's 32 indices are its rows one after another: vector i holds indices
-       i * VEC_LANES .. + VEC_LANES - 1, i.e. rows 2i and 2i + 1 (16 lanes), row i (8) or half
-       of row i / 2 (4) */
-    for (size_t b = 0; b < nblocks; b++)
+    /* block n is block n % per_row of block row n / per_row; a block's 32 indices are its
+       rows one after another: vector i holds indices i * VEC_LANES .. + VEC_LANES - 1, i.e.
+       rows 2i and 2i + 1 (16 lanes), row i (8) or half of row i / 2 (4) */
+    for (size_t n = 0; n < nblocks; n++) {
+        uint8_t *d = dst + (n / per_row) * 4 * dst_pitch + (n % per_row) * 32;
         GT_UNROLL
         for (unsigned i = 0; i < 32 / VEC_LANES; i++) {
             uint32_t v[VEC_LANES];
             for (unsigned k = 0; k < VEC_LANES; k++) {
-                const unsigned index = src[b * 32 + i * VEC_LANES + k];
+                const unsigned index = src[n * 32 + i * VEC_LANES + k];
                 v[k] = (uint32_t)palette[2 * index] << 8 | palette[2 * index + 1];
             }
             const vi rgba = lanes_entry(vi_loadu(v), tlut);
 #if VEC_LANES == 16
-            simde_mm256_storeu_si256((void *)(dst + 2 * i * dst_pitch + b * 32),
+            simde_mm256_storeu_si256((void *)(d + 2 * i * dst_pitch),
                                      simde_mm512_castsi512_si256(rgba));
-            simde_mm256_storeu_si256((void *)(dst + (2 * i + 1) * dst_pitch + b * 32),
+            simde_mm256_storeu_si256((void *)(d + (2 * i + 1) * dst_pitch),
                                      simde_mm512_extracti64x4_epi64(rgba, 1));
 #else
-            v_storeu(dst + (i * VEC_LANES / 8) * dst_pitch + (b * 8 + i * VEC_LANES % 8) * 4,
-                     rgba);
+            v_storeu(d + (i * VEC_LANES / 8) * dst_pitch + (i * VEC_LANES % 8) * 4, rgba);
 #endif
         }
+    }
 }
 
 #if VEC_BITS == 512
@@ -701,28 +708,29 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
     GROUP_KERNEL(c8_planes_##tlut, 2, 8, 4, 32, struct c8_planes, c8_prepare_##tlut, group_c8) \
     static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
     {                                                                                        \
-        if (nblocks < C8_SHORT_ROW)                                                          \
-            c8_direct(src, nblocks, palette, dst, dst_pitch, tlut);                          \
+        if (nblocks * nrows < C8_SHORT)                                                      \
+            c8_direct(src, nblocks * nrows, palette, dst, dst_pitch, tlut, nblocks);         \
         else                                                                                 \
-            c8_planes_##tlut(src, nblocks, palette, dst, dst_pitch);                         \
+            c8_planes_##tlut(src, nblocks, nrows, palette, dst, dst_pitch);                  \
     }
 #else
 #define C8_KERNEL(tlut)                                                                      \
     static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
     {                                                                                        \
-        if (nblocks < C8_SHORT_ROW) {                                                        \
-            c8_direct(src, nblocks, palette, dst, dst_pitch, tlut);                          \
+        if (nblocks * nrows < C8_SHORT) {                                                    \
+            c8_direct(src, nblocks * nrows, palette, dst, dst_pitch, tlut, nblocks);         \
             return;                                                                          \
         }                                                                                    \
         struct c8_ctx ctx;                                                                   \
         c8_prepare(&ctx, palette, tlut);                                                     \
-        for (unsigned r = 0; r < 4; r++) {                                                   \
-            uint32_t *d = (uint32_t *)(void *)(dst + r * dst_pitch);                         \
-            const uint8_t *s = src + r * 8;                                                  \
-            for (size_t b = 0; b < nblocks; b++, s += 32, d += 8)                            \
-                for (unsigned x = 0; x < 8; x++)                                             \
-                    d[x] = ctx.table[s[x]];                                                  \
-        }                                                                                    \
+        for (size_t row_ = 0; row_ < nrows; row_++)                                          \
+            for (unsigned r = 0; r < 4; r++) {                                               \
+                uint32_t *d = (uint32_t *)(void *)(dst + (row_ * 4 + r) * dst_pitch);        \
+                const uint8_t *s = src + row_ * nblocks * 32 + r * 8;                        \
+                for (size_t b = 0; b < nblocks; b++, s += 32, d += 8)                        \
+                    for (unsigned x = 0; x < 8; x++)                                         \
+                        d[x] = ctx.table[s[x]];                                              \
+            }                                                                                \
     }
 #endif
 C8_KERNEL(0)

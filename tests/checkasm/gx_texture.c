@@ -11,8 +11,8 @@
  * every palette format through C14X2 (all 16384 entries of four palettes) and C8 (256
  * palettes), every byte of the 8- and 4-bit formats; every CMPR endpoint c0 with c1 equal, one
  * below, one above and random; (C4's palette goes through the same entry conversion);
- * (2) random blocks of every format and palette format, 1 to 40 blocks a call (every group
- * tail), random pitches; (3) RGBA8 -> RGBA32F of every byte, every length to 70.
+ * (2) random blocks of every format and palette format, 1 to 40 blocks by 1 to 3 block rows a
+ * call (every group tail), random pitches; (3) RGBA8 -> RGBA32F of every byte, every length to 70.
  * Replay: test_checkasm --kernel gx-texture --seed N [--isa LEVEL].
  */
 #include <inttypes.h>
@@ -39,12 +39,12 @@ static unsigned num_tables;
 
 /* One kernel call at every level against the reference: src holds nblocks blocks (copied
    against a guard page), palette the format's entries (likewise, or NULL). */
-static void run_case(unsigned format, unsigned tlut, const uint8_t *data, size_t nblocks,
-                     const uint8_t *palette, size_t pitch_slack, bool at_head)
+static void run_case_rows(unsigned format, unsigned tlut, const uint8_t *data, size_t nblocks,
+                          size_t nrows, const uint8_t *palette, size_t pitch_slack, bool at_head)
 {
     const struct vfetch_gx_texture_format_info *f = vfetch_gx_texture_format_of(format);
-    const size_t src_size = nblocks * f->block_bytes, row = nblocks * f->block_w * 4;
-    const size_t pitch = row + pitch_slack, out_size = (f->block_h - 1) * pitch + row;
+    const size_t src_size = nrows * nblocks * f->block_bytes, row = nblocks * f->block_w * 4;
+    const size_t pitch = row + pitch_slack, out_size = (nrows * f->block_h - 1) * pitch + row;
     uint8_t *src_alloc, *src = place(src_size, at_head, 0, &src_alloc);
     memcpy(src, data, src_size);
     uint8_t *pal_alloc = NULL, *pal = NULL;
@@ -56,14 +56,14 @@ static void run_case(unsigned format, unsigned tlut, const uint8_t *data, size_t
     uint8_t *got_alloc, *got = place(out_size, !at_head, 0, &got_alloc);
     for (size_t i = 0; i < out_size; i++)
         want[i] = (uint8_t)(0xA5 ^ i);
-    tables[0].decode[format][tlut](src, nblocks, pal, want, pitch);
+    tables[0].decode[format][tlut](src, nblocks, nrows, pal, want, pitch);
     for (unsigned l = 1; l < num_tables; l++) {
         vfetch_gx_texture_fn *fn = tables[l].decode[format][tlut];
         if (fn == tables[0].decode[format][tlut] || fn == tables[l - 1].decode[format][tlut])
             continue; /* the reference, or the level below's kernel: already checked */
         for (size_t i = 0; i < out_size; i++)
             got[i] = (uint8_t)(0xA5 ^ i);
-        fn(src, nblocks, pal, got, pitch);
+        fn(src, nblocks, nrows, pal, got, pitch);
         cases++;
         if (memcmp(want, got, out_size) != 0) {
             size_t b = 0;
@@ -71,13 +71,14 @@ static void run_case(unsigned format, unsigned tlut, const uint8_t *data, size_t
                 b++;
             if (mismatch_reports++ < 10)
                 fprintf(stderr,
-                        "MISMATCH gx-texture %s%s%s at %s, seed %" PRIu64 ": %zu blocks, pitch "
-                        "%zu; first differing byte %zu (row %zu, texel %zu): want %02x got %02x\n"
+                        "MISMATCH gx-texture %s%s%s at %s, seed %" PRIu64 ": %zu blocks x %zu "
+                        "rows, pitch %zu; first differing byte %zu (row %zu, texel %zu): want "
+                        "%02x got %02x\n"
                         "    replay: test_checkasm --kernel gx-texture --seed %" PRIu64
                         " --isa %s\n",
                         f->name, f->palette_entries ? "-" : "",
                         f->palette_entries ? vfetch_gx_tlut_name(tlut) : "", table_names[l],
-                        opt_seed, nblocks, pitch, b, b / pitch, b % pitch / 4, want[b], got[b],
+                        opt_seed, nblocks, nrows, pitch, b, b / pitch, b % pitch / 4, want[b], got[b],
                         opt_seed, table_names[l]);
             mismatches++;
         }
@@ -86,6 +87,12 @@ static void run_case(unsigned format, unsigned tlut, const uint8_t *data, size_t
     guard_free(pal_alloc);
     guard_free(got_alloc);
     free(want);
+}
+
+static void run_case(unsigned format, unsigned tlut, const uint8_t *data, size_t nblocks,
+                     const uint8_t *palette, size_t pitch_slack, bool at_head)
+{
+    run_case_rows(format, tlut, data, nblocks, 1, palette, pitch_slack, at_head);
 }
 
 static unsigned tluts_of(unsigned format)
@@ -160,22 +167,23 @@ static void exhaustive(void)
     free(data);
 }
 
-/* Random blocks: every format, every count to 40 blocks (every tail of every group size). */
+/* Random blocks: every format, every count to 40 blocks (every tail of every group size), one
+   to three block rows a call. */
 static void random_cases(unsigned rounds)
 {
-    uint8_t *data = malloc(40 * 64), *palette = malloc(16384 * 2);
+    uint8_t *data = malloc(3 * 40 * 64), *palette = malloc(16384 * 2);
     for (unsigned round = 0; round < rounds; round++)
         for (unsigned i = 0; i < sizeof formats / sizeof formats[0]; i++)
             for (unsigned tlut = 0; tlut < tluts_of(formats[i]); tlut++) {
-                const size_t n = 1 + rnd_below(40);
-                rnd_fill(data, 40 * 64);
+                const size_t n = 1 + rnd_below(40), rows = 1 + rnd_below(3);
+                rnd_fill(data, 3 * 40 * 64);
                 rnd_fill(palette, 16384 * 2);
                 /* some sources of one repeated value: uniform RGB5A3 modes, equal endpoints */
                 if (rnd_below(4) == 0)
-                    for (size_t k = 2; k < 40 * 64; k++)
+                    for (size_t k = 2; k < 3 * 40 * 64; k++)
                         data[k] = data[k & 1];
-                run_case(formats[i], tlut, data, n, palette, rnd_below(3) * 4 + rnd_below(2) * 12,
-                         rnd_below(2));
+                run_case_rows(formats[i], tlut, data, n, rows, palette,
+                              rnd_below(3) * 4 + rnd_below(2) * 12, rnd_below(2));
             }
     free(data);
     free(palette);
