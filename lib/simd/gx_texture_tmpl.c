@@ -234,25 +234,30 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
 /* A kernel from a group function: whole groups of G blocks in place, the rest through the
    stack. ctx_t/prepare: what a group needs from the palette, made once per call. */
 #define GROUP_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, group)                            \
+    /* the partial group out of line: its stack buffers stay out of the kernel's frame */   \
+    static __attribute__((noinline)) void name##_tail(const ctx_t *ctx, const uint8_t *src,  \
+                                                      size_t n, uint8_t *dst,                 \
+                                                      size_t dst_pitch)                       \
+    {                                                                                        \
+        uint8_t s_[(G) * (BB)];                                                              \
+        uint8_t d_[(BH) * (G) * (BW) * 4];                                                   \
+        copy_in(s_, sizeof s_, src, n * (BB));                                               \
+        group(ctx, s_, d_, (G) * (BW) * 4);                                                  \
+        GT_UNROLL                                                                            \
+        for (unsigned r_ = 0; r_ < (BH); r_++)                                               \
+            copy_out(dst + r_ * dst_pitch, d_ + r_ * (G) * (BW) * 4, n * (BW) * 4);          \
+    }                                                                                        \
     static VFETCH_GX_TEXTURE_FN(name)                                                        \
     {                                                                                        \
         ctx_t ctx;                                                                           \
         prepare(&ctx, palette);                                                              \
         for (size_t row_ = 0; row_ < nrows;                                                  \
              row_++, src += nblocks * (BB), dst += (BH) * dst_pitch) {                       \
-        size_t b = 0;                                                                        \
-        for (; b + (G) <= nblocks; b += (G))                                                 \
-            group(&ctx, src + b * (BB), dst + b * (BW) * 4, dst_pitch);                      \
-        if (b < nblocks) {                                                                   \
-            uint8_t s_[(G) * (BB)];                                                          \
-            uint8_t d_[(BH) * (G) * (BW) * 4];                                               \
-            copy_in(s_, sizeof s_, src + b * (BB), (nblocks - b) * (BB));                    \
-            group(&ctx, s_, d_, (G) * (BW) * 4);                                             \
-            GT_UNROLL                                                                        \
-            for (unsigned r_ = 0; r_ < (BH); r_++)                                           \
-                copy_out(dst + r_ * dst_pitch + b * (BW) * 4, d_ + r_ * (G) * (BW) * 4,      \
-                         (nblocks - b) * (BW) * 4);                                          \
-        }                                                                                    \
+            size_t b = 0;                                                                    \
+            for (; b + (G) <= nblocks; b += (G))                                             \
+                group(&ctx, src + b * (BB), dst + b * (BW) * 4, dst_pitch);                  \
+            if (b < nblocks)                                                                 \
+                name##_tail(&ctx, src + b * (BB), nblocks - b, dst + b * (BW) * 4, dst_pitch); \
         }                                                                                    \
     }
 
@@ -261,6 +266,19 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
    read again), so that the stores go to memory in order. row(ctx, s, r, d): row r of the group
    at s, to d. */
 #define ROWS_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, row)                                \
+    static __attribute__((noinline)) void name##_tail(const ctx_t *ctx, const uint8_t *src,  \
+                                                      size_t n, uint8_t *dst,                 \
+                                                      size_t dst_pitch)                       \
+    {                                                                                        \
+        uint8_t s_[(G) * (BB)];                                                              \
+        uint8_t d_[(G) * (BW) * 4];                                                          \
+        copy_in(s_, sizeof s_, src, n * (BB));                                               \
+        GT_UNROLL                                                                            \
+        for (unsigned r = 0; r < (BH); r++) {                                                \
+            row(ctx, s_, r, d_);                                                             \
+            copy_out(dst + r * dst_pitch, d_, n * (BW) * 4);                                 \
+        }                                                                                    \
+    }                                                                                        \
     static VFETCH_GX_TEXTURE_FN(name)                                                        \
     {                                                                                        \
         ctx_t ctx;                                                                           \
@@ -268,20 +286,13 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
         const size_t whole = nblocks - nblocks % (G);                                        \
         for (size_t row_ = 0; row_ < nrows;                                                  \
              row_++, src += nblocks * (BB), dst += (BH) * dst_pitch) {                       \
-        GT_UNROLL                                                                            \
-        for (unsigned r = 0; r < (BH); r++)                                                  \
-            for (size_t b = 0; b < whole; b += (G))                                          \
-                row(&ctx, src + b * (BB), r, dst + r * dst_pitch + b * (BW) * 4);            \
-        if (whole < nblocks) {                                                               \
-            uint8_t s_[(G) * (BB)];                                                          \
-            uint8_t d_[(G) * (BW) * 4];                                                      \
-            copy_in(s_, sizeof s_, src + whole * (BB), (nblocks - whole) * (BB));            \
             GT_UNROLL                                                                        \
-            for (unsigned r = 0; r < (BH); r++) {                                            \
-                row(&ctx, s_, r, d_);                                                        \
-                copy_out(dst + r * dst_pitch + whole * (BW) * 4, d_, (nblocks - whole) * (BW) * 4); \
-            }                                                                                \
-        }                                                                                    \
+            for (unsigned r = 0; r < (BH); r++)                                              \
+                for (size_t b = 0; b < whole; b += (G))                                      \
+                    row(&ctx, src + b * (BB), r, dst + r * dst_pitch + b * (BW) * 4);        \
+            if (whole < nblocks)                                                             \
+                name##_tail(&ctx, src + whole * (BB), nblocks - whole,                       \
+                            dst + whole * (BW) * 4, dst_pitch);                              \
         }                                                                                    \
     }
 
