@@ -806,16 +806,27 @@ C4_GROUP(2)
    : (c0 + c1) / 2 twice, the second with A 0 (4 c0 + 4 c1 >> 3 is that average). */
 static const uint8_t c_c0[16] = { 1, 0, Z, Z, 1, 0, Z, Z, 1, 0, Z, Z, 1, 0, Z, Z };
 static const uint8_t c_c1[16] = { 3, 2, Z, Z, 3, 2, Z, Z, 3, 2, Z, Z, 3, 2, Z, Z };
-/* 16-bit weights of c0 and c1 per dword (both words of a dword alike) */
-static const uint16_t w0_gt[8] = { 8, 8, 0, 0, 5, 5, 3, 3 };
-static const uint16_t w1_gt[8] = { 0, 0, 8, 8, 3, 3, 5, 5 };
-static const uint16_t w0_le[8] = { 8, 8, 0, 0, 4, 4, 4, 4 };
-static const uint16_t w1_le[8] = { 0, 0, 8, 8, 4, 4, 4, 4 };
 static const uint32_t alpha_le[4] = { ~0u, ~0u, ~0u, 0x00ffffffu };
 
-/* Dword 0 of each lane in all four, and dword 1. */
-static const uint8_t c_dword0[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
-static const uint8_t c_dword1[16] = { 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7 };
+/* The endpoints' channels interleaved, E0.R, E1.R, E0.G, E1.G, ... (dword 0 of the widened
+   vector is E0, dword 1 E1), twice; and the byte weights of E0 and E1 per colour for
+   pmaddubsw: colours 0 and 1 (8, 0) and (0, 8); colours 2 and 3 (5, 3) and (3, 5) when
+   c0 > c1, else (4, 4) twice. */
+static const uint8_t c_interleave[16] = { 0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5, 2, 6, 3, 7 };
+static const uint8_t w_01[16] = { 8, 0, 8, 0, 8, 0, 8, 0, 0, 8, 0, 8, 0, 8, 0, 8 };
+static const uint8_t w_23_gt[16] = { 5, 3, 5, 3, 5, 3, 5, 3, 3, 5, 3, 5, 3, 5, 3, 5 };
+static const uint8_t w_23_le[16] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+
+#if VEC_BITS == 512
+#define v_maddubs simde_mm512_maddubs_epi16
+#define v_packus16 simde_mm512_packus_epi16
+#elif VEC_BITS == 256
+#define v_maddubs simde_mm256_maddubs_epi16
+#define v_packus16 simde_mm256_packus_epi16
+#else
+#define v_maddubs simde_mm_maddubs_epi16
+#define v_packus16 simde_mm_packus_epi16
+#endif
 
 VEC_INLINE vi cmpr_colours(vi x)
 {
@@ -828,14 +839,11 @@ VEC_INLINE vi cmpr_colours(vi x)
 #else
     const vi e = lanes_rgb565(simde_mm_blend_epi16(c0, c1, 0xcc));
 #endif
-    const vi e0 = v_shuffle8(e, v_bcast16(c_dword0)), e1 = v_shuffle8(e, v_bcast16(c_dword1));
-    const vi w0 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w0_le), v_bcast16((const uint8_t *)w0_gt));
-    const vi w1 = v_select_gt(c0, c1, v_bcast16((const uint8_t *)w1_le), v_bcast16((const uint8_t *)w1_gt));
-    const vi even = vi_set1(0x00ff00ff);
-    const vi lo = v_srli16(v_add16(v_mullo16(vi_and(e0, even), w0), v_mullo16(vi_and(e1, even), w1)), 3);
-    const vi hi = v_srli16(v_add16(v_mullo16(vi_and(v_srli16(e0, 8), even), w0),
-                                   v_mullo16(vi_and(v_srli16(e1, 8), even), w1)), 3);
-    const vi colours = vi_or(lo, v_slli16(hi, 8));
+    /* each colour's channels as w0 E0 + w1 E1 in 16 bits (at most 8 x 255), >> 3, packed */
+    const vi pairs = v_shuffle8(e, v_bcast16(c_interleave));
+    const vi w23 = v_select_gt(c0, c1, v_bcast16(w_23_le), v_bcast16(w_23_gt));
+    const vi colours = v_packus16(v_srli16(v_maddubs(pairs, v_bcast16(w_01)), 3),
+                                  v_srli16(v_maddubs(pairs, w23), 3));
     return v_select_gt(c0, c1, vi_and(colours, v_bcast16((const uint8_t *)alpha_le)), colours);
 }
 
