@@ -77,6 +77,10 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
     p->decode = dsp.decode[code][column];
     p->level = dsp.level[code][column];
     p->to_f32 = dsp.to_f32;
+    if (code == VFETCH_GX_TF_C14X2) {
+        p->entries = dsp.entries;
+        p->c14x2_table = dsp.c14x2_table;
+    }
     *out = p;
     return VFETCH_OK;
 }

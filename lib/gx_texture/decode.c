@@ -3,6 +3,7 @@
  * (lib/block_walk.c). RGBA8 goes straight from the plan's kernel into the caller's buffer;
  * RGBA32F decodes a run of blocks to RGBA8 on the stack and widens it from there.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "block_walk.h"
@@ -119,6 +120,19 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
             return VFETCH_EOVERFLOW;
         if (pitch < row || end > t->size)
             return VFETCH_ESHORT_OUTPUT;
+        /* a large C14X2 texture: its 16384 entries converted once (heap scratch; without
+           it, the per-texel kernel) */
+        if (plan->c14x2_table &&
+            (size_t)plan->width * plan->height >= VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS) {
+            uint32_t *table = malloc(16384 * sizeof *table);
+            if (table) {
+                plan->entries((unsigned)plan->tlut, palette, 16384, table);
+                plan->c14x2_table(source->data, plan->blocks_x, plan->blocks_y,
+                                  (const uint8_t *)table, t->data, pitch);
+                free(table);
+                return VFETCH_OK;
+            }
+        }
         plan->decode(source->data, plan->blocks_x, plan->blocks_y, palette, t->data, pitch);
         return VFETCH_OK;
     }

@@ -47,6 +47,18 @@ typedef VFETCH_GX_TEXTURE_FN(vfetch_gx_texture_fn);
 #define VFETCH_GX_TEXTURE_F32_FN(name) void name(const uint8_t *src, size_t n, float *dst)
 typedef VFETCH_GX_TEXTURE_F32_FN(vfetch_gx_texture_f32_fn);
 
+/** Palette entries to RGBA8: table[i] = entry i of format tlut (IA8, RGB565, RGB5A3), read
+    big-endian from palette, for i < n (a multiple of 16). */
+#define VFETCH_GX_TEXTURE_ENTRIES_FN(name)                                                   \
+    void name(unsigned tlut, const uint8_t *palette, size_t n, uint32_t *table)
+typedef VFETCH_GX_TEXTURE_ENTRIES_FN(vfetch_gx_texture_entries_fn);
+
+/** C14X2 entries already converted: a RGBA8 table of all 16384 in place of the palette (a
+    kernel with the signature above, `palette` the table's bytes). What a large C14X2 texture
+    decodes with: converting 16384 entries once costs less than converting every texel's
+    (lib/gx_texture/decode.c). */
+#define VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS 65536
+
 /**
  * The kernel table: per format and palette format (formats without a palette use column 0),
  * a kernel, or NULL where the level has none (the entry below it stays). Filled by climbing
@@ -56,6 +68,8 @@ struct vfetch_gx_texture_dsp {
     vfetch_gx_texture_fn *decode[VFETCH_GX_TEXTURE_FORMATS][VFETCH_GX_TLUT_FORMATS];
     const char *level[VFETCH_GX_TEXTURE_FORMATS][VFETCH_GX_TLUT_FORMATS];
     vfetch_gx_texture_f32_fn *to_f32;
+    vfetch_gx_texture_entries_fn *entries;
+    vfetch_gx_texture_fn *c14x2_table;
 };
 
 /** The reference everywhere, then every level `allowed` (vfetch_cpu_flag bits) permits. */
@@ -80,6 +94,10 @@ struct vfetch_gx_texture_plan {
     uint8_t whole_blocks;         /**< width and height are multiples of the block's */
     vfetch_gx_texture_fn *decode;
     vfetch_gx_texture_f32_fn *to_f32;
+    /** C14X2: the entry conversion and the table kernel (VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS),
+        else NULL. */
+    vfetch_gx_texture_entries_fn *entries;
+    vfetch_gx_texture_fn *c14x2_table;
     const char *level;
 };
 

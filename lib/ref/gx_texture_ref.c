@@ -5,6 +5,7 @@
  * and tests/checkasm/gx_texture.c checks every SIMD level against it.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "gx_texture/gx_texture_internal.h"
 
@@ -178,6 +179,28 @@ static VFETCH_GX_TEXTURE_F32_FN(ref_to_f32)
         dst[i] = (float)src[i] / 255.0f;
 }
 
+static VFETCH_GX_TEXTURE_ENTRIES_FN(ref_entries)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct rgba c = from16(tlut, be16(palette + 2 * i));
+        table[i] = c.r | c.g << 8 | c.b << 16 | (uint32_t)c.a << 24;
+    }
+}
+
+/* C14X2 from a converted table: the texel's index, then its entry. */
+static VFETCH_GX_TEXTURE_FN(ref_c14x2_table)
+{
+    for (size_t row = 0; row < nrows; row++)
+        for (size_t n = 0; n < nblocks; n++)
+            for (unsigned y = 0; y < 4; y++)
+                for (unsigned x = 0; x < 4; x++) {
+                    const uint8_t *t = src + (row * nblocks + n) * 32 + (y * 4 + x) * 2;
+                    const unsigned index = be16(t) & 0x3fff;
+                    uint8_t *d = dst + (row * 4 + y) * dst_pitch + (n * 4 + x) * 4;
+                    memcpy(d, palette + 4 * (size_t)index, 4);
+                }
+}
+
 void vfetch_gx_texture_ref_init(struct vfetch_gx_texture_dsp *dsp)
 {
     vfetch_gx_texture_fn *const plain[VFETCH_GX_TEXTURE_FORMATS] = {
@@ -202,4 +225,6 @@ void vfetch_gx_texture_ref_init(struct vfetch_gx_texture_dsp *dsp)
         for (unsigned t = 0; t < VFETCH_GX_TLUT_FORMATS; t++)
             dsp->level[f][t] = "c";
     dsp->to_f32 = ref_to_f32;
+    dsp->entries = ref_entries;
+    dsp->c14x2_table = ref_c14x2_table;
 }

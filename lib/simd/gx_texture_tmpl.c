@@ -936,6 +936,35 @@ VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *
 }
 GROUP_KERNEL(cmpr, G8, 8, 8, 32, struct no_ctx, no_prepare, group_cmpr)
 
+/* ==== palette entries to RGBA8, and C14X2 from that table ==== */
+
+static VFETCH_GX_TEXTURE_ENTRIES_FN(entries)
+{
+    for (size_t i = 0; i < n; i += VEC_LANES) {
+        uint32_t v[VEC_LANES];
+        for (unsigned k = 0; k < VEC_LANES; k++)
+            v[k] = (uint32_t)palette[2 * (i + k)] << 8 | palette[2 * (i + k) + 1];
+        v_storeu(table + i, lanes_entry(vi_loadu(v), tlut));
+    }
+}
+
+/* A texel a load from the table (L2-resident, 64 KiB): no conversion, no gather. */
+static VFETCH_GX_TEXTURE_FN(c14x2_table)
+{
+    const uint32_t *table = (const uint32_t *)(const void *)palette;
+    for (size_t row = 0; row < nrows; row++)
+        for (unsigned y = 0; y < 4; y++) {
+            uint32_t *d = (uint32_t *)(void *)(dst + (row * 4 + y) * dst_pitch);
+            const uint8_t *s = src + row * nblocks * 32 + y * 8;
+            for (size_t n = 0; n < nblocks; n++, s += 32, d += 4)
+                for (unsigned x = 0; x < 4; x++) {
+                    uint16_t index;
+                    memcpy(&index, s + 2 * x, 2);
+                    d[x] = table[__builtin_bswap16(index) & 0x3fff];
+                }
+        }
+}
+
 /* ==== RGBA8 -> RGBA32F ==== */
 
 /* v / 255 exactly without a division (texel_block_tmpl.c has the proof): with
@@ -1002,6 +1031,8 @@ void NAME(vfetch_gx_texture_init)(struct vfetch_gx_texture_dsp *dsp)
         dsp->level[kernels[i].format][kernels[i].tlut] = GT_STR(VFETCH_ISA);
     }
     dsp->to_f32 = to_f32;
+    dsp->entries = entries;
+    dsp->c14x2_table = c14x2_table;
 #else
     (void)dsp;
 #endif

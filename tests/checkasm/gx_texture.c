@@ -12,7 +12,9 @@
  * palettes), every byte of the 8- and 4-bit formats; every CMPR endpoint c0 with c1 equal, one
  * below, one above and random; (C4's palette goes through the same entry conversion);
  * (2) random blocks of every format and palette format, 1 to 40 blocks by 1 to 3 block rows a
- * call (every group tail), random pitches; (3) RGBA8 -> RGBA32F of every byte, every length to 70.
+ * call (every group tail), random pitches; (3) the palette entry conversion of every value,
+ * and the C14X2 table kernel (lib/gx_texture/decode.c: large C14X2 textures); (4) RGBA8 ->
+ * RGBA32F of every byte, every length to 70.
  * Replay: test_checkasm --kernel gx-texture --seed N [--isa LEVEL].
  */
 #include <inttypes.h>
@@ -189,6 +191,75 @@ static void random_cases(unsigned rounds)
     free(palette);
 }
 
+/* Palette entries to RGBA8 (every 16-bit value as each palette format), and the C14X2 table
+   kernel on random blocks with the reference's table (each level's own table equals it). */
+static void entries_and_table(unsigned rounds)
+{
+    uint8_t *values = malloc(65536 * 2);
+    for (unsigned v = 0; v < 65536; v++) {
+        values[2 * v] = (uint8_t)(v >> 8);
+        values[2 * v + 1] = (uint8_t)v;
+    }
+    uint32_t *want = malloc(16384 * 4);
+    for (unsigned tlut = 0; tlut < VFETCH_GX_TLUT_FORMATS; tlut++)
+        for (unsigned part = 0; part < 4; part++) {
+            uint8_t *src_alloc, *src = place(32768, part & 1, 0, &src_alloc);
+            memcpy(src, values + part * 32768, 32768);
+            tables[0].entries(tlut, src, 16384, want);
+            for (unsigned l = 1; l < num_tables; l++) {
+                if (tables[l].entries == tables[0].entries)
+                    continue;
+                uint8_t *got_alloc, *got = place(16384 * 4, !(part & 1), 0, &got_alloc);
+                tables[l].entries(tlut, src, 16384, (uint32_t *)(void *)got);
+                cases++;
+                if (memcmp(want, got, 16384 * 4) != 0) {
+                    if (mismatch_reports++ < 10)
+                        fprintf(stderr, "MISMATCH gx-texture palette entries (%s) at %s\n",
+                                vfetch_gx_tlut_name(tlut), table_names[l]);
+                    mismatches++;
+                }
+                guard_free(got_alloc);
+            }
+            guard_free(src_alloc);
+        }
+    /* the table kernel: a table of random RGBA8 values (any table, not only converted ones) */
+    uint8_t *table_alloc, *table = place(16384 * 4, false, 0, &table_alloc);
+    uint8_t *data = malloc(3 * 40 * 32);
+    for (unsigned round = 0; round < rounds; round++) {
+        rnd_fill(table, 16384 * 4);
+        rnd_fill(data, 3 * 40 * 32);
+        const size_t n = 1 + rnd_below(40), rows = 1 + rnd_below(3);
+        const size_t row = n * 16, pitch = row + rnd_below(3) * 4;
+        const size_t out_size = (rows * 4 - 1) * pitch + row;
+        uint8_t *src_alloc, *src = place(rows * n * 32, round & 1, 0, &src_alloc);
+        memcpy(src, data, rows * n * 32);
+        uint8_t *ref = malloc(out_size);
+        memset(ref, 0xa5, out_size);
+        tables[0].c14x2_table(src, n, rows, table, ref, pitch);
+        for (unsigned l = 1; l < num_tables; l++) {
+            if (tables[l].c14x2_table == tables[0].c14x2_table)
+                continue;
+            uint8_t *got_alloc, *got = place(out_size, !(round & 1), 0, &got_alloc);
+            memset(got, 0xa5, out_size);
+            tables[l].c14x2_table(src, n, rows, table, got, pitch);
+            cases++;
+            if (memcmp(ref, got, out_size) != 0) {
+                if (mismatch_reports++ < 10)
+                    fprintf(stderr, "MISMATCH gx-texture C14X2 table kernel at %s, seed %" PRIu64
+                            ", %zu blocks x %zu rows\n", table_names[l], opt_seed, n, rows);
+                mismatches++;
+            }
+            guard_free(got_alloc);
+        }
+        free(ref);
+        guard_free(src_alloc);
+    }
+    free(data);
+    guard_free(table_alloc);
+    free(want);
+    free(values);
+}
+
 /* RGBA8 -> RGBA32F: every byte, every length to 70, against a guard page. */
 static void widening(void)
 {
@@ -233,6 +304,7 @@ void check_gx_texture(void)
     exhaustive();
     const unsigned exhaustive_cases = cases;
     random_cases(opt_quick ? 4 : 40);
+    entries_and_table(opt_quick ? 20 : 200);
     widening();
     printf("  gx-texture: %u exhaustive cases (every 16-bit texel and palette entry, every byte, "
            "every CMPR c0), %u random: %s\n",

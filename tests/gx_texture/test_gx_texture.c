@@ -251,6 +251,49 @@ static unsigned check_fixtures(const char *dir)
     return count;
 }
 
+/* A C14X2 texture large enough for the converted-table path (lib/gx_texture/decode.c) decodes
+   as the per-texel kernels do (an explicit whole region takes those), at every level and at
+   the reference, each palette format; the kit's 256x256 and 1024x1024 fixtures check it
+   against Dolphin too (VFETCH_GX_TEXTURE_FIXTURES). */
+static void check_large_c14x2(void)
+{
+    const unsigned side = 256;
+    const size_t bytes = (size_t)side * side * 2, out = (size_t)side * side * 4;
+    uint8_t *src = guard_alloc_tail(bytes), *pal = guard_alloc_tail(32768);
+    for (size_t i = 0; i < bytes; i++)
+        src[i] = (uint8_t)rnd(256);
+    for (size_t i = 0; i < 32768; i++)
+        pal[i] = (uint8_t)rnd(256);
+    uint8_t *whole = guard_alloc_tail(out), *walked = guard_alloc_tail(out), *ref = malloc(out);
+    unsigned mask[8];
+    const char *name[8];
+    const unsigned nlevels = levels(mask, name);
+    const unsigned saved = vfetch_get_cpu_mask();
+    const struct vfetch_gx_texture_source s = { src, bytes, pal, 32768 };
+    const struct vfetch_texel_region all = { 0, 0, 0, side, side, 1 };
+    for (int tlut = 0; tlut < 3; tlut++)
+        for (unsigned l = 0; l < nlevels; l++) {
+            vfetch_set_cpu_mask(mask[l]);
+            vfetch_gx_texture_plan *p = compile(VFETCH_GX_TF_C14X2, tlut, side, side);
+            struct vfetch_texel_target t = { whole, out, VFETCH_TEXEL_RGBA8, 0, 0 };
+            CHECK_EQ(vfetch_gx_texture_decode(p, &s, NULL, &t), VFETCH_OK);
+            t.data = walked;
+            CHECK_EQ(vfetch_gx_texture_decode(p, &s, &all, &t), VFETCH_OK);
+            CHECK(memcmp(whole, walked, out) == 0);
+            if (l == 0)
+                memcpy(ref, whole, out);
+            else
+                CHECK(memcmp(whole, ref, out) == 0);
+            vfetch_gx_texture_plan_free(p);
+        }
+    vfetch_set_cpu_mask(saved);
+    free(ref);
+    guard_free(walked);
+    guard_free(whole);
+    guard_free(pal);
+    guard_free(src);
+}
+
 /* ---- the words ---- */
 
 static void check_words(void)
@@ -466,6 +509,7 @@ int main(int argc, char **argv)
 {
     check_words();
     check_errors();
+    check_large_c14x2();
     unsigned n = 0;
     for (int i = 1; i < argc; i++)
         n += check_fixtures(argv[i]);
