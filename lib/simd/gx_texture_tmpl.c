@@ -749,10 +749,13 @@ C8_KERNEL(1)
 C8_KERNEL(2)
 
 /* C4: the 16 entries converted once a call. avx512: one vector of them, looked up by vpermd;
-   below: four planes of 16 bytes (R, G, B, A of every entry), each looked up by pshufb. */
+   avx2: two, by vpermd and a blend; sse41: four planes of 16 bytes (R, G, B, A of every
+   entry), each looked up by pshufb. */
 struct c4_ctx {
 #if VEC_BITS == 512
     vi table;
+#elif VEC_BITS == 256
+    vi half[2]; /* entries 0-7, 8-15 */
 #else
     vi plane[4];
 #endif
@@ -766,6 +769,9 @@ VEC_INLINE void c4_prepare(struct c4_ctx *c, const uint8_t *palette, unsigned tl
         v_storeu(rgba + i, lanes_entry(vi_loadu(value + i), tlut));
 #if VEC_BITS == 512
     c->table = vi_loadu(rgba);
+#elif VEC_BITS == 256
+    c->half[0] = vi_loadu(rgba);
+    c->half[1] = vi_loadu(rgba + 8);
 #else
     uint8_t plane[4][16];
     for (unsigned i = 0; i < 16; i++)
@@ -780,6 +786,13 @@ VEC_INLINE vi c4_lookup(const struct c4_ctx *c, vi n)
 {
 #if VEC_BITS == 512
     return simde_mm512_permutexvar_epi32(n, c->table);
+#elif VEC_BITS == 256
+    /* vpermd of each half by the index's bits 2:0, chosen by bit 3 (moved to the sign) */
+    const vi lo = simde_mm256_permutevar8x32_epi32(c->half[0], n);
+    const vi hi = simde_mm256_permutevar8x32_epi32(c->half[1], n);
+    return simde_mm256_castps_si256(simde_mm256_blendv_ps(
+        simde_mm256_castsi256_ps(lo), simde_mm256_castsi256_ps(hi),
+        simde_mm256_castsi256_ps(vi_slli(n, 28))));
 #else
     const vi r = vi_and(v_shuffle8(c->plane[0], n), vi_set1(0x000000ff));
     const vi g = vi_and(v_shuffle8(c->plane[1], n), vi_set1(0x0000ff00));
