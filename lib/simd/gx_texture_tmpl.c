@@ -496,7 +496,33 @@ VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned
     v_storeu(d, vi_or(v_shuffle8(ar, v_bcast16(c_ar[r & 1])), v_shuffle8(gb, v_bcast16(c_gb[r & 1]))));
 }
 #endif
+#if VEC_BITS == 512
+/* avx512: two blocks a group, two rows a vpermt2b (lanes 0-7 row r, 8-15 row r + 1; each
+   half a 256-bit store): half the permutes of the row-of-four-blocks vector above */
+#define CR2(row, j, x) (j) * 64 + (row) * 8 + (x) * 2 + 1, (j) * 64 + 32 + (row) * 8 + (x) * 2, \
+                       (j) * 64 + 33 + (row) * 8 + (x) * 2, (j) * 64 + (row) * 8 + (x) * 2
+#define CR2_BLOCK(row, j) CR2(row, j, 0), CR2(row, j, 1), CR2(row, j, 2), CR2(row, j, 3)
+static const uint8_t c_rgba8_pair[64] = { CR2_BLOCK(0, 0), CR2_BLOCK(0, 1), CR2_BLOCK(1, 0),
+                                          CR2_BLOCK(1, 1) };
+VEC_INLINE void group_rgba8_pair(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                                 size_t pitch)
+{
+    (void)ctx;
+    const vi b0 = vi_loadu(s), b1 = vi_loadu(s + 64);
+    GT_UNROLL
+    for (unsigned r = 0; r < 4; r += 2) {
+        const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8_pair),
+                                          simde_mm512_set1_epi8((int8_t)(r * 8)));
+        const vi rows = simde_mm512_permutex2var_epi8(b0, c, b1);
+        simde_mm256_storeu_si256((void *)(d + r * pitch), simde_mm512_castsi512_si256(rows));
+        simde_mm256_storeu_si256((void *)(d + (r + 1) * pitch),
+                                 simde_mm512_extracti64x4_epi64(rows, 1));
+    }
+}
+GROUP_KERNEL(rgba8, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair)
+#else
 ROWS_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
+#endif
 
 /* ==== 8x4 blocks of bytes (I8, IA4, C8) and 8x8 blocks of nibbles (I4, C4) ==== */
 
