@@ -521,7 +521,27 @@ VEC_INLINE void group_rgba8_pair(const struct no_ctx *ctx, const uint8_t *s, uin
 }
 GROUP_KERNEL(rgba8, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair)
 #else
+#if VEC_BITS == 256
+/* avx2: two blocks a group, each plane's rows 0, 1 and 2, 3 of both blocks put side by side
+   once (vperm2i128), then a row two pshufb */
+VEC_INLINE void group_rgba8_pair256(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                                    size_t pitch)
+{
+    (void)ctx;
+    const vi ar0 = vi_loadu(s), gb0 = vi_loadu(s + 32), ar1 = vi_loadu(s + 64), gb1 = vi_loadu(s + 96);
+    const vi ar[2] = { simde_mm256_permute2x128_si256(ar0, ar1, 0x20),
+                       simde_mm256_permute2x128_si256(ar0, ar1, 0x31) };
+    const vi gb[2] = { simde_mm256_permute2x128_si256(gb0, gb1, 0x20),
+                       simde_mm256_permute2x128_si256(gb0, gb1, 0x31) };
+    GT_UNROLL
+    for (unsigned r = 0; r < 4; r++)
+        v_storeu(d + r * pitch, vi_or(v_shuffle8(ar[r >> 1], v_bcast16(c_ar[r & 1])),
+                                      v_shuffle8(gb[r >> 1], v_bcast16(c_gb[r & 1]))));
+}
+GROUP_KERNEL(rgba8, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair256)
+#else
 ROWS_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
+#endif
 #endif
 
 /* ==== 8x4 blocks of bytes (I8, IA4, C8) and 8x8 blocks of nibbles (I4, C4) ==== */
@@ -634,7 +654,43 @@ GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
 GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
 ROWS_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 ROWS_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
+#if VEC_BITS == 512
 ROWS_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
+#else
+/* Below avx512, a block a group: each 16-byte piece (4 rows) widened once into its 32
+   intensity bytes (high nibble first: unpack of the high and low nibbles), then each row's
+   bytes spread four times like I8's. */
+VEC_INLINE void group_i4_block(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                               size_t pitch)
+{
+    (void)ctx;
+    GT_UNROLL
+    for (unsigned q = 0; q < 2; q++) {
+        const simde__m128i x = simde_mm_loadu_si128((const void *)(s + 16 * q));
+        const simde__m128i m = simde_mm_set1_epi8(0x0f);
+        const simde__m128i hi = simde_mm_and_si128(simde_mm_srli_epi16(x, 4), m);
+        const simde__m128i lo = simde_mm_and_si128(x, m);
+        simde__m128i piece[2] = { simde_mm_unpacklo_epi8(hi, lo), simde_mm_unpackhi_epi8(hi, lo) };
+        GT_UNROLL
+        for (unsigned k = 0; k < 2; k++) {
+            const simde__m128i e = simde_mm_or_si128(piece[k], simde_mm_slli_epi16(piece[k], 4));
+#if VEC_BITS == 256
+            const vi b = simde_mm256_broadcastsi128_si256(e);
+#else
+            const vi b = e;
+#endif
+            GT_UNROLL
+            for (unsigned rr = 0; rr < 2; rr++)
+                GT_UNROLL
+                for (unsigned v = 0; v < BYTE_VECTORS; v++)
+                    v_storeu(d + (4 * q + 2 * k + rr) * pitch + v * VT * 4,
+                             v_shuffle8(b, vi_loadu(spread_bytes +
+                                                    (rr * BYTE_VECTORS + v) * (VEC_BITS / 8))));
+        }
+    }
+}
+GROUP_KERNEL(i4, 1, 8, 8, 32, struct no_ctx, no_prepare, group_i4_block)
+#endif
 
 /* C8: the 256 entries converted once a call into a table, then a load from it a texel. */
 struct c8_ctx {
