@@ -14,10 +14,10 @@
  * `vfetch help`), or a capture `vfetch gx` cannot read; 2 the input was refused: the library
  * refused the register words or a texel surface (one line naming the option or field, the
  * code's name, vfetch_strerror's sentence and the code), a capture does not walk, or
- * `vfetch texel` could not read its input or write its PNG (or was built without libpng).
- * `vfetch texel` reads and writes the files its arguments name, `vfetch gx` reads one; the
- * capture walker (tests/gx/gx_fifo_parse.c) reports a capture it cannot walk on stderr, not on
- * err.
+ * `vfetch texel` or `vfetch gx-texture` could not read its input or write its PNG (or was built
+ * without libpng). `vfetch texel` and `vfetch gx-texture` read and write the files their
+ * arguments name, `vfetch gx` reads one; the capture walker (tests/gx/gx_fifo_parse.c) reports
+ * a capture it cannot walk on stderr, not on err.
  */
 int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *err);
 

@@ -162,38 +162,45 @@ check "explain texel bad --option value is a usage error" $?
 "$tool" explain texel 2>/dev/null; [ $? -eq 1 ]; check "explain texel without --format1 is a usage error" $?
 
 # vfetch texel: raw surface -> PNG. The PNG's pixels are read back with python3 (zlib, struct).
-png_rgba() { # FILE -> "WxH" and its RGBA bytes in hex (an 8-bit RGBA, non-interlaced PNG)
-    python3 - "$1" <<'EOF'
+png_rgba() { # FILE.. -> for each, "WxH" and its RGBA bytes in hex (an 8-bit RGBA, non-interlaced
+             # PNG), or "unreadable: why"; one python3 for all (its start-up is most of the time)
+    python3 - "$@" <<'EOF'
 import struct, sys, zlib
-d = open(sys.argv[1], 'rb').read()
-assert d[:8] == b'\x89PNG\r\n\x1a\n'
-p, idat = 8, b''
-while p < len(d):
-    n, t = struct.unpack('>I4s', d[p:p + 8])
-    c = d[p + 8:p + 8 + n]
-    assert zlib.crc32(t + c) == struct.unpack('>I', d[p + 8 + n:p + 12 + n])[0], t
-    if t == b'IHDR':
-        w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', c)
-        assert (depth, ctype, interlace) == (8, 6, 0), (depth, ctype, interlace)
-    elif t == b'IDAT':
-        idat += c
-    p += 12 + n
-raw, stride, rows, prev = zlib.decompress(idat), 4 * w, [], bytearray(4 * w)
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for x in range(stride):
-        a = line[x - 4] if x >= 4 else 0
-        b, c = prev[x], prev[x - 4] if x >= 4 else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        else: assert f == 0, f
-    rows.append(bytes(line))
-    prev = line
-print('%dx%d %s' % (w, h, b''.join(rows).hex()))
+def pixels(path):
+    d = open(path, 'rb').read()
+    assert d[:8] == b'\x89PNG\r\n\x1a\n'
+    p, idat = 8, b''
+    while p < len(d):
+        n, t = struct.unpack('>I4s', d[p:p + 8])
+        c = d[p + 8:p + 8 + n]
+        assert zlib.crc32(t + c) == struct.unpack('>I', d[p + 8 + n:p + 12 + n])[0], t
+        if t == b'IHDR':
+            w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', c)
+            assert (depth, ctype, interlace) == (8, 6, 0), (depth, ctype, interlace)
+        elif t == b'IDAT':
+            idat += c
+        p += 12 + n
+    raw, stride, rows, prev = zlib.decompress(idat), 4 * w, [], bytearray(4 * w)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - 4] if x >= 4 else 0
+            b, c = prev[x], prev[x - 4] if x >= 4 else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + b) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            else: assert f == 0, f
+        rows.append(bytes(line))
+        prev = line
+    return '%dx%d %s' % (w, h, b''.join(rows).hex())
+for path in sys.argv[1:]:
+    try:
+        print(pixels(path))
+    except Exception as e:
+        print('unreadable: %r' % e)
 EOF
 }
 # 32 bytes 01 02 .. 20: 4x2 texels of TX_FMT_8_8_8_8, component 0 the first byte of each
@@ -258,6 +265,127 @@ check "texel: an empty region is a usage error" $?
 "$tool" texel --format1 $rgba8 --size 4x2 --option gamma=linear "$tmp/in.raw" "$tmp/g.png" 2>/dev/null; [ $? -eq 1 ]
 check "texel: a bad --option is a usage error" $?
 
+# vfetch explain gx-texture / gx-texture: GameCube/Wii textures (docs/gx-texture-cli.md). The
+# decodes are checked against the Dolphin fixtures of the gx-texture test, named
+# FORMAT[-PALETTE]_WxH_PATTERN: .src as in GX memory, .tlut the palette, .rgba Dolphin's RGBA8.
+fixtures="$(dirname "$0")/../tests/gx_texture/fixtures"
+run explain gx-texture --format C8 --size 35x19 --palette-format RGB5A3
+[ $rc -eq 0 ] && [ "$errlines" -eq 0 ] && echo "$out" | grep -q -x "TX_SETIMAGE0 0x904822  TX_SETTLUT 0x000800" &&
+    echo "$out" | grep -q "^info: C8, 35x19 texels, blocks of 8x4 texels in 32 bytes, padded 40x20, level [a-z0-9]*$" &&
+    echo "$out" | grep -q -x "needs: 800 bytes of texture, a palette of 256 RGB5A3 entries (512 bytes)"
+check "explain gx-texture C8 35x19: the words, info and the bytes a decode needs" $?
+run explain gx-texture --setimage0 0x88E04822
+[ $rc -eq 0 ] && echo "$out" | grep -q "^  format *0xe CMPR: " &&
+    echo "$out" | grep -q -x "needs: 480 bytes of texture, no palette"
+check "explain gx-texture: a BP write (address 0x88) of CMPR 35x19" $?
+run explain gx-texture --format rgba8 --setimage0 0x00104822
+[ $rc -eq 0 ] && echo "$out" | grep -q "^info: RGBA8, 35x19 texels," &&
+    echo "$out" | grep -q -x "needs: 2880 bytes of texture, no palette"
+check "explain gx-texture: --format replaces the field of --setimage0, in any order" $?
+run explain gx-texture --setimage0 0x00901c07 --settlut 0x00000c00 --palette-format rgb565
+[ $rc -eq 0 ] && echo "$out" | grep -q "of 256 RGB565 entries"
+check "explain gx-texture: --palette-format replaces the field of --settlut" $?
+expect_refusal "explain gx-texture: a reserved format names --setimage0" "vfetch: --setimage0 0x00700000 (FORMAT 0x7, bits 23:20 of TX_SETIMAGE0): VFETCH_EGX_TEXTURE_FORMAT: " explain gx-texture --setimage0 0x700000
+expect_refusal "explain gx-texture: a reserved format names --format" "vfetch: --format 0xD (FORMAT 0xD, bits 23:20 of TX_SETIMAGE0): VFETCH_EGX_TEXTURE_FORMAT: " explain gx-texture --format 0xD --size 8x8
+expect_refusal "explain gx-texture: palette format 3 names --palette-format" "vfetch: --palette-format 3 (TLUT_FORMAT 3, bits 11:10 of TX_SETTLUT, on a C14X2 texture): VFETCH_EGX_TLUT_FORMAT: " explain gx-texture --format C14X2 --size 8x8 --palette-format 3
+expect_refusal "explain gx-texture: palette format 3 names --settlut" "vfetch: --settlut 0x98000c00 (TLUT_FORMAT 3, bits 11:10 of TX_SETTLUT, on a C4 texture): VFETCH_EGX_TLUT_FORMAT: " explain gx-texture --format C4 --size 8x8 --settlut 0x98000c00
+run explain gx-texture --format I8 --size 8x8 --palette-format 3
+check "explain gx-texture: palette format 3 on a format without a palette is not read" $rc
+expect_refusal "explain gx-texture: a register address names the word" "vfetch: --setimage0 0x99100000 (register address 0x99, bits 31:24; TX_SETIMAGE0 is 0x88..0x8B or 0xA8..0xAB, or 0 for the value alone): VFETCH_EREGISTER: " explain gx-texture --setimage0 0x99100000
+expect_refusal "explain gx-texture: a TX_SETTLUT address names --settlut" "vfetch: --settlut 0x88000000 (register address 0x88, " explain gx-texture --format C8 --size 8x8 --settlut 0x88000000
+expect_usage_error "explain gx-texture without words" "explain gx-texture: missing --setimage0 (it needs --setimage0 W, or --format F and --size WxH)" explain gx-texture
+expect_usage_error "explain gx-texture without --size" "explain gx-texture: missing --size" explain gx-texture --format I8
+expect_usage_error "gx-texture: an unknown format is named" "--format I9: the formats are I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR or a code 0..15" gx-texture --format I9 --size 8x8 in.src out.png
+expect_usage_error "gx-texture: a format code above 15" "--format 16: the formats are" explain gx-texture --format 16 --size 8x8
+expect_usage_error "gx-texture: an unknown palette format is named" "--palette-format RGB888: the palette formats are IA8, RGB565, RGB5A3 or a code 0..3" explain gx-texture --format C8 --size 8x8 --palette-format RGB888
+expect_usage_error "gx-texture: a size above 1024" "--size 1025x1: width and height are 1..1024" gx-texture --format I8 --size 1025x1 in.src out.png
+expect_usage_error "gx-texture: a size of 0" "--size 0x8: width and height are 1..1024" gx-texture --format I8 --size 0x8 in.src out.png
+expect_usage_error "gx-texture: a bad --size" "--size 8by8: not WxH" gx-texture --format I8 --size 8by8 in.src out.png
+expect_usage_error "gx-texture: an empty region" "--region 0,0,0,1: an empty region makes no picture" gx-texture --format I8 --size 8x8 --region 0,0,0,1 in.src out.png
+expect_usage_error "gx-texture: a bad region" "--region 0,0,1: not X,Y,W,H" gx-texture --format I8 --size 8x8 --region 0,0,1 in.src out.png
+expect_usage_error "gx-texture: without OUT.png" "gx-texture: missing OUT.png" gx-texture --format I8 --size 8x8 in.src
+expect_usage_error "gx-texture: without words" "gx-texture: missing --setimage0" gx-texture in.src out.png
+expect_usage_error "gx-texture takes two files" "gx-texture: unexpected argument 'c'" gx-texture --format I8 --size 8x8 a b c
+if [ "${2:-png}" = no-png ]; then
+    msg=$("$tool" gx-texture --format I8 --size 8x8 "$fixtures/I8_8x8_random.src" "$tmp/gx.png" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && echo "$msg" | grep -q "this vfetch was built without libpng"; check "gx-texture without libpng exits 2" $?
+elif ! command -v python3 >/dev/null; then
+    echo "skip: vfetch gx-texture checks (no python3 to read the PNGs)"
+else
+    # rgba_region FILE WIDTH X Y W H: a region of an RGBA8 picture WIDTH texels wide, as png_rgba
+    # prints a PNG
+    rgba_region() {
+        local hex out="" y
+        hex=$(od -An -v -tx1 "$1" | tr -d ' \n')
+        for ((y = $4; y < $4 + $6; y++)); do
+            out+=${hex:$((8 * (y * $2 + $3))):$((8 * $5))}
+        done
+        echo "$5x$6 $out"
+    }
+    # gx_png DESCRIPTION EXIT PNG WANT: a decode whose PNG is checked at the end of the block,
+    # where png_rgba reads them all with one python3 (its start-up is most of a check's time)
+    descs=() rcs=() pngs=() wants=()
+    gx_png() { descs+=("$1"); rcs+=("$2"); pngs+=("$3"); wants+=("$4"); }
+    # Every format and every palette format, both sizes: the PNG holds Dolphin's texels.
+    for name in I4_35x19_random I8_8x8_random IA4_35x19_random IA8_8x8_random RGB565_35x19_random \
+                RGB5A3_35x19_a3-alpha RGBA8_35x19_random C4-IA8_35x19_random C8-RGB565_35x19_random \
+                C8-RGB5A3_8x8_a3-alpha C14X2-RGB5A3_35x19_random C14X2-IA8_8x8_random \
+                CMPR_35x19_cmpr-c0le CMPR_35x19_random CMPR_8x8_cmpr-c0gt; do
+        kind=${name%%_*} rest=${name#*_}
+        size=${rest%%_*}
+        palette=()
+        case "$kind" in *-*) palette=(--palette-format "${kind#*-}" --palette "$fixtures/$name.tlut") ;; esac
+        "$tool" gx-texture --format "${kind%%-*}" --size "$size" "${palette[@]}" "$fixtures/$name.src" "$tmp/$name.png" >/dev/null
+        rc=$?
+        gx_png "gx-texture $name: the PNG holds Dolphin's texels" $rc "$tmp/$name.png" \
+            "$(rgba_region "$fixtures/$name.rgba" "${size%x*}" 0 0 "${size%x*}" "${size#*x}")"
+    done
+    name=C14X2-RGB5A3_35x19_random
+    run gx-texture --setimage0 0x88A04822 --settlut 0x98000800 --palette "$fixtures/$name.tlut" \
+        "$fixtures/$name.src" "$tmp/words.png"
+    [ $rc -eq 0 ] && [ "$out" = "wrote $tmp/words.png: 35x19 RGBA PNG of texels 0,0..34,18 of the 35x19 C14X2 texture (RGB5A3 palette)" ]
+    check "gx-texture --setimage0 --settlut (BP writes): says what it wrote" $?
+    gx_png "gx-texture --setimage0 --settlut (BP writes): Dolphin's texels" $rc "$tmp/words.png" \
+        "$(rgba_region "$fixtures/$name.rgba" 35 0 0 35 19)"
+    name=RGBA8_35x19_random
+    run gx-texture --format RGBA8 --size 35x19 --region 3,5,10,7 "$fixtures/$name.src" "$tmp/region.png"
+    [ $rc -eq 0 ] && [ "$out" = "wrote $tmp/region.png: 10x7 RGBA PNG of texels 3,5..12,11 of the 35x19 RGBA8 texture" ]
+    check "gx-texture --region 3,5,10,7: says what it wrote" $?
+    gx_png "gx-texture --region 3,5,10,7: those texels" $rc "$tmp/region.png" \
+        "$(rgba_region "$fixtures/$name.rgba" 35 3 5 10 7)"
+    # A region needs the source only up to the last block it reads: I8 35x19 is 5 blocks of 8x4
+    # texels (32 bytes) a block row, so its top 4 rows are the first 160 bytes.
+    head -c 160 "$fixtures/I8_35x19_random.src" >"$tmp/i8-top.src"
+    "$tool" gx-texture --format I8 --size 35x19 --region 0,0,35,4 "$tmp/i8-top.src" "$tmp/top.png" >/dev/null
+    rc=$?
+    gx_png "gx-texture: a region decodes from a source that ends after its blocks" $rc "$tmp/top.png" \
+        "$(rgba_region "$fixtures/I8_35x19_random.rgba" 35 0 0 35 4)"
+    "$tool" gx-texture --format I8 --size 8x8 --palette "$tmp/no-such.tlut" "$fixtures/I8_8x8_random.src" "$tmp/i8.png" >/dev/null
+    rc=$?
+    gx_png "gx-texture: --palette is not read for a format without a palette" $rc "$tmp/i8.png" \
+        "$(rgba_region "$fixtures/I8_8x8_random.rgba" 8 0 0 8 8)"
+    rm -f "$tmp/g.png"
+    expect_refusal "gx-texture: a source a block row short" "vfetch: region 0,0 35x5 of the 35x19 I8 texture, 160 bytes read from $tmp/i8-top.src: VFETCH_ETEXEL_SHORT_SURFACE: the texel surface buffer ends before the texels read (code -36)" gx-texture --format I8 --size 35x19 --region 0,0,35,5 "$tmp/i8-top.src" "$tmp/g.png"
+    [ ! -e "$tmp/g.png" ]; check "gx-texture: no PNG after a refusal" $?
+    head -c 63 "$fixtures/I8_8x8_random.src" >"$tmp/short.src"
+    expect_refusal "gx-texture: a short input file" "63 bytes read from $tmp/short.src: VFETCH_ETEXEL_SHORT_SURFACE: " gx-texture --format I8 --size 8x8 "$tmp/short.src" "$tmp/g.png"
+    head -c 511 "$fixtures/C8-IA8_8x8_random.tlut" >"$tmp/short.tlut"
+    expect_refusal "gx-texture: a short palette" "511 palette bytes read from $tmp/short.tlut: VFETCH_EGX_SHORT_PALETTE: the GX palette buffer holds fewer entries than the texture format indexes (code -39)" gx-texture --format C8 --size 8x8 --palette "$tmp/short.tlut" "$fixtures/C8-IA8_8x8_random.src" "$tmp/g.png"
+    expect_refusal "gx-texture: a missing palette file" "vfetch: cannot read $tmp/no-such.tlut: " gx-texture --format C8 --size 8x8 --palette "$tmp/no-such.tlut" "$fixtures/C8-IA8_8x8_random.src" "$tmp/g.png"
+    expect_usage_error "gx-texture: a palette format without --palette" "gx-texture: a C4 texture needs --palette FILE (16 entries of 16 bits, as in TMEM)" gx-texture --format C4 --size 8x8 "$fixtures/C4-IA8_8x8_random.src" "$tmp/g.png"
+    expect_refusal "gx-texture: a region outside the texture" "vfetch: region 30,0 10x4 of the 35x19 IA8 texture, 1440 bytes read from $fixtures/IA8_35x19_random.src: VFETCH_ETEXEL_REGION: the texel region is not inside the surface (code -35)" gx-texture --format IA8 --size 35x19 --region 30,0,10,4 "$fixtures/IA8_35x19_random.src" "$tmp/g.png"
+    expect_refusal "gx-texture: a reserved format" "VFETCH_EGX_TEXTURE_FORMAT: reserved GX texture format" gx-texture --setimage0 0xF01C07 "$fixtures/I8_8x8_random.src" "$tmp/g.png"
+    expect_refusal "gx-texture: palette format 3" "vfetch: --palette-format 3 (TLUT_FORMAT 3, bits 11:10 of TX_SETTLUT, on a C8 texture): VFETCH_EGX_TLUT_FORMAT: reserved GX palette format (TX_SETTLUT format 3) (code -38)" gx-texture --format C8 --size 8x8 --palette-format 3 --palette "$fixtures/C8-IA8_8x8_random.tlut" "$fixtures/C8-IA8_8x8_random.src" "$tmp/g.png"
+    expect_refusal "gx-texture: a missing input" "vfetch: cannot read $tmp/no-such.src: " gx-texture --format I8 --size 8x8 "$tmp/no-such.src" "$tmp/g.png"
+    expect_refusal "gx-texture: an unwritable PNG" "vfetch: cannot write $tmp/no-dir/g.png: " gx-texture --format I8 --size 8x8 "$fixtures/I8_8x8_random.src" "$tmp/no-dir/g.png"
+    [ ! -e "$tmp/g.png" ]; check "gx-texture: no PNG after any of the refusals" $?
+    mapfile -t gots < <(png_rgba "${pngs[@]}")
+    for i in "${!descs[@]}"; do
+        [ "${rcs[i]}" -eq 0 ] && [ "${gots[i]:-none}" = "${wants[i]}" ]
+        check "${descs[i]}" $?
+    done
+fi
+
 # Usage errors: one line naming the mistake (then a pointer to `vfetch help`), exit 1.
 expect_usage_error "a bad word names the option and value" "vfetch: --psc 0xzz: not a list of" explain r300 --psc 0xzz
 expect_usage_error "an unknown option is named" "explain r300: unknown option '--bogus'" explain r300 --bogus
@@ -298,11 +426,13 @@ expect_usage "explain gx -h after options" explain gx --vcd-lo 0x200 -h
 expect_usage "demo --help" demo --help
 expect_usage "aam --check VS -h" aam --check VS -h
 expect_usage "gx --help" gx --help
+expect_usage "gx-texture --help" gx-texture --help
+expect_usage "explain gx-texture -h after options" explain gx-texture --format I8 -h
 expect_usage "help explain gx" help explain gx
 [ "$(echo "$out" | grep -c '^  vfetch ')" -eq 1 ] && echo "$out" | grep -q '^  vfetch explain gx '
 check "help explain gx prints that command's usage alone" $?
 run help
-for c in "explain r300" "explain maxwell" "explain gx" "explain texel" "texel" "gx" "demo" "cpu" "aam" "--version"; do
+for c in "explain r300" "explain maxwell" "explain gx" "explain texel" "explain gx-texture" "texel" "gx-texture" "gx" "demo" "cpu" "aam" "--version"; do
     echo "$out" | grep -q "^  vfetch $c"; check "help lists vfetch $c" $?
 done
 

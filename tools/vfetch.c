@@ -1,7 +1,8 @@
 /*
- * vfetch — the command-line tool: explain R300, Maxwell, GX and texel register words, decode a
- * texture surface to PNG, replay a GameCube/Wii FIFO capture, convert a bundled sample, show
- * which ISA level runs (`vfetch help`, docs/cli.md). The commands live in cli.c (see cli.h).
+ * vfetch — the command-line tool: explain R300, Maxwell, GX and texel register words, decode an
+ * R300 texture surface or a GameCube/Wii texture to PNG, replay a GameCube/Wii FIFO capture,
+ * convert a bundled sample, show which ISA level runs (`vfetch help`, docs/cli.md). The
+ * commands live in cli.c (see cli.h).
  */
 #include <stdio.h>
 

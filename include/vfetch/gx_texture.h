@@ -154,7 +154,8 @@ struct vfetch_gx_texture_source {
  * Decode a region of the texture (region NULL: all of it, width x height) into target, region
  * texel (x, y) at target->data + (y - region.y) * pitch + (x - region.x) * (4 or 16). The
  * region is 2D: z must be 0 and depth 1 (depth 0, like width or height 0, is an empty region);
- * target->slice_pitch is not read. Errors, checked before anything is written:
+ * target->slice_pitch is not read; the target and its pitch may have any alignment. Errors,
+ * checked before anything is written:
  *
  *   VFETCH_EINVAL                a NULL pointer (the palette's when the format has one), an
  *                                unknown output format

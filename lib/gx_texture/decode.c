@@ -37,7 +37,7 @@ static void row_rgba32f(const void *ctx, const uint8_t *src, size_t nblocks, uin
         g->plan->decode(src + done * f->block_bytes, n, 1, g->palette, stage, stage_pitch);
         for (unsigned r = 0; r < f->block_h; r++)
             g->plan->to_f32(stage + r * stage_pitch, stage_pitch,
-                            (float *)(void *)(dst + r * dst_pitch + done * f->block_w * 16));
+                            dst + r * dst_pitch + done * f->block_w * 16);
     }
 }
 

@@ -43,8 +43,9 @@ const char *vfetch_gx_tlut_name(unsigned tlut);
               uint8_t *dst, size_t dst_pitch)
 typedef VFETCH_GX_TEXTURE_FN(vfetch_gx_texture_fn);
 
-/** RGBA8 bytes to RGBA32F: dst[i] = src[i] / 255.0f for i < n (dst holds n floats). */
-#define VFETCH_GX_TEXTURE_F32_FN(name) void name(const uint8_t *src, size_t n, float *dst)
+/** RGBA8 bytes to RGBA32F: float i at dst + 4 i = src[i] / 255.0f for i < n (dst: 4 n bytes,
+    any alignment: a target's pitch need not be a multiple of 4). */
+#define VFETCH_GX_TEXTURE_F32_FN(name) void name(const uint8_t *src, size_t n, uint8_t *dst)
 typedef VFETCH_GX_TEXTURE_F32_FN(vfetch_gx_texture_f32_fn);
 
 /** Palette entries to RGBA8: table[i] = entry i of format tlut (IA8, RGB565, RGB5A3), read

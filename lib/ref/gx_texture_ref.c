@@ -175,8 +175,10 @@ REF_KERNEL(ref_c14x2_rgb5a3, VFETCH_GX_TF_C14X2, VFETCH_GX_TLUT_RGB5A3)
 
 static VFETCH_GX_TEXTURE_F32_FN(ref_to_f32)
 {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = (float)src[i] / 255.0f;
+    for (size_t i = 0; i < n; i++) {
+        const float f = (float)src[i] / 255.0f;
+        memcpy(dst + 4 * i, &f, 4);
+    }
 }
 
 static VFETCH_GX_TEXTURE_ENTRIES_FN(ref_entries)

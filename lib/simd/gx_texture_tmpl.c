@@ -303,9 +303,10 @@ VEC_INLINE void copy_in(uint8_t *stack, size_t stack_size, const uint8_t *src, s
 {
 #if VEC_BITS == 512 && defined(SIMDE_X86_AVX512BW_NATIVE)
     for (size_t i = 0; i < stack_size; i += 64) {
-        const size_t left = n > i ? n - i : 0;
+        const size_t left = n > i ? n - i : 0, room = stack_size - i;
         const __mmask64 k = left >= 64 ? ~0ull : (1ull << left) - 1;
-        _mm512_storeu_si512((void *)(stack + i), _mm512_maskz_loadu_epi8(k, src + i));
+        const __mmask64 kw = room >= 64 ? ~0ull : (1ull << room) - 1;
+        _mm512_mask_storeu_epi8(stack + i, kw, _mm512_maskz_loadu_epi8(k, src + i));
     }
 #else
     memset(stack, 0, stack_size);
@@ -318,7 +319,7 @@ VEC_INLINE void copy_out(uint8_t *dst, const uint8_t *stack, size_t n)
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i;
         const __mmask64 k = left >= 64 ? ~0ull : (1ull << left) - 1;
-        _mm512_mask_storeu_epi8(dst + i, k, _mm512_loadu_si512((const void *)(stack + i)));
+        _mm512_mask_storeu_epi8(dst + i, k, _mm512_maskz_loadu_epi8(k, stack + i));
     }
 #else
     memcpy(dst, stack, n);
@@ -818,11 +819,11 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
         c8_prepare(&ctx, palette, tlut);                                                     \
         for (size_t row_ = 0; row_ < nrows; row_++)                                          \
             for (unsigned r = 0; r < 4; r++) {                                               \
-                uint32_t *d = (uint32_t *)(void *)(dst + (row_ * 4 + r) * dst_pitch);        \
+                uint8_t *d = dst + (row_ * 4 + r) * dst_pitch; /* any alignment */           \
                 const uint8_t *s = src + row_ * nblocks * 32 + r * 8;                        \
-                for (size_t b = 0; b < nblocks; b++, s += 32, d += 8)                        \
+                for (size_t b = 0; b < nblocks; b++, s += 32, d += 32)                       \
                     for (unsigned x = 0; x < 8; x++)                                         \
-                        d[x] = ctx.table[s[x]];                                              \
+                        memcpy(d + 4 * x, &ctx.table[s[x]], 4);                              \
             }                                                                                \
     }
 #endif
@@ -1049,13 +1050,13 @@ static VFETCH_GX_TEXTURE_FN(c14x2_table)
     const uint32_t *table = (const uint32_t *)(const void *)palette;
     for (size_t row = 0; row < nrows; row++)
         for (unsigned y = 0; y < 4; y++) {
-            uint32_t *d = (uint32_t *)(void *)(dst + (row * 4 + y) * dst_pitch);
+            uint8_t *d = dst + (row * 4 + y) * dst_pitch; /* any alignment */
             const uint8_t *s = src + row * nblocks * 32 + y * 8;
-            for (size_t n = 0; n < nblocks; n++, s += 32, d += 4)
+            for (size_t n = 0; n < nblocks; n++, s += 32, d += 16)
                 for (unsigned x = 0; x < 4; x++) {
                     uint16_t index;
                     memcpy(&index, s + 2 * x, 2);
-                    d[x] = table[__builtin_bswap16(index) & 0x3fff];
+                    memcpy(d + 4 * x, &table[__builtin_bswap16(index) & 0x3fff], 4);
                 }
         }
 }
@@ -1094,9 +1095,11 @@ static VFETCH_GX_TEXTURE_F32_FN(to_f32)
 {
     size_t i = 0;
     for (; i + VEC_LANES <= n; i += VEC_LANES)
-        vf_store(dst + i, unorm8(bytes_to_lanes(src + i)));
-    for (; i < n; i++)
-        dst[i] = (float)src[i] / 255.0f;
+        v_storeu(dst + 4 * i, vf_as_vi(unorm8(bytes_to_lanes(src + i))));
+    for (; i < n; i++) {
+        const float f = (float)src[i] / 255.0f;
+        memcpy(dst + 4 * i, &f, 4);
+    }
 }
 
 #endif /* GT_ENABLED */

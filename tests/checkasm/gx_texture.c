@@ -270,10 +270,10 @@ static void widening(void)
         uint8_t *src_alloc, *src = place(n, n & 1, 0, &src_alloc);
         memcpy(src, bytes, n);
         float want[326];
-        tables[0].to_f32(src, n, want);
+        tables[0].to_f32(src, n, (uint8_t *)want);
         for (unsigned l = 1; l < num_tables; l++) {
             uint8_t *got_alloc, *got = place(n * 4, !(n & 1), 0, &got_alloc);
-            tables[l].to_f32(src, n, (float *)(void *)got);
+            tables[l].to_f32(src, n, got);
             cases++;
             if (memcmp(want, got, n * 4) != 0) {
                 if (mismatch_reports++ < 10)

@@ -58,9 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t at = 0; at < size && argc <= FUZZ_CLI_MAX_ARGS; at += strlen(text + at) + 1)
         argv[argc++] = text + at;
     argv[argc] = NULL;
-    /* `vfetch texel` reads and writes the files its arguments name, `vfetch gx` reads one:
-       never run under fuzzing (tools/test_cli.sh tests them). */
-    if (argc > 1 && (!strcmp(argv[1], "texel") || !strcmp(argv[1], "gx"))) {
+    /* `vfetch texel` and `vfetch gx-texture` read and write the files their arguments name,
+       `vfetch gx` reads one: never run under fuzzing (tools/test_cli.sh tests them). */
+    if (argc > 1 && (!strcmp(argv[1], "texel") || !strcmp(argv[1], "gx-texture") ||
+                     !strcmp(argv[1], "gx"))) {
         free(text);
         free(copy);
         return 0;
@@ -123,13 +124,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(!alone && rc == 1, "help: exit %d", rc); /* alone: a help request */
     } else if (!strcmp(cmd, "explain")) {
         const int texel = argc >= 3 && !strcmp(argv[2], "texel");
+        const int gx_texture = argc >= 3 && !strcmp(argv[2], "gx-texture");
         if (argc < 3 || (strcmp(argv[2], "r300") != 0 && strcmp(argv[2], "maxwell") != 0 &&
-                         strcmp(argv[2], "gx") != 0 && !texel))
-            FUZZ_REQUIRE(rc == 1, "explain without r300, maxwell, gx or texel: exit %d", rc);
+                         strcmp(argv[2], "gx") != 0 && !texel && !gx_texture))
+            FUZZ_REQUIRE(rc == 1, "explain without r300, maxwell, gx, texel or gx-texture: exit "
+                         "%d", rc);
         if (rc == 0 && texel)
             FUZZ_REQUIRE(cli_count_lines(cli_out, "info: ") == 1 &&
                              cli_count_lines(cli_out, "rgba8_exact: ") == 1,
                          "explain texel succeeded without the info and rgba8_exact lines");
+        else if (rc == 0 && gx_texture)
+            FUZZ_REQUIRE(cli_count_lines(cli_out, "TX_SETIMAGE0 ") == 1 &&
+                             cli_count_lines(cli_out, "info: ") == 1 &&
+                             cli_count_lines(cli_out, "needs: ") == 1,
+                         "explain gx-texture succeeded without the description, info and needs "
+                         "lines");
         else if (rc == 0)
             FUZZ_REQUIRE(strstr(cli_out, "output: ") && cli_count_lines(cli_out, "hash ") == 1,
                          "explain succeeded without the plan's size and hash");
