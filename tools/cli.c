@@ -379,6 +379,31 @@ static void print_plan(FILE *out, const vfetch_plan *plan)
     free(text);
 }
 
+/* A texel or GX texture plan's description on out, ending in a newline: describe() sizes it
+   with a first call, then fills it. Returns 0, or -1 when the text cannot be allocated. */
+typedef size_t describe_fn(const void *plan, char *buf, size_t size);
+static int put_description(FILE *out, describe_fn *describe, const void *plan)
+{
+    const size_t need = describe(plan, NULL, 0);
+    char *text = malloc(need + 1);
+    if (!text)
+        return -1;
+    describe(plan, text, need + 1);
+    fputs(text, out);
+    if (need && text[need - 1] != '\n')
+        fputc('\n', out);
+    free(text);
+    return 0;
+}
+static size_t describe_texel(const void *plan, char *buf, size_t size)
+{
+    return vfetch_texel_plan_describe(plan, buf, size);
+}
+static size_t describe_gx_texture(const void *plan, char *buf, size_t size)
+{
+    return vfetch_gx_texture_plan_describe(plan, buf, size);
+}
+
 /* ---- files ---- */
 
 /* At most limit bytes of path (more are never read: a surface or capture needs no more, and a
@@ -1278,17 +1303,10 @@ static int cmd_explain_texel(int argc, char **argv, FILE *out, FILE *errs)
     int err = texel_compile(&w, &plan, &info, errs);
     if (err)
         return err;
-    const size_t need = vfetch_texel_plan_describe(plan, NULL, 0);
-    char *text = malloc(need + 1);
-    if (!text) {
+    if (put_description(out, describe_texel, plan)) {
         vfetch_texel_plan_free(plan);
         return refusal(errs, VFETCH_ENOMEM, "explain texel: the plan's description");
     }
-    vfetch_texel_plan_describe(plan, text, need + 1);
-    fputs(text, out);
-    if (need && text[need - 1] != '\n')
-        fputc('\n', out);
-    free(text);
     fprintf(out, "info: %s, block %ux%u texels of %u byte%s, %s\n", info.name, info.block_width,
             info.block_height, info.block_bytes, info.block_bytes == 1 ? "" : "s",
             (unsigned)info.coord_type < 3 ? texel_coord_names[info.coord_type] : "?");
@@ -1724,17 +1742,10 @@ static int cmd_explain_gx_texture(int argc, char **argv, FILE *out, FILE *errs)
     int err = gx_texture_compile(&w, &plan, &info, errs);
     if (err)
         return err;
-    const size_t need = vfetch_gx_texture_plan_describe(plan, NULL, 0);
-    char *text = malloc(need + 1);
-    if (!text) {
+    if (put_description(out, describe_gx_texture, plan)) {
         vfetch_gx_texture_plan_free(plan);
         return refusal(errs, VFETCH_ENOMEM, "explain gx-texture: the plan's description");
     }
-    vfetch_gx_texture_plan_describe(plan, text, need + 1);
-    fputs(text, out);
-    if (need && text[need - 1] != '\n')
-        fputc('\n', out);
-    free(text);
     fprintf(out, "info: %s, %ux%u texels, blocks of %ux%u texels in %u bytes, padded %ux%u, "
             "level %s\n", info.name, info.width, info.height, info.block_width,
             info.block_height, info.block_bytes, info.padded_width, info.padded_height,
