@@ -1,5 +1,5 @@
 /*
- * One contract per family (docs/api.md): for R300, GX, Maxwell and texel, the same steps in
+ * One contract per family (docs/api.md): for R300, GX, Maxwell, texel and GX texture, the same steps in
  * the same order: desc_init, compile, the plan queries, run (decode), free. Each family's
  * queries must agree with the core plan they convert with, a refused description must leave
  * *out_plan as it was, and each layout enum numbers compact before full (0 is the default).
@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "vfetch/gx.h"
+#include "vfetch/gx_texture.h"
 #include "vfetch/maxwell.h"
 #include "vfetch/r300.h"
 #include "vfetch/texel.h"
@@ -243,11 +244,54 @@ static void test_texel(void)
     vfetch_texel_plan_free(NULL);
 }
 
+static void test_gx_texture(void)
+{
+    struct vfetch_gx_texture_desc desc;
+    memset(&desc, 0x5a, sizeof desc);
+    vfetch_gx_texture_desc_init(&desc);
+    CHECK_EQ(desc.setimage0, 0);
+    CHECK_EQ(desc.settlut, 0);
+    vfetch_gx_texture_plan *plan = UNTOUCHED;
+    desc.setimage0 = 7u << 20; /* a reserved format */
+    CHECK_EQ(vfetch_gx_texture_compile(&desc, &plan), VFETCH_EGX_TEXTURE_FORMAT);
+    CHECK(plan == UNTOUCHED);
+    desc.setimage0 = 3 | 3u << 10 | (uint32_t)VFETCH_GX_TF_IA8 << 20; /* 4x4 IA8 */
+    CHECK_EQ(vfetch_gx_texture_compile(&desc, &plan), VFETCH_OK);
+
+    struct vfetch_gx_texture_info info;
+    CHECK_EQ(vfetch_gx_texture_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.source_bytes, 32);
+    CHECK_EQ(info.palette_entries, 0);
+    CHECK(vfetch_gx_texture_plan_describe(plan, NULL, 0) > 0);
+
+    uint8_t block[32];
+    for (unsigned i = 0; i < 32; i++)
+        block[i] = (uint8_t)(i * 9);
+    uint8_t out[16 * 4];
+    const struct vfetch_gx_texture_source s = { block, sizeof block, NULL, 0 };
+    const struct vfetch_texel_target t = { out, sizeof out, VFETCH_TEXEL_RGBA8, 0, 0 };
+    CHECK_EQ(vfetch_gx_texture_decode(plan, &s, NULL, &t), VFETCH_OK);
+    /* texel 5: alpha byte 10 x 9, intensity byte 11 x 9 -> (I, I, I, A) */
+    CHECK_EQ(out[20], 99);
+    CHECK_EQ(out[21], 99);
+    CHECK_EQ(out[22], 99);
+    CHECK_EQ(out[23], 90);
+    /* RGBA32F: each byte / 255 */
+    float f[16 * 4];
+    const struct vfetch_texel_target tf = { f, sizeof f, VFETCH_TEXEL_RGBA32F, 0, 0 };
+    CHECK_EQ(vfetch_gx_texture_decode(plan, &s, NULL, &tf), VFETCH_OK);
+    for (unsigned c = 0; c < 64; c++)
+        CHECK_FLOAT(f[c], (float)out[c] / 255.0f);
+    vfetch_gx_texture_plan_free(plan);
+    vfetch_gx_texture_plan_free(NULL);
+}
+
 int main(void)
 {
     test_r300();
     test_gx();
     test_maxwell();
     test_texel();
+    test_gx_texture();
     return test_summary("api-shape");
 }

@@ -416,9 +416,13 @@ ROWS_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
 
 /* C14X2: each texel's entry fetched by its index (< 2^14). avx2/avx512: a hardware gather of
    the aligned 32-bit pair holding it (so no byte past the palette is read), the entry's half
-   shifted down and its bytes swapped; sse41: scalar loads straight from the big-endian indices.
+   shifted down and its bytes swapped; sse41 (and 32-bit x86): scalar loads straight from the
+   big-endian indices.
    VT entries at a time converted in the lanes. Row r of G16 blocks (VT texels). */
-#if VEC_BITS >= 256
+/* Not on 32-bit x86: the tests of that build run under qemu, whose TCG (7.2) computes
+   vpgatherdd wrong (an x86-64 build fails checkasm at avx2 under qemu-x86_64 -cpu max and
+   passes on the hardware), so that build takes the scalar loads. */
+#if VEC_BITS >= 256 && !defined(__i386__)
 VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
 {
 #if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
