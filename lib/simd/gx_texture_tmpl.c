@@ -658,7 +658,29 @@ GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
 GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
 GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
 ROWS_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
+#if VEC_BITS == 512
+/* avx512: the group's 64 bytes widened once into an intensity vector (I x 17) and an alpha
+   vector (A x 17), then each row one vpermt2b taking I for bytes 0-2 of a texel and A for
+   byte 3 (the control of I8's rows with bit 6 set on the alpha bytes) */
+VEC_INLINE void group_ia4_block(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                                size_t pitch)
+{
+    (void)ctx;
+    const vi x = vi_loadu(s);
+    const vi lo = vi_and(x, vi_set1(0x0f0f0f0f)), hi = vi_and(x, vi_set1((int32_t)0xf0f0f0f0u));
+    const vi i = vi_or(lo, v_slli16(lo, 4)), a = vi_or(hi, v_srli16(hi, 4));
+    const vi alpha_bytes = vi_set1((int32_t)0x40000000u); /* bit 6 of byte 3: from a */
+    GT_UNROLL
+    for (unsigned r = 0; r < 4; r++) {
+        const vi c = vi_or(simde_mm512_add_epi8(vi_loadu(c_row8), simde_mm512_set1_epi8((int8_t)(r * 8))),
+                           alpha_bytes);
+        v_storeu(d + r * pitch, simde_mm512_permutex2var_epi8(i, c, a));
+    }
+}
+GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4_block)
+#else
 ROWS_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
+#endif
 #if VEC_BITS == 512
 ROWS_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
 #else
