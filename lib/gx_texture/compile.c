@@ -61,16 +61,16 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
 
     /* A texture narrower than a level's vector (16 texels at avx512, 8 at avx2) would run
        that level's kernels only through their partial-group path: the level below does it in
-       whole vectors, in about two thirds of the time for an 8x8 texture. Not C4 and C8, whose
-       per-call palette conversion the widest level does best (8x8 at avx512: C4 31 ns, C8
-       63 ns; at avx2 43 and 88; Zen 5). */
+       whole vectors, in about two thirds of the time for an 8x8 texture. A C8 texture of
+       fewer than 4 blocks converts each texel's entry (no table): fastest at sse41 (8x8 at
+       Zen 5, through the kit: C8-IA8 1.31x the Dolphin decoder at sse41, 0.70x at avx2,
+       0.91x at avx512). */
     unsigned allowed = vfetch_cpu_allowed();
-    const uint32_t padded_width =
-        code == VFETCH_GX_TF_C4 || code == VFETCH_GX_TF_C8 ? 16 : p->blocks_x * f->block_w;
+    const uint32_t padded_width = p->blocks_x * f->block_w;
     if (padded_width < 16)
         allowed &= ~(unsigned)VFETCH_CPU_AVX512;
-    if (padded_width < 8)
-        allowed &= ~(unsigned)VFETCH_CPU_AVX2;
+    if (padded_width < 8 || (code == VFETCH_GX_TF_C8 && p->blocks_x * p->blocks_y < 4))
+        allowed &= ~(unsigned)(VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512);
     struct vfetch_gx_texture_dsp dsp;
     vfetch_gx_texture_dsp_init(&dsp, allowed);
     const unsigned column = p->tlut < 0 ? 0 : (unsigned)p->tlut;
