@@ -114,9 +114,9 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
         if (palette && source->palette_size / 2 < f->palette_entries)
             return VFETCH_EGX_SHORT_PALETTE;
         const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
-        size_t end;
-        if (__builtin_mul_overflow(pitch, (size_t)plan->height - 1, &end) ||
-            __builtin_add_overflow(end, row, &end))
+        int overflow = 0;
+        const size_t end = vfetch_mul_add(pitch, (size_t)plan->height - 1, row, &overflow);
+        if (overflow)
             return VFETCH_EOVERFLOW;
         if (pitch < row || end > t->size)
             return VFETCH_ESHORT_OUTPUT;

@@ -21,7 +21,6 @@ struct vfetch_gx_texture_format_info {
     const char *name;      /**< NULL for a reserved code */
     uint8_t block_w, block_h;
     uint8_t block_bytes;
-    uint8_t bits;          /**< bits a texel of the format stores (CMPR: 4) */
     uint16_t palette_entries; /**< 0 for a format without a palette; else 16, 256 or 16384 */
 };
 

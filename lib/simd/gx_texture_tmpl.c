@@ -194,13 +194,8 @@ VEC_INLINE vi lanes_rgb5a3(vi v)
        data the test is always false, so predicted as well) */
     if (v_all_bit15(v))
         return lanes_rgb555(v);
-    /* bit 15 set: RGB555, A 255 */
-    const vi r5 = vi_or(vi_and(vi_srli(v, 7), vi_set1(0xf8)), vi_and(vi_srli(v, 12), vi_set1(7)));
-    const vi g5 = vi_or(vi_and(vi_slli(v, 6), vi_set1(0xf800)), vi_and(vi_slli(v, 1), vi_set1(0x700)));
-    const vi b5 = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
-                        vi_and(vi_slli(v, 14), vi_set1(0x070000)));
-    const vi opaque = vi_or(vi_or(r5, g5), vi_or(b5, vi_set1((int32_t)0xff000000u)));
-    /* clear: A3 RGB444 */
+    const vi opaque = lanes_rgb555(v);
+    /* bit 15 clear: A3 RGB444 */
     const vi r4 = vi_or(vi_and(vi_srli(v, 4), vi_set1(0xf0)), vi_and(vi_srli(v, 8), vi_set1(0x0f)));
     const vi g4 = vi_or(vi_and(vi_slli(v, 8), vi_set1(0xf000)), vi_and(vi_slli(v, 4), vi_set1(0x0f00)));
     const vi b4 = vi_or(vi_and(vi_slli(v, 20), vi_set1(0xf00000)),
@@ -471,39 +466,8 @@ C14X2_GROUP(2)
 /* ==== RGBA8: 4x4 blocks of 64 bytes, AR pairs then GB pairs ==== */
 
 #if VEC_BITS == 512
-/* lanes 0-7 from blocks 0, 1 of the pair (x.lo, x.hi); lanes 8-15 the same from the next */
-#define CR(j, x) (j) * 64 + (x) * 2 + 1, (j) * 64 + 32 + (x) * 2, (j) * 64 + 33 + (x) * 2, \
-                 (j) * 64 + (x) * 2
-#define CR_BLOCK(j) CR(j, 0), CR(j, 1), CR(j, 2), CR(j, 3)
-static const uint8_t c_rgba8[64] = { CR_BLOCK(0), CR_BLOCK(1), CR_BLOCK(0), CR_BLOCK(1) };
-VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
-{
-    (void)ctx;
-    const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8), simde_mm512_set1_epi8((int8_t)(r * 8)));
-    const vi lo = simde_mm512_maskz_permutex2var_epi8(0xffffffffull, vi_loadu(s), c, vi_loadu(s + 64));
-    const vi hi = simde_mm512_maskz_permutex2var_epi8(0xffffffff00000000ull, vi_loadu(s + 128), c,
-                                                      vi_loadu(s + 192));
-    v_storeu(d, vi_or(lo, hi));
-}
-#else
-static const uint8_t c_ar[2][16] = {
-    { 1, Z, Z, 0, 3, Z, Z, 2, 5, Z, Z, 4, 7, Z, Z, 6 },
-    { 9, Z, Z, 8, 11, Z, Z, 10, 13, Z, Z, 12, 15, Z, Z, 14 },
-};
-static const uint8_t c_gb[2][16] = {
-    { Z, 0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7, Z },
-    { Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z },
-};
-VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
-{
-    (void)ctx;
-    const vi ar = v_lanes(s + 16 * (r >> 1), 64), gb = v_lanes(s + 32 + 16 * (r >> 1), 64);
-    v_storeu(d, vi_or(v_shuffle8(ar, v_bcast16(c_ar[r & 1])), v_shuffle8(gb, v_bcast16(c_gb[r & 1]))));
-}
-#endif
-#if VEC_BITS == 512
 /* avx512: two blocks a group, two rows a vpermt2b (lanes 0-7 row r, 8-15 row r + 1; each
-   half a 256-bit store): half the permutes of the row-of-four-blocks vector above */
+   half a 256-bit store): half the permutes of a vector holding one row of four blocks */
 #define CR2(row, j, x) (j) * 64 + (row) * 8 + (x) * 2 + 1, (j) * 64 + 32 + (row) * 8 + (x) * 2, \
                        (j) * 64 + 33 + (row) * 8 + (x) * 2, (j) * 64 + (row) * 8 + (x) * 2
 #define CR2_BLOCK(row, j) CR2(row, j, 0), CR2(row, j, 1), CR2(row, j, 2), CR2(row, j, 3)
@@ -526,6 +490,15 @@ VEC_INLINE void group_rgba8_pair(const struct no_ctx *ctx, const uint8_t *s, uin
 }
 GROUP_KERNEL(rgba8, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair)
 #else
+/* below: pshufb controls taking row 2k or 2k + 1's R, A (from the AR rows) and G, B */
+static const uint8_t c_ar[2][16] = {
+    { 1, Z, Z, 0, 3, Z, Z, 2, 5, Z, Z, 4, 7, Z, Z, 6 },
+    { 9, Z, Z, 8, 11, Z, Z, 10, 13, Z, Z, 12, 15, Z, Z, 14 },
+};
+static const uint8_t c_gb[2][16] = {
+    { Z, 0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7, Z },
+    { Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z },
+};
 #if VEC_BITS == 256
 /* avx2: two blocks a group, each plane's rows 0, 1 and 2, 3 of both blocks put side by side
    once (vperm2i128), then a row two pshufb */
@@ -545,6 +518,13 @@ VEC_INLINE void group_rgba8_pair256(const struct no_ctx *ctx, const uint8_t *s, 
 }
 GROUP_KERNEL(rgba8, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair256)
 #else
+/* sse41: a block a vector, a row from its AR and GB row pairs */
+VEC_INLINE void group_rgba8(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
+{
+    (void)ctx;
+    const vi ar = v_lanes(s + 16 * (r >> 1), 64), gb = v_lanes(s + 32 + 16 * (r >> 1), 64);
+    v_storeu(d, vi_or(v_shuffle8(ar, v_bcast16(c_ar[r & 1])), v_shuffle8(gb, v_bcast16(c_gb[r & 1]))));
+}
 ROWS_KERNEL(rgba8, NL, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8)
 #endif
 #endif
@@ -655,8 +635,6 @@ VEC_INLINE vi widen_nibbles(vi n)
 }
 
 GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
-GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
-GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
 ROWS_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 #if VEC_BITS == 512
 /* avx512: the group's 64 bytes widened once into an intensity vector (I x 17) and an alpha
@@ -679,9 +657,11 @@ VEC_INLINE void group_ia4_block(const struct no_ctx *ctx, const uint8_t *s, uint
 }
 GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4_block)
 #else
+GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
 ROWS_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
 #endif
 #if VEC_BITS == 512
+GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
 ROWS_KERNEL(i4, G8, 8, 8, 32, struct no_ctx, no_prepare, group_i4)
 #else
 /* Below avx512, a block a group: each 16-byte piece (4 rows) widened once into its 32
