@@ -80,7 +80,11 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
     if (code == VFETCH_GX_TF_C14X2) {
         p->entries = dsp.entries;
         p->c14x2_table = dsp.c14x2_table;
+        p->use_c14x2_table = p->c14x2_table && (size_t)p->width * p->height >=
+                                                   VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS;
     }
+    p->source_bytes = (size_t)p->blocks_x * p->blocks_y * f->block_bytes;
+    p->palette_bytes = (size_t)f->palette_entries * 2;
     *out = p;
     return VFETCH_OK;
 }
@@ -106,7 +110,7 @@ int vfetch_gx_texture_plan_info(const vfetch_gx_texture_plan *p,
     info->block_bytes = f->block_bytes;
     info->padded_width = p->blocks_x * f->block_w;
     info->padded_height = p->blocks_y * f->block_h;
-    info->source_bytes = (size_t)p->blocks_x * p->blocks_y * f->block_bytes;
+    info->source_bytes = p->source_bytes;
     info->palette_format = p->tlut;
     info->palette_name = p->tlut < 0 ? NULL : vfetch_gx_tlut_name((unsigned)p->tlut);
     info->palette_entries = f->palette_entries;

@@ -44,11 +44,12 @@ static void row_rgba32f(const void *ctx, const uint8_t *src, size_t nblocks, uin
 /* Any region, either output: the region's checks, then the walk. */
 static __attribute__((noinline)) int decode_region(const vfetch_gx_texture_plan *plan,
                                                    const struct vfetch_gx_texture_source *source,
-                                                   const uint8_t *palette, size_t src_row,
+                                                   const uint8_t *palette,
                                                    const struct vfetch_texel_region *region,
                                                    const struct vfetch_texel_target *t)
 {
     const struct vfetch_gx_texture_format_info *f = plan->format;
+    const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
     struct vfetch_texel_region r = { 0, 0, 0, plan->width, plan->height, 1 };
     if (region)
         r = *region;
@@ -64,7 +65,7 @@ static __attribute__((noinline)) int decode_region(const vfetch_gx_texture_plan 
         const size_t end = (last_by * plan->blocks_x + last_bx + 1) * f->block_bytes;
         if (end > source->size)
             return VFETCH_ETEXEL_SHORT_SURFACE;
-        if (palette && source->palette_size / 2 < f->palette_entries)
+        if (source->palette_size < plan->palette_bytes)
             return VFETCH_EGX_SHORT_PALETTE;
     }
 
@@ -90,6 +91,23 @@ static __attribute__((noinline)) int decode_region(const vfetch_gx_texture_plan 
     return VFETCH_OK;
 }
 
+/* A large C14X2 texture: its 16384 entries converted once (heap scratch; without it, the
+   per-texel kernel). Out of line: the common path keeps no frame for it. */
+static __attribute__((noinline)) void decode_c14x2_table(const vfetch_gx_texture_plan *plan,
+                                                         const uint8_t *src,
+                                                         const uint8_t *palette, uint8_t *dst,
+                                                         size_t pitch)
+{
+    uint32_t *table = malloc(16384 * sizeof *table);
+    if (!table) {
+        plan->decode(src, plan->blocks_x, plan->blocks_y, palette, dst, pitch);
+        return;
+    }
+    plan->entries((unsigned)plan->tlut, palette, 16384, table);
+    plan->c14x2_table(src, plan->blocks_x, plan->blocks_y, (const uint8_t *)table, dst, pitch);
+    free(table);
+}
+
 int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
                              const struct vfetch_gx_texture_source *source,
                              const struct vfetch_texel_region *region,
@@ -99,43 +117,30 @@ int vfetch_gx_texture_decode(const vfetch_gx_texture_plan *plan,
         return VFETCH_EINVAL;
     if ((unsigned)t->format > VFETCH_TEXEL_RGBA8)
         return VFETCH_EINVAL;
-    const struct vfetch_gx_texture_format_info *f = plan->format;
-    if (f->palette_entries && !source->palette)
+    if (plan->palette_bytes && !source->palette)
         return VFETCH_EINVAL;
-    const uint8_t *palette = f->palette_entries ? source->palette : NULL;
-    const size_t src_row = (size_t)plan->blocks_x * f->block_bytes;
+    const uint8_t *palette = plan->palette_bytes ? source->palette : NULL;
+    if (region || !plan->whole_blocks || t->format != VFETCH_TEXEL_RGBA8)
+        return decode_region(plan, source, palette, region, t);
 
     /* The whole texture, in whole blocks, to RGBA8: what an emulator's texture cache asks for
-       most. The same checks in the same order as below, then one kernel call for all of it,
-       without the region arithmetic or the walk (a small texture's decode is mostly these). */
-    if (!region && plan->whole_blocks && t->format == VFETCH_TEXEL_RGBA8) {
-        if (source->size < plan->blocks_y * src_row)
-            return VFETCH_ETEXEL_SHORT_SURFACE;
-        if (palette && source->palette_size / 2 < f->palette_entries)
-            return VFETCH_EGX_SHORT_PALETTE;
-        const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
-        int overflow = 0;
-        const size_t end = vfetch_mul_add(pitch, (size_t)plan->height - 1, row, &overflow);
-        if (overflow)
-            return VFETCH_EOVERFLOW;
-        if (pitch < row || end > t->size)
-            return VFETCH_ESHORT_OUTPUT;
-        /* a large C14X2 texture: its 16384 entries converted once (heap scratch; without
-           it, the per-texel kernel) */
-        if (plan->c14x2_table &&
-            (size_t)plan->width * plan->height >= VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS) {
-            uint32_t *table = malloc(16384 * sizeof *table);
-            if (table) {
-                plan->entries((unsigned)plan->tlut, palette, 16384, table);
-                plan->c14x2_table(source->data, plan->blocks_x, plan->blocks_y,
-                                  (const uint8_t *)table, t->data, pitch);
-                free(table);
-                return VFETCH_OK;
-            }
-        }
+       most. The same checks in the same order as decode_region's, from sizes the plan holds,
+       then one kernel call for all of it, without the region arithmetic or the walk (a small
+       texture's decode is mostly these). */
+    if (source->size < plan->source_bytes)
+        return VFETCH_ETEXEL_SHORT_SURFACE;
+    if (source->palette_size < plan->palette_bytes)
+        return VFETCH_EGX_SHORT_PALETTE;
+    const size_t row = (size_t)plan->width * 4, pitch = t->pitch ? t->pitch : row;
+    int overflow = 0;
+    const size_t end = vfetch_mul_add(pitch, (size_t)plan->height - 1, row, &overflow);
+    if (overflow)
+        return VFETCH_EOVERFLOW;
+    if (pitch < row || end > t->size)
+        return VFETCH_ESHORT_OUTPUT;
+    if (plan->use_c14x2_table)
+        decode_c14x2_table(plan, source->data, palette, t->data, pitch);
+    else
         plan->decode(source->data, plan->blocks_x, plan->blocks_y, palette, t->data, pitch);
-        return VFETCH_OK;
-    }
-
-    return decode_region(plan, source, palette, src_row, region, t);
+    return VFETCH_OK;
 }

@@ -92,6 +92,9 @@ struct vfetch_gx_texture_plan {
     uint32_t blocks_x, blocks_y;  /**< padded size in blocks */
     uint8_t shift_w, shift_h;     /**< log2 of the block's width and height */
     uint8_t whole_blocks;         /**< width and height are multiples of the block's */
+    uint8_t use_c14x2_table;      /**< a C14X2 texture of at least the table's texels */
+    size_t source_bytes;          /**< the padded texture's bytes */
+    size_t palette_bytes;         /**< the palette's bytes (2 an entry), 0 without one */
     vfetch_gx_texture_fn *decode;
     vfetch_gx_texture_f32_fn *to_f32;
     /** C14X2: the entry conversion and the table kernel (VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS),

@@ -226,6 +226,33 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
 
 /* ---- the group driver ---- */
 
+/* A texture exactly one group wide (8x8 at most levels): a block row is one group, so no
+   inner loop and no tail. Out of line, so that the kernel tail-calls it before its own frame
+   is set up: for a small texture the loops' setup costs as much as the conversion. */
+#define ONE_GROUP(name, G, BH, BB, ctx_t, prepare, body)                                     \
+    static __attribute__((noinline)) void name##_one(const uint8_t *src, size_t nrows,       \
+                                                     const uint8_t *palette, uint8_t *dst,   \
+                                                     size_t dst_pitch)                       \
+    {                                                                                        \
+        ctx_t ctx;                                                                           \
+        prepare(&ctx, palette);                                                              \
+        for (size_t row_ = 0; row_ < nrows;                                                  \
+             row_++, src += (G) * (BB), dst += (BH) * dst_pitch) {                           \
+            body;                                                                            \
+        }                                                                                    \
+    }
+
+/* The kernel: a compare and a jump to one of the two (neither's frame is set up for the
+   other's case). */
+#define ONE_OR_MANY(name, G)                                                                 \
+    static VFETCH_GX_TEXTURE_FN(name)                                                        \
+    {                                                                                        \
+        if (nblocks == (G))                                                                  \
+            name##_one(src, nrows, palette, dst, dst_pitch);                                 \
+        else                                                                                 \
+            name##_many(src, nblocks, nrows, palette, dst, dst_pitch);                       \
+    }
+
 /* A kernel from a group function: whole groups of G blocks in place, the rest through the
    stack. ctx_t/prepare: what a group needs from the palette, made once per call. */
 #define GROUP_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, group)                            \
@@ -242,7 +269,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
         for (unsigned r_ = 0; r_ < (BH); r_++)                                               \
             copy_out(dst + r_ * dst_pitch, d_ + r_ * (G) * (BW) * 4, n * (BW) * 4);          \
     }                                                                                        \
-    static VFETCH_GX_TEXTURE_FN(name)                                                        \
+    ONE_GROUP(name, G, BH, BB, ctx_t, prepare, group(&ctx, src, dst, dst_pitch))            \
+    static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(name##_many)                       \
     {                                                                                        \
         ctx_t ctx;                                                                           \
         prepare(&ctx, palette);                                                              \
@@ -254,7 +282,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
             if (b < nblocks)                                                                 \
                 name##_tail(&ctx, src + b * (BB), nblocks - b, dst + b * (BW) * 4, dst_pitch); \
         }                                                                                    \
-    }
+    }                                                                                        \
+    ONE_OR_MANY(name, G)
 
 /* The same, output row by output row: each row of a block row is written from left to right
    before the next (the source of a block row, a few KiB, stays in L1 while its rows are
@@ -274,7 +303,10 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
             copy_out(dst + r * dst_pitch, d_, n * (BW) * 4);                                 \
         }                                                                                    \
     }                                                                                        \
-    static VFETCH_GX_TEXTURE_FN(name)                                                        \
+    ONE_GROUP(name, G, BH, BB, ctx_t, prepare,                                               \
+              GT_UNROLL for (unsigned r = 0; r < (BH); r++)                                  \
+                  row(&ctx, src, r, dst + r * dst_pitch))                                    \
+    static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(name##_many)                       \
     {                                                                                        \
         ctx_t ctx;                                                                           \
         prepare(&ctx, palette);                                                              \
@@ -289,7 +321,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
                 name##_tail(&ctx, src + whole * (BB), nblocks - whole,                       \
                             dst + whole * (BW) * 4, dst_pitch);                              \
         }                                                                                    \
-    }
+    }                                                                                        \
+    ONE_OR_MANY(name, G)
 
 /* The tails' copies: a partial group's blocks into the zeroed stack, its rows out. avx512 with
    the real instructions: masked loads and stores, 64 bytes at a time (a call to memset and

@@ -170,14 +170,16 @@ static void exhaustive(void)
 }
 
 /* Random blocks: every format, every count to 40 blocks (every tail of every group size), one
-   to three block rows a call. */
+   to three block rows a call; a quarter of the calls exactly 1, 2 or 4 blocks wide (a kernel's
+   one-group path at some level). */
 static void random_cases(unsigned rounds)
 {
     uint8_t *data = malloc(3 * 40 * 64), *palette = malloc(16384 * 2);
     for (unsigned round = 0; round < rounds; round++)
         for (unsigned i = 0; i < sizeof formats / sizeof formats[0]; i++)
             for (unsigned tlut = 0; tlut < tluts_of(formats[i]); tlut++) {
-                const size_t n = 1 + rnd_below(40), rows = 1 + rnd_below(3);
+                const size_t n = rnd_below(4) == 0 ? (size_t)1 << rnd_below(3) : 1 + rnd_below(40);
+                const size_t rows = 1 + rnd_below(3);
                 rnd_fill(data, 3 * 40 * 64);
                 rnd_fill(palette, 16384 * 2);
                 /* some sources of one repeated value: uniform RGB5A3 modes, equal endpoints */
