@@ -64,6 +64,9 @@
 #define v_mullo16 simde_mm512_mullo_epi16
 #define v_add16 simde_mm512_add_epi16
 #define v_add8 simde_mm512_add_epi8
+#define v_mulhi16 vi_mulhi_u16 /* vec.h */
+#define v_unpacklo16 simde_mm512_unpacklo_epi16
+#define v_unpackhi16 simde_mm512_unpackhi_epi16
 #define vi_srlv simde_mm512_srlv_epi32
 #define v_storeu(p, x) simde_mm512_storeu_si512((void *)(p), (x))
 /* A 16-byte pattern in every 128-bit lane. */
@@ -97,6 +100,9 @@ VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 #define v_mullo16 simde_mm256_mullo_epi16
 #define v_add16 simde_mm256_add_epi16
 #define v_add8 simde_mm256_add_epi8
+#define v_mulhi16 simde_mm256_mulhi_epu16
+#define v_unpacklo16 simde_mm256_unpacklo_epi16
+#define v_unpackhi16 simde_mm256_unpackhi_epi16
 #define vi_srlv simde_mm256_srlv_epi32
 #define v_storeu(p, x) simde_mm256_storeu_si256((void *)(p), (x))
 VEC_INLINE vi v_bcast16(const uint8_t *p)
@@ -123,6 +129,9 @@ VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 #define v_mullo16 simde_mm_mullo_epi16
 #define v_add16 simde_mm_add_epi16
 #define v_add8 simde_mm_add_epi8
+#define v_mulhi16 simde_mm_mulhi_epu16
+#define v_unpacklo16 simde_mm_unpacklo_epi16
+#define v_unpackhi16 simde_mm_unpackhi_epi16
 #define v_storeu(p, x) simde_mm_storeu_si128((void *)(p), (x))
 VEC_INLINE vi v_bcast16(const uint8_t *p)
 {
@@ -222,6 +231,79 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
     return tlut == VFETCH_GX_TLUT_IA8      ? lanes_ia8(v)
            : tlut == VFETCH_GX_TLUT_RGB565 ? lanes_rgb565(v)
                                            : lanes_rgb5a3(v);
+}
+
+/* ---- 16-bit values to RGBA8, in 16-bit lanes (the direct RGB565 and RGB5A3 textures) ----
+
+   A channel widens by one 16-bit multiply of its field in place: the widening replicates the
+   top bits into the low ones, which for a field c of n bits is c * (2^n + 1) >> (2n - 8)
+   exactly (the two copies do not overlap), and mulhi(c << k, m) = c * m >> (16 - k):
+     5 bits: (c << 3 | c >> 2) = c * 33 >> 2     6 bits: (c << 2 | c >> 4) = c * 65 >> 4
+     4 bits: c * 17                              3 bits: (c << 5 | c << 2 | c >> 1) = c * 73 >> 1
+   The channels pair as (R | G << 8) and (B | A << 8), and two unpacks interleave them into
+   RGBA8: a vector of 16-bit values is two rows, each 128-bit lane rows 2k, 2k + 1 of a block,
+   the low unpack row 2k of every lane's block and the high one row 2k + 1. */
+struct rg_ba {
+    vi rg, ba;
+};
+#define H16(x) vi_set1((uint32_t)(x) * 0x10001u) /* x in every 16-bit lane */
+
+VEC_INLINE struct rg_ba pairs_rgb565(vi v)
+{
+    const vi r = v_mulhi16(vi_and(v, H16(0xf800)), H16(264));  /* 33 << 3: c << 11 */
+    const vi g = v_mulhi16(vi_and(v, H16(0x07e0)), H16(8320)); /* 65 << 7: c << 5 */
+    const vi b = v_mulhi16(v_slli16(v, 11), H16(264));
+    const struct rg_ba p = { vi_or(r, v_slli16(g, 8)), vi_or(b, H16(0xff00)) };
+    return p;
+}
+
+/* RGB5A3 with bit 15 set: RGB555, A 255. */
+VEC_INLINE struct rg_ba pairs_rgb555(vi v)
+{
+    const vi r = v_mulhi16(vi_and(v, H16(0x7c00)), H16(528));   /* 33 << 4: c << 10 */
+    const vi g = v_mulhi16(vi_and(v, H16(0x03e0)), H16(16896)); /* 33 << 9: c << 5 */
+    const vi b = v_mulhi16(v_slli16(v, 11), H16(264));
+    const struct rg_ba p = { vi_or(r, v_slli16(g, 8)), vi_or(b, H16(0xff00)) };
+    return p;
+}
+
+/* Per 16-bit lane: bit 15 set ? t : f; and whether it is set in every lane. */
+#if VEC_BITS == 512
+#define v_select_bit15_16(v, f, t)                                                            \
+    simde_mm512_mask_blend_epi16(simde_mm512_movepi16_mask(v), (f), (t))
+VEC_INLINE int v_all_bit15_16(vi v)
+{
+    return simde_mm512_movepi16_mask(v) == 0xffffffffu;
+}
+#elif VEC_BITS == 256
+#define v_select_bit15_16(v, f, t) simde_mm256_blendv_epi8((f), (t), simde_mm256_srai_epi16((v), 15))
+VEC_INLINE int v_all_bit15_16(vi v)
+{
+    return ((uint32_t)simde_mm256_movemask_epi8(v) & 0xaaaaaaaau) == 0xaaaaaaaau;
+}
+#else
+#define v_select_bit15_16(v, f, t) simde_mm_blendv_epi8((f), (t), simde_mm_srai_epi16((v), 15))
+VEC_INLINE int v_all_bit15_16(vi v)
+{
+    return ((unsigned)simde_mm_movemask_epi8(v) & 0xaaaau) == 0xaaaau;
+}
+#endif
+
+VEC_INLINE struct rg_ba pairs_rgb5a3(vi v)
+{
+    const struct rg_ba opaque = pairs_rgb555(v);
+    if (v_all_bit15_16(v)) /* as lanes_rgb5a3: mostly one mode, predicted either way */
+        return opaque;
+    /* bit 15 clear: A3 RGB444 */
+    const vi r = v_mulhi16(vi_and(v, H16(0x0f00)), H16(4352)); /* 17 << 8: c << 8 */
+    const vi g = v_mulhi16(vi_and(v_slli16(v, 8), H16(0xf000)), H16(272)); /* 17 << 4: c << 12 */
+    const vi b = v_mulhi16(v_slli16(v, 12), H16(272));
+    const vi a = v_mulhi16(vi_and(v, H16(0x7000)), H16(584));  /* 73 << 3: c << 12 */
+    const struct rg_ba p = {
+        v_select_bit15_16(v, vi_or(r, v_slli16(g, 8)), opaque.rg),
+        v_select_bit15_16(v, vi_or(b, v_slli16(a, 8)), opaque.ba),
+    };
+    return p;
 }
 
 /* ---- the group driver ---- */
@@ -373,6 +455,13 @@ VEC_INLINE void palette_prepare(struct palette_ctx *c, const uint8_t *palette)
 
 /* ==== 4x4 blocks of 16-bit big-endian texels: IA8, RGB565, RGB5A3, C14X2 ==== */
 
+/* C14X2 gathers its entries (below, and the reason it does not on 32-bit x86). */
+#if VEC_BITS >= 256 && !defined(__i386__)
+#define GT_GATHER 1
+#else
+#define GT_GATHER 0
+#endif
+
 /* G16 blocks a group: one per 128-bit lane. Row r of the group: the texels' values in 32-bit
    lanes (big-endian bytes swapped into bits 15:0), or, with a caller's control, any bytes of
    them. */
@@ -386,7 +475,9 @@ VEC_INLINE void palette_prepare(struct palette_ctx *c, const uint8_t *palette)
                                  C16(j, 2, a, b, c, d), C16(j, 3, a, b, c, d)
 #define C16_ALL(a, b, c, d) { C16_BLOCK(0, a, b, c, d), C16_BLOCK(1, a, b, c, d), \
                               C16_BLOCK(2, a, b, c, d), C16_BLOCK(3, a, b, c, d) }
+#if GT_GATHER
 static const uint8_t c16_value[64] = C16_ALL(1, 0, 0, 0);  /* bytes 2, 3 masked to 0 */
+#endif
 static const uint8_t c16_ia8[64] = C16_ALL(1, 1, 1, 0);    /* (I, I, I, A) */
 
 struct rows16 {
@@ -407,10 +498,12 @@ VEC_INLINE vi row16(struct rows16 x, unsigned r, const uint8_t *ctrl, uint64_t m
 #define ROW16_IA8(x, r) row16((x), (r), c16_ia8, ~0ull)
 #else
 /* pshufb within lanes: lane j holds rows 2k, 2k + 1 of block j */
+#if GT_GATHER
 static const uint8_t c16_value[2][16] = {
     { 1, 0, Z, Z, 3, 2, Z, Z, 5, 4, Z, Z, 7, 6, Z, Z },
     { 9, 8, Z, Z, 11, 10, Z, Z, 13, 12, Z, Z, 15, 14, Z, Z },
 };
+#endif
 static const uint8_t c16_ia8[2][16] = {
     { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 },
     { 9, 9, 9, 8, 11, 11, 11, 10, 13, 13, 13, 12, 15, 15, 15, 14 },
@@ -436,11 +529,44 @@ VEC_INLINE struct rows16 load16(const uint8_t *s)
     }
 
 GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
-GROUP16(group_rgb565, struct no_ctx, lanes_rgb565(ROW16_VALUE(x, r)))
-GROUP16(group_rgb5a3, struct no_ctx, lanes_rgb5a3(ROW16_VALUE(x, r)))
 ROWS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
-ROWS_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
-ROWS_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
+
+/* RGB565, RGB5A3: rows 2k, 2k + 1 of the group's blocks as 16-bit values (lane j block j's), to
+   RGBA8 in 16-bit lanes, then the two rows by the unpacks. */
+#if VEC_BITS == 512
+#define P16(j, i) (j) * 32 + ((i) ^ 1) /* byte i of lane j: block j, bytes swapped */
+#define P16_LANE(j) P16(j, 0), P16(j, 1), P16(j, 2), P16(j, 3), P16(j, 4), P16(j, 5), P16(j, 6), \
+                    P16(j, 7), P16(j, 8), P16(j, 9), P16(j, 10), P16(j, 11), P16(j, 12),         \
+                    P16(j, 13), P16(j, 14), P16(j, 15)
+static const uint8_t c16_pairs[64] = { P16_LANE(0), P16_LANE(1), P16_LANE(2), P16_LANE(3) };
+VEC_INLINE vi pair16(struct rows16 x, unsigned k)
+{
+    const vi c = simde_mm512_add_epi8(vi_loadu(c16_pairs), simde_mm512_set1_epi8((int8_t)(k * 16)));
+    return simde_mm512_permutex2var_epi8(x.lo, c, x.hi);
+}
+#else
+static const uint8_t c16_swap[16] = { 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14 };
+VEC_INLINE vi pair16(struct rows16 x, unsigned k)
+{
+    return v_shuffle8(x.pair[k], v_bcast16(c16_swap));
+}
+#endif
+#define GROUP16_PAIRS(fn, convert)                                                           \
+    VEC_INLINE void fn(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch) \
+    {                                                                                        \
+        (void)ctx;                                                                           \
+        const struct rows16 x = load16(s);                                                   \
+        GT_UNROLL                                                                            \
+        for (unsigned k = 0; k < 2; k++) {                                                   \
+            const struct rg_ba p = convert(pair16(x, k));                                    \
+            v_storeu(d + 2 * k * pitch, v_unpacklo16(p.rg, p.ba));                           \
+            v_storeu(d + (2 * k + 1) * pitch, v_unpackhi16(p.rg, p.ba));                     \
+        }                                                                                    \
+    }
+GROUP16_PAIRS(group_rgb565, pairs_rgb565)
+GROUP16_PAIRS(group_rgb5a3, pairs_rgb5a3)
+GROUP_KERNEL(rgb565, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb565)
+GROUP_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
 
 /* C14X2: each texel's entry fetched by its index (< 2^14). avx2/avx512: a hardware gather of
    the aligned 32-bit pair holding it (so no byte past the palette is read), the entry's half
@@ -450,7 +576,7 @@ ROWS_KERNEL(rgb5a3, G16, 4, 4, 32, struct no_ctx, no_prepare, group_rgb5a3)
 /* Not on 32-bit x86: the tests of that build run under qemu, whose TCG (7.2) computes
    vpgatherdd wrong (an x86-64 build fails checkasm at avx2 under qemu-x86_64 -cpu max and
    passes on the hardware), so that build takes the scalar loads. */
-#if VEC_BITS >= 256 && !defined(__i386__)
+#if GT_GATHER
 VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
 {
 #if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
