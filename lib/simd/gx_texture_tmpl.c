@@ -769,12 +769,15 @@ VEC_INLINE vi load_group8(const uint8_t *s)
         }                                                                                    \
     }
 
-/* IA4: a byte A << 4 | I -> (I * 17, I * 17, I * 17, A * 17) */
-VEC_INLINE vi spread_ia4(vi x)
+/* IA4: bytes A << 4 | I -> the bytes I * 17 and A * 17 */
+struct ia4_bytes {
+    vi i, a;
+};
+VEC_INLINE struct ia4_bytes widen_ia4(vi x)
 {
     const vi lo = vi_and(x, vi_set1(0x0f0f0f0f)), hi = vi_and(x, vi_set1((int32_t)0xf0f0f0f0u));
-    const vi i = vi_or(lo, v_slli16(lo, 4)), a = vi_or(hi, v_srli16(hi, 4));
-    return vi_or(vi_and(i, vi_set1(0x00ffffff)), vi_and(a, vi_set1((int32_t)0xff000000u)));
+    const struct ia4_bytes w = { vi_or(lo, v_slli16(lo, 4)), vi_or(hi, v_srli16(hi, 4)) };
+    return w;
 }
 
 /* I4, C4: the texel's nibble (even texels the high one) in every byte of its lane; lanes
@@ -803,21 +806,44 @@ VEC_INLINE void group_ia4_block(const struct no_ctx *ctx, const uint8_t *s, uint
                                 size_t pitch)
 {
     (void)ctx;
-    const vi x = vi_loadu(s);
-    const vi lo = vi_and(x, vi_set1(0x0f0f0f0f)), hi = vi_and(x, vi_set1((int32_t)0xf0f0f0f0u));
-    const vi i = vi_or(lo, v_slli16(lo, 4)), a = vi_or(hi, v_srli16(hi, 4));
+    const struct ia4_bytes w = widen_ia4(vi_loadu(s));
     const vi alpha_bytes = vi_set1((int32_t)0x40000000u); /* bit 6 of byte 3: from a */
     GT_UNROLL
     for (unsigned r = 0; r < 4; r++) {
         const vi c = vi_or(simde_mm512_add_epi8(vi_loadu(c_row8), simde_mm512_set1_epi8((int8_t)(r * 8))),
                            alpha_bytes);
-        v_storeu(d + r * pitch, simde_mm512_permutex2var_epi8(i, c, a));
+        v_storeu(d + r * pitch, simde_mm512_permutex2var_epi8(w.i, c, w.a));
     }
 }
 GROUP_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4_block)
 #else
-GROUP8(group_ia4, struct no_ctx, 4, bytes_row, spread_ia4(x))
-ROWS_KERNEL(ia4, G8, 8, 4, 32, struct no_ctx, no_prepare, group_ia4)
+/* Below avx512, a block a group: each 16-byte piece (2 rows) widened once into I x 17 and
+   A x 17 bytes, interleaved into (I, A) pairs by the byte unpacks (the low one row 2q, the
+   high one row 2q + 1: the piece is in every lane), then each row a pshufb of its pairs. */
+#define SPA(t) 2 * (t), 2 * (t), 2 * (t), 2 * (t) + 1
+static const uint8_t spread_pairs[32] = { SPA(0), SPA(1), SPA(2), SPA(3),
+                                          SPA(4), SPA(5), SPA(6), SPA(7) };
+VEC_INLINE void group_ia4_pairs(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                                size_t pitch)
+{
+    (void)ctx;
+    GT_UNROLL
+    for (unsigned q = 0; q < 2; q++) {
+        const struct ia4_bytes w = widen_ia4(v_bcast16(s + 16 * q));
+#if VEC_BITS == 256
+        const vi pairs[2] = { simde_mm256_unpacklo_epi8(w.i, w.a), simde_mm256_unpackhi_epi8(w.i, w.a) };
+#else
+        const vi pairs[2] = { simde_mm_unpacklo_epi8(w.i, w.a), simde_mm_unpackhi_epi8(w.i, w.a) };
+#endif
+        GT_UNROLL
+        for (unsigned rr = 0; rr < 2; rr++)
+            GT_UNROLL
+            for (unsigned v = 0; v < BYTE_VECTORS; v++)
+                v_storeu(d + (2 * q + rr) * pitch + v * VT * 4,
+                         v_shuffle8(pairs[rr], vi_loadu(spread_pairs + v * (VEC_BITS / 8))));
+    }
+}
+GROUP_KERNEL(ia4, 1, 8, 4, 32, struct no_ctx, no_prepare, group_ia4_pairs)
 #endif
 #if VEC_BITS == 512
 GROUP8(group_i4, struct no_ctx, 8, nibbles_row, widen_nibbles(pick_nibble(x)))
