@@ -225,6 +225,24 @@ VEC_INLINE vi lanes_ia8(vi v)
                  vi_and(vi_slli(v, 16), vi_set1((int32_t)0xff000000u)));
 }
 
+/* VEC_LANES big-endian 16-bit values at p (2 VEC_LANES bytes), one a 32-bit lane. */
+static const uint8_t be16_swap[16] = { 1, 0, Z, Z, 5, 4, Z, Z, 9, 8, Z, Z, 13, 12, Z, Z };
+VEC_INLINE vi be16_lanes(const uint8_t *p)
+{
+#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
+    const vi x = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)p));
+#elif VEC_BITS == 512
+    const vi x = simde_mm512_inserti64x4(
+        simde_mm512_castsi256_si512(simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p))),
+        simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)(p + 16))), 1);
+#elif VEC_BITS == 256
+    const vi x = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p));
+#else
+    const vi x = simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const void *)p));
+#endif
+    return v_shuffle8(x, v_bcast16(be16_swap));
+}
+
 /* A palette entry (or 16-bit texel) of format `tlut` to RGBA8. */
 VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
 {
@@ -950,11 +968,8 @@ struct c8_ctx {
 };
 VEC_INLINE void c8_prepare(struct c8_ctx *c, const uint8_t *palette, unsigned tlut)
 {
-    uint32_t value[256];
-    for (unsigned i = 0; i < 256; i++)
-        value[i] = (uint32_t)palette[2 * i] << 8 | palette[2 * i + 1];
     for (unsigned i = 0; i < 256; i += VEC_LANES)
-        v_storeu(c->table + i, lanes_entry(vi_loadu(value + i), tlut));
+        v_storeu(c->table + i, lanes_entry(be16_lanes(palette + 2 * i), tlut));
 }
 /* A small texture (fewer than C8_SHORT blocks a call, e.g. 8x8) converts each texel's entry
    on its own: the table costs 256 conversions a call. */
@@ -1059,6 +1074,24 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
             c8_planes_##tlut(src, nblocks, nrows, palette, dst, dst_pitch);                  \
     }
 #else
+/* A block row's 8 texels: the indices as two words, each entry a load by a byte of them
+   inserted into a vector, four texels a 16-byte store (at avx2 on Zen 5, 256x256: 2.3x the
+   speed of a load and a 4-byte store a texel; 1.2x that of one 32-byte vector). */
+VEC_INLINE simde__m128i c8_four(const uint32_t *table, uint32_t w)
+{
+    simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[w & 0xff]);
+    v = simde_mm_insert_epi32(v, (int32_t)table[w >> 8 & 0xff], 1);
+    v = simde_mm_insert_epi32(v, (int32_t)table[w >> 16 & 0xff], 2);
+    return simde_mm_insert_epi32(v, (int32_t)table[w >> 24], 3);
+}
+VEC_INLINE void c8_row(const uint32_t *table, const uint8_t *s, uint8_t *d)
+{
+    uint32_t w0, w1;
+    memcpy(&w0, s, 4);
+    memcpy(&w1, s + 4, 4);
+    simde_mm_storeu_si128((void *)d, c8_four(table, w0));
+    simde_mm_storeu_si128((void *)(d + 16), c8_four(table, w1));
+}
 #define C8_KERNEL(tlut)                                                                      \
     static VFETCH_GX_TEXTURE_FN(c8_##tlut)                                                   \
     {                                                                                        \
@@ -1073,8 +1106,7 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
                 uint8_t *d = dst + (row_ * 4 + r) * dst_pitch; /* any alignment */           \
                 const uint8_t *s = src + row_ * nblocks * 32 + r * 8;                        \
                 for (size_t b = 0; b < nblocks; b++, s += 32, d += 32)                       \
-                    for (unsigned x = 0; x < 8; x++)                                         \
-                        memcpy(d + 4 * x, &ctx.table[s[x]], 4);                              \
+                    c8_row(ctx.table, s, d);                                                 \
             }                                                                                \
     }
 #endif
@@ -1096,11 +1128,9 @@ struct c4_ctx {
 };
 VEC_INLINE void c4_prepare(struct c4_ctx *c, const uint8_t *palette, unsigned tlut)
 {
-    uint32_t value[16], rgba[16];
-    for (unsigned i = 0; i < 16; i++)
-        value[i] = (uint32_t)palette[2 * i] << 8 | palette[2 * i + 1];
+    uint32_t rgba[16];
     for (unsigned i = 0; i < 16; i += VT)
-        v_storeu(rgba + i, lanes_entry(vi_loadu(value + i), tlut));
+        v_storeu(rgba + i, lanes_entry(be16_lanes(palette + 2 * i), tlut));
 #if VEC_BITS == 512
     c->table = vi_loadu(rgba);
 #elif VEC_BITS == 256
@@ -1287,15 +1317,12 @@ GROUP_KERNEL(cmpr, G8, 8, 8, 32, struct no_ctx, no_prepare, group_cmpr)
 
 static VFETCH_GX_TEXTURE_ENTRIES_FN(entries)
 {
-    for (size_t i = 0; i < n; i += VEC_LANES) {
-        uint32_t v[VEC_LANES];
-        for (unsigned k = 0; k < VEC_LANES; k++)
-            v[k] = (uint32_t)palette[2 * (i + k)] << 8 | palette[2 * (i + k) + 1];
-        v_storeu(table + i, lanes_entry(vi_loadu(v), tlut));
-    }
+    for (size_t i = 0; i < n; i += VEC_LANES)
+        v_storeu(table + i, lanes_entry(be16_lanes(palette + 2 * i), tlut));
 }
 
-/* A texel a load from the table (L2-resident, 64 KiB): no conversion, no gather. */
+/* A texel a load from the table (L2-resident, 64 KiB): no conversion, no gather; a block
+   row's four entries inserted into a vector, one 16-byte store. */
 static VFETCH_GX_TEXTURE_FN(c14x2_table)
 {
     const uint32_t *table = (const uint32_t *)(const void *)palette;
@@ -1303,12 +1330,17 @@ static VFETCH_GX_TEXTURE_FN(c14x2_table)
         for (unsigned y = 0; y < 4; y++) {
             uint8_t *d = dst + (row * 4 + y) * dst_pitch; /* any alignment */
             const uint8_t *s = src + row * nblocks * 32 + y * 8;
-            for (size_t n = 0; n < nblocks; n++, s += 32, d += 16)
-                for (unsigned x = 0; x < 4; x++) {
-                    uint16_t index;
-                    memcpy(&index, s + 2 * x, 2);
-                    memcpy(d + 4 * x, &table[__builtin_bswap16(index) & 0x3fff], 4);
-                }
+            for (size_t n = 0; n < nblocks; n++, s += 32, d += 16) {
+                /* the block row's four big-endian indices, texel 3's in the low bits */
+                uint64_t w;
+                memcpy(&w, s, 8);
+                w = __builtin_bswap64(w);
+                simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[w >> 48 & 0x3fff]);
+                v = simde_mm_insert_epi32(v, (int32_t)table[w >> 32 & 0x3fff], 1);
+                v = simde_mm_insert_epi32(v, (int32_t)table[w >> 16 & 0x3fff], 2);
+                v = simde_mm_insert_epi32(v, (int32_t)table[w & 0x3fff], 3);
+                simde_mm_storeu_si128((void *)d, v);
+            }
         }
 }
 
