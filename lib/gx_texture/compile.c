@@ -80,8 +80,9 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
     if (code == VFETCH_GX_TF_C14X2) {
         p->entries = dsp.entries;
         p->c14x2_table = dsp.c14x2_table;
-        p->use_c14x2_table = p->c14x2_table && (size_t)p->width * p->height >=
-                                                   VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS;
+        /* an IA8 palette needs no conversion: its kernel reads the entries as they are */
+        p->use_c14x2_table = p->c14x2_table && tlut != VFETCH_GX_TLUT_IA8 &&
+                             (size_t)p->width * p->height >= VFETCH_GX_TEXTURE_C14X2_TABLE_MIN_TEXELS;
     }
     p->source_bytes = (size_t)p->blocks_x * p->blocks_y * f->block_bytes;
     p->palette_bytes = (size_t)f->palette_entries * 2;

@@ -645,7 +645,33 @@ VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
     ROWS_KERNEL(c14x2_##tlut, G16, 4, 4, 32, struct palette_ctx, palette_prepare,            \
                 group_c14x2_##tlut)
 #endif
-C14X2_GROUP(0)
+/* With an IA8 palette no entry needs converting: each block row's four entries are loaded
+   raw (the 32 KiB palette stays in L1), inserted into a vector and spread to (I, I, I, A) by
+   one pshufb, at every level (no gather, and no converted table for large textures). */
+static const uint8_t c14x2_ia8_spread[16] = { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 };
+VEC_INLINE simde__m128i c14x2_ia8_four(const uint8_t *palette, const uint8_t *s)
+{
+    uint64_t w; /* four big-endian indices, texel 3's in the low bits */
+    memcpy(&w, s, 8);
+    w = __builtin_bswap64(w);
+    uint16_t e[4];
+    memcpy(&e[0], palette + 2 * (w >> 48 & 0x3fff), 2);
+    memcpy(&e[1], palette + 2 * (w >> 32 & 0x3fff), 2);
+    memcpy(&e[2], palette + 2 * (w >> 16 & 0x3fff), 2);
+    memcpy(&e[3], palette + 2 * (w & 0x3fff), 2);
+    simde__m128i v = simde_mm_cvtsi32_si128(e[0]);
+    v = simde_mm_insert_epi16(v, e[1], 1);
+    v = simde_mm_insert_epi16(v, e[2], 2);
+    v = simde_mm_insert_epi16(v, e[3], 3);
+    return simde_mm_shuffle_epi8(v, simde_mm_loadu_si128((const void *)c14x2_ia8_spread));
+}
+VEC_INLINE void group_c14x2_0(const struct palette_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
+{
+    GT_UNROLL
+    for (unsigned j = 0; j < G16; j++)
+        simde_mm_storeu_si128((void *)(d + 16 * j), c14x2_ia8_four(ctx->palette, s + 32 * j + 8 * r));
+}
+ROWS_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
 C14X2_GROUP(1)
 C14X2_GROUP(2)
 
