@@ -16,15 +16,20 @@
  *   I8, IA8, RGBA8   the shuffle alone gives the output bytes (I8: the byte 4 times; IA8:
  *                    (I, I, I, A) of the (A, I) pair; RGBA8: R, G, B, A from the two planes);
  *   I4, IA4          nibbles widen in bytes (n << 4 | n) before or after the shuffle;
- *   RGB565, RGB5A3   the big-endian value into each 32-bit lane, then shifts and masks build
- *                    the widened channels in place; RGB5A3 computes both modes and selects
- *                    per texel by bit 15 (no branch, so mixed alpha costs what uniform does);
+ *   RGB565, RGB5A3   two rows of 16-bit values a vector, each channel widened by one 16-bit
+ *                    multiply of its field in place, interleaved into RGBA8 by two unpacks;
+ *                    RGB5A3 computes both modes and selects per texel by bit 15 (no branch,
+ *                    so mixed alpha costs what uniform does);
  *   C4               the 16 palette entries converted once per call into RGBA8 (the
  *                    RGB565 / RGB5A3 / IA8 lane code), then looked up per texel: avx512
  *                    vpermd; below, a pshufb per channel plane;
- *   C8, C14X2        the index into each lane, the palette entry gathered (avx2/avx512
- *                    vpgatherdd of the aligned 32-bit pair holding it, so no byte past the
- *                    palette is read; sse41 four loads) and converted like a texel;
+ *   C8               the 256 entries converted once per call: avx512 looks them up as byte
+ *                    planes by vpermt2b; below, loads inserted into a vector;
+ *   C14X2            IA8 palettes: each entry loaded raw, inserted into a vector and spread
+ *                    by a pshufb; RGB565 / RGB5A3: the index into each lane, the entry
+ *                    gathered (avx2/avx512 vpgatherdd of the aligned 32-bit pair holding it,
+ *                    so no byte past the palette is read; sse41 four loads) and converted
+ *                    like a texel, or for a large texture loaded from a converted table;
  *   CMPR             a 128-bit lane is one 4x4 sub-block: its four colours are built in the
  *                    lane's four dwords (endpoints by the RGB565 lane code, the two blends as
  *                    16-bit multiplies by per-dword weights, chosen per lane by c0 > c1), and
@@ -32,7 +37,7 @@
  *
  * A last group of fewer than G blocks goes through a zeroed stack copy of its blocks and a
  * stack output copied out row by row, so no byte outside the caller's buffers is read or
- * written.
+ * written; those partial groups run after all the whole ones.
  */
 #include <string.h>
 
