@@ -271,23 +271,26 @@ struct rg_ba {
 };
 #define H16(x) vi_set1((uint32_t)(x) * 0x10001u) /* x in every 16-bit lane */
 
-VEC_INLINE struct rg_ba pairs_rgb565(vi v)
+/* Opaque RGB of a 5-bit blue in bits 4:0 and red and green fields by mask, each with its
+   multiplier (the field's widening, above); A 255. */
+VEC_INLINE struct rg_ba pairs_opaque(vi v, uint32_t r_mask, uint32_t r_mul, uint32_t g_mask,
+                                     uint32_t g_mul)
 {
-    const vi r = v_mulhi16(vi_and(v, H16(0xf800)), H16(264));  /* 33 << 3: c << 11 */
-    const vi g = v_mulhi16(vi_and(v, H16(0x07e0)), H16(8320)); /* 65 << 7: c << 5 */
-    const vi b = v_mulhi16(v_slli16(v, 11), H16(264));
+    const vi r = v_mulhi16(vi_and(v, H16(r_mask)), H16(r_mul));
+    const vi g = v_mulhi16(vi_and(v, H16(g_mask)), H16(g_mul));
+    const vi b = v_mulhi16(v_slli16(v, 11), H16(264)); /* 33 << 3: c << 11 */
     const struct rg_ba p = { vi_or(r, v_slli16(g, 8)), vi_or(b, H16(0xff00)) };
     return p;
 }
-
-/* RGB5A3 with bit 15 set: RGB555, A 255. */
+/* RGB565: red 5 bits at 15:11 (33 << 3), green 6 bits at 10:5 (65 << 7). */
+VEC_INLINE struct rg_ba pairs_rgb565(vi v)
+{
+    return pairs_opaque(v, 0xf800, 264, 0x07e0, 8320);
+}
+/* RGB5A3 with bit 15 set: RGB555, red at 14:10 (33 << 4), green at 9:5 (33 << 9). */
 VEC_INLINE struct rg_ba pairs_rgb555(vi v)
 {
-    const vi r = v_mulhi16(vi_and(v, H16(0x7c00)), H16(528));   /* 33 << 4: c << 10 */
-    const vi g = v_mulhi16(vi_and(v, H16(0x03e0)), H16(16896)); /* 33 << 9: c << 5 */
-    const vi b = v_mulhi16(v_slli16(v, 11), H16(264));
-    const struct rg_ba p = { vi_or(r, v_slli16(g, 8)), vi_or(b, H16(0xff00)) };
-    return p;
+    return pairs_opaque(v, 0x7c00, 528, 0x03e0, 16896);
 }
 
 /* Per 16-bit lane: bit 15 set ? t : f; and whether it is set in every lane. */
