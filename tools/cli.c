@@ -1423,6 +1423,23 @@ static int write_rgba_png(const char *path, const uint8_t *rgba, uint32_t width,
 #endif
 }
 
+/* The commands that write a picture (texel, gx-texture): --region X,Y,W,H into region (0, or
+   the usage error's code), and the refusal of a build without libpng. */
+static int region_arg(const struct args *a, const char *val, uint32_t region[4])
+{
+    if (parse_numbers(val, ',', 0xffffffffu, region, 4) != 4)
+        return usage_error(a->errs, a->cmd, "--region %.40s: not X,Y,W,H", val);
+    if (!region[2] || !region[3])
+        return usage_error(a->errs, a->cmd, "--region %.40s: an empty region makes no picture",
+                           val);
+    return 0;
+}
+static int no_png(FILE *errs, const char *path)
+{
+    return file_error(errs, 2, "this vfetch was built without libpng: it cannot write %.100s",
+                      path);
+}
+
 static const char *const texel_valued[] = { "--format1", "--format2", "--option", "--size",
                                             "--depth", "--pitch", "--region", "--slice", NULL };
 
@@ -1458,11 +1475,8 @@ static int cmd_texel(int argc, char **argv, FILE *out, FILE *errs)
             height = size[1];
             have_size = 1;
         } else if (!strcmp(opt, "--region")) {
-            if (parse_numbers(val, ',', 0xffffffffu, region, 4) != 4)
-                return usage_error(errs, a.cmd, "--region %.40s: not X,Y,W,H", val);
-            if (!region[2] || !region[3])
-                return usage_error(errs, a.cmd, "--region %.40s: an empty region makes no "
-                                   "picture", val);
+            if (region_arg(&a, val, region))
+                return 1;
             have_region = 1;
         } else { /* --depth, --slice, --pitch */
             if (!parse_number(val, opt[2] == 'p' ? SIZE_MAX : 0xffffffffu, &n))
@@ -1484,8 +1498,7 @@ static int cmd_texel(int argc, char **argv, FILE *out, FILE *errs)
                            have_size ? "" : "--size ",
                            files == 2 ? "" : files == 1 ? "OUT.png" : "IN.raw OUT.png");
     if (!VFETCH_HAVE_PNG)
-        return file_error(errs, 2, "this vfetch was built without libpng: it cannot write %.100s",
-                          file[1]);
+        return no_png(errs, file[1]);
 
     vfetch_texel_plan *plan;
     struct vfetch_texel_info info;
@@ -1788,11 +1801,8 @@ static int cmd_gx_texture(int argc, char **argv, FILE *out, FILE *errs)
         if (!strcmp(opt, "--palette")) {
             palette_file = val;
         } else { /* --region */
-            if (parse_numbers(val, ',', 0xffffffffu, region, 4) != 4)
-                return usage_error(errs, a.cmd, "--region %.40s: not X,Y,W,H", val);
-            if (!region[2] || !region[3])
-                return usage_error(errs, a.cmd, "--region %.40s: an empty region makes no "
-                                   "picture", val);
+            if (region_arg(&a, val, region))
+                return 1;
             have_region = 1;
         }
     }
@@ -1802,8 +1812,7 @@ static int cmd_gx_texture(int argc, char **argv, FILE *out, FILE *errs)
     if (gx_texture_words_finish(&a, &w))
         return 1;
     if (!VFETCH_HAVE_PNG)
-        return file_error(errs, 2, "this vfetch was built without libpng: it cannot write %.100s",
-                          file[1]);
+        return no_png(errs, file[1]);
 
     vfetch_gx_texture_plan *plan;
     struct vfetch_gx_texture_info info;
