@@ -87,12 +87,6 @@ VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
     x = simde_mm512_inserti32x4(x, simde_mm_loadu_si128((const void *)(p + 2 * stride)), 2);
     return simde_mm512_inserti32x4(x, simde_mm_loadu_si128((const void *)(p + 3 * stride)), 3);
 }
-/* Per 32-bit lane: bit set in x ? t : f. */
-VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
-{
-    const vi b = vi_set1(bit);
-    return simde_mm512_mask_blend_epi32(simde_mm512_cmpeq_epi32_mask(vi_and(x, b), b), f, t);
-}
 /* Per 32-bit lane: a > b (unsigned values below 2^31) ? t : f. */
 VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
@@ -118,11 +112,6 @@ VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
 {
     return simde_mm256_loadu2_m128i((const void *)(p + stride), (const void *)p);
 }
-VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
-{
-    const vi b = vi_set1(bit);
-    return simde_mm256_blendv_epi8(f, t, simde_mm256_cmpeq_epi32(vi_and(x, b), b));
-}
 VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
     return simde_mm256_blendv_epi8(f, t, simde_mm256_cmpgt_epi32(a, b));
@@ -147,11 +136,6 @@ VEC_INLINE vi v_lanes(const uint8_t *p, size_t stride)
     (void)stride;
     return simde_mm_loadu_si128((const void *)p);
 }
-VEC_INLINE vi v_select_bit(vi x, uint32_t bit, vi f, vi t)
-{
-    const vi b = vi_set1(bit);
-    return simde_mm_blendv_epi8(f, t, simde_mm_cmpeq_epi32(vi_and(x, b), b));
-}
 VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 {
     return simde_mm_blendv_epi8(f, t, simde_mm_cmpgt_epi32(a, b));
@@ -167,94 +151,6 @@ VEC_INLINE vi v_select_gt(vi a, vi b, vi f, vi t)
 
 /* A shuffle control byte that gives 0. */
 #define Z 0x80
-
-/* ---- 16-bit values to RGBA8, in 32-bit lanes (value in bits 15:0, zero above) ---- */
-
-VEC_INLINE vi lanes_rgb565(vi v)
-{
-    const vi r = vi_or(vi_and(vi_srli(v, 8), vi_set1(0xf8)), vi_srli(v, 13));
-    const vi g = vi_or(vi_and(vi_slli(v, 5), vi_set1(0xfc00)), vi_and(vi_srli(v, 1), vi_set1(0x300)));
-    const vi b = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
-                       vi_and(vi_slli(v, 14), vi_set1(0x070000)));
-    return vi_or(vi_or(r, g), vi_or(b, vi_set1((int32_t)0xff000000u)));
-}
-
-/* Whether bit 15 is set in every lane. */
-VEC_INLINE int v_all_bit15(vi v)
-{
-#if VEC_BITS == 512
-    const vi b = vi_set1(0x8000);
-    return simde_mm512_cmpeq_epi32_mask(vi_and(v, b), b) == 0xffff;
-#elif VEC_BITS == 256
-    return simde_mm256_movemask_ps(simde_mm256_castsi256_ps(vi_slli(v, 16))) == 0xff;
-#else
-    return simde_mm_movemask_ps(simde_mm_castsi128_ps(vi_slli(v, 16))) == 0xf;
-#endif
-}
-
-/* RGB5A3 with bit 15 set: RGB555, A 255. */
-VEC_INLINE vi lanes_rgb555(vi v)
-{
-    const vi r5 = vi_or(vi_and(vi_srli(v, 7), vi_set1(0xf8)), vi_and(vi_srli(v, 12), vi_set1(7)));
-    const vi g5 = vi_or(vi_and(vi_slli(v, 6), vi_set1(0xf800)), vi_and(vi_slli(v, 1), vi_set1(0x700)));
-    const vi b5 = vi_or(vi_and(vi_slli(v, 19), vi_set1(0xf80000)),
-                        vi_and(vi_slli(v, 14), vi_set1(0x070000)));
-    return vi_or(vi_or(r5, g5), vi_or(b5, vi_set1((int32_t)0xff000000u)));
-}
-
-VEC_INLINE vi lanes_rgb5a3(vi v)
-{
-    /* Textures are mostly of one mode: a vector of opaque texels skips the other (for mixed
-       data the test is always false, so predicted as well) */
-    if (v_all_bit15(v))
-        return lanes_rgb555(v);
-    const vi opaque = lanes_rgb555(v);
-    /* bit 15 clear: A3 RGB444 */
-    const vi r4 = vi_or(vi_and(vi_srli(v, 4), vi_set1(0xf0)), vi_and(vi_srli(v, 8), vi_set1(0x0f)));
-    const vi g4 = vi_or(vi_and(vi_slli(v, 8), vi_set1(0xf000)), vi_and(vi_slli(v, 4), vi_set1(0x0f00)));
-    const vi b4 = vi_or(vi_and(vi_slli(v, 20), vi_set1(0xf00000)),
-                        vi_and(vi_slli(v, 16), vi_set1(0x0f0000)));
-    const vi a3 = vi_or(vi_or(vi_and(vi_slli(v, 17), vi_set1((int32_t)0xe0000000u)),
-                              vi_and(vi_slli(v, 14), vi_set1(0x1c000000))),
-                        vi_and(vi_slli(v, 11), vi_set1(0x03000000)));
-    const vi alpha = vi_or(vi_or(r4, g4), vi_or(b4, a3));
-    return v_select_bit(v, 0x8000, alpha, opaque);
-}
-
-/* IA8 value A << 8 | I -> (I, I, I, A). */
-VEC_INLINE vi lanes_ia8(vi v)
-{
-    const vi i = vi_and(v, vi_set1(0xff));
-    const vi ii = vi_or(i, vi_slli(i, 8));
-    return vi_or(vi_and(vi_or(ii, vi_slli(ii, 16)), vi_set1(0x00ffffff)),
-                 vi_and(vi_slli(v, 16), vi_set1((int32_t)0xff000000u)));
-}
-
-/* VEC_LANES big-endian 16-bit values at p (2 VEC_LANES bytes), one a 32-bit lane. */
-static const uint8_t be16_swap[16] = { 1, 0, Z, Z, 5, 4, Z, Z, 9, 8, Z, Z, 13, 12, Z, Z };
-VEC_INLINE vi be16_lanes(const uint8_t *p)
-{
-#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
-    const vi x = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)p));
-#elif VEC_BITS == 512
-    const vi x = simde_mm512_inserti64x4(
-        simde_mm512_castsi256_si512(simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p))),
-        simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)(p + 16))), 1);
-#elif VEC_BITS == 256
-    const vi x = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p));
-#else
-    const vi x = simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const void *)p));
-#endif
-    return v_shuffle8(x, v_bcast16(be16_swap));
-}
-
-/* A palette entry (or 16-bit texel) of format `tlut` to RGBA8. */
-VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
-{
-    return tlut == VFETCH_GX_TLUT_IA8      ? lanes_ia8(v)
-           : tlut == VFETCH_GX_TLUT_RGB565 ? lanes_rgb565(v)
-                                           : lanes_rgb5a3(v);
-}
 
 /* ---- 16-bit values to RGBA8, in 16-bit lanes (the direct RGB565 and RGB5A3 textures) ----
 
@@ -315,11 +211,9 @@ VEC_INLINE int v_all_bit15_16(vi v)
 }
 #endif
 
-VEC_INLINE struct rg_ba pairs_rgb5a3(vi v)
+/* RGB5A3 of either mode, per lane by bit 15, given its opaque conversion. */
+VEC_INLINE struct rg_ba pairs_rgb5a3_mixed(vi v, struct rg_ba opaque)
 {
-    const struct rg_ba opaque = pairs_rgb555(v);
-    if (v_all_bit15_16(v)) /* as lanes_rgb5a3: mostly one mode, predicted either way */
-        return opaque;
     /* bit 15 clear: A3 RGB444 */
     const vi r = v_mulhi16(vi_and(v, H16(0x0f00)), H16(4352)); /* 17 << 8: c << 8 */
     const vi g = v_mulhi16(vi_and(v_slli16(v, 8), H16(0xf000)), H16(272)); /* 17 << 4: c << 12 */
@@ -330,6 +224,82 @@ VEC_INLINE struct rg_ba pairs_rgb5a3(vi v)
         v_select_bit15_16(v, vi_or(b, v_slli16(a, 8)), opaque.ba),
     };
     return p;
+}
+VEC_INLINE struct rg_ba pairs_rgb5a3(vi v)
+{
+    /* Textures are mostly of one mode: a vector of opaque texels skips the other (for mixed
+       data the test is always false, so predicted as well) */
+    const struct rg_ba opaque = pairs_rgb555(v);
+    return v_all_bit15_16(v) ? opaque : pairs_rgb5a3_mixed(v, opaque);
+}
+
+/* ---- 16-bit values to RGBA8 in 32-bit lanes (value in bits 15:0, zero above): palette
+   entries, CMPR endpoints. The same conversions, each lane's low half converted and its two
+   results (R | G << 8, B | A << 8) put together. ---- */
+
+VEC_INLINE vi lanes_of_pairs(struct rg_ba p)
+{
+    return vi_or(vi_and(p.rg, vi_set1(0xffff)), vi_slli(p.ba, 16));
+}
+
+VEC_INLINE vi lanes_rgb565(vi v)
+{
+    return lanes_of_pairs(pairs_rgb565(v));
+}
+
+/* Whether bit 15 is set in every lane. */
+VEC_INLINE int v_all_bit15(vi v)
+{
+#if VEC_BITS == 512
+    const vi b = vi_set1(0x8000);
+    return simde_mm512_cmpeq_epi32_mask(vi_and(v, b), b) == 0xffff;
+#elif VEC_BITS == 256
+    return simde_mm256_movemask_ps(simde_mm256_castsi256_ps(vi_slli(v, 16))) == 0xff;
+#else
+    return simde_mm_movemask_ps(simde_mm_castsi128_ps(vi_slli(v, 16))) == 0xf;
+#endif
+}
+
+VEC_INLINE vi lanes_rgb5a3(vi v)
+{
+    /* as pairs_rgb5a3, tested on the 32-bit lanes (their zero high halves never have bit 15) */
+    const struct rg_ba opaque = pairs_rgb555(v);
+    return lanes_of_pairs(v_all_bit15(v) ? opaque : pairs_rgb5a3_mixed(v, opaque));
+}
+
+/* IA8 value A << 8 | I -> (I, I, I, A). */
+VEC_INLINE vi lanes_ia8(vi v)
+{
+    const vi i = vi_and(v, vi_set1(0xff));
+    const vi ii = vi_or(i, vi_slli(i, 8));
+    return vi_or(vi_and(vi_or(ii, vi_slli(ii, 16)), vi_set1(0x00ffffff)),
+                 vi_and(vi_slli(v, 16), vi_set1((int32_t)0xff000000u)));
+}
+
+/* VEC_LANES big-endian 16-bit values at p (2 VEC_LANES bytes), one a 32-bit lane. */
+static const uint8_t be16_swap[16] = { 1, 0, Z, Z, 5, 4, Z, Z, 9, 8, Z, Z, 13, 12, Z, Z };
+VEC_INLINE vi be16_lanes(const uint8_t *p)
+{
+#if VEC_BITS == 512 && defined(SIMDE_X86_AVX512F_NATIVE)
+    const vi x = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const void *)p));
+#elif VEC_BITS == 512
+    const vi x = simde_mm512_inserti64x4(
+        simde_mm512_castsi256_si512(simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p))),
+        simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)(p + 16))), 1);
+#elif VEC_BITS == 256
+    const vi x = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const void *)p));
+#else
+    const vi x = simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const void *)p));
+#endif
+    return v_shuffle8(x, v_bcast16(be16_swap));
+}
+
+/* A palette entry (or 16-bit texel) of format `tlut` to RGBA8. */
+VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
+{
+    return tlut == VFETCH_GX_TLUT_IA8      ? lanes_ia8(v)
+           : tlut == VFETCH_GX_TLUT_RGB565 ? lanes_rgb565(v)
+                                           : lanes_rgb5a3(v);
 }
 
 /* ---- the group driver ---- */
