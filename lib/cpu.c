@@ -43,7 +43,7 @@ static unsigned cpu_detect(void)
         return flags;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
         return flags;
-    if (!(b >> 5 & 1)) /* AVX2 */
+    if (!(b >> 5 & 1 && b >> 3 & 1)) /* AVX2, and BMI1 (every AVX2 CPU has it; bextr) */
         return flags;
     flags |= VFETCH_CPU_AVX2;
     const unsigned f = b >> 16 & 1, dq = b >> 17 & 1, bw = b >> 30 & 1, vl = b >> 31 & 1;

@@ -40,6 +40,9 @@
  * written; those partial groups run after all the whole ones.
  */
 #include <string.h>
+#if defined(__BMI__) && defined(__x86_64__)
+#include <immintrin.h> /* _bextr_u64 */
+#endif
 
 #include "gx_texture/gx_texture_internal.h"
 #include "simd/vec.h"
@@ -640,15 +643,26 @@ VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
    raw (the 32 KiB palette stays in L1), inserted into a vector and spread to (I, I, I, A) by
    one pshufb, at every level (no gather, and no converted table for large textures). */
 static const uint8_t c14x2_ia8_spread[16] = { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 };
+/* Bits [start, start + 14) of w: one bextr where the level has BMI1 (avx2 and avx512; cpu.c
+   requires it), against a shift and a mask (through the kit, Zen 5, medians of 3: C14X2-IA8
+   4.36x -> 4.74x Dolphin's decoder at 256x256, 4.07x -> 4.58x at 1024x1024). */
+VEC_INLINE size_t index14(uint64_t w, unsigned start)
+{
+#if defined(__BMI__) && defined(__x86_64__)
+    return (size_t)_bextr_u64(w, start, 14); /* size_t: 2 * index folds into the address */
+#else
+    return (size_t)(w >> start & 0x3fff);
+#endif
+}
 VEC_INLINE simde__m128i c14x2_ia8_four(const uint8_t *palette, const uint8_t *s)
 {
     uint64_t w; /* four big-endian indices, texel 3's in the low bits */
     memcpy(&w, s, 8);
     w = __builtin_bswap64(w);
     uint16_t e[4];
-    memcpy(&e[0], palette + 2 * (w >> 48 & 0x3fff), 2);
-    memcpy(&e[1], palette + 2 * (w >> 32 & 0x3fff), 2);
-    memcpy(&e[2], palette + 2 * (w >> 16 & 0x3fff), 2);
+    memcpy(&e[0], palette + 2 * index14(w, 48), 2);
+    memcpy(&e[1], palette + 2 * index14(w, 32), 2);
+    memcpy(&e[2], palette + 2 * index14(w, 16), 2);
     memcpy(&e[3], palette + 2 * (w & 0x3fff), 2);
     simde__m128i v = simde_mm_cvtsi32_si128(e[0]);
     v = simde_mm_insert_epi16(v, e[1], 1);
