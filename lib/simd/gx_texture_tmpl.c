@@ -461,6 +461,10 @@ VEC_INLINE void palette_prepare(struct palette_ctx *c, const uint8_t *palette)
     c->palette = palette;
 }
 
+/* The largest output (bytes) that avx512's RGBA8 and IA8 write row by row; above it the
+   decode is bound by the memory's bandwidth and another order is faster (each says which). */
+#define GT_ROWS_MAX_BYTES (512 * 1024)
+
 /* ==== 4x4 blocks of 16-bit big-endian texels: IA8, RGB565, RGB5A3, C14X2 ==== */
 
 /* C14X2 gathers its entries (below, and the reason it does not on 32-bit x86). */
@@ -537,18 +541,29 @@ VEC_INLINE struct rows16 load16(const uint8_t *s)
     }
 
 GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
-#if VEC_BITS == 512
-ROWS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
-#else
-/* Below avx512 block by block, all four rows of a group at a time (through the kit at avx2,
-   Zen 5: 1.36-1.40x Dolphin's decoder at 256x256 against 1.08-1.09x row by row; at avx512
-   row by row stays faster, 1.7x against 1.0x) */
+/* Block by block, all four rows of a group at a time: below avx512 always (through the kit at
+   avx2, Zen 5: 1.36-1.40x Dolphin's decoder at 256x256 against 1.08-1.09x row by row), at
+   avx512 for outputs above GT_ROWS_MAX_BYTES. */
 VEC_INLINE void block_ia8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
 {
     GT_UNROLL
     for (unsigned r = 0; r < 4; r++)
         group_ia8(ctx, s, r, d + r * pitch);
 }
+#if VEC_BITS == 512
+ROWS_KERNEL(ia8_rows, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
+GROUP_KERNEL(ia8_blocks, G16, 4, 4, 32, struct no_ctx, no_prepare, block_ia8)
+/* avx512 row by row while the output fits the caches (256x256: 1.7x Dolphin's decoder against
+   1.0x block by block); above, bound by the memory's bandwidth, block by block measured
+   IA8_BLOCKS_NOTE. */
+static VFETCH_GX_TEXTURE_FN(ia8)
+{
+    if (nblocks * nrows * 64 <= GT_ROWS_MAX_BYTES)
+        ia8_rows(src, nblocks, nrows, palette, dst, dst_pitch);
+    else
+        ia8_blocks(src, nblocks, nrows, palette, dst, dst_pitch);
+}
+#else
 GROUP_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, block_ia8)
 #endif
 
@@ -758,10 +773,9 @@ static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(rgba8_rows)
    in whole 64-byte stores (256x256 through Dolphin's decoder in one process, Zen 5: 1.36x for
    this order, 1.13x for pairs of rows). Larger ones are bound by the memory's bandwidth in
    either order, and there pairs of rows measured a few percent faster. */
-#define RGBA8_ROWS_MAX_BYTES (512 * 1024)
 static VFETCH_GX_TEXTURE_FN(rgba8)
 {
-    if (nblocks >= 4 && nblocks * nrows * 64 <= RGBA8_ROWS_MAX_BYTES)
+    if (nblocks >= 4 && nblocks * nrows * 64 <= GT_ROWS_MAX_BYTES)
         rgba8_rows(src, nblocks, nrows, palette, dst, dst_pitch);
     else
         rgba8_pairs(src, nblocks, nrows, palette, dst, dst_pitch);
@@ -1375,9 +1389,9 @@ static VFETCH_GX_TEXTURE_FN(c14x2_table)
                 uint64_t w;
                 memcpy(&w, s, 8);
                 w = __builtin_bswap64(w);
-                simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[w >> 48 & 0x3fff]);
-                v = simde_mm_insert_epi32(v, (int32_t)table[w >> 32 & 0x3fff], 1);
-                v = simde_mm_insert_epi32(v, (int32_t)table[w >> 16 & 0x3fff], 2);
+                simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[index14(w, 48)]);
+                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 32)], 1);
+                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 16)], 2);
                 v = simde_mm_insert_epi32(v, (int32_t)table[w & 0x3fff], 3);
                 simde_mm_storeu_si128((void *)d, v);
             }
