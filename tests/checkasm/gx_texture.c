@@ -114,13 +114,14 @@ static void exhaustive(void)
     const unsigned direct16[] = { VFETCH_GX_TF_IA8, VFETCH_GX_TF_RGB565, VFETCH_GX_TF_RGB5A3 };
     for (unsigned i = 0; i < 3; i++)
         run_case(direct16[i], 0, data, 4096, NULL, 4, false);
-    /* RGBA8 and IA8 of more than 512 KiB of output, where avx512 changes from its row-by-row
-       order to pairs of rows (RGBA8) or whole blocks (IA8) (37 blocks a row, an odd count for
-       the partial group, 230 block rows) */
+    /* RGBA8, IA8 and I8 of more than 512 KiB of output, where avx512 changes from its
+       row-by-row order to pairs of rows (RGBA8) or whole blocks (IA8, I8) (37 blocks a row, an
+       odd count for the partial group, 230 block rows) */
     uint8_t *large = malloc(37 * 230 * 64);
     rnd_fill(large, 37 * 230 * 64);
     run_case_rows(VFETCH_GX_TF_RGBA8, 0, large, 37, 230, NULL, 4, false);
     run_case_rows(VFETCH_GX_TF_IA8, 0, large, 37, 230, NULL, 4, false);
+    run_case_rows(VFETCH_GX_TF_I8, 0, large, 37, 230, NULL, 4, false);
     free(large);
     /* every entry value through C14X2: four palettes of 16384, indices 0..16383 in order
        (the top two bits set in every other block: ignored) */
