@@ -31,9 +31,10 @@
  *                    so no byte past the palette is read; sse41 four loads) and converted
  *                    like a texel, or for a large texture loaded from a converted table;
  *   CMPR             a 128-bit lane is one 4x4 sub-block: its four colours are built in the
- *                    lane's four dwords (endpoints by the RGB565 lane code, the two blends as
- *                    16-bit multiplies by per-dword weights, chosen per lane by c0 > c1), and
- *                    each row is a pshufb of them by its 2-bit indices.
+ *                    lane's four dwords (a group's endpoints widened at once by the RGB565
+ *                    lane code, the two blends as 16-bit multiplies by per-dword weights,
+ *                    chosen per lane by c0 > c1), every index of the sub-block extracted at
+ *                    once, and each row is a pshufb of the colours by its indices.
  *
  * A last group of fewer than G blocks goes through a zeroed stack copy of its blocks and a
  * stack output copied out row by row, so no byte outside the caller's buffers is read or
@@ -1265,17 +1266,18 @@ static const uint8_t w_23_le[16] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4
 #define v_packus16 simde_mm_packus_epi16
 #endif
 
-VEC_INLINE vi cmpr_colours(vi x)
+/* The endpoints of both sub-blocks of each lane (bytes 0-7 and 8-15 of the raw blocks) widened
+   at once, dwords c0, c1, c0', c1': converted once a group, then moved like the sub-blocks */
+static const uint8_t c_endpoints[16] = { 1, 0, Z, Z, 3, 2, Z, Z, 9, 8, Z, Z, 11, 10, Z, Z };
+VEC_INLINE vi cmpr_endpoints(vi raw)
+{
+    return lanes_rgb565(v_shuffle8(raw, v_bcast16(c_endpoints)));
+}
+
+/* x: a sub-block a lane; e: its widened endpoints in the lane's dwords 0 and 1 */
+VEC_INLINE vi cmpr_colours(vi x, vi e)
 {
     const vi c0 = v_shuffle8(x, v_bcast16(c_c0)), c1 = v_shuffle8(x, v_bcast16(c_c1));
-    /* both endpoints widened at once: c0 in the even dwords, c1 in the odd ones */
-#if VEC_BITS == 512
-    const vi e = lanes_rgb565(simde_mm512_mask_blend_epi32(0xaaaa, c0, c1));
-#elif VEC_BITS == 256
-    const vi e = lanes_rgb565(simde_mm256_blend_epi32(c0, c1, 0xaa));
-#else
-    const vi e = lanes_rgb565(simde_mm_blend_epi16(c0, c1, 0xcc));
-#endif
     /* each colour's channels as w0 E0 + w1 E1 in 16 bits (at most 8 x 255), >> 3, packed */
     const vi pairs = v_shuffle8(e, v_bcast16(c_interleave));
     const vi w23 = v_select_gt(c0, c1, v_bcast16(w_23_le), v_bcast16(w_23_gt));
@@ -1285,18 +1287,20 @@ VEC_INLINE vi cmpr_colours(vi x)
 }
 
 /* Row y (0..3) of each lane's sub-block: texel t takes colour (byte 4 + y >> 6 - 2 t) & 3,
-   i.e. a pshufb of the colours by that index x 4 + channel. */
-#if VEC_BITS != 512
-static const uint8_t c_index[4][16] = {
-    { 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z, 4, Z, Z, Z },
-    { 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z, 5, Z, Z, Z },
-    { 6, Z, Z, Z, 6, Z, Z, Z, 6, Z, Z, Z, 6, Z, Z, Z },
-    { 7, Z, Z, Z, 7, Z, Z, Z, 7, Z, Z, Z, 7, Z, Z, Z },
-};
-static const uint16_t index_shift[8] = { 1, 0, 4, 0, 16, 0, 64, 0 };
-static const uint8_t spread_low[16] = { 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12 };
-#endif
+   i.e. a pshufb of the colours by that index x 4 + channel. cmpr_indices gives every texel's
+   index x 4 of a lane's sub-block at once, byte 4 y + t; cmpr_row spreads a row's to its
+   texels' four bytes. */
 static const uint8_t channel[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+static const uint8_t spread_row[4][16] = {
+    { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 },
+    { 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7 },
+    { 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11 },
+    { 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15 },
+};
+VEC_INLINE vi cmpr_row(vi indices, vi colours, unsigned y)
+{
+    return v_shuffle8(colours, v_add8(v_shuffle8(indices, v_bcast16(spread_row[y])), v_bcast16(channel)));
+}
 
 #if VEC_BITS == 512
 /* avx512 (VBMI): every texel's index x 4 of a lane's sub-block at once, byte 4 y + t, by
@@ -1308,26 +1312,22 @@ VEC_INLINE vi cmpr_indices(vi x)
 {
     return vi_and(simde_mm512_multishift_epi64_epi8(v_bcast16(c_multishift), x), vi_set1(0x0c0c0c0c));
 }
-static const uint8_t spread_row[4][16] = {
-    { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 },
-    { 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7 },
-    { 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11 },
-    { 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15 },
-};
-VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
-{
-    (void)x; /* x: the indices (cmpr_indices) */
-    return v_shuffle8(colours, v_add8(v_shuffle8(x, v_bcast16(spread_row[y])), v_bcast16(channel)));
-}
 #else
-#define cmpr_indices(x) (x)
-VEC_INLINE vi cmpr_row(vi x, vi colours, unsigned y)
+/* below: each 16-bit lane a texel's row byte (rows 0, 1, then 2, 3), multiplied by 4^t to
+   bring its index to bits 7:6, shifted to 3:2 and masked; the two vectors packed to bytes */
+static const uint8_t c_row_bytes[2][16] = {
+    { 4, Z, 4, Z, 4, Z, 4, Z, 5, Z, 5, Z, 5, Z, 5, Z },
+    { 6, Z, 6, Z, 6, Z, 6, Z, 7, Z, 7, Z, 7, Z, 7, Z },
+};
+static const uint16_t texel_shift[8] = { 1, 4, 16, 64, 1, 4, 16, 64 };
+VEC_INLINE vi cmpr_indices(vi x)
 {
-    const vi byte = v_shuffle8(x, v_bcast16(c_index[y]));
-    const vi i4 = vi_and(v_srli16(v_mullo16(byte, v_bcast16((const uint8_t *)index_shift)), 4),
-                         vi_set1(12)); /* index x 4 */
-    const vi ctrl = v_add8(v_shuffle8(i4, v_bcast16(spread_low)), v_bcast16(channel));
-    return v_shuffle8(colours, ctrl);
+    const vi m = v_bcast16((const uint8_t *)texel_shift);
+    const vi rows01 = vi_and(v_srli16(v_mullo16(v_shuffle8(x, v_bcast16(c_row_bytes[0])), m), 4),
+                             vi_set1(0x000c000c));
+    const vi rows23 = vi_and(v_srli16(v_mullo16(v_shuffle8(x, v_bcast16(c_row_bytes[1])), m), 4),
+                             vi_set1(0x000c000c));
+    return v_packus16(rows01, rows23);
 }
 #endif
 
@@ -1336,38 +1336,42 @@ VEC_INLINE void group_cmpr(const struct no_ctx *ctx, const uint8_t *s, uint8_t *
     (void)ctx;
 #if VEC_BITS == 512
     /* two blocks: lanes = sub-blocks 0, 1 of each (rows 0-3), then 2, 3 (rows 4-7) */
-    const vi z = vi_loadu(s);
-    const vi half[2] = {
-        simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(5, 5, 4, 4, 1, 1, 0, 0), z),
-        simde_mm512_permutexvar_epi64(simde_mm512_set_epi64(7, 7, 6, 6, 3, 3, 2, 2), z),
-    };
+    const vi z = vi_loadu(s), e = cmpr_endpoints(z);
+    const vi order[2] = { simde_mm512_set_epi64(5, 5, 4, 4, 1, 1, 0, 0),
+                          simde_mm512_set_epi64(7, 7, 6, 6, 3, 3, 2, 2) };
     GT_UNROLL
     for (unsigned h = 0; h < 2; h++) {
-        const vi colours = cmpr_colours(half[h]), indices = cmpr_indices(half[h]);
+        const vi half = simde_mm512_permutexvar_epi64(order[h], z);
+        const vi colours = cmpr_colours(half, simde_mm512_permutexvar_epi64(order[h], e));
+        const vi indices = cmpr_indices(half);
         GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
             v_storeu(d + (4 * h + y) * pitch, cmpr_row(indices, colours, y));
     }
 #elif VEC_BITS == 256
-    const vi b = vi_loadu(s);
+    const vi b = vi_loadu(s), e = cmpr_endpoints(b);
     const vi half[2] = { simde_mm256_permute4x64_epi64(b, 0x50),
                          simde_mm256_permute4x64_epi64(b, 0xfa) };
+    const vi e_half[2] = { simde_mm256_permute4x64_epi64(e, 0x50),
+                           simde_mm256_permute4x64_epi64(e, 0xfa) };
     GT_UNROLL
     for (unsigned h = 0; h < 2; h++) {
-        const vi colours = cmpr_colours(half[h]);
+        const vi colours = cmpr_colours(half[h], e_half[h]), indices = cmpr_indices(half[h]);
         GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
-            v_storeu(d + (4 * h + y) * pitch, cmpr_row(half[h], colours, y));
+            v_storeu(d + (4 * h + y) * pitch, cmpr_row(indices, colours, y));
     }
 #else
     const vi lo = vi_loadu(s), hi = vi_loadu(s + 16);
+    const vi e_lo = cmpr_endpoints(lo), e_hi = cmpr_endpoints(hi);
     const vi sub[4] = { lo, simde_mm_srli_si128(lo, 8), hi, simde_mm_srli_si128(hi, 8) };
+    const vi e_sub[4] = { e_lo, simde_mm_srli_si128(e_lo, 8), e_hi, simde_mm_srli_si128(e_hi, 8) };
     GT_UNROLL
     for (unsigned q = 0; q < 4; q++) {
-        const vi colours = cmpr_colours(sub[q]);
+        const vi colours = cmpr_colours(sub[q], e_sub[q]), indices = cmpr_indices(sub[q]);
         GT_UNROLL
         for (unsigned y = 0; y < 4; y++)
-            v_storeu(d + ((q >> 1) * 4 + y) * pitch + (q & 1) * 16, cmpr_row(sub[q], colours, y));
+            v_storeu(d + ((q >> 1) * 4 + y) * pitch + (q & 1) * 16, cmpr_row(indices, colours, y));
     }
 #endif
 }
