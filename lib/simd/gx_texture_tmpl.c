@@ -662,16 +662,18 @@ VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
    raw (the 32 KiB palette stays in L1), inserted into a vector and spread to (I, I, I, A) by
    one pshufb, at every level (no gather, and no converted table for large textures). */
 static const uint8_t c14x2_ia8_spread[16] = { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 };
-/* Bits [start, start + 14) of w: one bextr where the level has BMI1 (avx2 and avx512; cpu.c
-   requires it), against a shift and a mask (through the kit, Zen 5, medians of 3: C14X2-IA8
-   4.36x -> 4.74x Dolphin's decoder at 256x256, 4.07x -> 4.58x at 1024x1024). */
+/* Bits [start, start + 14) of w, a C14X2 index from a block row's byte-swapped 64-bit word:
+   one bextr where the level has BMI1 (avx2 and avx512; cpu.c requires it), against a shift
+   and a mask (through the kit, Zen 5, medians of 3: C14X2-IA8 4.36x -> 4.74x Dolphin's
+   decoder at 256x256, 4.07x -> 4.58x at 1024x1024). size_t, so that 2 x index folds into the
+   load's address. */
 VEC_INLINE size_t index14(uint64_t w, unsigned start)
 {
 #if defined(__BMI__) && defined(__x86_64__)
-    return (size_t)_bextr_u64(w, start, 14); /* size_t: 2 * index folds into the address */
-#else
-    return (size_t)(w >> start & 0x3fff);
+    if (start != 0) /* at 0 the mask alone */
+        return (size_t)_bextr_u64(w, start, 14);
 #endif
+    return (size_t)(w >> start & 0x3fff);
 }
 VEC_INLINE simde__m128i c14x2_ia8_four(const uint8_t *palette, const uint8_t *s)
 {
@@ -682,7 +684,7 @@ VEC_INLINE simde__m128i c14x2_ia8_four(const uint8_t *palette, const uint8_t *s)
     memcpy(&e[0], palette + 2 * index14(w, 48), 2);
     memcpy(&e[1], palette + 2 * index14(w, 32), 2);
     memcpy(&e[2], palette + 2 * index14(w, 16), 2);
-    memcpy(&e[3], palette + 2 * (w & 0x3fff), 2);
+    memcpy(&e[3], palette + 2 * index14(w, 0), 2);
     simde__m128i v = simde_mm_cvtsi32_si128(e[0]);
     v = simde_mm_insert_epi16(v, e[1], 1);
     v = simde_mm_insert_epi16(v, e[2], 2);
@@ -1402,7 +1404,7 @@ static VFETCH_GX_TEXTURE_FN(c14x2_table)
                 simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[index14(w, 48)]);
                 v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 32)], 1);
                 v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 16)], 2);
-                v = simde_mm_insert_epi32(v, (int32_t)table[w & 0x3fff], 3);
+                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 0)], 3);
                 simde_mm_storeu_si128((void *)d, v);
             }
         }
