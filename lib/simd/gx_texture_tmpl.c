@@ -713,13 +713,29 @@ C14X2_GROUP(2)
 /* ==== RGBA8: 4x4 blocks of 64 bytes, AR pairs then GB pairs ==== */
 
 #if VEC_BITS == 512
-/* avx512: the control of two blocks' rows r, r + 1 (lanes 0-7 row r, 8-15 row r + 1); the
-   kernels take its row-0 half for both blocks of a vpermt2b */
+/* avx512: two blocks a group, two rows a vpermt2b (lanes 0-7 row r, 8-15 row r + 1; each
+   half a 256-bit store): half the permutes of a vector holding one row of four blocks */
 #define CR2(row, j, x) (j) * 64 + (row) * 8 + (x) * 2 + 1, (j) * 64 + 32 + (row) * 8 + (x) * 2, \
                        (j) * 64 + 33 + (row) * 8 + (x) * 2, (j) * 64 + (row) * 8 + (x) * 2
 #define CR2_BLOCK(row, j) CR2(row, j, 0), CR2(row, j, 1), CR2(row, j, 2), CR2(row, j, 3)
 static const uint8_t c_rgba8_pair[64] = { CR2_BLOCK(0, 0), CR2_BLOCK(0, 1), CR2_BLOCK(1, 0),
                                           CR2_BLOCK(1, 1) };
+VEC_INLINE void group_rgba8_pair(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
+                                 size_t pitch)
+{
+    (void)ctx;
+    const vi b0 = vi_loadu(s), b1 = vi_loadu(s + 64);
+    GT_UNROLL
+    for (unsigned r = 0; r < 4; r += 2) {
+        const vi c = simde_mm512_add_epi8(vi_loadu(c_rgba8_pair),
+                                          simde_mm512_set1_epi8((int8_t)(r * 8)));
+        const vi rows = simde_mm512_permutex2var_epi8(b0, c, b1);
+        simde_mm256_storeu_si256((void *)(d + r * pitch), simde_mm512_castsi512_si256(rows));
+        simde_mm256_storeu_si256((void *)(d + (r + 1) * pitch),
+                                 simde_mm512_extracti64x4_epi64(rows, 1));
+    }
+}
+GROUP_KERNEL(rgba8_pairs, 2, 4, 4, 64, struct no_ctx, no_prepare, group_rgba8_pair)
 /* Row r of four blocks, one 64-byte store: blocks 0, 1 and 2, 3 each a vpermt2b by the pair
    control's row 0 half (both halves: the two blocks' row r), then blended. */
 VEC_INLINE void row_rgba8_quad(const struct no_ctx *ctx, const uint8_t *s, unsigned r, uint8_t *d)
@@ -759,21 +775,17 @@ static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(rgba8_rows)
     }
     TAILS(rgba8_rows, 4, 4, 64)
 }
-/* Above GT_ROWS_MAX_BYTES, four blocks' rows at a time (bound by the memory's bandwidth: a
-   loop of these kernels at 1024x1024, Zen 5: 1.04-1.08x two rows of two blocks a vpermt2b,
-   the order used before; 1.05-1.13x row by row; about memcpy's speed). */
-VEC_INLINE void block_rgba8_quad(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d,
-                                 size_t pitch)
-{
-    GT_UNROLL
-    for (unsigned r = 0; r < 4; r++)
-        row_rgba8_quad(ctx, s, r, d + r * pitch);
-}
-GROUP_KERNEL(rgba8_blocks, 4, 4, 4, 64, struct no_ctx, no_prepare, block_rgba8_quad)
 /* A texture whose output fits the caches goes row by row: each output row written in order
    in whole 64-byte stores (256x256 through Dolphin's decoder in one process, Zen 5: 1.36x for
-   this order, 1.13x for pairs of rows). */
-BY_OUTPUT_SIZE(rgba8, 4 * 4 * 4, rgba8_rows, rgba8_blocks)
+   this order, 1.13x for pairs of rows). Larger ones are bound by the memory's bandwidth in
+   either order, and there pairs of rows measured a few percent faster. */
+static VFETCH_GX_TEXTURE_FN(rgba8)
+{
+    if (nblocks >= 4 && nblocks * nrows * 64 <= GT_ROWS_MAX_BYTES)
+        rgba8_rows(src, nblocks, nrows, palette, dst, dst_pitch);
+    else
+        rgba8_pairs(src, nblocks, nrows, palette, dst, dst_pitch);
+}
 #else
 /* below: pshufb controls taking row 2k or 2k + 1's R, A (from the AR rows) and G, B */
 static const uint8_t c_ar[2][16] = {

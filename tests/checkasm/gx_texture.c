@@ -115,8 +115,8 @@ static void exhaustive(void)
     for (unsigned i = 0; i < 3; i++)
         run_case(direct16[i], 0, data, 4096, NULL, 4, false);
     /* RGBA8, IA8 and I8 of more than 512 KiB of output, where avx512 changes from its
-       row-by-row order to block by block (37 blocks a row, an odd count for the partial
-       group, 230 block rows) */
+       row-by-row order to pairs of rows (RGBA8) or whole blocks (IA8, I8) (37 blocks a row, an
+       odd count for the partial group, 230 block rows) */
     uint8_t *large = malloc(37 * 230 * 64);
     rnd_fill(large, 37 * 230 * 64);
     run_case_rows(VFETCH_GX_TF_RGBA8, 0, large, 37, 230, NULL, 4, false);
