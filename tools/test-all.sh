@@ -162,10 +162,13 @@ for dir in build-test build-nonative build-aarch64 build-i386 build-fuzz; do
     [ -f "$log" ] || continue
     # checkasm runs a test per level: the levels every one of them ran
     ran=" $(grep -ho 'checkasm: seed [0-9]*, levels:[a-z0-9 ]*' "$log" | sed 's/.*levels://' | tr '\n' ' ') "
-    for lib in "$dir"/lib/libvfetch_*.a; do
-        [ -f "$lib" ] || continue
-        level=${lib##*/libvfetch_}
-        level=${level%.a}
+    # libvfetch_LEVEL.a and libvfetch_texture_LEVEL.a (the texture kernels, compiled apart)
+    for level in $(for lib in "$dir"/lib/libvfetch_*.a; do
+                       [ -f "$lib" ] || continue
+                       level=${lib##*/libvfetch_}
+                       level=${level#texture_}
+                       echo "${level%.a}"
+                   done | sort -u); do
         case "$ran" in
         *" $level "*) ;;
         *) echo "not run: $dir: the $level kernels were compiled but not executed (this CPU or its emulator lacks $level)"
