@@ -415,6 +415,18 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
     }                                                                                        \
     ONE_OR_MANY(name, G)
 
+/* GROUP_KERNEL from ROWS_KERNEL's row function: block by block, a group's BH rows at a
+   time. */
+#define BLOCKS_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, row)                              \
+    VEC_INLINE void name##_block(const ctx_t *ctx, const uint8_t *s, uint8_t *d,             \
+                                 size_t pitch)                                               \
+    {                                                                                        \
+        GT_UNROLL                                                                            \
+        for (unsigned r = 0; r < (BH); r++)                                                  \
+            row(ctx, s, r, d + r * pitch);                                                   \
+    }                                                                                        \
+    GROUP_KERNEL(name, G, BW, BH, BB, ctx_t, prepare, name##_block)
+
 /* The tails' copies: a partial group's blocks into the zeroed stack, its rows out. avx512 with
    the real instructions: masked loads and stores, 64 bytes at a time (a call to memset and
    memcpy costs more than a small texture's whole row); elsewhere memcpy. */
@@ -445,6 +457,16 @@ VEC_INLINE void copy_out(uint8_t *dst, const uint8_t *stack, size_t n)
 #endif
 }
 
+/* Four RGBA8 entries of a converted table, by their indices, as one vector (C8 below avx512
+   and the large-C14X2 table kernel: loads inserted into a vector, one 16-byte store). */
+VEC_INLINE simde__m128i table_four(const uint32_t *table, size_t a, size_t b, size_t c, size_t d)
+{
+    simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[a]);
+    v = simde_mm_insert_epi32(v, (int32_t)table[b], 1);
+    v = simde_mm_insert_epi32(v, (int32_t)table[c], 2);
+    return simde_mm_insert_epi32(v, (int32_t)table[d], 3);
+}
+
 struct no_ctx {
     int unused;
 };
@@ -465,11 +487,13 @@ VEC_INLINE void palette_prepare(struct palette_ctx *c, const uint8_t *palette)
 /* The largest output (bytes) that avx512's I8, IA8 and RGBA8 write row by row; above it the
    decode is bound by the memory's bandwidth and another order is faster (each says which). */
 #define GT_ROWS_MAX_BYTES (512 * 1024)
-/* name: small() while the output (block_out bytes a block) fits GT_ROWS_MAX_BYTES, else large() */
-#define BY_OUTPUT_SIZE(name, block_out, small, large)                                        \
+/* name: small() while the output (block_out bytes a block) fits GT_ROWS_MAX_BYTES and a row
+   has at least min_blocks blocks, else large() */
+#define BY_OUTPUT_SIZE(name, block_out, min_blocks, small, large)                            \
     static VFETCH_GX_TEXTURE_FN(name)                                                        \
     {                                                                                        \
-        if (nblocks * nrows * (block_out) <= GT_ROWS_MAX_BYTES)                              \
+        if (((min_blocks) <= 1 || nblocks >= (min_blocks)) &&                                \
+            nblocks * nrows * (block_out) <= GT_ROWS_MAX_BYTES)                              \
             small(src, nblocks, nrows, palette, dst, dst_pitch);                             \
         else                                                                                 \
             large(src, nblocks, nrows, palette, dst, dst_pitch);                             \
@@ -554,22 +578,16 @@ GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
 /* Block by block, all four rows of a group at a time: below avx512 always (through the kit at
    avx2, Zen 5: 1.36-1.40x Dolphin's decoder at 256x256 against 1.08-1.09x row by row), at
    avx512 for outputs above GT_ROWS_MAX_BYTES. */
-VEC_INLINE void block_ia8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
-{
-    GT_UNROLL
-    for (unsigned r = 0; r < 4; r++)
-        group_ia8(ctx, s, r, d + r * pitch);
-}
 #if VEC_BITS == 512
 ROWS_KERNEL(ia8_rows, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
-GROUP_KERNEL(ia8_blocks, G16, 4, 4, 32, struct no_ctx, no_prepare, block_ia8)
+BLOCKS_KERNEL(ia8_blocks, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
 /* avx512 row by row while the output fits the caches (256x256: 1.7x Dolphin's decoder against
    1.0x block by block); above, bound by the memory's bandwidth, block by block (1024x1024
    through the kit, Zen 5: 1.14-1.20x against 1.05-1.10x row by row; a loop of either alone
    17.1k against 15.8k Mtexels/s). */
-BY_OUTPUT_SIZE(ia8, 4 * 4 * 4, ia8_rows, ia8_blocks)
+BY_OUTPUT_SIZE(ia8, 4 * 4 * 4, 1, ia8_rows, ia8_blocks)
 #else
-GROUP_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, block_ia8)
+BLOCKS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
 #endif
 
 /* RGB565, RGB5A3: rows 2k, 2k + 1 of the group's blocks as 16-bit values (lane j block j's), to
@@ -700,14 +718,7 @@ VEC_INLINE void group_c14x2_0(const struct palette_ctx *ctx, const uint8_t *s, u
 }
 /* Block by block, all four rows of a block at a time (through the kit, Zen 5: 4.4x Dolphin's
    decoder at 256x256 and 4.0x at 1024x1024, against 4.1-4.3x and 3.7-3.9x row by row). */
-VEC_INLINE void block_c14x2_0(const struct palette_ctx *ctx, const uint8_t *s, uint8_t *d,
-                              size_t pitch)
-{
-    GT_UNROLL
-    for (unsigned r = 0; r < 4; r++)
-        group_c14x2_0(ctx, s, r, d + r * pitch);
-}
-GROUP_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, block_c14x2_0)
+BLOCKS_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
 C14X2_GROUP(1)
 C14X2_GROUP(2)
 
@@ -779,14 +790,9 @@ static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(rgba8_rows)
 /* A texture whose output fits the caches goes row by row: each output row written in order
    in whole 64-byte stores (256x256 through Dolphin's decoder in one process, Zen 5: 1.36x for
    this order, 1.13x for pairs of rows). Larger ones are bound by the memory's bandwidth in
-   either order, and there pairs of rows measured a few percent faster. */
-static VFETCH_GX_TEXTURE_FN(rgba8)
-{
-    if (nblocks >= 4 && nblocks * nrows * 64 <= GT_ROWS_MAX_BYTES)
-        rgba8_rows(src, nblocks, nrows, palette, dst, dst_pitch);
-    else
-        rgba8_pairs(src, nblocks, nrows, palette, dst, dst_pitch);
-}
+   either order, and there pairs of rows measured a few percent faster; so are rows of fewer
+   than four blocks (narrow regions), which pairs decode in place. */
+BY_OUTPUT_SIZE(rgba8, 4 * 4 * 4, 4, rgba8_rows, rgba8_pairs)
 #else
 /* below: pshufb controls taking row 2k or 2k + 1's R, A (from the AR rows) and G, B */
 static const uint8_t c_ar[2][16] = {
@@ -940,15 +946,9 @@ GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
 /* avx512: row by row while the output fits GT_ROWS_MAX_BYTES, block by block above (bound by
    the memory's bandwidth there; a loop of the kernel's vpermb and stores at 1024x1024, Zen 5:
    block by block 1.07-1.18x row by row; at 256x256 row by row 1.2-1.25x block by block) */
-VEC_INLINE void block_i8(const struct no_ctx *ctx, const uint8_t *s, uint8_t *d, size_t pitch)
-{
-    GT_UNROLL
-    for (unsigned r = 0; r < 4; r++)
-        group_i8(ctx, s, r, d + r * pitch);
-}
 ROWS_KERNEL(i8_rows, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
-GROUP_KERNEL(i8_blocks, G8, 8, 4, 32, struct no_ctx, no_prepare, block_i8)
-BY_OUTPUT_SIZE(i8, 8 * 4 * 4, i8_rows, i8_blocks)
+BLOCKS_KERNEL(i8_blocks, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
+BY_OUTPUT_SIZE(i8, 8 * 4 * 4, 1, i8_rows, i8_blocks)
 #else
 ROWS_KERNEL(i8, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 #endif
@@ -1155,10 +1155,7 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
    speed of a load and a 4-byte store a texel; 1.2x that of one 32-byte vector). */
 VEC_INLINE simde__m128i c8_four(const uint32_t *table, uint32_t w)
 {
-    simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[w & 0xff]);
-    v = simde_mm_insert_epi32(v, (int32_t)table[w >> 8 & 0xff], 1);
-    v = simde_mm_insert_epi32(v, (int32_t)table[w >> 16 & 0xff], 2);
-    return simde_mm_insert_epi32(v, (int32_t)table[w >> 24], 3);
+    return table_four(table, w & 0xff, w >> 8 & 0xff, w >> 16 & 0xff, w >> 24);
 }
 VEC_INLINE void c8_row(const uint32_t *table, const uint8_t *s, uint8_t *d)
 {
@@ -1414,11 +1411,8 @@ static VFETCH_GX_TEXTURE_FN(c14x2_table)
                 uint64_t w;
                 memcpy(&w, s, 8);
                 w = __builtin_bswap64(w);
-                simde__m128i v = simde_mm_cvtsi32_si128((int32_t)table[index14(w, 48)]);
-                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 32)], 1);
-                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 16)], 2);
-                v = simde_mm_insert_epi32(v, (int32_t)table[index14(w, 0)], 3);
-                simde_mm_storeu_si128((void *)d, v);
+                simde_mm_storeu_si128((void *)d, table_four(table, index14(w, 48), index14(w, 32),
+                                                             index14(w, 16), index14(w, 0)));
             }
         }
 }
