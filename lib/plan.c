@@ -395,6 +395,10 @@ int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
     info->fallback = (enum vfetch_fallback)plan->fallback;
     info->fallback_reason = reasons[plan->fallback];
     info->word_copy = plan->word_copy != VFETCH_WORD_COPY_NONE;
+    info->jit = 0;
+    info->jit_code_bytes = 0;
+    info->jit_crossover = 0;
+    info->jit_reason = "plans run through vfetch_run have no generated code yet (GX formats do)";
     return VFETCH_OK;
 }
 

@@ -66,7 +66,7 @@ static const struct {
       "      compile to, and where each ISBE attribute lands\n" },
     { "explain gx",
       "  vfetch explain gx [--vcd-lo W] [--vcd-hi W] [--vat-a W] [--vat-b W] [--vat-c W]\n"
-      "                    [--array-stride ATTR=N ..] [--layout L] [--color C] [--per-op]\n"
+      "                    [--array-stride ATTR=N ..] [--layout L] [--color C] [--per-op] [--asm]\n"
       "      print the GameCube/Wii vertex format VCD/VAT words describe: each attribute, the\n"
       "      vertex size, the output declaration and the plan (ATTR: position, normal, color0,\n"
       "      color1, tex0..tex7 or 0..11; L: vec4, packed, dolphin, isbe-full, isbe-compact;\n"
@@ -916,7 +916,33 @@ static int gx_refusal(FILE *errs, int err, const struct vfetch_gx_regs *r, const
 static const char *const gx_explain_valued[] = { "--vcd-lo", "--vcd-hi", "--vat-a", "--vat-b",
                                                  "--vat-c", "--array-stride", "--layout",
                                                  "--color", NULL };
-static const char *const gx_explain_flags[] = { "--per-op", NULL };
+static const char *const gx_explain_flags[] = { "--per-op", "--asm", NULL };
+
+/* The plan's tier: its generated code (and, with --asm, that code), or why it has none. */
+static void print_gx_jit(FILE *out, const vfetch_gx_plan *plan, int with_asm)
+{
+    struct vfetch_plan_info info;
+    vfetch_gx_plan_info(plan, &info);
+    if (!info.jit) {
+        fprintf(out, "jit: none (%s)\n", info.jit_reason);
+        return;
+    }
+    if (info.jit_crossover == UINT32_MAX)
+        fprintf(out, "jit: %u bytes of generated code (with constants), every draw\n",
+                info.jit_code_bytes);
+    else
+        fprintf(out, "jit: %u bytes of generated code (with constants), draws below %u vertices\n",
+                info.jit_code_bytes, info.jit_crossover);
+    if (!with_asm)
+        return;
+    const size_t need = vfetch_gx_plan_jit_text(plan, NULL, 0);
+    char *text = malloc(need + 1);
+    if (!text)
+        return;
+    vfetch_gx_plan_jit_text(plan, text, need + 1);
+    fputs(text, out);
+    free(text);
+}
 
 static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)
 {
@@ -925,7 +951,7 @@ static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)
     memset(&p, 0, sizeof p);
     uint32_t *const words[5] = { &p.regs.vcd_lo, &p.regs.vcd_hi, &p.regs.vat_a, &p.regs.vat_b,
                                  &p.regs.vat_c };
-    int kind;
+    int kind, with_asm = 0;
     const char *opt, *val;
     while ((kind = next_arg(&a, &opt, &val)) == ARG_OPTION) {
         const int w = name_index(gx_explain_valued, 5, opt);
@@ -934,6 +960,8 @@ static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)
                 return 1;
         } else if (!strcmp(opt, "--per-op")) {
             p.path = VFETCH_PATH_PER_OP;
+        } else if (!strcmp(opt, "--asm")) {
+            with_asm = 1;
         } else if (!strcmp(opt, "--array-stride")) {
             if (gx_array_stride(&a, val, p.array_stride))
                 return 1;
@@ -979,6 +1007,7 @@ static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)
                   "direct, and the plan converts that (docs/gx.md)\n", out);
         print_plan(out, conv);
         fprintf(out, "hash %016llx\n", (unsigned long long)vfetch_plan_hash(conv));
+        print_gx_jit(out, plan, with_asm);
     } else {
         fputs("plan: none (no attribute: 0-byte vertices, nothing to convert)\nhash none\n", out);
     }

@@ -68,6 +68,34 @@ unsigned vfetch_get_cpu_mask(void);
 const char *vfetch_cpu_name(void);
 
 /**
+ * The JIT tier (docs/jit.md): on x86-64 builds with the JIT (-Djit, Zydis), each plan of a
+ * supported kind is also compiled to machine code for its draws. The mode a plan is created
+ * under stays with it:
+ *  - VFETCH_JIT_OFF: only the portable tier (the record program or the per-op kernels);
+ *  - VFETCH_JIT_ON: the generated code where the plan has it (the default where built);
+ *  - VFETCH_JIT_COMPARE: every draw runs both tiers and the process aborts, printing the plan
+ *    and the first differing byte, if their outputs or results differ (for tests and fuzzing).
+ * The initial mode is VFETCH_JIT_ON, or the environment variable VFETCH_JIT read once at the
+ * first use: "0"/"off", "1"/"on", "compare" (any case); anything else is reported on stderr and
+ * ignored. Builds without the JIT accept every mode and run the portable tier.
+ */
+enum vfetch_jit_mode {
+    VFETCH_JIT_OFF = 0,
+    VFETCH_JIT_ON = 1,
+    VFETCH_JIT_COMPARE = 2,
+};
+
+/** Set the mode of plans created from now on. VFETCH_EINVAL for a value out of range. */
+int vfetch_set_jit_mode(enum vfetch_jit_mode mode);
+
+/** The mode plans created now get. */
+enum vfetch_jit_mode vfetch_get_jit_mode(void);
+
+/** 1 if this build has the JIT and this process can run generated code (executable memory
+    was granted), else 0. */
+int vfetch_jit_available(void);
+
+/**
  * Error codes, grouped by where they arise. Each names one kind of bad input so that a caller
  * (or a test) can tell them apart. A code that only one family raises carries the family's
  * name (VFETCH_ER300_*, VFETCH_EGX_*, VFETCH_EMAXWELL_*, VFETCH_EAAM_*, VFETCH_ETEXEL_*); the
@@ -292,6 +320,15 @@ struct vfetch_plan_info {
         Its draws without an index buffer then run as one copy of their records (memcpy, or a
         byte-reversing copy), at every level above the reference "c". */
     int word_copy;
+    /** 1 if the plan's draws run generated machine code (the JIT tier), else 0. */
+    int jit;
+    /** Bytes of that code and its constants (0 without). */
+    uint32_t jit_code_bytes;
+    /** Draws of at least this many vertices run the portable tier instead, where it was
+        measured faster (UINT32_MAX: every draw runs the generated code; 0 without). */
+    uint32_t jit_crossover;
+    /** Why the plan has no generated code (a static string; "" when it has). */
+    const char *jit_reason;
 };
 
 /** Fill *info for a plan. VFETCH_EINVAL for NULL arguments (info untouched), else 0. */

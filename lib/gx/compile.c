@@ -353,6 +353,35 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
     p->gather_run = p->gather ? run : NULL;
 }
 
+/* The generated draw, where the build, the mode, the level and the format allow it. */
+static void gx_build_jit(struct vfetch_gx_plan *p)
+{
+    const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
+    p->jit_fn = NULL;
+    p->jit_crossover = 0;
+    if (!VFETCH_HAVE_JIT) {
+        p->jit_reason = "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
+        return;
+    }
+    if (mode == VFETCH_JIT_OFF) {
+        p->jit_reason = "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
+        return;
+    }
+    if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2)) {
+        p->jit_reason = "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
+        return;
+    }
+#if VFETCH_HAVE_JIT
+    p->jit_reason = vfetch_jit_gx_compile(p, &p->jit_code);
+    if (p->jit_reason)
+        return;
+    p->jit_reason = "";
+    p->jit_fn = (vfetch_jit_gx_fn *)p->jit_code.entry;
+    p->jit_crossover = UINT32_MAX;
+    p->jit_compare = mode == VFETCH_JIT_COMPARE;
+#endif
+}
+
 void vfetch_gx_desc_init(struct vfetch_gx_desc *desc)
 {
     if (desc)
@@ -381,6 +410,8 @@ int vfetch_gx_compile(const struct vfetch_gx_desc *desc, vfetch_gx_plan **out_pl
         if (!err)
             gx_build_gather(p, &dsp);
     }
+    if (!err)
+        gx_build_jit(p);
     if (err) {
         vfetch_gx_plan_free(p);
         return err;
@@ -394,6 +425,9 @@ void vfetch_gx_plan_free(vfetch_gx_plan *plan)
     if (plan) {
         vfetch_plan_free(plan->converter);
         free(plan->gather);
+#if VFETCH_HAVE_JIT
+        vfetch_jit_memory_free(&plan->jit_code);
+#endif
     }
     free(plan);
 }
@@ -422,14 +456,32 @@ int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *inf
 {
     if (!plan || !info)
         return VFETCH_EINVAL;
-    if (plan->converter)
-        return vfetch_plan_info(plan->converter, info);
+    if (plan->converter) {
+        vfetch_plan_info(plan->converter, info);
+        info->jit = plan->jit_fn != NULL;
+        info->jit_code_bytes = (uint32_t)plan->jit_code.code_bytes;
+        info->jit_crossover = plan->jit_crossover;
+        info->jit_reason = plan->jit_reason;
+        return VFETCH_OK;
+    }
     memset(info, 0, sizeof *info); /* nothing to convert: no level chose anything */
+    info->jit_reason = plan->jit_reason;
     info->level = "c";
     info->executor = VFETCH_EXECUTOR_PER_OP;
     info->fallback = VFETCH_FALLBACK_FORMAT;
     info->fallback_reason = "the format has no attribute: there is nothing to convert";
     return VFETCH_OK;
+}
+
+size_t vfetch_gx_plan_jit_text(const vfetch_gx_plan *plan, char *buf, size_t size)
+{
+    if (buf && size)
+        buf[0] = 0;
+#if VFETCH_HAVE_JIT
+    if (plan && plan->jit_fn)
+        return vfetch_jit_disassemble(&plan->jit_code, buf, size);
+#endif
+    return 0;
 }
 
 int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl)

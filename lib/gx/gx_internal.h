@@ -7,6 +7,7 @@
 
 #include "vfetch/gx.h"
 #include "gx/gx_dsp.h"
+#include "jit/jit.h"
 
 /** Source of a staging copy that is the vertex itself (not an array). */
 #define VFETCH_GX_FROM_VERTEX 0xff
@@ -70,6 +71,15 @@ struct vfetch_gx_plan {
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
     vfetch_gx_index_addrs_fn *read_index_addrs;
+    /** The generated draw (lib/jit/, docs/jit.md), or NULL: the portable tier runs every draw;
+        its code, and why there is none (a static sentence, "" with code). */
+    vfetch_jit_gx_fn *jit_fn;
+    struct vfetch_jit_code jit_code;
+    const char *jit_reason;
+    /** Draws of at least this many vertices run the portable tier (docs/jit.md). */
+    uint32_t jit_crossover;
+    /** The plan was compiled under VFETCH_JIT_COMPARE: every draw runs both tiers. */
+    uint8_t jit_compare;
 };
 
 /** 1 if the output options of a compiled format (or of a state's formats) are in range. */

@@ -5,6 +5,8 @@
  * vertices (direct bytes and indexed elements copied into the all-direct layout, skipped
  * vertices left out) and convert each block with the same converter plan.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "execute.h"
@@ -804,6 +806,93 @@ static __attribute__((noinline)) int gx_run_indexed_result(const struct vfetch_g
     return err;
 }
 
+/* The portable tier's draw (the record program or the per-op kernels), its vertex bytes
+   checked. */
+static int gx_run_portable(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                           struct vfetch_gx_result *result)
+{
+    const uint32_t count = p->count;
+    if (plan->any_indexed)
+        return gx_run_indexed_result(plan, p, result);
+    if (plan->converter) { /* converted in place, if there is anything to convert */
+        int err = gx_check_output(plan, p, count);
+        if (err)
+            return err;
+        /* A word copy (the real captures' formats) is vfetch_execute's first branch, taken
+           here before the draw's description is built: its stores cost more than the copy
+           of a four-vertex draw (docs/simd.md). */
+        if (vfetch_execute_copies(plan->converter))
+            vfetch_execute_copy(plan->converter, p->vertices, 0, count, p->out);
+        else if ((err = gx_convert(plan, p->vertices, p->vertices_size, count, p->out)))
+            return err;
+    }
+    if (result)
+        *result = (struct vfetch_gx_result){ count, 0, 0 };
+    return VFETCH_OK;
+}
+
+/* The generated draw, when the output holds a record for every vertex (else the portable
+   tier finds the exact size with the skipped vertices known): 1 when it declined (an unbound
+   array, an index past its array: nothing written), else 0 with *r filled. */
+static inline int gx_run_generated(const struct vfetch_gx_plan *plan,
+                                   const struct vfetch_gx_run_params *p, struct vfetch_gx_result *r)
+{
+    const uint64_t need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
+    if (!p->out || need > p->out_size)
+        return 1;
+    const int64_t skipped = plan->jit_fn(p);
+    if (skipped < 0)
+        return 1;
+    *r = (struct vfetch_gx_result){ p->count - (uint32_t)skipped, (uint32_t)skipped, 0 };
+    return 0;
+}
+
+/* VFETCH_JIT_COMPARE: the portable tier into a copy of the output, the generated code (or the
+   portable tier where it declines) into the output; any difference in the return code, the
+   result or an output byte aborts the process. */
+static __attribute__((noinline)) int gx_run_compare(const struct vfetch_gx_plan *plan,
+                                                    const struct vfetch_gx_run_params *p,
+                                                    struct vfetch_gx_result *result)
+{
+    const uint64_t need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
+    const size_t bytes = !p->out ? 0 : need < p->out_size ? (size_t)need : p->out_size;
+    uint8_t *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return VFETCH_ENOMEM;
+    if (bytes)
+        memcpy(copy, p->out, bytes);
+    struct vfetch_gx_run_params q = *p;
+    q.out = p->out ? copy : NULL;
+    q.out_size = bytes;
+    struct vfetch_gx_result want = { 0, 0, 0 }, got = { 0, 0, 0 };
+    const int want_err = gx_run_portable(plan, &q, &want);
+    const int generated = !gx_run_generated(plan, p, &got);
+    const int err = generated ? VFETCH_OK : gx_run_portable(plan, p, &got);
+    size_t at = 0;
+    while (at < bytes && copy[at] == ((const uint8_t *)p->out)[at])
+        at++;
+    if (err != want_err || (!err && (got.written != want.written || got.skipped != want.skipped ||
+                                     got.clamped != want.clamped)) ||
+        at < bytes) {
+        fprintf(stderr,
+                "vfetch: VFETCH_JIT=compare: GX format VCD %08x/%08x VAT %08x/%08x/%08x, %u "
+                "vertices: generated code %s: return %d/%d, written %u/%u, skipped %u/%u",
+                plan->desc.regs.vcd_lo, plan->desc.regs.vcd_hi, plan->desc.regs.vat_a,
+                plan->desc.regs.vat_b, plan->desc.regs.vat_c, p->count,
+                generated ? "ran" : "declined", err, want_err, got.written, want.written,
+                got.skipped, want.skipped);
+        if (at < bytes)
+            fprintf(stderr, ", output byte %zu: %02x, portable tier %02x", at,
+                    ((const uint8_t *)p->out)[at], copy[at]);
+        fprintf(stderr, "\n");
+        abort();
+    }
+    free(copy);
+    if (!err && result)
+        *result = got;
+    return err;
+}
+
 int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                   struct vfetch_gx_result *result)
 {
@@ -822,21 +911,15 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return VFETCH_EMISSING_STREAM;
     if (bytes > p->vertices_size)
         return VFETCH_ESHORT_STREAM;
-    if (plan->any_indexed)
-        return gx_run_indexed_result(plan, p, result);
-    if (plan->converter) { /* converted in place, if there is anything to convert */
-        int err = gx_check_output(plan, p, count);
-        if (err)
-            return err;
-        /* A word copy (the real captures' formats) is vfetch_execute's first branch, taken
-           here before the draw's description is built: its stores cost more than the copy
-           of a four-vertex draw (docs/simd.md). */
-        if (vfetch_execute_copies(plan->converter))
-            vfetch_execute_copy(plan->converter, p->vertices, 0, count, p->out);
-        else if ((err = gx_convert(plan, p->vertices, p->vertices_size, count, p->out)))
-            return err;
+    if (plan->jit_fn && count < plan->jit_crossover) {
+        if (plan->jit_compare)
+            return gx_run_compare(plan, p, result);
+        struct vfetch_gx_result r;
+        if (!gx_run_generated(plan, p, &r)) {
+            if (result)
+                *result = r;
+            return VFETCH_OK;
+        }
     }
-    if (result)
-        *result = (struct vfetch_gx_result){ count, 0, 0 };
-    return VFETCH_OK;
+    return gx_run_portable(plan, p, result);
 }

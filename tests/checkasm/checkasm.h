@@ -178,5 +178,6 @@ void check_word_copy(void); /* word_copy.c: word copies ("record") */
 void check_gx(void);        /* gx.c: gathered programs ("record"), index columns ("gx-index") */
 void check_texel(void);     /* texel.c: the texel kernels ("texel") */
 void check_gx_texture(void); /* gx_texture.c: the GX texture kernels ("gx-texture") */
+void check_jit(void);       /* jit.c: the JIT tier's generated code ("jit") */
 
 #endif

@@ -1,0 +1,69 @@
+/*
+ * The JIT tier: plans compiled to machine code (docs/jit.md). What the rest of the library sees
+ * of it: the mode switches (lib/jit/mode.c, built everywhere), the generated code's memory
+ * (lib/jit/exec_memory.c) and the generators (lib/jit/gx_x86.c), which exist only where the
+ * build has the JIT (VFETCH_HAVE_JIT: x86-64 with Zydis, -Djit not disabled). Not installed.
+ */
+#ifndef VFETCH_JIT_H
+#define VFETCH_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfetch/vfetch.h"
+
+#ifndef VFETCH_HAVE_JIT
+#define VFETCH_HAVE_JIT 0
+#endif
+
+/** The mode plans created now get: vfetch_set_jit_mode(), else VFETCH_JIT (read once), else
+    VFETCH_JIT_ON where the build has the JIT. */
+enum vfetch_jit_mode vfetch_jit_mode_now(void);
+
+/** One generated function in memory that is executable and not writable. */
+struct vfetch_jit_code {
+    void *entry;        /**< the function */
+    size_t code_bytes;  /**< bytes of code and constants written */
+    void *mapping;      /**< the executable mapping, mapping_bytes long */
+    size_t mapping_bytes;
+    void *writable;     /**< the memfd method's writable view until sealed, else NULL */
+};
+
+/**
+ * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
+ * code will run at (the same address after vfetch_jit_memory_seal, or a second view of the
+ * same pages). Returns 0, or VFETCH_ENOMEM where the system gives no memory that can become
+ * executable (probed once per process: mprotect RW -> RX, else a memfd mapped twice).
+ */
+int vfetch_jit_memory_open(size_t bytes, uint8_t **rw, uint8_t **rx, struct vfetch_jit_code *code);
+
+/** Make the written code executable and no longer writable (its first `used` bytes). 0 or
+    VFETCH_ENOMEM (the mapping is then released). */
+int vfetch_jit_memory_seal(struct vfetch_jit_code *code, size_t used);
+
+/** Release a code mapping (sealed or not). NULL and zeroed codes are allowed. */
+void vfetch_jit_memory_free(struct vfetch_jit_code *code);
+
+/** Which way the process makes code executable: "mprotect", "memfd", or "none". */
+const char *vfetch_jit_memory_method(void);
+
+struct vfetch_gx_plan;
+struct vfetch_gx_run_params;
+
+/**
+ * A generated GX draw: reads the run's parameters (vertices, count >= 1, arrays, out) and
+ * converts the vertices into out after checking every index (skip value,
+ * bounds, bound arrays) of the kept vertices. Returns the number of skipped vertices, or -1
+ * having written nothing when an array is unbound or an index lies past its array (the caller
+ * then runs the record program, which reports or clamps exactly as documented). The caller has
+ * checked the vertex bytes and that out holds count records.
+ */
+typedef int64_t vfetch_jit_gx_fn(const struct vfetch_gx_run_params *params);
+
+/** Why a GX plan has no generated code (a static sentence), or NULL when it has. */
+const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfetch_jit_code *code);
+
+/** Print the generated code (Intel syntax, one instruction a line) into buf, like snprintf. */
+size_t vfetch_jit_disassemble(const struct vfetch_jit_code *code, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The JIT's switches: the mode a plan is created under (vfetch_set_jit_mode, VFETCH_JIT read
+ * once), and whether generated code can run here. Built everywhere, so that the API is the same
+ * with and without the JIT.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "jit/jit.h"
+
+/* The mode + MODE_SET once it holds a value (0 until the first use reads the environment, or a
+   call sets it); one word, as the CPU mask (lib/cpu.c). */
+#define MODE_SET 0x100
+static atomic_int jit_mode_word;
+
+static int parse_mode(const char *text, int *ok)
+{
+    *ok = 1;
+    if (!strcasecmp(text, "0") || !strcasecmp(text, "off"))
+        return VFETCH_JIT_OFF;
+    if (!strcasecmp(text, "1") || !strcasecmp(text, "on"))
+        return VFETCH_JIT_ON;
+    if (!strcasecmp(text, "compare"))
+        return VFETCH_JIT_COMPARE;
+    *ok = 0;
+    return VFETCH_JIT_ON;
+}
+
+enum vfetch_jit_mode vfetch_jit_mode_now(void)
+{
+    int word = atomic_load(&jit_mode_word);
+    if (!(word & MODE_SET)) {
+        const char *env = getenv("VFETCH_JIT");
+        int ok = 1, want = env ? parse_mode(env, &ok) : VFETCH_JIT_ON;
+        if (!ok)
+            fprintf(stderr, "vfetch: VFETCH_JIT=\"%s\" is none of 0, off, 1, on, compare: ignored\n",
+                    env);
+        int expected = 0;
+        word = atomic_compare_exchange_strong(&jit_mode_word, &expected, want | MODE_SET)
+                   ? want | MODE_SET
+                   : expected;
+    }
+    return (enum vfetch_jit_mode)(word & ~MODE_SET);
+}
+
+int vfetch_set_jit_mode(enum vfetch_jit_mode mode)
+{
+    if ((unsigned)mode > VFETCH_JIT_COMPARE)
+        return VFETCH_EINVAL;
+    atomic_store(&jit_mode_word, (int)mode | MODE_SET);
+    return VFETCH_OK;
+}
+
+enum vfetch_jit_mode vfetch_get_jit_mode(void)
+{
+    return vfetch_jit_mode_now();
+}
+
+int vfetch_jit_available(void)
+{
+#if VFETCH_HAVE_JIT
+    return vfetch_jit_memory_method()[0] != 'n';
+#else
+    return 0;
+#endif
+}

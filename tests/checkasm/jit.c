@@ -1,0 +1,266 @@
+/*
+ * checkasm: the JIT tier's generated code (--kernel jit).
+ * Random GX formats (VCD and VAT words, array strides, every layout and color output) compiled
+ * with the JIT at every level that has it, and again at the reference level "c" without it; the
+ * same draws run through both: vertices, arrays and output each ending at a guard page (the
+ * output exactly as long as the records written), position indices at the skip value, indices
+ * past their arrays, unbound arrays, outputs too short, both index policies. Return code, result
+ * and every output byte (the output filled with the same random bytes first, so that a slot a
+ * plan keeps must be kept) must agree. Also asserts that the random formats do get generated
+ * code (the coverage is printed with the reasons of the rest), and that no mapping of the
+ * process is ever writable and executable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "vfetch/gx.h"
+
+/* The mappings of this process that are writable and executable at once (from /proc). */
+static unsigned wx_mappings(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return 0;
+    char line[512];
+    unsigned n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char perms[8] = { 0 };
+        if (sscanf(line, "%*s %7s", perms) == 1 && perms[1] == 'w' && perms[2] == 'x')
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* A random format: each attribute present with some chance, random VAT words. */
+static void random_gx_desc(struct vfetch_gx_desc *d)
+{
+    vfetch_gx_desc_init(d);
+    uint32_t lo = 0, hi = 0;
+    for (unsigned b = 0; b < 9; b++)
+        lo |= (rnd_below(4) == 0) << b;
+    for (unsigned a = 0; a < 4; a++)
+        lo |= rnd_below(a == 0 ? 4 : 5) % 4 << (9 + 2 * a);
+    for (unsigned t = 0; t < 8; t++)
+        hi |= (rnd_below(3) == 0 ? rnd_below(4) : 0) << (2 * t);
+    d->regs.vcd_lo = lo;
+    d->regs.vcd_hi = hi;
+    d->regs.vat_a = (uint32_t)rnd();
+    d->regs.vat_b = (uint32_t)rnd();
+    d->regs.vat_c = (uint32_t)rnd();
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        d->array_stride[a] = (uint8_t)(rnd_below(4) == 0 ? rnd_below(256) : 4 * rnd_below(12));
+    d->layout = (enum vfetch_gx_layout)rnd_below(5);
+    d->color_output = (enum vfetch_gx_color_output)rnd_below(2);
+}
+
+struct gx_draw {
+    uint8_t *vertices;
+    size_t vertices_size;
+    uint8_t *arrays[VFETCH_GX_NUM_ATTRS];
+    size_t array_size[VFETCH_GX_NUM_ATTRS];
+    uint32_t count;
+    int policy;
+};
+
+/* A random draw of a format: vertex bytes with indices mostly inside arrays of random sizes. */
+static void random_draw(const struct vfetch_gx_format *f, const struct vfetch_gx_desc *d,
+                        struct gx_draw *w)
+{
+    memset(w, 0, sizeof *w);
+    const unsigned r = rnd_below(10);
+    w->count = r < 6 ? 1 + rnd_below(20) : r < 9 ? 1 + rnd_below(300) : 1 + rnd_below(3000);
+    w->policy = (int)rnd_below(2);
+    w->vertices_size = (size_t)w->count * f->vertex_size;
+    w->vertices = guard_alloc_tail(w->vertices_size ? w->vertices_size : 1);
+    rnd_fill(w->vertices, w->vertices_size);
+    uint32_t elems[VFETCH_GX_NUM_ATTRS] = { 0 };
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        if (f->attr[a].mode < VFETCH_GX_INDEX8)
+            continue;
+        if (rnd_below(200) == 0)
+            continue; /* unbound */
+        elems[a] = 1 + rnd_below(f->attr[a].mode == VFETCH_GX_INDEX8 ? 300 : 2000);
+        const size_t stride = d->array_stride[a];
+        size_t size = (elems[a] - 1) * stride + f->attr[a].element_size;
+        if (rnd_below(4) == 0) /* slack past the last element */
+            size += rnd_below(stride + 1);
+        if (rnd_below(100) == 0 && size) /* short by a byte */
+            size--;
+        w->array_size[a] = size;
+        w->arrays[a] = guard_alloc_tail(size ? size : 1);
+        rnd_fill(w->arrays[a], size);
+    }
+    /* the indices in the vertices: the byte offsets of each attribute's index fields */
+    uint32_t at = 0;
+    for (unsigned b = 0; b < 9; b++)
+        at += b == 0 ? f->pos_matrix_index : f->tex_matrix_index[b - 1];
+    const unsigned out_of_range = rnd_below(20) == 0;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        const struct vfetch_gx_attr *at_ = &f->attr[a];
+        if (at_->mode >= VFETCH_GX_INDEX8) {
+            const unsigned size = at_->mode == VFETCH_GX_INDEX8 ? 1 : 2;
+            for (uint32_t v = 0; v < w->count; v++)
+                for (unsigned j = 0; j < at_->stream_size / size; j++) {
+                    uint32_t idx = elems[a] ? rnd_below(elems[a]) : rnd_below(4);
+                    if (out_of_range && rnd_below(8) == 0)
+                        idx = elems[a] + rnd_below(4);
+                    if (a == VFETCH_GX_POSITION && rnd_below(6) == 0)
+                        idx = 0xffff; /* the skip value */
+                    uint8_t *p = w->vertices + (size_t)v * f->vertex_size + at + j * size;
+                    if (size == 1)
+                        p[0] = (uint8_t)(idx > 0xff ? 0xff : idx);
+                    else {
+                        p[0] = (uint8_t)(idx >> 8);
+                        p[1] = (uint8_t)idx;
+                    }
+                }
+        }
+        at += at_->stream_size;
+    }
+}
+
+static void draw_free(struct gx_draw *w)
+{
+    guard_free(w->vertices);
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        guard_free(w->arrays[a]);
+}
+
+/* One draw through a plan into an output of `records` records ending at a guard page. */
+static int run_draw(const vfetch_gx_plan *plan, const struct gx_draw *w, uint8_t *out,
+                    size_t out_size, struct vfetch_gx_result *r)
+{
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = w->vertices;
+    p.vertices_size = w->vertices_size;
+    p.count = w->count;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        p.arrays[a] = (struct vfetch_binding){ w->arrays[a], w->array_size[a] };
+    p.index_policy = (enum vfetch_gx_index_policy)w->policy;
+    p.out = out;
+    p.out_size = out_size;
+    return vfetch_gx_run(plan, &p, r);
+}
+
+static void check_jit_gx(void)
+{
+    rng_seed_for("jit-gx");
+    const unsigned formats = opt_quick ? 300 : 1500;
+    const unsigned before = test_failures, wx_before = wx_mappings();
+    unsigned compiled = 0, generated = 0, draws = 0;
+    const char *reasons[8] = { 0 };
+    unsigned reason_count[8] = { 0 };
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    for (unsigned i = 0; i < formats; i++) {
+        struct vfetch_gx_desc d;
+        random_gx_desc(&d);
+        vfetch_set_cpu_mask(0);
+        vfetch_set_jit_mode(VFETCH_JIT_OFF);
+        vfetch_gx_plan *ref;
+        if (vfetch_gx_compile(&d, &ref))
+            continue; /* a reserved color format */
+        compiled++;
+        const struct vfetch_gx_format *f = vfetch_gx_plan_format(ref);
+        struct gx_draw w;
+        random_draw(f, &d, &w);
+        const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+        const size_t full = (size_t)w.count * stride;
+        const size_t out_size = full && rnd_below(30) == 0 ? full - 1 - rnd_below(stride) : full;
+        uint8_t *fill = malloc(out_size ? out_size : 1);
+        uint8_t *want = guard_alloc_tail(out_size ? out_size : 1);
+        uint8_t *got = guard_alloc_tail(out_size ? out_size : 1);
+        rnd_fill(fill, out_size);
+        memcpy(want, fill, out_size);
+        struct vfetch_gx_result want_r = { 7, 7, 7 };
+        const int want_err = run_draw(ref, &w, want, out_size, &want_r);
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+                continue;
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            vfetch_gx_plan *plan;
+            if (vfetch_gx_compile(&d, &plan)) {
+                test_failures++;
+                continue;
+            }
+            struct vfetch_plan_info info;
+            vfetch_gx_plan_info(plan, &info);
+            if (info.jit)
+                generated++;
+            else {
+                unsigned k = 0;
+                while (k < 7 && reasons[k] && strcmp(reasons[k], info.jit_reason))
+                    k++;
+                reasons[k] = info.jit_reason;
+                reason_count[k]++;
+            }
+            memcpy(got, fill, out_size);
+            struct vfetch_gx_result got_r = { 7, 7, 7 };
+            const int got_err = run_draw(plan, &w, got, out_size, &got_r);
+            draws++;
+            test_checks++;
+            if (got_err != want_err ||
+                (!got_err && (got_r.written != want_r.written || got_r.skipped != want_r.skipped ||
+                              got_r.clamped != want_r.clamped)) ||
+                memcmp(got, want, out_size)) {
+                test_failures++;
+                if (mismatch_reports++ < 10) {
+                    size_t at = 0;
+                    while (at < out_size && got[at] == want[at])
+                        at++;
+                    fprintf(stderr,
+                            "jit-gx %s: VCD %08x/%08x VAT %08x/%08x/%08x layout %d color %d, "
+                            "%u vertices, policy %d: return %d (reference %d), written %u (%u), "
+                            "skipped %u (%u), clamped %u (%u), first differing byte %zu of %zu "
+                            "(record %zu, byte %zu)\n",
+                            levels[l].name, d.regs.vcd_lo, d.regs.vcd_hi, d.regs.vat_a,
+                            d.regs.vat_b, d.regs.vat_c, d.layout, d.color_output, w.count,
+                            w.policy, got_err, want_err, got_r.written, want_r.written,
+                            got_r.skipped, want_r.skipped, got_r.clamped, want_r.clamped, at,
+                            out_size, stride ? at / stride : 0, stride ? at % stride : 0);
+                }
+            }
+            vfetch_gx_plan_free(plan);
+        }
+        free(fill);
+        guard_free(want);
+        guard_free(got);
+        draw_free(&w);
+        vfetch_gx_plan_free(ref);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    const unsigned wx = wx_mappings();
+    test_checks++;
+    if (wx > wx_before) {
+        test_failures++;
+        fprintf(stderr, "jit-gx: %u mappings writable and executable at once\n", wx - wx_before);
+    }
+    unsigned jit_levels = 0;
+    for (unsigned l = 0; l < num_levels; l++)
+        jit_levels += !!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512));
+    if (jit_levels && vfetch_jit_available()) {
+        /* Nearly every random format gets code (what may not is listed below). */
+        test_checks++;
+        if (generated * 10 < compiled * jit_levels * 9)
+            test_failures++;
+    }
+    printf("  jit-gx: %u formats (%u compiled) x %u levels with the JIT, %u draws; generated code "
+           "for %u of %u plans%s\n",
+           formats, compiled, jit_levels, draws, generated, compiled * jit_levels,
+           test_failures == before ? "" : "  FAILED");
+    for (unsigned k = 0; k < 8 && reasons[k]; k++)
+        printf("    none for %u: %s\n", reason_count[k], reasons[k]);
+}
+
+void check_jit(void)
+{
+    if (!checkasm_wants("jit"))
+        return;
+    check_jit_gx();
+}
