@@ -25,6 +25,9 @@
 #include <string.h>
 
 #include "cli.h"
+#if VFETCH_CLI_ZYDIS
+#include <Zydis/Zydis.h>
+#endif
 #include "gx_fifo_parse.h"
 #include "vfetch/aam.h"
 #include "vfetch/gx.h"
@@ -918,6 +921,27 @@ static const char *const gx_explain_valued[] = { "--vcd-lo", "--vcd-hi", "--vat-
                                                  "--color", NULL };
 static const char *const gx_explain_flags[] = { "--per-op", "--asm", NULL };
 
+/* The generated code, one instruction a line (Zydis's formatter, where the command was built
+   with it: it comes with the JIT). */
+static void print_jit_code(FILE *out, const vfetch_gx_plan *plan)
+{
+    struct vfetch_jit_code_view v;
+    if (vfetch_gx_plan_jit_code(plan, &v) || !v.size)
+        return;
+#if VFETCH_CLI_ZYDIS
+    const uint8_t *b = v.bytes;
+    ZydisDisassembledInstruction ins;
+    for (size_t at = v.entry; at < v.size; at += ins.info.length) {
+        if (!ZYAN_SUCCESS(ZydisDisassembleIntel(ZYDIS_MACHINE_MODE_LONG_64, v.address + at,
+                                                b + at, v.size - at, &ins)))
+            break;
+        fprintf(out, "  %04zx  %s\n", at, ins.text);
+    }
+#else
+    fprintf(out, "  (%zu bytes; this build of the command has no disassembler)\n", v.size - v.entry);
+#endif
+}
+
 /* The plan's tier: its generated code (and, with --asm, that code), or why it has none. */
 static void print_gx_jit(FILE *out, const vfetch_gx_plan *plan, int with_asm)
 {
@@ -933,15 +957,8 @@ static void print_gx_jit(FILE *out, const vfetch_gx_plan *plan, int with_asm)
     else
         fprintf(out, "jit: %u bytes of generated code (with constants), draws below %u vertices\n",
                 info.jit_code_bytes, info.jit_crossover);
-    if (!with_asm)
-        return;
-    const size_t need = vfetch_gx_plan_jit_text(plan, NULL, 0);
-    char *text = malloc(need + 1);
-    if (!text)
-        return;
-    vfetch_gx_plan_jit_text(plan, text, need + 1);
-    fputs(text, out);
-    free(text);
+    if (with_asm)
+        print_jit_code(out, plan);
 }
 
 static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)

@@ -14,7 +14,6 @@
 #ifndef VFETCH_GX_H
 #define VFETCH_GX_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "vfetch/vfetch.h"
@@ -236,13 +235,9 @@ int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_
     reports the per-op executor at level "c"). VFETCH_EINVAL for NULL arguments, else 0. */
 int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *info);
 
-/**
- * The plan's generated code (the JIT tier, docs/jit.md) as text: one instruction a line, Intel
- * syntax, with its offset; an empty string for a plan without generated code. Writes at most
- * size bytes into buf (NUL-terminated when size > 0) and returns the length the whole text
- * needs, without the NUL, like snprintf: call with size 0 to size the buffer.
- */
-size_t vfetch_gx_plan_jit_text(const vfetch_gx_plan *plan, char *buf, size_t size);
+/** The plan's generated code (the JIT tier, docs/jit.md): *view filled, with size 0 and
+    bytes NULL for a plan without. VFETCH_EINVAL for NULL arguments, else 0. */
+int vfetch_gx_plan_jit_code(const vfetch_gx_plan *plan, struct vfetch_jit_code_view *view);
 
 /** What to do with an array index past the end of its bound array. */
 enum vfetch_gx_index_policy {

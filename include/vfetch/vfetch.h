@@ -331,6 +331,19 @@ struct vfetch_plan_info {
     const char *jit_reason;
 };
 
+/** A plan's generated code as it is in memory, for a disassembler (`vfetch explain gx --asm`
+    prints it with Zydis's formatter). */
+struct vfetch_jit_code_view {
+    /** The code's bytes: its constants first, then the instructions; NULL without code. */
+    const void *bytes;
+    /** Bytes from `bytes` to the end of the last instruction (0 without code). */
+    size_t size;
+    /** Offset of the function's first instruction (the constants come before it). */
+    size_t entry;
+    /** The address the bytes run at (RIP-relative operands are relative to it). */
+    uint64_t address;
+};
+
 /** Fill *info for a plan. VFETCH_EINVAL for NULL arguments (info untouched), else 0. */
 int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info);
 

@@ -473,15 +473,19 @@ int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *inf
     return VFETCH_OK;
 }
 
-size_t vfetch_gx_plan_jit_text(const vfetch_gx_plan *plan, char *buf, size_t size)
+int vfetch_gx_plan_jit_code(const vfetch_gx_plan *plan, struct vfetch_jit_code_view *view)
 {
-    if (buf && size)
-        buf[0] = 0;
-#if VFETCH_HAVE_JIT
-    if (plan && plan->jit_fn)
-        return vfetch_jit_disassemble(&plan->jit_code, buf, size);
-#endif
-    return 0;
+    if (!plan || !view)
+        return VFETCH_EINVAL;
+    memset(view, 0, sizeof *view);
+    if (plan->jit_fn) {
+        view->bytes = plan->jit_code.mapping;
+        view->size = plan->jit_code.code_end;
+        view->entry = (size_t)((const uint8_t *)plan->jit_code.entry -
+                               (const uint8_t *)plan->jit_code.mapping);
+        view->address = (uint64_t)(uintptr_t)plan->jit_code.mapping;
+    }
+    return VFETCH_OK;
 }
 
 int vfetch_gx_plan_declaration(const vfetch_gx_plan *plan, struct vfetch_vertex_decl *decl)

@@ -16,7 +16,6 @@
  * never written (the merge source of partial loads, so that they depend on nothing).
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +25,10 @@
 #include "plan_internal.h"
 #include "vertex_format.h"
 
-#define R(x) x86_reg(ZYDIS_REGISTER_##x)
-#define M(base, disp, size) x86_mem(ZYDIS_REGISTER_##base, (disp), (size))
-#define I(v) x86_imm(v)
+/* One instruction of a shape (lib/jit/x86_shapes.h). */
+#define E(shape, disp, imm) x86_op(&g->a, X86_##shape, (int64_t)(disp), (int64_t)(imm))
+/* A pool constant as the displacement of a shape's memory operand. */
+#define POOL(bytes16) x86_const(&g->a, (bytes16))
 
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
 #define GX_JIT_MAX_INDEXED 16
@@ -85,8 +85,6 @@ static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_e
 }
 
 /* The registers of the generated code. */
-#define REG_VTX ZYDIS_REGISTER_RSI
-#define REG_ELEM ZYDIS_REGISTER_R8
 
 struct gen {
     struct x86_asm a;
@@ -109,15 +107,15 @@ static size_t arrays_size(unsigned a)
 }
 
 /* dst = the big-endian index copy k's vertex bytes hold (zero-extended to 64 bits). */
-static void load_index(struct gen *g, ZydisRegister dst32, ZydisRegister dst16, ZydisRegister vtx,
-                       const struct vfetch_gx_copy *cp)
+/* eax = copy cp's index in pass 1's vertex (r10). */
+static void load_index_eax(struct gen *g, const struct vfetch_gx_copy *cp)
 {
     if (cp->index_size == 1) {
-        X86(&g->a, MOVZX, x86_reg(dst32), x86_mem(vtx, cp->src, 1));
+        E(MOVZX_EAX_B_MR10, cp->src, 0);
         return;
     }
-    X86(&g->a, MOVZX, x86_reg(dst32), x86_mem(vtx, cp->src, 2));
-    X86(&g->a, ROL, x86_reg(dst16), I(8));
+    E(MOVZX_EAX_W_MR10, cp->src, 0);
+    E(ROL_AX_8, 0, 8);
 }
 
 /* r8 = the element copy k reads in this vertex: array data + index * stride. */
@@ -127,18 +125,23 @@ static void load_element(struct gen *g, int k)
         return;
     const struct vfetch_gx_copy *cp = &g->plan->copies[k];
     const uint32_t stride = g->plan->desc.array_stride[cp->array];
-    load_index(g, ZYDIS_REGISTER_R8D, ZYDIS_REGISTER_R8W, REG_VTX, cp);
+    if (cp->index_size == 1)
+        E(MOVZX_R8D_B_MRSI, cp->src, 0);
+    else {
+        E(MOVZX_R8D_W_MRSI, cp->src, 0);
+        E(ROL_R8W_8, 0, 8);
+    }
     if (stride == 0)
-        X86(&g->a, XOR, R(R8D), R(R8D));
+        E(XOR_R8D_R8D, 0, 0);
     else if ((stride & (stride - 1)) == 0) {
         unsigned sh = 0;
         while ((1u << sh) != stride)
             sh++;
         if (sh)
-            X86(&g->a, SHL, R(R8), I(sh));
+            E(SHL_R8_I, 0, sh);
     } else
-        X86(&g->a, IMUL, R(R8), R(R8), I(stride));
-    X86(&g->a, ADD, R(R8), M(RDI, (int64_t)arrays_data(cp->array), 8));
+        E(IMUL_R8_I, 0, stride);
+    E(ADD_R8_MRDI, arrays_data(cp->array), 0);
     g->elem_copy = k;
 }
 
@@ -153,8 +156,7 @@ static unsigned span_pos(const struct span_layout *l, unsigned j)
 }
 
 /* Load span bytes at [base + lo] into xmm0 in at most two loads that read only those bytes. */
-static void load_span(struct gen *g, ZydisRegister base, int32_t lo, unsigned span,
-                      struct span_layout *l)
+static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct span_layout *l)
 {
     unsigned s1 = 1;
     while (s1 * 2 <= span && s1 < 16)
@@ -167,41 +169,38 @@ static void load_span(struct gen *g, ZydisRegister base, int32_t lo, unsigned sp
     l->s1 = s1;
     l->s2 = s2;
     l->span = span;
-    struct x86_asm *a = &g->a;
     switch (s1) {
-    case 1: X86(a, VPINSRB, R(XMM0), R(XMM15), x86_mem(base, lo, 1), I(0)); break;
-    case 2: X86(a, VPINSRW, R(XMM0), R(XMM15), x86_mem(base, lo, 2), I(0)); break;
-    case 4: X86(a, VMOVD, R(XMM0), x86_mem(base, lo, 4)); break;
-    case 8: X86(a, VMOVQ, R(XMM0), x86_mem(base, lo, 8)); break;
-    default: X86(a, VMOVDQU, R(XMM0), x86_mem(base, lo, 16)); break;
+    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X15_MR8 : X86_VPINSRB_X0_X15_MRSI, lo, 0); break;
+    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X15_MR8 : X86_VPINSRW_X0_X15_MRSI, lo, 0); break;
+    case 4: x86_op(&g->a, elem ? X86_VMOVD_X0_MR8 : X86_VMOVD_X0_MRSI, lo, 0); break;
+    case 8: x86_op(&g->a, elem ? X86_VMOVQ_X0_MR8 : X86_VMOVQ_X0_MRSI, lo, 0); break;
+    default: x86_op(&g->a, elem ? X86_VMOVDQU_X0_MR8 : X86_VMOVDQU_X0_MRSI, lo, 0); break;
     }
     if (!s2)
         return;
     const int32_t at = lo + (int32_t)(span - s2);
     switch (s2) {
-    case 1: X86(a, VPINSRB, R(XMM0), R(XMM0), x86_mem(base, at, 1), I(s1)); break;
-    case 2: X86(a, VPINSRW, R(XMM0), R(XMM0), x86_mem(base, at, 2), I(s1 / 2)); break;
-    case 4: X86(a, VPINSRD, R(XMM0), R(XMM0), x86_mem(base, at, 4), I(s1 / 4)); break;
-    default: X86(a, VPINSRQ, R(XMM0), R(XMM0), x86_mem(base, at, 8), I(1)); break;
+    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X0_MR8 : X86_VPINSRB_X0_X0_MRSI, at, s1); break;
+    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X0_MR8 : X86_VPINSRW_X0_X0_MRSI, at, s1 / 2); break;
+    case 4: x86_op(&g->a, elem ? X86_VPINSRD_X0_X0_MR8 : X86_VPINSRD_X0_X0_MRSI, at, s1 / 4); break;
+    default: x86_op(&g->a, elem ? X86_VPINSRQ_X0_X0_MR8 : X86_VPINSRQ_X0_X0_MRSI, at, 1); break;
     }
 }
 
-static void pool_u32(struct gen *g, ZydisMnemonic m, const uint32_t v[4])
-{
-    const ZydisEncoderOperand ops[3] = { R(XMM0), R(XMM0), x86_pool(&g->a, v, 16) };
-    x86_emit(&g->a, m, 3, ops);
-}
+/* A shift of xmm0's lanes, each by its own count: the immediate form where the used lanes
+   agree, else the variable form with the counts from the pool; nothing (or the copy into
+   another destination) where no lane shifts. */
+struct shift_forms {
+    enum x86_shape imm, var, copy; /* copy: X86_NUM_SHAPES when dst is xmm0 */
+};
 
-static void pool_f32(struct gen *g, ZydisMnemonic m, const float v[4])
-{
-    pool_u32(g, m, (const uint32_t *)(const void *)v);
-}
+static const struct shift_forms shl_x0 = { X86_VPSLLD_X0_X0_I, X86_VPSLLVD_X0_X0_P, X86_NUM_SHAPES };
+static const struct shift_forms shl_x1 = { X86_VPSLLD_X1_X0_I, X86_VPSLLVD_X1_X0_P, X86_VMOVDQA_X1_X0 };
+static const struct shift_forms sra_x0 = { X86_VPSRAD_X0_X0_I, X86_VPSRAVD_X0_X0_P, X86_NUM_SHAPES };
+static const struct shift_forms srl_x0 = { X86_VPSRLD_X0_X0_I, X86_VPSRLVD_X0_X0_P, X86_NUM_SHAPES };
 
-/* dst = src with each lane shifted by its own count (one immediate when the used lanes agree;
-   a move when no lane shifts). */
-static void shift_lanes_to(struct gen *g, ZydisRegister dst, ZydisRegister src,
-                           ZydisMnemonic imm_form, ZydisMnemonic var_form, const uint32_t count[4],
-                           unsigned used)
+static void shift_lanes(struct gen *g, const struct shift_forms *f, const uint32_t count[4],
+                        unsigned used)
 {
     int uniform = 1, any = 0;
     for (unsigned c = 0; c < used; c++) {
@@ -209,26 +208,18 @@ static void shift_lanes_to(struct gen *g, ZydisRegister dst, ZydisRegister src,
         any |= count[c] != 0;
     }
     if (!any) {
-        if (dst != src)
-            X86(&g->a, VMOVDQA, x86_reg(dst), x86_reg(src));
+        if (f->copy != X86_NUM_SHAPES)
+            x86_op(&g->a, f->copy, 0, 0);
         return;
     }
     if (uniform) {
-        const ZydisEncoderOperand ops[3] = { x86_reg(dst), x86_reg(src), I(count[0]) };
-        x86_emit(&g->a, imm_form, 3, ops);
+        x86_op(&g->a, f->imm, 0, count[0]);
         return;
     }
     uint32_t v[4] = { 0, 0, 0, 0 };
     for (unsigned c = 0; c < used; c++)
         v[c] = count[c];
-    const ZydisEncoderOperand ops[3] = { x86_reg(dst), x86_reg(src), x86_pool(&g->a, v, 16) };
-    x86_emit(&g->a, var_form, 3, ops);
-}
-
-static void shift_lanes(struct gen *g, ZydisMnemonic imm_form, ZydisMnemonic var_form,
-                        const uint32_t count[4], unsigned used)
-{
-    shift_lanes_to(g, ZYDIS_REGISTER_XMM0, ZYDIS_REGISTER_XMM0, imm_form, var_form, count, used);
+    x86_op(&g->a, f->var, (int64_t)POOL(v), 0);
 }
 
 static int conv_signed(enum vfetch_conversion conv)
@@ -253,9 +244,9 @@ static unsigned effective_select(const struct vfetch_op_exec *x, unsigned c)
 static void store_dword(struct gen *g, unsigned slot, unsigned lane)
 {
     if (lane == 0)
-        X86(&g->a, VMOVD, M(RDX, 4 * slot, 4), R(XMM0));
+        E(VMOVD_MRDX_X0, 4 * slot, 0);
     else
-        X86(&g->a, VEXTRACTPS, M(RDX, 4 * slot, 4), R(XMM0), I(lane));
+        E(VEXTRACTPS_MRDX_X0_I, 4 * slot, lane);
 }
 
 static int later_stores(const struct gen *g, unsigned op, unsigned slot)
@@ -282,8 +273,8 @@ static void emit_store(struct gen *g, unsigned op_index, const struct vfetch_op_
             if (!(x->write_mask >> c & 1))
                 continue;
             if (sel[c] >= 4)
-                X86(&g->a, MOV, M(RDX, 4 * (x->dst_slot + c), 4),
-                    I(sel[c] == VFETCH_SWIZZLE_1 ? (int32_t)VFETCH_ONE_BITS : 0));
+                E(MOV_MRDX_I, 4 * (x->dst_slot + c),
+                  sel[c] == VFETCH_SWIZZLE_1 ? (int32_t)VFETCH_ONE_BITS : 0);
             else
                 store_dword(g, x->dst_slot + c, sel[c]);
         }
@@ -306,16 +297,16 @@ static void emit_store(struct gen *g, unsigned op_index, const struct vfetch_op_
         }
     }
     if (!identity)
-        X86(&g->a, VPSHUFD, R(XMM0), R(XMM0), I(shuf));
+        E(VPSHUFD_X0_X0_I, 0, shuf);
     if (blend)
-        X86(&g->a, VBLENDPS, R(XMM0), R(XMM0), x86_pool(&g->a, konst, 16), I(blend));
+        E(VBLENDPS_X0_X0_P_I, POOL(konst), blend);
     const unsigned slot = x->dst_slot + c0;
     /* A 12-byte store may be 16 when a later op of the vertex stores the 4th slot. */
     const int widen3 = n == 3 && later_stores(g, op_index, slot + 3);
     if (n == 4 || widen3)
-        X86(&g->a, VMOVUPS, M(RDX, 4 * slot, 16), R(XMM0));
+        E(VMOVUPS_MRDX_X0, 4 * slot, 0);
     else if (n >= 2) {
-        X86(&g->a, VMOVQ, M(RDX, 4 * slot, 8), R(XMM0));
+        E(VMOVQ_MRDX_X0, 4 * slot, 0);
         if (n == 3)
             store_dword(g, slot + 2, 2);
     } else
@@ -325,11 +316,10 @@ static void emit_store(struct gen *g, unsigned op_index, const struct vfetch_op_
 /* 0, or the reason the op is beyond this generator. */
 static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 {
-    struct x86_asm *a = &g->a;
     if (x->format == VFETCH_FORMAT_CONSTANT) {
         for (unsigned c = 0; c < 4; c++)
             if (x->write_mask >> c & 1)
-                X86(a, MOV, M(RDX, 4 * (x->dst_slot + c), 4), I((int32_t)x->constant[c]));
+                E(MOV_MRDX_I, 4 * (x->dst_slot + c), (int32_t)x->constant[c]);
         return NULL;
     }
     struct op_source s;
@@ -341,22 +331,20 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_UNORM ||
          x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP))
         return "32-bit unsigned and normalized fields are not generated yet";
-    ZydisRegister base = REG_VTX;
-    if (s.copy >= 0) {
+    const int elem = s.copy >= 0; /* the bytes are an element's (r8), else the vertex's (rsi) */
+    if (elem)
         load_element(g, s.copy);
-        base = REG_ELEM;
-    }
     const unsigned nb = x->lane[0].nbytes;
     /* RGBA8 from four bytes in order: one 32-bit move. */
     if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
         x->count == 4 && s.off[1][0] == s.off[0][0] + 1 && s.off[2][0] == s.off[0][0] + 2 &&
         s.off[3][0] == s.off[0][0] + 3) {
-        X86(a, MOV, R(EAX), x86_mem(base, s.off[0][0], 4));
-        X86(a, MOV, M(RDX, 4 * x->dst_slot, 4), R(EAX));
+        x86_op(&g->a, elem ? X86_MOV_EAX_MR8 : X86_MOV_EAX_MRSI, s.off[0][0], 0);
+        E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
         return NULL;
     }
     struct span_layout l;
-    load_span(g, base, s.lo, s.span, &l);
+    load_span(g, elem, s.lo, s.span, &l);
     /* The containers to 32-bit lanes, each at the lane's top (FLOAT16: to 16-bit words). */
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
@@ -366,7 +354,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             const unsigned at = half ? 2 * c + k : 4 * c + (4 - nb) + k;
             ctrl[at] = (uint8_t)span_pos(&l, (unsigned)(s.off[c][k] - s.lo));
         }
-    X86(a, VPSHUFB, R(XMM0), R(XMM0), x86_pool(a, ctrl, 16));
+    E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
     const unsigned used = x->count;
     const int is_float = vfetch_format_info[x->format].is_float;
     if (!is_float || x->format == VFETCH_FORMAT_UFLOAT_11_11_10) {
@@ -375,11 +363,8 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             left[c] = 8 * nb - x->lane[c].field_shift - x->lane[c].field_bits;
             right[c] = 32 - x->lane[c].field_bits;
         }
-        shift_lanes(g, ZYDIS_MNEMONIC_VPSLLD, ZYDIS_MNEMONIC_VPSLLVD, left, used);
-        if (conv_signed(x->conversion))
-            shift_lanes(g, ZYDIS_MNEMONIC_VPSRAD, ZYDIS_MNEMONIC_VPSRAVD, right, used);
-        else
-            shift_lanes(g, ZYDIS_MNEMONIC_VPSRLD, ZYDIS_MNEMONIC_VPSRLVD, right, used);
+        shift_lanes(g, &shl_x0, left, used);
+        shift_lanes(g, conv_signed(x->conversion) ? &sra_x0 : &srl_x0, right, used);
     }
     float den[4] = { 1, 1, 1, 1 };
     uint32_t widen_l[4] = { 0 }, widen_r[4] = { 0 };
@@ -389,19 +374,19 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             uint32_t up[4] = { 0 };
             for (unsigned c = 0; c < used; c++)
                 up[c] = 15 - x->lane[c].field_bits;
-            shift_lanes(g, ZYDIS_MNEMONIC_VPSLLD, ZYDIS_MNEMONIC_VPSLLVD, up, used);
-            X86(a, VPACKUSDW, R(XMM0), R(XMM0), R(XMM0));
+            shift_lanes(g, &shl_x0, up, used);
+            E(VPACKUSDW_X0_X0_X0, 0, 0);
         }
         if (x->format != VFETCH_FORMAT_FLOAT32)
-            X86(a, VCVTPH2PS, R(XMM0), R(XMM0));
+            E(VCVTPH2PS_X0_X0, 0, 0);
         break;
     case VFETCH_CONV_UINT:
     case VFETCH_CONV_SINT:
-        X86(a, VCVTDQ2PS, R(XMM0), R(XMM0));
+        E(VCVTDQ2PS_X0_X0, 0, 0);
         if (x->shift) {
             const uint32_t bits = (127u - x->shift) << 23;
             const uint32_t scale[4] = { bits, bits, bits, bits };
-            pool_u32(g, ZYDIS_MNEMONIC_VMULPS, scale);
+            E(VMULPS_X0_X0_P, POOL(scale), 0);
         }
         break;
     case VFETCH_CONV_UNORM:
@@ -410,23 +395,23 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             uint32_t one[4] = { 0 };
             for (unsigned c = 0; c < used; c++)
                 one[c] = 1;
-            X86(a, VPADDD, R(XMM0), R(XMM0), R(XMM0));
-            pool_u32(g, ZYDIS_MNEMONIC_VPADDD, one);
+            E(VPADDD_X0_X0_X0, 0, 0);
+            E(VPADDD_X0_X0_P, POOL(one), 0);
         }
         for (unsigned c = 0; c < used; c++)
             den[c] = (float)((1u << x->lane[c].field_bits) - 1);
-        X86(a, VCVTDQ2PS, R(XMM0), R(XMM0));
-        pool_f32(g, ZYDIS_MNEMONIC_VDIVPS, den);
+        E(VCVTDQ2PS_X0_X0, 0, 0);
+        E(VDIVPS_X0_X0_P, POOL(den), 0);
         break;
     case VFETCH_CONV_SNORM_ZERO:
     case VFETCH_CONV_SNORM_ZERO_CLAMP:
         for (unsigned c = 0; c < used; c++)
             den[c] = (float)((1u << (x->lane[c].field_bits - 1)) - 1);
-        X86(a, VCVTDQ2PS, R(XMM0), R(XMM0));
-        pool_f32(g, ZYDIS_MNEMONIC_VDIVPS, den);
+        E(VCVTDQ2PS_X0_X0, 0, 0);
+        E(VDIVPS_X0_X0_P, POOL(den), 0);
         if (x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP) {
             const float minus_one[4] = { -1, -1, -1, -1 };
-            pool_f32(g, ZYDIS_MNEMONIC_VMAXPS, minus_one);
+            E(VMAXPS_X0_X0_P, POOL(minus_one), 0);
         }
         break;
     case VFETCH_CONV_UNORM8:
@@ -438,25 +423,24 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             any |= widen_l[c] != 0;
         }
         if (any) { /* v << (8 - n) | v >> (2n - 8) */
-            shift_lanes_to(g, ZYDIS_REGISTER_XMM1, ZYDIS_REGISTER_XMM0, ZYDIS_MNEMONIC_VPSLLD,
-                           ZYDIS_MNEMONIC_VPSLLVD, widen_l, used);
-            shift_lanes(g, ZYDIS_MNEMONIC_VPSRLD, ZYDIS_MNEMONIC_VPSRLVD, widen_r, used);
-            X86(a, VPOR, R(XMM0), R(XMM0), R(XMM1));
+            shift_lanes(g, &shl_x1, widen_l, used);
+            shift_lanes(g, &srl_x0, widen_r, used);
+            E(VPOR_X0_X0_X1, 0, 0);
         }
         if (x->conversion == VFETCH_CONV_PACK_UNORM8) {
-            X86(a, VPACKUSDW, R(XMM0), R(XMM0), R(XMM0));
-            X86(a, VPACKUSWB, R(XMM0), R(XMM0), R(XMM0));
+            E(VPACKUSDW_X0_X0_X0, 0, 0);
+            E(VPACKUSWB_X0_X0_X0, 0, 0);
             if (x->count < 4) {
                 const uint32_t alpha[4] = { 0xff000000u, 0, 0, 0 };
-                pool_u32(g, ZYDIS_MNEMONIC_VPOR, alpha);
+                E(VPOR_X0_X0_P, POOL(alpha), 0);
             }
-            X86(a, VMOVD, M(RDX, 4 * x->dst_slot, 4), R(XMM0));
+            E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
             return NULL;
         }
         for (unsigned c = 0; c < used; c++)
             den[c] = 255.0f;
-        X86(a, VCVTDQ2PS, R(XMM0), R(XMM0));
-        pool_f32(g, ZYDIS_MNEMONIC_VDIVPS, den);
+        E(VCVTDQ2PS_X0_X0, 0, 0);
+        E(VDIVPS_X0_X0_P, POOL(den), 0);
         break;
     }
     case VFETCH_CONV_INTEGER:
@@ -496,25 +480,24 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     unsigned n = 0;
     for (unsigned k = 0; k < plan->num_copies; k++)
         if (plan->copies[k].array != VFETCH_GX_FROM_VERTEX) {
-            const unsigned arr = plan->copies[k].array;
-            X86(a, CMP, M(RDI, (int64_t)arrays_data(arr), 8), I(0));
-            x86_jump(a, ZYDIS_MNEMONIC_JZ, decline);
+            E(CMP_MRDI_I, arrays_data(plan->copies[k].array), 0);
+            x86_jump(a, X86_JZ, decline);
             slot[k] = n++;
-            X86(a, MOV, M(RSP, -8 * (int64_t)(slot[k] + 1), 8), I(0));
+            E(MOV_MRSP_I, -8 * (int64_t)(slot[k] + 1), 0);
         }
-    X86(a, XOR, R(R9D), R(R9D));
-    X86(a, MOV, R(R10), R(RSI));
-    X86(a, MOV, R(R11), R(RCX));
+    E(XOR_R9D_R9D, 0, 0);
+    E(MOV_R10_RSI, 0, 0);
+    E(MOV_R11_RCX, 0, 0);
     const unsigned loop = x86_label(a), next = x86_label(a);
     x86_bind(a, loop);
     if (plan->position_copy >= 0) {
         const unsigned keep = x86_label(a);
         const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        X86(a, MOVZX, R(EAX), x86_mem(ZYDIS_REGISTER_R10, pc->src, pc->index_size));
-        X86(a, CMP, R(EAX), I(pc->index_size == 1 ? 0xff : 0xffff));
-        x86_jump(a, ZYDIS_MNEMONIC_JNZ, keep);
-        X86(a, INC, R(R9));
-        x86_jump(a, ZYDIS_MNEMONIC_JMP, next);
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MR10 : X86_MOVZX_EAX_W_MR10, pc->src, 0);
+        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(a, X86_JNZ, keep);
+        E(INC_R9, 0, 0);
+        x86_jump(a, X86_JMP, next);
         x86_bind(a, keep);
     }
     for (unsigned k = 0; k < plan->num_copies; k++) {
@@ -522,28 +505,27 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
         const int64_t at = -8 * (int64_t)(slot[k] + 1);
-        load_index(g, ZYDIS_REGISTER_EAX, ZYDIS_REGISTER_AX, ZYDIS_REGISTER_R10, cp);
-        X86(a, CMP, R(RAX), M(RSP, at, 8));
-        X86(a, CMOVB, R(RAX), M(RSP, at, 8));
-        X86(a, MOV, M(RSP, at, 8), R(RAX));
+        load_index_eax(g, cp);
+        E(CMP_RAX_MRSP, at, 0);
+        E(CMOVB_RAX_MRSP, at, 0);
+        E(MOV_MRSP_RAX, at, 0);
     }
     x86_bind(a, next);
     if (vsize)
-        X86(a, ADD, R(R10), I(vsize));
-    X86(a, DEC, R(R11));
-    x86_jump(a, ZYDIS_MNEMONIC_JNZ, loop);
-    X86(a, CMP, R(R9), R(RCX));
-    x86_jump(a, ZYDIS_MNEMONIC_JZ, done);
+        E(ADD_R10_I, 0, vsize);
+    E(DEC_R11, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    E(CMP_R9_RCX, 0, 0);
+    x86_jump(a, X86_JZ, done);
     for (unsigned k = 0; k < plan->num_copies; k++) {
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        const uint32_t stride = plan->desc.array_stride[cp->array];
-        X86(a, MOV, R(RAX), M(RSP, -8 * (int64_t)(slot[k] + 1), 8));
-        X86(a, IMUL, R(RAX), R(RAX), I(stride));
-        X86(a, ADD, R(RAX), I(cp->elem_off + cp->size));
-        X86(a, CMP, R(RAX), M(RDI, (int64_t)arrays_size(cp->array), 8));
-        x86_jump(a, ZYDIS_MNEMONIC_JNBE, decline);
+        E(MOV_RAX_MRSP, -8 * (int64_t)(slot[k] + 1), 0);
+        E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
+        E(ADD_RAX_I, 0, cp->elem_off + cp->size);
+        E(CMP_RAX_MRDI, arrays_size(cp->array), 0);
+        x86_jump(a, X86_JNBE, decline);
     }
 }
 
@@ -558,7 +540,10 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
         indexed += plan->copies[k].array != VFETCH_GX_FROM_VERTEX;
     if (indexed > GX_JIT_MAX_INDEXED)
         return "more indexed copies than the generated code keeps";
-    const size_t bound = 16 * GX_JIT_POOL_ENTRIES + 512 + 64 * (size_t)plan->num_copies +
+    /* At most 4 constants an op, and a bound on each op's and copy's instructions. */
+    const unsigned pool = 4 * conv->desc.num_ops < GX_JIT_POOL_ENTRIES ? 4 * conv->desc.num_ops
+                                                                        : GX_JIT_POOL_ENTRIES;
+    const size_t bound = 16 * (size_t)pool + 256 + 96 * (size_t)plan->num_copies +
                          160 * (size_t)conv->desc.num_ops;
     uint8_t *rw, *rx;
     if (vfetch_jit_memory_open(bound, &rw, &rx, code))
@@ -572,43 +557,43 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
     g->conv = conv;
     later_slots(g);
     struct x86_asm *a = &g->a;
-    x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, GX_JIT_POOL_ENTRIES);
+    x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
     const unsigned decline = x86_label(a), done = x86_label(a), loop = x86_label(a),
                    next = x86_label(a);
-    X86(a, MOV, R(RSI), M(RDI, offsetof(struct vfetch_gx_run_params, vertices), 8));
-    X86(a, MOV, R(ECX), M(RDI, offsetof(struct vfetch_gx_run_params, count), 4));
+    E(MOV_RSI_MRDI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+    E(MOV_ECX_MRDI, offsetof(struct vfetch_gx_run_params, count), 0);
     if (plan->any_indexed)
         emit_index_pass(g, decline, done);
     else
-        X86(a, XOR, R(R9D), R(R9D));
-    X86(a, MOV, R(RDX), M(RDI, offsetof(struct vfetch_gx_run_params, out), 8));
+        E(XOR_R9D_R9D, 0, 0);
+    E(MOV_RDX_MRDI, offsetof(struct vfetch_gx_run_params, out), 0);
     x86_bind(a, loop);
     g->elem_copy = -1;
     if (plan->position_copy >= 0) {
         const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        X86(a, MOVZX, R(EAX), x86_mem(REG_VTX, pc->src, pc->index_size));
-        X86(a, CMP, R(EAX), I(pc->index_size == 1 ? 0xff : 0xffff));
-        x86_jump(a, ZYDIS_MNEMONIC_JZ, next);
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRSI : X86_MOVZX_EAX_W_MRSI, pc->src, 0);
+        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(a, X86_JZ, next);
     }
     const char *why = NULL;
     for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
         why = emit_op(g, i, &conv->ops[i]);
     if (conv->out_stride)
-        X86(a, ADD, R(RDX), I(conv->out_stride));
+        E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
     if (plan->format.vertex_size)
-        X86(a, ADD, R(RSI), I(plan->format.vertex_size));
-    X86(a, DEC, R(RCX));
-    x86_jump(a, ZYDIS_MNEMONIC_JNZ, loop);
+        E(ADD_RSI_I, 0, plan->format.vertex_size);
+    E(DEC_RCX, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
     x86_bind(a, done);
-    X86(a, MOV, R(RAX), R(R9));
-    X86_0(a, RET);
+    E(MOV_RAX_R9, 0, 0);
+    E(RET, 0, 0);
     x86_bind(a, decline);
-    X86(a, MOV, R(RAX), I(-1));
-    X86_0(a, RET);
+    E(OR_RAX_I, 0, -1);
+    E(RET, 0, 0);
     const int failed = why || x86_finish(a);
-    const size_t used = a->len;
+    const size_t used = a->len, bytes = x86_bytes_used(a);
     free(g);
     if (failed) {
         vfetch_jit_memory_free(code);
@@ -616,34 +601,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
     }
     if (vfetch_jit_memory_seal(code, used))
         return "this process gets no executable memory";
+    code->code_bytes = bytes;
+    code->code_end = used;
     code->entry = (uint8_t *)code->mapping + entry;
     return NULL;
-}
-
-size_t vfetch_jit_disassemble(const struct vfetch_jit_code *code, char *buf, size_t size)
-{
-    size_t need = 0;
-    if (size)
-        buf[0] = 0;
-    if (!code || !code->entry)
-        return 0;
-    ZydisDisassembledInstruction ins;
-    const uint8_t *base = code->mapping;
-    size_t at = (size_t)((const uint8_t *)code->entry - base);
-    while (at < code->code_bytes &&
-           ZYAN_SUCCESS(ZydisDisassembleIntel(ZYDIS_MACHINE_MODE_LONG_64,
-                                              (ZyanU64)(uintptr_t)(base + at), base + at,
-                                              code->code_bytes - at, &ins))) {
-        char line[160];
-        const int n = snprintf(line, sizeof line, "  %04zx  %s\n", at, ins.text);
-        if (n > 0) {
-            if (need + (size_t)n < size)
-                memcpy(buf + need, line, (size_t)n + 1);
-            else if (need < size)
-                buf[need] = 0;
-            need += (size_t)n;
-        }
-        at += ins.info.length;
-    }
-    return need;
 }

@@ -24,6 +24,7 @@ enum vfetch_jit_mode vfetch_jit_mode_now(void);
 struct vfetch_jit_code {
     void *entry;        /**< the function */
     size_t code_bytes;  /**< bytes of code and constants written */
+    size_t code_end;    /**< offset of the code's end in the mapping (the pool comes first) */
     void *mapping;      /**< the executable mapping, mapping_bytes long */
     size_t mapping_bytes;
     void *writable;     /**< the memfd method's writable view until sealed, else NULL */
@@ -62,8 +63,5 @@ typedef int64_t vfetch_jit_gx_fn(const struct vfetch_gx_run_params *params);
 
 /** Why a GX plan has no generated code (a static sentence), or NULL when it has. */
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfetch_jit_code *code);
-
-/** Print the generated code (Intel syntax, one instruction a line) into buf, like snprintf. */
-size_t vfetch_jit_disassemble(const struct vfetch_jit_code *code, char *buf, size_t size);
 
 #endif

@@ -1,11 +1,20 @@
 /*
- * The assembler of lib/jit/x86_asm.h: each instruction is one ZydisEncoderRequest, encoded at
- * its run-time address (so that RIP-relative constants are given as absolute addresses);
- * branches to labels are encoded with a zero rel32 and patched when the assembly finishes.
+ * The assembler of lib/jit/x86_asm.h: instruction bytes from the build-time table of shapes
+ * (x86_shapes_table.h, written by lib/jit/x86_shapes_gen.c with Zydis), displacement and
+ * immediate patched in place, branches patched when the assembly finishes.
  */
 #include <string.h>
 
 #include "jit/x86_asm.h"
+
+/** One encoding of a shape: its bytes, and where its displacement and immediate lie (size 0:
+    none). */
+struct x86_encoding {
+    uint8_t len, disp_at, disp_size, imm_at, imm_size;
+    uint8_t bytes[15];
+};
+
+#include "x86_shapes_table.h"
 
 void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
                   unsigned pool_entries)
@@ -14,9 +23,8 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
     a->buf = buf;
     a->cap = cap;
     a->runtime = runtime;
-    a->pool_at = 0;
-    a->pool_cap = pool_entries > X86_MAX_POOL ? X86_MAX_POOL : pool_entries;
-    a->len = a->pool_cap * 16;
+    a->pool_cap = pool_entries;
+    a->len = (size_t)pool_entries * 16;
     if (a->len > cap)
         a->failed = 1;
 }
@@ -24,45 +32,48 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
 uint64_t x86_const(struct x86_asm *a, const void *bytes16)
 {
     for (size_t i = 0; i < a->pool_used; i++)
-        if (!memcmp(a->buf + a->pool_at + 16 * i, bytes16, 16))
-            return a->runtime + a->pool_at + 16 * i;
+        if (!memcmp(a->buf + 16 * i, bytes16, 16))
+            return a->runtime + 16 * i;
     if (a->pool_used == a->pool_cap) {
         a->failed = 1;
         return a->runtime;
     }
-    const size_t at = a->pool_at + 16 * a->pool_used++;
+    const size_t at = 16 * a->pool_used++;
     memcpy(a->buf + at, bytes16, 16);
     return a->runtime + at;
 }
 
-static void request_init(ZydisEncoderRequest *r, ZydisMnemonic m, unsigned n,
-                         const ZydisEncoderOperand *ops)
+static int fits8(int64_t v)
 {
-    memset(r, 0, sizeof *r);
-    r->machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
-    r->mnemonic = m;
-    r->operand_count = (ZyanU8)n;
-    if (n)
-        memcpy(r->operands, ops, n * sizeof *ops);
+    return v >= -128 && v <= 127;
 }
 
-void x86_emit(struct x86_asm *a, ZydisMnemonic mnemonic, unsigned n,
-              const ZydisEncoderOperand *ops)
+static void put_le(uint8_t *p, int64_t v, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        p[k] = (uint8_t)((uint64_t)v >> (8 * k));
+}
+
+void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
 {
     if (a->failed)
         return;
-    ZydisEncoderRequest r;
-    request_init(&r, mnemonic, n, ops);
-    ZyanUSize length = a->cap - a->len;
-    if (length > ZYDIS_MAX_INSTRUCTION_LENGTH)
-        length = ZYDIS_MAX_INSTRUCTION_LENGTH;
-    if (a->cap - a->len < ZYDIS_MAX_INSTRUCTION_LENGTH ||
-        !ZYAN_SUCCESS(ZydisEncoderEncodeInstructionAbsolute(&r, a->buf + a->len, &length,
-                                                             a->runtime + a->len))) {
+    const struct x86_encoding *small = &x86_shape_table[shape][0][0];
+    /* A pool operand is RIP-relative: its displacement is always 32 bits. */
+    const int rip = small->disp_size == 4;
+    const struct x86_encoding *e = &x86_shape_table[shape][!rip && !fits8(disp)][!fits8(imm)];
+    if (!e->len || a->cap - a->len < e->len) {
         a->failed = 1;
         return;
     }
-    a->len += length;
+    uint8_t *p = a->buf + a->len;
+    memcpy(p, e->bytes, e->len);
+    if (e->disp_size)
+        put_le(p + e->disp_at, rip ? disp - (int64_t)(a->runtime + a->len + e->len) : disp,
+               e->disp_size);
+    if (e->imm_size)
+        put_le(p + e->imm_at, imm, e->imm_size);
+    a->len += e->len;
 }
 
 unsigned x86_label(struct x86_asm *a)
@@ -80,25 +91,15 @@ void x86_bind(struct x86_asm *a, unsigned label)
     a->label_at[label] = a->len;
 }
 
-void x86_jump(struct x86_asm *a, ZydisMnemonic jcc, unsigned label)
+void x86_jump(struct x86_asm *a, enum x86_shape branch, unsigned label)
 {
     if (a->failed)
         return;
-    if (a->num_fixups == X86_MAX_FIXUPS || a->cap - a->len < ZYDIS_MAX_INSTRUCTION_LENGTH) {
+    if (a->num_fixups == X86_MAX_FIXUPS) {
         a->failed = 1;
         return;
     }
-    ZydisEncoderRequest r;
-    const ZydisEncoderOperand target = x86_imm(0);
-    request_init(&r, jcc, 1, &target);
-    r.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
-    r.branch_width = ZYDIS_BRANCH_WIDTH_32;
-    ZyanUSize length = ZYDIS_MAX_INSTRUCTION_LENGTH;
-    if (!ZYAN_SUCCESS(ZydisEncoderEncodeInstruction(&r, a->buf + a->len, &length))) {
-        a->failed = 1;
-        return;
-    }
-    a->len += length;
+    x86_op(a, branch, 0, 0);
     a->fixup[a->num_fixups].at = a->len - 4; /* the rel32 ends the instruction */
     a->fixup[a->num_fixups++].label = label;
 }
@@ -111,8 +112,12 @@ int x86_finish(struct x86_asm *a)
         const size_t target = a->label_at[a->fixup[i].label];
         if (target == SIZE_MAX)
             return -1;
-        const int32_t rel = (int32_t)((int64_t)target - (int64_t)(a->fixup[i].at + 4));
-        memcpy(a->buf + a->fixup[i].at, &rel, 4);
+        put_le(a->buf + a->fixup[i].at, (int64_t)target - (int64_t)(a->fixup[i].at + 4), 4);
     }
     return 0;
+}
+
+size_t x86_bytes_used(const struct x86_asm *a)
+{
+    return a->len - 16 * (a->pool_cap - a->pool_used);
 }

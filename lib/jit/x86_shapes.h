@@ -1,0 +1,118 @@
+/*
+ * Every instruction shape the x86-64 generators emit, as data: a mnemonic and its operands,
+ * with the displacement and the immediate left open. lib/jit/x86_shapes_gen.c (built and run at
+ * build time, linked with Zydis) encodes each shape once per displacement and immediate size and
+ * writes the bytes with the places of those fields; at run time an instruction is a copy of its
+ * shape's bytes with the two fields patched (lib/jit/x86_asm.c), so that the library itself
+ * needs no encoder and compiling a plan costs microseconds.
+ *
+ * The includer defines S(name, mnemonic, operands...) and the operand kinds: REG(register),
+ * MEM(base register, bytes) (base + displacement), RIP(bytes) (a constant of the code's pool),
+ * IMM8, IMM32, IMMS (8 or 32 bits, whichever holds the value), REL (a 32-bit branch target).
+ * Not installed.
+ */
+#ifndef VFETCH_JIT_X86_SHAPES_H
+#define VFETCH_JIT_X86_SHAPES_H
+
+/* Operand letters in the names: the register, m<base> memory, p a pool constant, i an
+   immediate. */
+#define X86_SHAPES                                                                          \
+    /* the draw's parameters, loop counters, results */                                    \
+    S(MOV_RSI_MRDI, MOV, REG(RSI), MEM(RDI, 8))                                             \
+    S(MOV_ECX_MRDI, MOV, REG(ECX), MEM(RDI, 4))                                             \
+    S(MOV_RDX_MRDI, MOV, REG(RDX), MEM(RDI, 8))                                             \
+    S(XOR_R9D_R9D, XOR, REG(R9D), REG(R9D))                                                 \
+    S(ADD_RSI_I, ADD, REG(RSI), IMMS)                                                       \
+    S(ADD_RDX_I, ADD, REG(RDX), IMMS)                                                       \
+    S(ADD_R10_I, ADD, REG(R10), IMMS)                                                       \
+    S(DEC_RCX, DEC, REG(RCX))                                                               \
+    S(DEC_R11, DEC, REG(R11))                                                               \
+    S(INC_R9, INC, REG(R9))                                                                 \
+    S(MOV_RAX_R9, MOV, REG(RAX), REG(R9))                                                   \
+    S(OR_RAX_I, OR, REG(RAX), IMM8)                                                         \
+    S(RET, RET)                                                                             \
+    S(JMP, JMP, REL)                                                                        \
+    S(JZ, JZ, REL)                                                                          \
+    S(JNZ, JNZ, REL)                                                                        \
+    S(JNBE, JNBE, REL)                                                                      \
+    /* pass 1: skip values and the highest index of each copy (in the red zone) */         \
+    S(CMP_MRDI_I, CMP, MEM(RDI, 8), IMM8)                                                   \
+    S(MOV_MRSP_I, MOV, MEM(RSP, 8), IMM32)                                                  \
+    S(MOV_R10_RSI, MOV, REG(R10), REG(RSI))                                                 \
+    S(MOV_R11_RCX, MOV, REG(R11), REG(RCX))                                                 \
+    S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
+    S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
+    S(MOVZX_EAX_B_MRSI, MOVZX, REG(EAX), MEM(RSI, 1))                                       \
+    S(MOVZX_EAX_W_MRSI, MOVZX, REG(EAX), MEM(RSI, 2))                                       \
+    S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
+    S(ROL_AX_8, ROL, REG(AX), IMM8)                                                         \
+    S(CMP_RAX_MRSP, CMP, REG(RAX), MEM(RSP, 8))                                             \
+    S(CMOVB_RAX_MRSP, CMOVB, REG(RAX), MEM(RSP, 8))                                         \
+    S(MOV_MRSP_RAX, MOV, MEM(RSP, 8), REG(RAX))                                             \
+    S(MOV_RAX_MRSP, MOV, REG(RAX), MEM(RSP, 8))                                             \
+    S(CMP_R9_RCX, CMP, REG(R9), REG(RCX))                                                   \
+    S(IMUL_RAX_I, IMUL, REG(RAX), REG(RAX), IMMS)                                           \
+    S(ADD_RAX_I, ADD, REG(RAX), IMMS)                                                       \
+    S(CMP_RAX_MRDI, CMP, REG(RAX), MEM(RDI, 8))                                             \
+    /* pass 2: an indexed copy's element into r8 */                                        \
+    S(MOVZX_R8D_B_MRSI, MOVZX, REG(R8D), MEM(RSI, 1))                                       \
+    S(MOVZX_R8D_W_MRSI, MOVZX, REG(R8D), MEM(RSI, 2))                                       \
+    S(ROL_R8W_8, ROL, REG(R8W), IMM8)                                                       \
+    S(XOR_R8D_R8D, XOR, REG(R8D), REG(R8D))                                                 \
+    S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \
+    S(IMUL_R8_I, IMUL, REG(R8), REG(R8), IMMS)                                              \
+    S(ADD_R8_MRDI, ADD, REG(R8), MEM(RDI, 8))                                               \
+    /* an op's bytes into xmm0, from the vertex (rsi) or an element (r8) */                \
+    S(VPINSRB_X0_X15_MRSI, VPINSRB, REG(XMM0), REG(XMM15), MEM(RSI, 1), IMM8)               \
+    S(VPINSRB_X0_X15_MR8, VPINSRB, REG(XMM0), REG(XMM15), MEM(R8, 1), IMM8)                 \
+    S(VPINSRW_X0_X15_MRSI, VPINSRW, REG(XMM0), REG(XMM15), MEM(RSI, 2), IMM8)               \
+    S(VPINSRW_X0_X15_MR8, VPINSRW, REG(XMM0), REG(XMM15), MEM(R8, 2), IMM8)                 \
+    S(VMOVD_X0_MRSI, VMOVD, REG(XMM0), MEM(RSI, 4))                                         \
+    S(VMOVD_X0_MR8, VMOVD, REG(XMM0), MEM(R8, 4))                                           \
+    S(VMOVQ_X0_MRSI, VMOVQ, REG(XMM0), MEM(RSI, 8))                                         \
+    S(VMOVQ_X0_MR8, VMOVQ, REG(XMM0), MEM(R8, 8))                                           \
+    S(VMOVDQU_X0_MRSI, VMOVDQU, REG(XMM0), MEM(RSI, 16))                                    \
+    S(VMOVDQU_X0_MR8, VMOVDQU, REG(XMM0), MEM(R8, 16))                                      \
+    S(VPINSRB_X0_X0_MRSI, VPINSRB, REG(XMM0), REG(XMM0), MEM(RSI, 1), IMM8)                 \
+    S(VPINSRB_X0_X0_MR8, VPINSRB, REG(XMM0), REG(XMM0), MEM(R8, 1), IMM8)                   \
+    S(VPINSRW_X0_X0_MRSI, VPINSRW, REG(XMM0), REG(XMM0), MEM(RSI, 2), IMM8)                 \
+    S(VPINSRW_X0_X0_MR8, VPINSRW, REG(XMM0), REG(XMM0), MEM(R8, 2), IMM8)                   \
+    S(VPINSRD_X0_X0_MRSI, VPINSRD, REG(XMM0), REG(XMM0), MEM(RSI, 4), IMM8)                 \
+    S(VPINSRD_X0_X0_MR8, VPINSRD, REG(XMM0), REG(XMM0), MEM(R8, 4), IMM8)                   \
+    S(VPINSRQ_X0_X0_MRSI, VPINSRQ, REG(XMM0), REG(XMM0), MEM(RSI, 8), IMM8)                 \
+    S(VPINSRQ_X0_X0_MR8, VPINSRQ, REG(XMM0), REG(XMM0), MEM(R8, 8), IMM8)                   \
+    S(MOV_EAX_MRSI, MOV, REG(EAX), MEM(RSI, 4))                                             \
+    S(MOV_EAX_MR8, MOV, REG(EAX), MEM(R8, 4))                                               \
+    /* conversions */                                                                       \
+    S(VPSHUFB_X0_X0_P, VPSHUFB, REG(XMM0), REG(XMM0), RIP(16))                              \
+    S(VPSLLD_X0_X0_I, VPSLLD, REG(XMM0), REG(XMM0), IMM8)                                   \
+    S(VPSLLD_X1_X0_I, VPSLLD, REG(XMM1), REG(XMM0), IMM8)                                   \
+    S(VPSLLVD_X0_X0_P, VPSLLVD, REG(XMM0), REG(XMM0), RIP(16))                              \
+    S(VPSLLVD_X1_X0_P, VPSLLVD, REG(XMM1), REG(XMM0), RIP(16))                              \
+    S(VPSRAD_X0_X0_I, VPSRAD, REG(XMM0), REG(XMM0), IMM8)                                   \
+    S(VPSRAVD_X0_X0_P, VPSRAVD, REG(XMM0), REG(XMM0), RIP(16))                              \
+    S(VPSRLD_X0_X0_I, VPSRLD, REG(XMM0), REG(XMM0), IMM8)                                   \
+    S(VPSRLVD_X0_X0_P, VPSRLVD, REG(XMM0), REG(XMM0), RIP(16))                              \
+    S(VMOVDQA_X1_X0, VMOVDQA, REG(XMM1), REG(XMM0))                                         \
+    S(VPACKUSDW_X0_X0_X0, VPACKUSDW, REG(XMM0), REG(XMM0), REG(XMM0))                       \
+    S(VPACKUSWB_X0_X0_X0, VPACKUSWB, REG(XMM0), REG(XMM0), REG(XMM0))                       \
+    S(VCVTPH2PS_X0_X0, VCVTPH2PS, REG(XMM0), REG(XMM0))                                     \
+    S(VCVTDQ2PS_X0_X0, VCVTDQ2PS, REG(XMM0), REG(XMM0))                                     \
+    S(VMULPS_X0_X0_P, VMULPS, REG(XMM0), REG(XMM0), RIP(16))                                \
+    S(VDIVPS_X0_X0_P, VDIVPS, REG(XMM0), REG(XMM0), RIP(16))                                \
+    S(VMAXPS_X0_X0_P, VMAXPS, REG(XMM0), REG(XMM0), RIP(16))                                \
+    S(VPADDD_X0_X0_X0, VPADDD, REG(XMM0), REG(XMM0), REG(XMM0))                             \
+    S(VPADDD_X0_X0_P, VPADDD, REG(XMM0), REG(XMM0), RIP(16))                                \
+    S(VPOR_X0_X0_X1, VPOR, REG(XMM0), REG(XMM0), REG(XMM1))                                 \
+    S(VPOR_X0_X0_P, VPOR, REG(XMM0), REG(XMM0), RIP(16))                                    \
+    S(VPSHUFD_X0_X0_I, VPSHUFD, REG(XMM0), REG(XMM0), IMM8)                                 \
+    S(VBLENDPS_X0_X0_P_I, VBLENDPS, REG(XMM0), REG(XMM0), RIP(16), IMM8)                    \
+    /* stores into the output record (rdx) */                                              \
+    S(VMOVD_MRDX_X0, VMOVD, MEM(RDX, 4), REG(XMM0))                                         \
+    S(VMOVQ_MRDX_X0, VMOVQ, MEM(RDX, 8), REG(XMM0))                                         \
+    S(VMOVUPS_MRDX_X0, VMOVUPS, MEM(RDX, 16), REG(XMM0))                                    \
+    S(VEXTRACTPS_MRDX_X0_I, VEXTRACTPS, MEM(RDX, 4), REG(XMM0), IMM8)                       \
+    S(MOV_MRDX_I, MOV, MEM(RDX, 4), IMM32)                                                  \
+    S(MOV_MRDX_EAX, MOV, MEM(RDX, 4), REG(EAX))
+
+#endif
