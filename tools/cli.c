@@ -951,7 +951,10 @@ static void print_gx_jit(FILE *out, const vfetch_gx_plan *plan, int with_asm)
         fprintf(out, "jit: none (%s)\n", info.jit_reason);
         return;
     }
-    if (info.jit_crossover == UINT32_MAX)
+    if (info.jit_crossover == 0)
+        fprintf(out, "jit: %u bytes of generated code (with constants); every draw runs the portable "
+                "tier, measured faster (VFETCH_JIT=compare runs both)\n", info.jit_code_bytes);
+    else if (info.jit_crossover == UINT32_MAX)
         fprintf(out, "jit: %u bytes of generated code (with constants), every draw\n",
                 info.jit_code_bytes);
     else

@@ -43,6 +43,9 @@ if ! ninja -C "$build" "${jobs[@]}" "${exes[@]}" >"$build/build.log" 2>&1; then
     exit 1
 fi
 
+# Every draw runs both tiers, the generated code and the portable one, and any difference aborts
+# (docs/jit.md): the fuzzers check the JIT against the record program as they go.
+export VFETCH_JIT="${VFETCH_JIT:-compare}"
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 work=$(mktemp -d)

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(meson ninja-build pkg-config python3 gcc g++ libsimde-dev libbenchmark-dev libfp16-dev libpng-dev)
+packages=(meson ninja-build pkg-config python3 gcc g++ libsimde-dev libbenchmark-dev libfp16-dev libpng-dev libzydis-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,6 +14,10 @@
 #include "plan_internal.h"
 #include "vertex_format.h"
 
+/* Draws of this many vertices or more of a format with a record program run the record program
+   (gx_jit_crossover). */
+#define GX_JIT_RECORD_CROSSOVER 64
+
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
 {
@@ -353,6 +357,20 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
     p->gather_run = p->gather ? run : NULL;
 }
 
+/* From how many vertices a draw runs the portable tier: a model of the peer kit's crossovers
+   (docs/jit.md): a direct word copy is one copy of the records at every count; a record program
+   converts whole groups per vector and overtakes the generated code's vertex-by-vertex loop
+   between 16 and 256 vertices; the per-op path never does. */
+static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
+{
+    const struct vfetch_plan *conv = p->converter;
+    if (conv->word_copy && !p->any_indexed)
+        return 0;
+    if (conv->record)
+        return GX_JIT_RECORD_CROSSOVER;
+    return UINT32_MAX;
+}
+
 /* The generated draw, where the build, the mode, the level and the format allow it. */
 static void gx_build_jit(struct vfetch_gx_plan *p)
 {
@@ -377,7 +395,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
         return;
     p->jit_reason = "";
     p->jit_fn = (vfetch_jit_gx_fn *)p->jit_code.entry;
-    p->jit_crossover = UINT32_MAX;
+    p->jit_crossover = gx_jit_crossover(p);
     p->jit_compare = mode == VFETCH_JIT_COMPARE;
 #endif
 }

@@ -911,8 +911,8 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return VFETCH_EMISSING_STREAM;
     if (bytes > p->vertices_size)
         return VFETCH_ESHORT_STREAM;
-    if (plan->jit_fn && count < plan->jit_crossover) {
-        if (plan->jit_compare)
+    if (plan->jit_fn && (count < plan->jit_crossover || plan->jit_compare)) {
+        if (plan->jit_compare) /* both tiers, whatever the count */
             return gx_run_compare(plan, p, result);
         struct vfetch_gx_result r;
         if (!gx_run_generated(plan, p, &r)) {

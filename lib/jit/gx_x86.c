@@ -343,8 +343,16 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
         return NULL;
     }
+    /* From the vertex, a load may take bytes up to the vertex's end (they are in the caller's
+       buffer): one load of 4, 8 or 16 bytes instead of two. */
+    unsigned span = s.span;
+    if (!elem) {
+        const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
+        if ((uint32_t)s.lo + wider <= g->plan->format.vertex_size)
+            span = wider;
+    }
     struct span_layout l;
-    load_span(g, elem, s.lo, s.span, &l);
+    load_span(g, elem, s.lo, span, &l);
     /* The containers to 32-bit lanes, each at the lane's top (FLOAT16: to 16-bit words). */
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
@@ -476,6 +484,8 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     const struct vfetch_gx_plan *plan = g->plan;
     struct x86_asm *a = &g->a;
     const uint32_t vsize = plan->format.vertex_size;
+    /* Each indexed copy's highest index: the first two in r8 and rdx (free until pass 2), the
+       others in the red zone. */
     unsigned slot[VFETCH_GX_MAX_COPIES];
     unsigned n = 0;
     for (unsigned k = 0; k < plan->num_copies; k++)
@@ -483,7 +493,12 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
             E(CMP_MRDI_I, arrays_data(plan->copies[k].array), 0);
             x86_jump(a, X86_JZ, decline);
             slot[k] = n++;
-            E(MOV_MRSP_I, -8 * (int64_t)(slot[k] + 1), 0);
+            if (slot[k] == 0)
+                E(XOR_R8D_R8D, 0, 0);
+            else if (slot[k] == 1)
+                E(XOR_EDX_EDX, 0, 0);
+            else
+                E(MOV_MRSP_I, -8 * (int64_t)(slot[k] - 1), 0);
         }
     E(XOR_R9D_R9D, 0, 0);
     E(MOV_R10_RSI, 0, 0);
@@ -504,11 +519,19 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        const int64_t at = -8 * (int64_t)(slot[k] + 1);
         load_index_eax(g, cp);
-        E(CMP_RAX_MRSP, at, 0);
-        E(CMOVB_RAX_MRSP, at, 0);
-        E(MOV_MRSP_RAX, at, 0);
+        if (slot[k] == 0) {
+            E(CMP_RAX_R8, 0, 0);
+            E(CMOVNBE_R8_RAX, 0, 0);
+        } else if (slot[k] == 1) {
+            E(CMP_RAX_RDX, 0, 0);
+            E(CMOVNBE_RDX_RAX, 0, 0);
+        } else {
+            const int64_t at = -8 * (int64_t)(slot[k] - 1);
+            E(CMP_RAX_MRSP, at, 0);
+            E(CMOVB_RAX_MRSP, at, 0);
+            E(MOV_MRSP_RAX, at, 0);
+        }
     }
     x86_bind(a, next);
     if (vsize)
@@ -521,7 +544,12 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        E(MOV_RAX_MRSP, -8 * (int64_t)(slot[k] + 1), 0);
+        if (slot[k] == 0)
+            E(MOV_RAX_R8, 0, 0);
+        else if (slot[k] == 1)
+            E(MOV_RAX_RDX, 0, 0);
+        else
+            E(MOV_RAX_MRSP, -8 * (int64_t)(slot[k] - 1), 0);
         E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
         E(ADD_RAX_I, 0, cp->elem_off + cp->size);
         E(CMP_RAX_MRDI, arrays_size(cp->array), 0);

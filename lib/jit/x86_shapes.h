@@ -47,6 +47,13 @@
     S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
     S(ROL_AX_8, ROL, REG(AX), IMM8)                                                         \
     S(CMP_RAX_MRSP, CMP, REG(RAX), MEM(RSP, 8))                                             \
+    S(XOR_EDX_EDX, XOR, REG(EDX), REG(EDX))                                                 \
+    S(CMP_RAX_R8, CMP, REG(RAX), REG(R8))                                                   \
+    S(CMP_RAX_RDX, CMP, REG(RAX), REG(RDX))                                                 \
+    S(CMOVNBE_R8_RAX, CMOVNBE, REG(R8), REG(RAX))                                           \
+    S(CMOVNBE_RDX_RAX, CMOVNBE, REG(RDX), REG(RAX))                                         \
+    S(MOV_RAX_R8, MOV, REG(RAX), REG(R8))                                                   \
+    S(MOV_RAX_RDX, MOV, REG(RAX), REG(RDX))                                                 \
     S(CMOVB_RAX_MRSP, CMOVB, REG(RAX), MEM(RSP, 8))                                         \
     S(MOV_MRSP_RAX, MOV, MEM(RSP, 8), REG(RAX))                                             \
     S(MOV_RAX_MRSP, MOV, REG(RAX), MEM(RSP, 8))                                             \

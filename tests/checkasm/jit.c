@@ -1,7 +1,9 @@
 /*
  * checkasm: the JIT tier's generated code (--kernel jit).
  * Random GX formats (VCD and VAT words, array strides, every layout and color output) compiled
- * with the JIT at every level that has it, and again at the reference level "c" without it; the
+ * with the JIT at every level that has it (under VFETCH_JIT_COMPARE, so that the generated code
+ * runs every draw, whatever its crossover, beside the level's portable tier, any difference
+ * aborting), and again at the reference level "c" without it; the
  * same draws run through both: vertices, arrays and output each ending at a guard page (the
  * output exactly as long as the records written), position indices at the skip value, indices
  * past their arrays, unbound arrays, outputs too short, both index policies. Return code, result
@@ -182,7 +184,9 @@ static void check_jit_gx(void)
             if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
                 continue;
             vfetch_set_cpu_mask(level_mask(l));
-            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            /* compare: the generated code runs every draw, whatever the plan's crossover, beside
+               the level's portable tier (a difference aborts); then against the reference */
+            vfetch_set_jit_mode(VFETCH_JIT_COMPARE);
             vfetch_gx_plan *plan;
             if (vfetch_gx_compile(&d, &plan)) {
                 test_failures++;
