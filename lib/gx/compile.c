@@ -375,7 +375,7 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
 static void gx_build_jit(struct vfetch_gx_plan *p)
 {
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
-    p->jit_fn = NULL;
+    p->jit_entry = p->jit_run = NULL;
     p->jit_crossover = 0;
     if (!VFETCH_HAVE_JIT) {
         p->jit_reason = "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
@@ -389,14 +389,22 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
         p->jit_reason = "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
         return;
     }
+    if (!p->converter) {
+        p->jit_reason = "the format has nothing to convert";
+        return;
+    }
 #if VFETCH_HAVE_JIT
-    p->jit_reason = vfetch_jit_gx_compile(p, &p->jit_code);
+    /* Under compare the generated code runs every draw, beside the portable tier. */
+    const int compare = mode == VFETCH_JIT_COMPARE;
+    const uint32_t crossover = compare ? UINT32_MAX : gx_jit_crossover(p);
+    p->jit_reason = vfetch_jit_gx_compile(p, crossover, vfetch_gx_run_portable, &p->jit_code);
     if (p->jit_reason)
         return;
     p->jit_reason = "";
-    p->jit_fn = (vfetch_jit_gx_fn *)p->jit_code.entry;
-    p->jit_crossover = gx_jit_crossover(p);
-    p->jit_compare = mode == VFETCH_JIT_COMPARE;
+    p->jit_entry = (vfetch_jit_gx_fn *)p->jit_code.entry;
+    p->jit_run = compare ? NULL : p->jit_entry;
+    p->jit_crossover = crossover;
+    p->jit_compare = (uint8_t)compare;
 #endif
 }
 
@@ -476,7 +484,7 @@ int vfetch_gx_plan_info(const vfetch_gx_plan *plan, struct vfetch_plan_info *inf
         return VFETCH_EINVAL;
     if (plan->converter) {
         vfetch_plan_info(plan->converter, info);
-        info->jit = plan->jit_fn != NULL;
+        info->jit = plan->jit_entry != NULL;
         info->jit_code_bytes = (uint32_t)plan->jit_code.code_bytes;
         info->jit_crossover = plan->jit_crossover;
         info->jit_reason = plan->jit_reason;
@@ -496,7 +504,7 @@ int vfetch_gx_plan_jit_code(const vfetch_gx_plan *plan, struct vfetch_jit_code_v
     if (!plan || !view)
         return VFETCH_EINVAL;
     memset(view, 0, sizeof *view);
-    if (plan->jit_fn) {
+    if (plan->jit_entry) {
         view->bytes = plan->jit_code.mapping;
         view->size = plan->jit_code.code_end;
         view->entry = (size_t)((const uint8_t *)plan->jit_code.entry -

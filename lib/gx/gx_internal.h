@@ -73,7 +73,10 @@ struct vfetch_gx_plan {
     vfetch_gx_index_addrs_fn *read_index_addrs;
     /** The generated draw (lib/jit/, docs/jit.md), or NULL: the portable tier runs every draw;
         its code, and why there is none (a static sentence, "" with code). */
-    vfetch_jit_gx_fn *jit_fn;
+    vfetch_jit_gx_fn *jit_entry;
+    /** jit_entry where draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws run
+        both tiers through lib/gx/run.c) */
+    vfetch_jit_gx_fn *jit_run;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
     /** Draws of at least this many vertices run the portable tier (docs/jit.md). */
@@ -81,6 +84,11 @@ struct vfetch_gx_plan {
     /** The plan was compiled under VFETCH_JIT_COMPARE: every draw runs both tiers. */
     uint8_t jit_compare;
 };
+
+/** vfetch_gx_run without the generated code: every check, then the portable tier (the record
+    program or the per-op kernels). The generated code hands a draw it does not run to it. */
+int vfetch_gx_run_portable(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                           struct vfetch_gx_result *result);
 
 /** 1 if the output options of a compiled format (or of a state's formats) are in range. */
 static inline int vfetch_gx_options_valid(enum vfetch_gx_layout layout,

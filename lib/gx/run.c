@@ -831,30 +831,15 @@ static int gx_run_portable(const struct vfetch_gx_plan *plan, const struct vfetc
     return VFETCH_OK;
 }
 
-/* The generated draw, when the output holds a record for every vertex (else the portable
-   tier finds the exact size with the skipped vertices known): 1 when it declined (an unbound
-   array, an index past its array: nothing written), else 0 with *r filled. */
-static inline int gx_run_generated(const struct vfetch_gx_plan *plan,
-                                   const struct vfetch_gx_run_params *p, struct vfetch_gx_result *r)
-{
-    const uint64_t need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
-    if (!p->out || need > p->out_size)
-        return 1;
-    const int64_t skipped = plan->jit_fn(p);
-    if (skipped < 0)
-        return 1;
-    *r = (struct vfetch_gx_result){ p->count - (uint32_t)skipped, (uint32_t)skipped, 0 };
-    return 0;
-}
-
-/* VFETCH_JIT_COMPARE: the portable tier into a copy of the output, the generated code (or the
-   portable tier where it declines) into the output; any difference in the return code, the
-   result or an output byte aborts the process. */
+/* VFETCH_JIT_COMPARE: the portable tier into a copy of the output, the generated code (which
+   may hand the draw to the portable tier itself) into the output; any difference in the return
+   code, the result or an output byte aborts the process. */
 static __attribute__((noinline)) int gx_run_compare(const struct vfetch_gx_plan *plan,
                                                     const struct vfetch_gx_run_params *p,
                                                     struct vfetch_gx_result *result)
 {
-    const uint64_t need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
+    const uint64_t need = p->count ? (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size
+                                   : 0;
     const size_t bytes = !p->out ? 0 : need < p->out_size ? (size_t)need : p->out_size;
     uint8_t *copy = malloc(bytes ? bytes : 1);
     if (!copy)
@@ -863,11 +848,9 @@ static __attribute__((noinline)) int gx_run_compare(const struct vfetch_gx_plan 
         memcpy(copy, p->out, bytes);
     struct vfetch_gx_run_params q = *p;
     q.out = p->out ? copy : NULL;
-    q.out_size = bytes;
     struct vfetch_gx_result want = { 0, 0, 0 }, got = { 0, 0, 0 };
-    const int want_err = gx_run_portable(plan, &q, &want);
-    const int generated = !gx_run_generated(plan, p, &got);
-    const int err = generated ? VFETCH_OK : gx_run_portable(plan, p, &got);
+    const int want_err = vfetch_gx_run_portable(plan, &q, &want);
+    const int err = plan->jit_entry(plan, p, &got);
     size_t at = 0;
     while (at < bytes && copy[at] == ((const uint8_t *)p->out)[at])
         at++;
@@ -876,13 +859,13 @@ static __attribute__((noinline)) int gx_run_compare(const struct vfetch_gx_plan 
         at < bytes) {
         fprintf(stderr,
                 "vfetch: VFETCH_JIT=compare: GX format VCD %08x/%08x VAT %08x/%08x/%08x, %u "
-                "vertices: generated code %s: return %d/%d, written %u/%u, skipped %u/%u",
+                "vertices: generated code: return %d (portable tier %d), written %u (%u), "
+                "skipped %u (%u), clamped %u (%u)",
                 plan->desc.regs.vcd_lo, plan->desc.regs.vcd_hi, plan->desc.regs.vat_a,
-                plan->desc.regs.vat_b, plan->desc.regs.vat_c, p->count,
-                generated ? "ran" : "declined", err, want_err, got.written, want.written,
-                got.skipped, want.skipped);
+                plan->desc.regs.vat_b, plan->desc.regs.vat_c, p->count, err, want_err,
+                got.written, want.written, got.skipped, want.skipped, got.clamped, want.clamped);
         if (at < bytes)
-            fprintf(stderr, ", output byte %zu: %02x, portable tier %02x", at,
+            fprintf(stderr, ", output byte %zu: %02x (portable tier %02x)", at,
                     ((const uint8_t *)p->out)[at], copy[at]);
         fprintf(stderr, "\n");
         abort();
@@ -893,8 +876,8 @@ static __attribute__((noinline)) int gx_run_compare(const struct vfetch_gx_plan 
     return err;
 }
 
-int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
-                  struct vfetch_gx_result *result)
+int vfetch_gx_run_portable(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                           struct vfetch_gx_result *result)
 {
     if (!plan || !p || (unsigned)p->index_policy > VFETCH_GX_INDEX_CLAMP)
         return VFETCH_EINVAL;
@@ -911,15 +894,17 @@ int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params 
         return VFETCH_EMISSING_STREAM;
     if (bytes > p->vertices_size)
         return VFETCH_ESHORT_STREAM;
-    if (plan->jit_fn && (count < plan->jit_crossover || plan->jit_compare)) {
-        if (plan->jit_compare) /* both tiers, whatever the count */
-            return gx_run_compare(plan, p, result);
-        struct vfetch_gx_result r;
-        if (!gx_run_generated(plan, p, &r)) {
-            if (result)
-                *result = r;
-            return VFETCH_OK;
-        }
-    }
     return gx_run_portable(plan, p, result);
+}
+
+/* The generated code, where the plan has it, runs the draw: it checks, converts, or hands the
+   draw to vfetch_gx_run_portable (a tail call here: no frame of this function's). */
+int vfetch_gx_run(const vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
+                  struct vfetch_gx_result *result)
+{
+    if (plan && p && plan->jit_run)
+        return plan->jit_run(plan, p, result);
+    if (plan && p && plan->jit_compare && plan->jit_entry)
+        return gx_run_compare(plan, p, result);
+    return vfetch_gx_run_portable(plan, p, result);
 }

@@ -126,9 +126,9 @@ static void load_element(struct gen *g, int k)
     const struct vfetch_gx_copy *cp = &g->plan->copies[k];
     const uint32_t stride = g->plan->desc.array_stride[cp->array];
     if (cp->index_size == 1)
-        E(MOVZX_R8D_B_MRSI, cp->src, 0);
+        E(MOVZX_R8D_B_MRDI, cp->src, 0);
     else {
-        E(MOVZX_R8D_W_MRSI, cp->src, 0);
+        E(MOVZX_R8D_W_MRDI, cp->src, 0);
         E(ROL_R8W_8, 0, 8);
     }
     if (stride == 0)
@@ -141,7 +141,7 @@ static void load_element(struct gen *g, int k)
             E(SHL_R8_I, 0, sh);
     } else
         E(IMUL_R8_I, 0, stride);
-    E(ADD_R8_MRDI, arrays_data(cp->array), 0);
+    E(ADD_R8_MRSI, arrays_data(cp->array), 0);
     g->elem_copy = k;
 }
 
@@ -170,20 +170,20 @@ static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct
     l->s2 = s2;
     l->span = span;
     switch (s1) {
-    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X15_MR8 : X86_VPINSRB_X0_X15_MRSI, lo, 0); break;
-    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X15_MR8 : X86_VPINSRW_X0_X15_MRSI, lo, 0); break;
-    case 4: x86_op(&g->a, elem ? X86_VMOVD_X0_MR8 : X86_VMOVD_X0_MRSI, lo, 0); break;
-    case 8: x86_op(&g->a, elem ? X86_VMOVQ_X0_MR8 : X86_VMOVQ_X0_MRSI, lo, 0); break;
-    default: x86_op(&g->a, elem ? X86_VMOVDQU_X0_MR8 : X86_VMOVDQU_X0_MRSI, lo, 0); break;
+    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X15_MR8 : X86_VPINSRB_X0_X15_MRDI, lo, 0); break;
+    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X15_MR8 : X86_VPINSRW_X0_X15_MRDI, lo, 0); break;
+    case 4: x86_op(&g->a, elem ? X86_VMOVD_X0_MR8 : X86_VMOVD_X0_MRDI, lo, 0); break;
+    case 8: x86_op(&g->a, elem ? X86_VMOVQ_X0_MR8 : X86_VMOVQ_X0_MRDI, lo, 0); break;
+    default: x86_op(&g->a, elem ? X86_VMOVDQU_X0_MR8 : X86_VMOVDQU_X0_MRDI, lo, 0); break;
     }
     if (!s2)
         return;
     const int32_t at = lo + (int32_t)(span - s2);
     switch (s2) {
-    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X0_MR8 : X86_VPINSRB_X0_X0_MRSI, at, s1); break;
-    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X0_MR8 : X86_VPINSRW_X0_X0_MRSI, at, s1 / 2); break;
-    case 4: x86_op(&g->a, elem ? X86_VPINSRD_X0_X0_MR8 : X86_VPINSRD_X0_X0_MRSI, at, s1 / 4); break;
-    default: x86_op(&g->a, elem ? X86_VPINSRQ_X0_X0_MR8 : X86_VPINSRQ_X0_X0_MRSI, at, 1); break;
+    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X0_MR8 : X86_VPINSRB_X0_X0_MRDI, at, s1); break;
+    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X0_MR8 : X86_VPINSRW_X0_X0_MRDI, at, s1 / 2); break;
+    case 4: x86_op(&g->a, elem ? X86_VPINSRD_X0_X0_MR8 : X86_VPINSRD_X0_X0_MRDI, at, s1 / 4); break;
+    default: x86_op(&g->a, elem ? X86_VPINSRQ_X0_X0_MR8 : X86_VPINSRQ_X0_X0_MRDI, at, 1); break;
     }
 }
 
@@ -339,7 +339,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
         x->count == 4 && s.off[1][0] == s.off[0][0] + 1 && s.off[2][0] == s.off[0][0] + 2 &&
         s.off[3][0] == s.off[0][0] + 3) {
-        x86_op(&g->a, elem ? X86_MOV_EAX_MR8 : X86_MOV_EAX_MRSI, s.off[0][0], 0);
+        x86_op(&g->a, elem ? X86_MOV_EAX_MR8 : X86_MOV_EAX_MRDI, s.off[0][0], 0);
         E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
         return NULL;
     }
@@ -484,13 +484,13 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     const struct vfetch_gx_plan *plan = g->plan;
     struct x86_asm *a = &g->a;
     const uint32_t vsize = plan->format.vertex_size;
-    /* Each indexed copy's highest index: the first two in r8 and rdx (free until pass 2), the
-       others in the red zone. */
+    /* Each indexed copy's highest index: the first two in r8 and rdx (free until pass 2; the
+       result pointer is in the red zone's first qword), the others in the red zone after it. */
     unsigned slot[VFETCH_GX_MAX_COPIES];
     unsigned n = 0;
     for (unsigned k = 0; k < plan->num_copies; k++)
         if (plan->copies[k].array != VFETCH_GX_FROM_VERTEX) {
-            E(CMP_MRDI_I, arrays_data(plan->copies[k].array), 0);
+            E(CMP_MRSI_I, arrays_data(plan->copies[k].array), 0);
             x86_jump(a, X86_JZ, decline);
             slot[k] = n++;
             if (slot[k] == 0)
@@ -498,10 +498,10 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
             else if (slot[k] == 1)
                 E(XOR_EDX_EDX, 0, 0);
             else
-                E(MOV_MRSP_I, -8 * (int64_t)(slot[k] - 1), 0);
+                E(MOV_MRSP_I, -8 * (int64_t)slot[k], 0);
         }
     E(XOR_R9D_R9D, 0, 0);
-    E(MOV_R10_RSI, 0, 0);
+    E(MOV_R10_RDI, 0, 0);
     E(MOV_R11_RCX, 0, 0);
     const unsigned loop = x86_label(a), next = x86_label(a);
     x86_bind(a, loop);
@@ -527,7 +527,7 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
             E(CMP_RAX_RDX, 0, 0);
             E(CMOVNBE_RDX_RAX, 0, 0);
         } else {
-            const int64_t at = -8 * (int64_t)(slot[k] - 1);
+            const int64_t at = -8 * (int64_t)slot[k];
             E(CMP_RAX_MRSP, at, 0);
             E(CMOVB_RAX_MRSP, at, 0);
             E(MOV_MRSP_RAX, at, 0);
@@ -549,15 +549,50 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
         else if (slot[k] == 1)
             E(MOV_RAX_RDX, 0, 0);
         else
-            E(MOV_RAX_MRSP, -8 * (int64_t)(slot[k] - 1), 0);
+            E(MOV_RAX_MRSP, -8 * (int64_t)slot[k], 0);
         E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
         E(ADD_RAX_I, 0, cp->elem_off + cp->size);
-        E(CMP_RAX_MRDI, arrays_size(cp->array), 0);
+        E(CMP_RAX_MRSI, arrays_size(cp->array), 0);
         x86_jump(a, X86_JNBE, decline);
     }
 }
 
-const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfetch_jit_code *code)
+/* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
+   done: an index policy out of range, no vertices or at least the crossover's count, the vertex
+   bytes, an output that does not hold a record for every vertex (the portable tier then checks
+   it exactly, knowing the skipped vertices). */
+static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
+{
+    const struct vfetch_gx_plan *plan = g->plan;
+    struct x86_asm *a = &g->a;
+    E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy), VFETCH_GX_INDEX_CLAMP);
+    x86_jump(a, X86_JNBE, slow);
+    E(MOV_ECX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
+    E(TEST_ECX_ECX, 0, 0);
+    x86_jump(a, X86_JZ, slow);
+    if (crossover != UINT32_MAX) {
+        E(CMP_ECX_I, 0, crossover);
+        x86_jump(a, X86_JNB, slow);
+    }
+    if (plan->format.vertex_size) {
+        E(IMUL_RAX_RCX_I, 0, plan->format.vertex_size);
+        E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, vertices_size), 0);
+        x86_jump(a, X86_JNBE, slow);
+        E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, vertices), 0);
+        x86_jump(a, X86_JZ, slow);
+    }
+    E(MOV_EAX_ECX, 0, 0);
+    E(DEC_RAX, 0, 0);
+    E(IMUL_RAX_I, 0, g->conv->out_stride);
+    E(ADD_RAX_I, 0, g->conv->record_size);
+    E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, out_size), 0);
+    x86_jump(a, X86_JNBE, slow);
+    E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, out), 0);
+    x86_jump(a, X86_JZ, slow);
+}
+
+const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
+                                  vfetch_jit_gx_fn *slow_fn, struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const struct vfetch_plan *conv = plan->converter;
@@ -571,7 +606,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
     /* At most 4 constants an op, and a bound on each op's and copy's instructions. */
     const unsigned pool = 4 * conv->desc.num_ops < GX_JIT_POOL_ENTRIES ? 4 * conv->desc.num_ops
                                                                         : GX_JIT_POOL_ENTRIES;
-    const size_t bound = 16 * (size_t)pool + 256 + 96 * (size_t)plan->num_copies +
+    const size_t bound = 16 * (size_t)pool + 384 + 96 * (size_t)plan->num_copies +
                          160 * (size_t)conv->desc.num_ops;
     uint8_t *rw, *rx;
     if (vfetch_jit_memory_open(bound, &rw, &rx, code))
@@ -587,20 +622,22 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
     struct x86_asm *a = &g->a;
     x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
-    const unsigned decline = x86_label(a), done = x86_label(a), loop = x86_label(a),
-                   next = x86_label(a);
-    E(MOV_RSI_MRDI, offsetof(struct vfetch_gx_run_params, vertices), 0);
-    E(MOV_ECX_MRDI, offsetof(struct vfetch_gx_run_params, count), 0);
+    const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
+                   loop = x86_label(a), next = x86_label(a), no_result = x86_label(a);
+    /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
+    emit_checks(g, crossover, slow);
+    E(MOV_MRSP_RDX, -8, 0);
+    E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
     if (plan->any_indexed)
         emit_index_pass(g, decline, done);
     else
         E(XOR_R9D_R9D, 0, 0);
-    E(MOV_RDX_MRDI, offsetof(struct vfetch_gx_run_params, out), 0);
+    E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
     x86_bind(a, loop);
     g->elem_copy = -1;
     if (plan->position_copy >= 0) {
         const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRSI : X86_MOVZX_EAX_W_MRSI, pc->src, 0);
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRDI : X86_MOVZX_EAX_W_MRDI, pc->src, 0);
         E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
         x86_jump(a, X86_JZ, next);
     }
@@ -611,15 +648,29 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfet
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
     if (plan->format.vertex_size)
-        E(ADD_RSI_I, 0, plan->format.vertex_size);
+        E(ADD_RDI_I, 0, plan->format.vertex_size);
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
+    /* the result: written, skipped, clamped (none: a past-the-end index declined) */
     x86_bind(a, done);
-    E(MOV_RAX_R9, 0, 0);
+    E(MOV_RDX_MRSP, -8, 0);
+    E(TEST_RDX_RDX, 0, 0);
+    x86_jump(a, X86_JZ, no_result);
+    E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
+    E(SUB_EAX_R9D, 0, 0);
+    E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+    E(MOV_MRDX_R9D, offsetof(struct vfetch_gx_result, skipped), 0);
+    E(MOV_MRDX_I, offsetof(struct vfetch_gx_result, clamped), 0);
+    x86_bind(a, no_result);
+    E(XOR_EAX_EAX, 0, 0);
     E(RET, 0, 0);
+    /* nothing written: the portable tier runs the draw, with the caller's arguments */
     x86_bind(a, decline);
-    E(OR_RAX_I, 0, -1);
-    E(RET, 0, 0);
+    E(MOV_RDX_MRSP, -8, 0);
+    x86_bind(a, slow);
+    E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
+    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
+    E(JMP_RAX, 0, 0);
     const int failed = why || x86_finish(a);
     const size_t used = a->len, bytes = x86_bytes_used(a);
     free(g);

@@ -50,18 +50,22 @@ const char *vfetch_jit_memory_method(void);
 
 struct vfetch_gx_plan;
 struct vfetch_gx_run_params;
+struct vfetch_gx_result;
 
 /**
- * A generated GX draw: reads the run's parameters (vertices, count >= 1, arrays, out) and
- * converts the vertices into out after checking every index (skip value,
- * bounds, bound arrays) of the kept vertices. Returns the number of skipped vertices, or -1
- * having written nothing when an array is unbound or an index lies past its array (the caller
- * then runs the record program, which reports or clamps exactly as documented). The caller has
- * checked the vertex bytes and that out holds count records.
+ * A generated GX draw, called as vfetch_gx_run is (plan and parameters not NULL): it checks the
+ * draw (the same checks, in the same order, as the portable tier), checks every index of the
+ * kept vertices (skip value, bounds, bound arrays), converts, and fills the result. Where a
+ * check fails, an index lies past its array, the output holds fewer than count records or the
+ * count reaches the crossover, it has written nothing and jumps to `slow` (the portable tier,
+ * vfetch_gx_run_portable) with the same arguments, which reports or clamps as documented.
  */
-typedef int64_t vfetch_jit_gx_fn(const struct vfetch_gx_run_params *params);
+typedef int vfetch_jit_gx_fn(const struct vfetch_gx_plan *plan,
+                             const struct vfetch_gx_run_params *params,
+                             struct vfetch_gx_result *result);
 
-/** Why a GX plan has no generated code (a static sentence), or NULL when it has. */
-const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, struct vfetch_jit_code *code);
+/** Generate a GX plan's draw. NULL, or why there is none (a static sentence). */
+const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
+                                  vfetch_jit_gx_fn *slow, struct vfetch_jit_code *code);
 
 #endif

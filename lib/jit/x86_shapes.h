@@ -8,7 +8,8 @@
  *
  * The includer defines S(name, mnemonic, operands...) and the operand kinds: REG(register),
  * MEM(base register, bytes) (base + displacement), RIP(bytes) (a constant of the code's pool),
- * IMM8, IMM32, IMMS (8 or 32 bits, whichever holds the value), REL (a 32-bit branch target).
+ * IMM8, IMM32, IMM64, IMMS (8 or 32 bits, whichever holds the value), REL (a 32-bit branch
+ * target).
  * Not installed.
  */
 #ifndef VFETCH_JIT_X86_SHAPES_H
@@ -17,12 +18,28 @@
 /* Operand letters in the names: the register, m<base> memory, p a pool constant, i an
    immediate. */
 #define X86_SHAPES                                                                          \
-    /* the draw's parameters, loop counters, results */                                    \
-    S(MOV_RSI_MRDI, MOV, REG(RSI), MEM(RDI, 8))                                             \
-    S(MOV_ECX_MRDI, MOV, REG(ECX), MEM(RDI, 4))                                             \
-    S(MOV_RDX_MRDI, MOV, REG(RDX), MEM(RDI, 8))                                             \
+    /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
+    S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
+    S(TEST_ECX_ECX, TEST, REG(ECX), REG(ECX))                                               \
+    S(CMP_ECX_I, CMP, REG(ECX), IMM32)                                                      \
+    S(IMUL_RAX_RCX_I, IMUL, REG(RAX), REG(RCX), IMMS)                                       \
+    S(MOV_EAX_ECX, MOV, REG(EAX), REG(ECX))                                                 \
+    S(DEC_RAX, DEC, REG(RAX))                                                               \
+    S(MOV_MRSP_RDX, MOV, MEM(RSP, 8), REG(RDX))                                             \
+    S(MOV_RDX_MRSP, MOV, REG(RDX), MEM(RSP, 8))                                             \
+    S(TEST_RDX_RDX, TEST, REG(RDX), REG(RDX))                                               \
+    S(MOV_EAX_MRSI, MOV, REG(EAX), MEM(RSI, 4))                                             \
+    S(SUB_EAX_R9D, SUB, REG(EAX), REG(R9D))                                                 \
+    S(MOV_MRDX_R9D, MOV, MEM(RDX, 4), REG(R9D))                                             \
+    S(XOR_EAX_EAX, XOR, REG(EAX), REG(EAX))                                                 \
+    S(MOV_RDI_I64, MOV, REG(RDI), IMM64)                                                    \
+    S(MOV_RAX_I64, MOV, REG(RAX), IMM64)                                                    \
+    S(JMP_RAX, JMP, REG(RAX))                                                               \
+    S(MOV_RDI_MRSI, MOV, REG(RDI), MEM(RSI, 8))                                             \
+    S(MOV_ECX_MRSI, MOV, REG(ECX), MEM(RSI, 4))                                             \
+    S(MOV_RDX_MRSI, MOV, REG(RDX), MEM(RSI, 8))                                             \
     S(XOR_R9D_R9D, XOR, REG(R9D), REG(R9D))                                                 \
-    S(ADD_RSI_I, ADD, REG(RSI), IMMS)                                                       \
+    S(ADD_RDI_I, ADD, REG(RDI), IMMS)                                                       \
     S(ADD_RDX_I, ADD, REG(RDX), IMMS)                                                       \
     S(ADD_R10_I, ADD, REG(R10), IMMS)                                                       \
     S(DEC_RCX, DEC, REG(RCX))                                                               \
@@ -35,15 +52,16 @@
     S(JZ, JZ, REL)                                                                          \
     S(JNZ, JNZ, REL)                                                                        \
     S(JNBE, JNBE, REL)                                                                      \
+    S(JNB, JNB, REL)                                                                        \
     /* pass 1: skip values and the highest index of each copy (in the red zone) */         \
-    S(CMP_MRDI_I, CMP, MEM(RDI, 8), IMM8)                                                   \
+    S(CMP_MRSI_I, CMP, MEM(RSI, 8), IMM8)                                                   \
     S(MOV_MRSP_I, MOV, MEM(RSP, 8), IMM32)                                                  \
-    S(MOV_R10_RSI, MOV, REG(R10), REG(RSI))                                                 \
+    S(MOV_R10_RDI, MOV, REG(R10), REG(RDI))                                                 \
     S(MOV_R11_RCX, MOV, REG(R11), REG(RCX))                                                 \
     S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
     S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
-    S(MOVZX_EAX_B_MRSI, MOVZX, REG(EAX), MEM(RSI, 1))                                       \
-    S(MOVZX_EAX_W_MRSI, MOVZX, REG(EAX), MEM(RSI, 2))                                       \
+    S(MOVZX_EAX_B_MRDI, MOVZX, REG(EAX), MEM(RDI, 1))                                       \
+    S(MOVZX_EAX_W_MRDI, MOVZX, REG(EAX), MEM(RDI, 2))                                       \
     S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
     S(ROL_AX_8, ROL, REG(AX), IMM8)                                                         \
     S(CMP_RAX_MRSP, CMP, REG(RAX), MEM(RSP, 8))                                             \
@@ -60,35 +78,35 @@
     S(CMP_R9_RCX, CMP, REG(R9), REG(RCX))                                                   \
     S(IMUL_RAX_I, IMUL, REG(RAX), REG(RAX), IMMS)                                           \
     S(ADD_RAX_I, ADD, REG(RAX), IMMS)                                                       \
-    S(CMP_RAX_MRDI, CMP, REG(RAX), MEM(RDI, 8))                                             \
+    S(CMP_RAX_MRSI, CMP, REG(RAX), MEM(RSI, 8))                                             \
     /* pass 2: an indexed copy's element into r8 */                                        \
-    S(MOVZX_R8D_B_MRSI, MOVZX, REG(R8D), MEM(RSI, 1))                                       \
-    S(MOVZX_R8D_W_MRSI, MOVZX, REG(R8D), MEM(RSI, 2))                                       \
+    S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
+    S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
     S(ROL_R8W_8, ROL, REG(R8W), IMM8)                                                       \
     S(XOR_R8D_R8D, XOR, REG(R8D), REG(R8D))                                                 \
     S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \
     S(IMUL_R8_I, IMUL, REG(R8), REG(R8), IMMS)                                              \
-    S(ADD_R8_MRDI, ADD, REG(R8), MEM(RDI, 8))                                               \
+    S(ADD_R8_MRSI, ADD, REG(R8), MEM(RSI, 8))                                               \
     /* an op's bytes into xmm0, from the vertex (rsi) or an element (r8) */                \
-    S(VPINSRB_X0_X15_MRSI, VPINSRB, REG(XMM0), REG(XMM15), MEM(RSI, 1), IMM8)               \
+    S(VPINSRB_X0_X15_MRDI, VPINSRB, REG(XMM0), REG(XMM15), MEM(RDI, 1), IMM8)               \
     S(VPINSRB_X0_X15_MR8, VPINSRB, REG(XMM0), REG(XMM15), MEM(R8, 1), IMM8)                 \
-    S(VPINSRW_X0_X15_MRSI, VPINSRW, REG(XMM0), REG(XMM15), MEM(RSI, 2), IMM8)               \
+    S(VPINSRW_X0_X15_MRDI, VPINSRW, REG(XMM0), REG(XMM15), MEM(RDI, 2), IMM8)               \
     S(VPINSRW_X0_X15_MR8, VPINSRW, REG(XMM0), REG(XMM15), MEM(R8, 2), IMM8)                 \
-    S(VMOVD_X0_MRSI, VMOVD, REG(XMM0), MEM(RSI, 4))                                         \
+    S(VMOVD_X0_MRDI, VMOVD, REG(XMM0), MEM(RDI, 4))                                         \
     S(VMOVD_X0_MR8, VMOVD, REG(XMM0), MEM(R8, 4))                                           \
-    S(VMOVQ_X0_MRSI, VMOVQ, REG(XMM0), MEM(RSI, 8))                                         \
+    S(VMOVQ_X0_MRDI, VMOVQ, REG(XMM0), MEM(RDI, 8))                                         \
     S(VMOVQ_X0_MR8, VMOVQ, REG(XMM0), MEM(R8, 8))                                           \
-    S(VMOVDQU_X0_MRSI, VMOVDQU, REG(XMM0), MEM(RSI, 16))                                    \
+    S(VMOVDQU_X0_MRDI, VMOVDQU, REG(XMM0), MEM(RDI, 16))                                    \
     S(VMOVDQU_X0_MR8, VMOVDQU, REG(XMM0), MEM(R8, 16))                                      \
-    S(VPINSRB_X0_X0_MRSI, VPINSRB, REG(XMM0), REG(XMM0), MEM(RSI, 1), IMM8)                 \
+    S(VPINSRB_X0_X0_MRDI, VPINSRB, REG(XMM0), REG(XMM0), MEM(RDI, 1), IMM8)                 \
     S(VPINSRB_X0_X0_MR8, VPINSRB, REG(XMM0), REG(XMM0), MEM(R8, 1), IMM8)                   \
-    S(VPINSRW_X0_X0_MRSI, VPINSRW, REG(XMM0), REG(XMM0), MEM(RSI, 2), IMM8)                 \
+    S(VPINSRW_X0_X0_MRDI, VPINSRW, REG(XMM0), REG(XMM0), MEM(RDI, 2), IMM8)                 \
     S(VPINSRW_X0_X0_MR8, VPINSRW, REG(XMM0), REG(XMM0), MEM(R8, 2), IMM8)                   \
-    S(VPINSRD_X0_X0_MRSI, VPINSRD, REG(XMM0), REG(XMM0), MEM(RSI, 4), IMM8)                 \
+    S(VPINSRD_X0_X0_MRDI, VPINSRD, REG(XMM0), REG(XMM0), MEM(RDI, 4), IMM8)                 \
     S(VPINSRD_X0_X0_MR8, VPINSRD, REG(XMM0), REG(XMM0), MEM(R8, 4), IMM8)                   \
-    S(VPINSRQ_X0_X0_MRSI, VPINSRQ, REG(XMM0), REG(XMM0), MEM(RSI, 8), IMM8)                 \
+    S(VPINSRQ_X0_X0_MRDI, VPINSRQ, REG(XMM0), REG(XMM0), MEM(RDI, 8), IMM8)                 \
     S(VPINSRQ_X0_X0_MR8, VPINSRQ, REG(XMM0), REG(XMM0), MEM(R8, 8), IMM8)                   \
-    S(MOV_EAX_MRSI, MOV, REG(EAX), MEM(RSI, 4))                                             \
+    S(MOV_EAX_MRDI, MOV, REG(EAX), MEM(RDI, 4))                                             \
     S(MOV_EAX_MR8, MOV, REG(EAX), MEM(R8, 4))                                               \
     /* conversions */                                                                       \
     S(VPSHUFB_X0_X0_P, VPSHUFB, REG(XMM0), REG(XMM0), RIP(16))                              \

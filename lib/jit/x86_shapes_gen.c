@@ -14,7 +14,7 @@
 
 #include "x86_shapes.h"
 
-enum { OP_NONE, OP_REG, OP_MEM, OP_RIP, OP_IMM8, OP_IMM32, OP_IMMS, OP_REL };
+enum { OP_NONE, OP_REG, OP_MEM, OP_RIP, OP_IMM8, OP_IMM32, OP_IMM64, OP_IMMS, OP_REL };
 
 struct operand_spec {
     int kind;
@@ -34,13 +34,15 @@ struct shape_spec {
 #define IMM8 { OP_IMM8, ZYDIS_REGISTER_NONE, 0 }
 #define IMM32 { OP_IMM32, ZYDIS_REGISTER_NONE, 0 }
 #define IMMS { OP_IMMS, ZYDIS_REGISTER_NONE, 0 }
+#define IMM64 { OP_IMM64, ZYDIS_REGISTER_NONE, 0 }
 #define REL { OP_REL, ZYDIS_REGISTER_NONE, 0 }
 #define S(name, mn, ...) { #name, ZYDIS_MNEMONIC_##mn, { __VA_ARGS__ } },
 static const struct shape_spec shapes[] = { X86_SHAPES };
 #undef S
 
 /* Marker values: small ones select the 8-bit forms, large ones the 32-bit forms. */
-static const int64_t small_marker = 0x12, large_marker = 0x12345678;
+static const int64_t small_marker = 0x12, large_marker = 0x12345678,
+                     huge_marker = 0x1234567812345678;
 
 static int encode(const struct shape_spec *s, int wide_disp, int wide_imm, uint8_t *out,
                   ZyanUSize *len)
@@ -73,8 +75,9 @@ static int encode(const struct shape_spec *s, int wide_disp, int wide_imm, uint8
             break;
         default:
             e->type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
-            e->imm.s = o->kind == OP_IMM32 || (o->kind == OP_IMMS && wide_imm) ? large_marker
-                                                                                : small_marker;
+            e->imm.s = o->kind == OP_IMM64                                     ? huge_marker
+                       : o->kind == OP_IMM32 || (o->kind == OP_IMMS && wide_imm) ? large_marker
+                                                                                 : small_marker;
             break;
         }
     }
