@@ -358,15 +358,13 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
 }
 
 /* From how many vertices a draw runs the portable tier: a model of the peer kit's crossovers
-   (docs/jit.md): a direct word copy is one copy of the records at every count; a record program
-   converts whole groups per vector and overtakes the generated code's vertex-by-vertex loop
-   between 16 and 256 vertices; the per-op path never does. */
+   (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
+   code's vertex-by-vertex loop between 16 and 256 vertices; the per-op path never does, nor the
+   portable copy of a direct word copy (the generated code copies the same way, without calls). */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
 {
     const struct vfetch_plan *conv = p->converter;
-    if (conv->word_copy && !p->any_indexed)
-        return 0;
-    if (conv->record)
+    if (conv->record && !(conv->word_copy && !p->any_indexed))
         return GX_JIT_RECORD_CROSSOVER;
     return UINT32_MAX;
 }

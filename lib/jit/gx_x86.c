@@ -557,6 +557,46 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     }
 }
 
+/* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
+   and the output stride is the vertex size): count * size bytes, 32 at a time, then 4. */
+static void emit_word_copy(struct gen *g, int bswap)
+{
+    static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
+                                         8,  15, 14, 13, 12, 3,  2,  1,  0,  7,  6,
+                                         5,  4,  11, 10, 9,  8,  15, 14, 13, 12 };
+    struct x86_asm *a = &g->a;
+    const unsigned wide = x86_label(a), words = x86_label(a), word = x86_label(a),
+                   end = x86_label(a);
+    E(IMUL_RAX_RCX_I, 0, g->plan->format.vertex_size);
+    E(CMP_RAX_I, 0, 32);
+    x86_jump(a, X86_JB, words);
+    x86_bind(a, wide);
+    E(VMOVDQU_Y0_MRDI, 0, 0);
+    if (bswap)
+        E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, reverse, 2), 0);
+    E(VMOVUPS_MRDX_Y0, 0, 0);
+    E(ADD_RDI_I, 0, 32);
+    E(ADD_RDX_I, 0, 32);
+    E(SUB_RAX_I, 0, 32);
+    E(CMP_RAX_I, 0, 32);
+    x86_jump(a, X86_JNB, wide);
+    E(VZEROUPPER, 0, 0);
+    x86_bind(a, words);
+    E(TEST_RAX_RAX, 0, 0);
+    x86_jump(a, X86_JZ, end);
+    x86_bind(a, word);
+    E(MOV_R8D_MRDI, 0, 0);
+    if (bswap)
+        E(BSWAP_R8D, 0, 0);
+    E(MOV_MRDX_R8D, 0, 0);
+    E(ADD_RDI_I, 0, 4);
+    E(ADD_RDX_I, 0, 4);
+    E(SUB_RAX_I, 0, 4);
+    x86_jump(a, X86_JNZ, word);
+    x86_bind(a, end);
+    E(XOR_R9D_R9D, 0, 0);
+}
+
 /* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
    done: an index policy out of range, no vertices or at least the crossover's count, the vertex
    bytes, an output that does not hold a record for every vertex (the portable tier then checks
@@ -603,9 +643,11 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         indexed += plan->copies[k].array != VFETCH_GX_FROM_VERTEX;
     if (indexed > GX_JIT_MAX_INDEXED)
         return "more indexed copies than the generated code keeps";
-    /* At most 4 constants an op, and a bound on each op's and copy's instructions. */
-    const unsigned pool = 4 * conv->desc.num_ops < GX_JIT_POOL_ENTRIES ? 4 * conv->desc.num_ops
-                                                                        : GX_JIT_POOL_ENTRIES;
+    /* At most 4 constants an op (a word copy: one of two entries), and a bound on each op's
+       and copy's instructions. */
+    const unsigned pool = 4 * conv->desc.num_ops + 2 < GX_JIT_POOL_ENTRIES
+                              ? 4 * conv->desc.num_ops + 2
+                              : GX_JIT_POOL_ENTRIES;
     const size_t bound = 16 * (size_t)pool + 384 + 96 * (size_t)plan->num_copies +
                          160 * (size_t)conv->desc.num_ops;
     uint8_t *rw, *rx;
@@ -633,6 +675,11 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     else
         E(XOR_R9D_R9D, 0, 0);
     E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
+    const char *why = NULL;
+    if (conv->word_copy && !plan->any_indexed) {
+        emit_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
+        goto finish;
+    }
     x86_bind(a, loop);
     g->elem_copy = -1;
     if (plan->position_copy >= 0) {
@@ -641,7 +688,6 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
         x86_jump(a, X86_JZ, next);
     }
-    const char *why = NULL;
     for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
         why = emit_op(g, i, &conv->ops[i]);
     if (conv->out_stride)
@@ -651,6 +697,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         E(ADD_RDI_I, 0, plan->format.vertex_size);
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
+finish:
     /* the result: written, skipped, clamped (none: a past-the-end index declined) */
     x86_bind(a, done);
     E(MOV_RDX_MRSP, -8, 0);

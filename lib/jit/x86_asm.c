@@ -29,18 +29,25 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
         a->failed = 1;
 }
 
-uint64_t x86_const(struct x86_asm *a, const void *bytes16)
+uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
 {
-    for (size_t i = 0; i < a->pool_used; i++)
-        if (!memcmp(a->buf + 16 * i, bytes16, 16))
+    const size_t n = 16 * (size_t)entries;
+    for (size_t i = 0; i + entries <= a->pool_used; i++)
+        if (!memcmp(a->buf + 16 * i, bytes, n))
             return a->runtime + 16 * i;
-    if (a->pool_used == a->pool_cap) {
+    if (a->pool_used + entries > a->pool_cap) {
         a->failed = 1;
         return a->runtime;
     }
-    const size_t at = 16 * a->pool_used++;
-    memcpy(a->buf + at, bytes16, 16);
+    const size_t at = 16 * a->pool_used;
+    a->pool_used += entries;
+    memcpy(a->buf + at, bytes, n);
     return a->runtime + at;
+}
+
+uint64_t x86_const(struct x86_asm *a, const void *bytes16)
+{
+    return x86_const_wide(a, bytes16, 1);
 }
 
 static int fits8(int64_t v)

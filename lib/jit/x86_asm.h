@@ -45,6 +45,9 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
 /** The run-time address of a 16-byte constant in the pool (deduplicated). */
 uint64_t x86_const(struct x86_asm *a, const void *bytes16);
 
+/** The same for a constant of `entries` 16-byte entries (a 32-byte vector: 2). */
+uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries);
+
 /** Append one instruction: `disp` is its memory operand's displacement (for a pool operand,
     the constant's address from x86_const), `imm` its immediate; either ignored when the shape
     has none. */

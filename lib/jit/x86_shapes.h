@@ -132,6 +132,18 @@
     S(VPOR_X0_X0_P, VPOR, REG(XMM0), REG(XMM0), RIP(16))                                    \
     S(VPSHUFD_X0_X0_I, VPSHUFD, REG(XMM0), REG(XMM0), IMM8)                                 \
     S(VBLENDPS_X0_X0_P_I, VBLENDPS, REG(XMM0), REG(XMM0), RIP(16), IMM8)                    \
+    /* word copies: 16 bytes at a time, then 4 */                                           \
+    S(SUB_RAX_I, SUB, REG(RAX), IMMS)                                                       \
+    S(VMOVDQU_Y0_MRDI, VMOVDQU, REG(YMM0), MEM(RDI, 32))                                    \
+    S(VPSHUFB_Y0_Y0_P, VPSHUFB, REG(YMM0), REG(YMM0), RIP(32))                              \
+    S(VMOVUPS_MRDX_Y0, VMOVUPS, MEM(RDX, 32), REG(YMM0))                                    \
+    S(VZEROUPPER, VZEROUPPER)                                                               \
+    S(CMP_RAX_I, CMP, REG(RAX), IMMS)                                                       \
+    S(TEST_RAX_RAX, TEST, REG(RAX), REG(RAX))                                               \
+    S(JB, JB, REL)                                                                          \
+    S(MOV_R8D_MRDI, MOV, REG(R8D), MEM(RDI, 4))                                             \
+    S(BSWAP_R8D, BSWAP, REG(R8D))                                                           \
+    S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
     /* stores into the output record (rdx) */                                              \
     S(VMOVD_MRDX_X0, VMOVD, MEM(RDX, 4), REG(XMM0))                                         \
     S(VMOVQ_MRDX_X0, VMOVQ, MEM(RDX, 8), REG(XMM0))                                         \

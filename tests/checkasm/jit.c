@@ -56,6 +56,17 @@ static void random_gx_desc(struct vfetch_gx_desc *d)
         d->array_stride[a] = (uint8_t)(rnd_below(4) == 0 ? rnd_below(256) : 4 * rnd_below(12));
     d->layout = (enum vfetch_gx_layout)rnd_below(5);
     d->color_output = (enum vfetch_gx_color_output)rnd_below(2);
+    if (rnd_below(4) == 0) { /* a float format the captures have: a word copy where direct */
+        d->regs.vcd_lo &= rnd_below(2) ? 0x1e00u : 0x0600u; /* position, and a normal */
+        d->regs.vcd_lo |= 1u << 9;
+        d->regs.vat_a = (d->regs.vat_a & ~(7u << 1 | 7u << 10 | 7u << 22)) | 4u << 1 | 4u << 10 |
+                        4u << 22;
+        d->regs.vat_b = (d->regs.vat_b & ~(7u << 1 | 7u << 10 | 7u << 19 | 7u << 28)) |
+                        4u << 1 | 4u << 10 | 4u << 19 | 4u << 28;
+        d->regs.vat_c = (d->regs.vat_c & ~(7u << 6 | 7u << 15 | 7u << 24)) | 4u << 6 | 4u << 15 |
+                        4u << 24;
+        d->layout = rnd_below(2) ? VFETCH_GX_LAYOUT_PACKED : VFETCH_GX_LAYOUT_DOLPHIN;
+    }
 }
 
 struct gx_draw {
