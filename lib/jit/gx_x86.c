@@ -558,33 +558,57 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
 }
 
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
-   and the output stride is the vertex size): count * size bytes, 32 at a time, then 4. */
+   and the output stride is the vertex size): count * size bytes (a multiple of 4), 32 at a
+   time and the last 32 again where they overlap the previous step (the same bytes written
+   twice: source and output do not overlap); 16 and 16 below 32 bytes; words below 16. */
 static void emit_word_copy(struct gen *g, int bswap)
 {
     static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
                                          8,  15, 14, 13, 12, 3,  2,  1,  0,  7,  6,
                                          5,  4,  11, 10, 9,  8,  15, 14, 13, 12 };
     struct x86_asm *a = &g->a;
-    const unsigned wide = x86_label(a), words = x86_label(a), word = x86_label(a),
-                   end = x86_label(a);
+    const unsigned wide = x86_label(a), wide_end = x86_label(a), half = x86_label(a),
+                   word = x86_label(a), end = x86_label(a);
+    const uint64_t ctrl = x86_const_wide(a, reverse, 2);
     E(IMUL_RAX_RCX_I, 0, g->plan->format.vertex_size);
     E(CMP_RAX_I, 0, 32);
-    x86_jump(a, X86_JB, words);
+    x86_jump(a, X86_JB, half);
     x86_bind(a, wide);
     E(VMOVDQU_Y0_MRDI, 0, 0);
     if (bswap)
-        E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, reverse, 2), 0);
+        E(VPSHUFB_Y0_Y0_P, ctrl, 0);
     E(VMOVUPS_MRDX_Y0, 0, 0);
     E(ADD_RDI_I, 0, 32);
     E(ADD_RDX_I, 0, 32);
     E(SUB_RAX_I, 0, 32);
     E(CMP_RAX_I, 0, 32);
     x86_jump(a, X86_JNB, wide);
-    E(VZEROUPPER, 0, 0);
-    x86_bind(a, words);
     E(TEST_RAX_RAX, 0, 0);
-    x86_jump(a, X86_JZ, end);
-    x86_bind(a, word);
+    x86_jump(a, X86_JZ, wide_end);
+    E(ADD_RDI_RAX, 0, 0); /* the last 32 bytes, again in part */
+    E(ADD_RDX_RAX, 0, 0);
+    E(VMOVDQU_Y0_MRDI, -32, 0);
+    if (bswap)
+        E(VPSHUFB_Y0_Y0_P, ctrl, 0);
+    E(VMOVUPS_MRDX_Y0, -32, 0);
+    x86_bind(a, wide_end);
+    E(VZEROUPPER, 0, 0);
+    x86_jump(a, X86_JMP, end);
+    x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
+    E(CMP_RAX_I, 0, 16);
+    x86_jump(a, X86_JB, word);
+    E(VMOVDQU_X0_MRDI, 0, 0);
+    if (bswap)
+        E(VPSHUFB_X0_X0_P, ctrl, 0);
+    E(VMOVUPS_MRDX_X0, 0, 0);
+    E(ADD_RDI_RAX, 0, 0);
+    E(ADD_RDX_RAX, 0, 0);
+    E(VMOVDQU_X0_MRDI, -16, 0);
+    if (bswap)
+        E(VPSHUFB_X0_X0_P, ctrl, 0);
+    E(VMOVUPS_MRDX_X0, -16, 0);
+    x86_jump(a, X86_JMP, end);
+    x86_bind(a, word); /* 4..12 bytes */
     E(MOV_R8D_MRDI, 0, 0);
     if (bswap)
         E(BSWAP_R8D, 0, 0);

@@ -138,6 +138,8 @@
     S(VPSHUFB_Y0_Y0_P, VPSHUFB, REG(YMM0), REG(YMM0), RIP(32))                              \
     S(VMOVUPS_MRDX_Y0, VMOVUPS, MEM(RDX, 32), REG(YMM0))                                    \
     S(VZEROUPPER, VZEROUPPER)                                                               \
+    S(ADD_RDI_RAX, ADD, REG(RDI), REG(RAX))                                                 \
+    S(ADD_RDX_RAX, ADD, REG(RDX), REG(RAX))                                                 \
     S(CMP_RAX_I, CMP, REG(RAX), IMMS)                                                       \
     S(TEST_RAX_RAX, TEST, REG(RAX), REG(RAX))                                               \
     S(JB, JB, REL)                                                                          \
