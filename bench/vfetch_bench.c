@@ -365,6 +365,8 @@ static const struct gx_config gx_configs[] = {
     { "gx-b", { 1u << 9 | 1u << 11, 1, 1 | 4u << 1 | 4u << 10 | 1u << 21 | 4u << 22 | 1u << 30, 1u << 31, 0 }, 0, 0, 0 },
     /* (c) position index16 into f32 XYZ (65,535 entries), color0 index8 into rgb565 */
     { "gx-c", { 3u << 9 | 2u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, 1u << 31, 0 }, 12, 2, 0 },
+    /* (e) config c's attributes direct: position f32 XYZ, color0 rgb565 */
+    { "gx-e", { 1u << 9 | 1u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, 1u << 31, 0 }, 0, 0, 0 },
     /* (d) position u8 XYZ, texcoord0 u8 ST (BYTEDEQUANT, shifts 2 and 7) */
     { "gx-d", { 1u << 9, 1, 1 | 0u << 1 | 2u << 4 | 1u << 21 | 0u << 22 | 7u << 25 | 1u << 30, 1u << 31, 0 }, 0, 0, 0 },
     /* (all-indexed) Dolphin's LargeFloatVertexSpeed format: the nine matrix indices direct;
@@ -451,16 +453,26 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
             cp.array_stride[a] = gx_all_stride[a];
     cp.layout = output->layout;
     cp.color_output = output->color_output;
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+    /* Each level's plan as created (the generated code where it has some, up to its
+       crossover), and at the levels with the JIT the portable tier alone ("-portable"). */
+    for (size_t v = 0; v < 2 * sizeof levels / sizeof levels[0]; v++) {
+        const size_t l = v / 2;
+        const int portable = v % 2;
         if (!level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
+        vfetch_set_jit_mode(portable ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
         vfetch_gx_plan *plan;
         if (vfetch_gx_compile(&cp, &plan))
             abort();
+        vfetch_set_jit_mode(VFETCH_JIT_ON);
         const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
-        if (l > 0 && strcmp(plan_level(conv), levels[l].name) != 0) {
-            vfetch_gx_plan_free(plan); /* level not built */
+        struct vfetch_plan_info info;
+        vfetch_gx_plan_info(plan, &info);
+        if ((l > 0 && strcmp(plan_level(conv), levels[l].name) != 0) || /* level not built */
+            (portable && !vfetch_jit_available()) ||
+            (portable && !(levels[l].flags & VFETCH_CPU_AVX2))) { /* no JIT: the same plan */
+            vfetch_gx_plan_free(plan);
             continue;
         }
         for (size_t i = 0; plan_counts[i]; i++) {
@@ -471,8 +483,8 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
             job->n = plan_counts[i];
             job->indexed = cfg->all_indexed ? 2 : cfg->pos_stride != 0;
             char name[160];
-            snprintf(name, sizeof name, "plan/%s%s/%s/%u", cfg->name, output->suffix,
-                     levels[l].name, plan_counts[i]);
+            snprintf(name, sizeof name, "plan/%s%s/%s%s/%u", cfg->name, output->suffix,
+                     levels[l].name, portable ? "-portable" : "", plan_counts[i]);
             bmc_register(name, bench_gx, job);
             register_memcpy(job->n * vfetch_gx_plan_out_stride(plan));
         }
@@ -873,6 +885,82 @@ static void bench_compile_gx(bmc_state *st, void *user)
         vfetch_gx_plan_free(plan);
     }
     bmc_set_items_processed(st, bmc_iterations(st));
+}
+
+/* compile/gx-portable: the same without generated code; compile/gx-allindexed: the all-indexed
+   format (Dolphin's LargeFloatVertexSpeed) in Dolphin's layout, with its code. */
+static void bench_compile_gx_variant(bmc_state *st, void *user)
+{
+    const int all_indexed = user != NULL;
+    struct vfetch_gx_desc cp;
+    memset(&cp, 0, sizeof cp);
+    const struct gx_config *cfg = &gx_configs[all_indexed ? 5 : 0];
+    cp.regs = cfg->regs;
+    if (all_indexed) {
+        cp.layout = VFETCH_GX_LAYOUT_DOLPHIN;
+        cp.color_output = VFETCH_GX_COLOR_RGBA8;
+        memcpy(cp.array_stride, gx_all_stride, sizeof cp.array_stride);
+    }
+    vfetch_set_jit_mode(all_indexed ? VFETCH_JIT_ON : VFETCH_JIT_OFF);
+    while (bmc_keep_running(st)) {
+        vfetch_gx_plan *plan;
+        if (vfetch_gx_compile(&cp, &plan)) {
+            bmc_skip_with_error(st, "compile failed");
+            break;
+        }
+        vfetch_gx_plan_free(plan);
+    }
+    vfetch_set_jit_mode(VFETCH_JIT_ON);
+    bmc_set_items_processed(st, bmc_iterations(st));
+}
+
+/* --jit-coverage: how many of the benchmark's GX plans (every config, every output layout,
+   Dolphin's included, at every level with the JIT) have generated code, and why the others
+   have none. */
+static int print_jit_coverage(void)
+{
+    static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_LAYOUT_PACKED,
+                                                     VFETCH_GX_LAYOUT_DOLPHIN };
+    unsigned plans = 0, with_code = 0, most_bytes = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
+            for (size_t o = 0; o < 3; o++)
+                for (int color = 0; color < 2; color++) {
+                    struct vfetch_gx_desc cp;
+                    memset(&cp, 0, sizeof cp);
+                    cp.regs = gx_configs[c].regs;
+                    cp.array_stride[VFETCH_GX_POSITION] = gx_configs[c].pos_stride;
+                    cp.array_stride[VFETCH_GX_COLOR0] = gx_configs[c].color0_stride;
+                    if (gx_configs[c].all_indexed)
+                        memcpy(cp.array_stride, gx_all_stride, sizeof cp.array_stride);
+                    cp.layout = layouts[o];
+                    cp.color_output = color ? VFETCH_GX_COLOR_RGBA8 : VFETCH_GX_COLOR_FLOAT;
+                    vfetch_gx_plan *plan;
+                    if (vfetch_gx_compile(&cp, &plan))
+                        abort();
+                    struct vfetch_plan_info info;
+                    vfetch_gx_plan_info(plan, &info);
+                    plans++;
+                    if (info.jit) {
+                        with_code++;
+                        most_bytes = info.jit_code_bytes > most_bytes ? info.jit_code_bytes
+                                                                      : most_bytes;
+                    } else
+                        printf("jit: no code for %s layout %d color %d at %s: %s\n",
+                               gx_configs[c].name, (int)layouts[o], color, levels[l].name,
+                               info.jit_reason);
+                    vfetch_gx_plan_free(plan);
+                }
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("jit coverage: %u of %u GX plans have generated code (the peer kit's configs a-f in "
+           "the vec4, packed and Dolphin layouts, float and RGBA8 colors, at every level with "
+           "the JIT); largest %u bytes%s\n",
+           with_code, plans, most_bytes, vfetch_jit_available() ? "" : " (no JIT in this build)");
+    return 0;
 }
 
 /* ---- compile ---- */
@@ -1355,6 +1443,8 @@ static int64_t callcost_calls(const char *name)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--jit-coverage"))
+        return print_jit_coverage();
     const char *captures_dir = take_captures_dir(&argc, argv);
     const char *callcost = take_callcost(&argc, argv);
     if (callcost)
@@ -1378,6 +1468,8 @@ int main(int argc, char **argv)
     register_gx_texture();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
+    bmc_register("compile/gx-portable/-/-", bench_compile_gx_variant, NULL);
+    bmc_register("compile/gx-allindexed/-/-", bench_compile_gx_variant, (void *)1);
     bmc_register("compile/r300-state/-/-", bench_r300_state, NULL);
     vfetch_set_cpu_mask(~0u);
     /* on stderr: stdout is Google Benchmark's, e.g. --benchmark_format=json */

@@ -5,9 +5,11 @@
  * read-write view written and unmapped, and a read-execute view run; the two addresses differ,
  * so code is generated for the execute view's address. Which way works is probed once per
  * process; where neither does, plans keep the record program (vfetch_plan_info says so).
+ * VFETCH_JIT_MEMFD=1 in the environment forces the memfd way (its tests).
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -54,6 +56,18 @@ static int probe_method(void)
         return m;
     const size_t bytes = page_round(1);
     m = METHOD_NONE;
+    /* Tests force the second way, as a system that refuses mprotect to executable would. */
+    const char *force = getenv("VFETCH_JIT_MEMFD");
+    if (force && force[0] == '1') {
+        uint8_t *rw, *rx;
+        if (memfd_open(bytes, &rw, &rx) == 0) {
+            m = METHOD_MEMFD;
+            munmap(rw, bytes);
+            munmap(rx, bytes);
+        }
+        atomic_store(&memory_method, m);
+        return m;
+    }
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
         if (mprotect(p, bytes, PROT_READ | PROT_EXEC) == 0)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "checkasm.h"
+#include "jit/jit.h"
 #include "vfetch/gx.h"
 
 /* The mappings of this process that are writable and executable at once (from /proc). */
@@ -265,9 +266,20 @@ static void check_jit_gx(void)
         if (generated * 10 < compiled * jit_levels * 9)
             test_failures++;
     }
+#if VFETCH_HAVE_JIT
+    const char *memory = vfetch_jit_memory_method();
+    const char *forced = getenv("VFETCH_JIT_MEMFD");
+    if (forced && forced[0] == '1') { /* the second way was asked for: it must be the one */
+        test_checks++;
+        if (strcmp(memory, "memfd"))
+            test_failures++;
+    }
+#else
+    const char *memory = "none (built without the JIT)";
+#endif
     printf("  jit-gx: %u formats (%u compiled) x %u levels with the JIT, %u draws; generated code "
-           "for %u of %u plans%s\n",
-           formats, compiled, jit_levels, draws, generated, compiled * jit_levels,
+           "for %u of %u plans; code memory: %s%s\n",
+           formats, compiled, jit_levels, draws, generated, compiled * jit_levels, memory,
            test_failures == before ? "" : "  FAILED");
     for (unsigned k = 0; k < 8 && reasons[k]; k++)
         printf("    none for %u: %s\n", reason_count[k], reasons[k]);
