@@ -364,8 +364,12 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
 {
     const struct vfetch_plan *conv = p->converter;
-    if (conv->record && !(conv->word_copy && !p->any_indexed))
-        return GX_JIT_RECORD_CROSSOVER;
+    if (conv->record && !(conv->word_copy && !p->any_indexed)) {
+        /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
+        const char *env = getenv("VFETCH_JIT_CROSSOVER");
+        const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+        return env && n && n <= UINT32_MAX ? (uint32_t)n : GX_JIT_RECORD_CROSSOVER;
+    }
     return UINT32_MAX;
 }
 
