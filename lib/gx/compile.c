@@ -359,12 +359,19 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
 
 /* From how many vertices a draw runs the portable tier: a model of the peer kit's crossovers
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
-   code's vertex-by-vertex loop between 16 and 256 vertices; the per-op path never does, nor the
-   portable copy of a direct word copy (the generated code copies the same way, without calls). */
+   code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
+   indexed attributes; the per-op path never does, nor the portable copy of a direct word copy
+   (the generated code copies the same way, without calls). */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
 {
     const struct vfetch_plan *conv = p->converter;
-    if (conv->record && !(conv->word_copy && !p->any_indexed)) {
+    unsigned indexed = 0;
+    for (unsigned k = 0; k < p->num_copies; k++)
+        indexed += p->copies[k].array != VFETCH_GX_FROM_VERTEX;
+    /* three or more indexed copies: the record program's staging or gathering costs more than
+       the generated code's per-vertex loads (callgrind, avx2: the all-indexed format 357
+       instructions a vertex at 4,096 vertices through the record program, 162 generated) */
+    if (conv->record && !(conv->word_copy && !p->any_indexed) && indexed < 3) {
         /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
         const char *env = getenv("VFETCH_JIT_CROSSOVER");
         const unsigned long n = env ? strtoul(env, NULL, 0) : 0;

@@ -91,6 +91,7 @@ struct gen {
     const struct vfetch_gx_plan *plan;
     const struct vfetch_plan *conv;
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
+    int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
 };
 
@@ -125,12 +126,15 @@ static void load_element(struct gen *g, int k)
         return;
     const struct vfetch_gx_copy *cp = &g->plan->copies[k];
     const uint32_t stride = g->plan->desc.array_stride[cp->array];
-    if (cp->index_size == 1)
-        E(MOVZX_R8D_B_MRDI, cp->src, 0);
-    else {
-        E(MOVZX_R8D_W_MRDI, cp->src, 0);
+    if (cp->index_size == 1) {
+        if (g->raw_copy != k)
+            E(MOVZX_R8D_B_MRDI, cp->src, 0);
+    } else {
+        if (g->raw_copy != k)
+            E(MOVZX_R8D_W_MRDI, cp->src, 0);
         E(ROL_R8W_8, 0, 8);
     }
+    g->raw_copy = -1;
     if (stride == 0)
         E(XOR_R8D_R8D, 0, 0);
     else if ((stride & (stride - 1)) == 0) {
@@ -155,8 +159,10 @@ static unsigned span_pos(const struct span_layout *l, unsigned j)
     return j < l->s1 ? j : l->s1 + (j - (l->span - l->s2));
 }
 
-/* Load span bytes at [base + lo] into xmm0 in at most two loads that read only those bytes. */
-static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct span_layout *l)
+/* Load span bytes at [base + lo] into xmm0 (xmm1: dst 1, from the vertex only) in at most two
+   loads that read only those bytes. */
+static void load_span_to(struct gen *g, int elem, int dst, int32_t lo, unsigned span,
+                         struct span_layout *l)
 {
     unsigned s1 = 1;
     while (s1 * 2 <= span && s1 < 16)
@@ -169,22 +175,33 @@ static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct
     l->s1 = s1;
     l->s2 = s2;
     l->span = span;
-    switch (s1) {
-    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X15_MR8 : X86_VPINSRB_X0_X15_MRDI, lo, 0); break;
-    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X15_MR8 : X86_VPINSRW_X0_X15_MRDI, lo, 0); break;
-    case 4: x86_op(&g->a, elem ? X86_VMOVD_X0_MR8 : X86_VMOVD_X0_MRDI, lo, 0); break;
-    case 8: x86_op(&g->a, elem ? X86_VMOVQ_X0_MR8 : X86_VMOVQ_X0_MRDI, lo, 0); break;
-    default: x86_op(&g->a, elem ? X86_VMOVDQU_X0_MR8 : X86_VMOVDQU_X0_MRDI, lo, 0); break;
-    }
+    /* first load, then the insert: [size][base: 0 vertex, 1 element, 2 vertex to xmm1] */
+    static const enum x86_shape first[5][3] = {
+        [1] = { X86_VPINSRB_X0_X15_MRDI, X86_VPINSRB_X0_X15_MR8, X86_VPINSRB_X1_X15_MRDI },
+        [2] = { X86_VPINSRW_X0_X15_MRDI, X86_VPINSRW_X0_X15_MR8, X86_VPINSRW_X1_X15_MRDI },
+        [3] = { X86_VMOVD_X0_MRDI, X86_VMOVD_X0_MR8, X86_VMOVD_X1_MRDI },
+        [4] = { X86_VMOVQ_X0_MRDI, X86_VMOVQ_X0_MR8, X86_VMOVQ_X1_MRDI },
+        [0] = { X86_VMOVDQU_X0_MRDI, X86_VMOVDQU_X0_MR8, X86_VMOVDQU_X1_MRDI },
+    };
+    static const enum x86_shape insert[5][3] = {
+        [1] = { X86_VPINSRB_X0_X0_MRDI, X86_VPINSRB_X0_X0_MR8, X86_VPINSRB_X1_X1_MRDI },
+        [2] = { X86_VPINSRW_X0_X0_MRDI, X86_VPINSRW_X0_X0_MR8, X86_VPINSRW_X1_X1_MRDI },
+        [3] = { X86_VPINSRD_X0_X0_MRDI, X86_VPINSRD_X0_X0_MR8, X86_VPINSRD_X1_X1_MRDI },
+        [4] = { X86_VPINSRQ_X0_X0_MRDI, X86_VPINSRQ_X0_X0_MR8, X86_VPINSRQ_X1_X1_MRDI },
+    };
+    const unsigned b = dst ? 2 : elem ? 1 : 0;
+    const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
+    x86_op(&g->a, first[k1][b], lo, 0);
     if (!s2)
         return;
     const int32_t at = lo + (int32_t)(span - s2);
-    switch (s2) {
-    case 1: x86_op(&g->a, elem ? X86_VPINSRB_X0_X0_MR8 : X86_VPINSRB_X0_X0_MRDI, at, s1); break;
-    case 2: x86_op(&g->a, elem ? X86_VPINSRW_X0_X0_MR8 : X86_VPINSRW_X0_X0_MRDI, at, s1 / 2); break;
-    case 4: x86_op(&g->a, elem ? X86_VPINSRD_X0_X0_MR8 : X86_VPINSRD_X0_X0_MRDI, at, s1 / 4); break;
-    default: x86_op(&g->a, elem ? X86_VPINSRQ_X0_X0_MR8 : X86_VPINSRQ_X0_X0_MRDI, at, 1); break;
-    }
+    const unsigned k2 = s2 == 1 ? 1 : s2 == 2 ? 2 : s2 == 4 ? 3 : 4;
+    x86_op(&g->a, insert[k2][b], at, s1 / s2);
+}
+
+static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct span_layout *l)
+{
+    load_span_to(g, elem, 0, lo, span, l);
 }
 
 /* A shift of xmm0's lanes, each by its own count: the immediate form where the used lanes
@@ -476,6 +493,103 @@ static void later_slots(struct gen *g)
     }
 }
 
+/* Pass 1 by vectors, where every indexed copy's index fits a 16-bit lane of one register:
+   copies 0..7 from one 16-byte window of the vertex, 8..15 from another. Per kept vertex the
+   indices are loaded, byte-swapped into their lanes by one vpshufb and folded into the maxima
+   by one vpmaxuw; a skipped vertex's are not. The maxima go to the red zone (32 bytes below
+   the result pointer's slot) for the checks. Returns 0, or -1 (nothing emitted) where the
+   indices do not fit two windows. */
+static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done)
+{
+    const struct vfetch_gx_plan *plan = g->plan;
+    struct x86_asm *a = &g->a;
+    int lane_of[VFETCH_GX_MAX_COPIES];
+    unsigned n = 0;
+    int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { -1, -1 };
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        lane_of[k] = -1;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (cp->array == VFETCH_GX_FROM_VERTEX)
+            continue;
+        const unsigned h = n / 8;
+        lane_of[k] = (int)n++;
+        lo[h] = cp->src < lo[h] ? cp->src : lo[h];
+        hi[h] = cp->src + cp->index_size - 1 > hi[h] ? cp->src + cp->index_size - 1 : hi[h];
+    }
+    for (unsigned h = 0; h < 2; h++)
+        if (hi[h] >= 0 && hi[h] - lo[h] >= 16)
+            return -1;
+    for (unsigned k = 0; k < plan->num_copies; k++)
+        if (lane_of[k] >= 0) {
+            E(CMP_MRSI_I, arrays_data(plan->copies[k].array), 0);
+            x86_jump(a, X86_JZ, decline);
+        }
+    struct span_layout l[2];
+    uint8_t ctrl[32];
+    memset(ctrl, 0x80, sizeof ctrl);
+    E(XOR_R9D_R9D, 0, 0);
+    E(MOV_R11_RCX, 0, 0);
+    E(VPXOR_X2_X2_X2, 0, 0);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a);
+    x86_bind(a, loop);
+    if (plan->position_copy >= 0) {
+        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRDI : X86_MOVZX_EAX_W_MRDI, pc->src, 0);
+        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(a, X86_JZ, skip);
+    }
+    for (unsigned h = 0; h < 2 && hi[h] >= 0; h++) {
+        const unsigned span = (unsigned)(hi[h] - lo[h] + 1);
+        /* the vertex's bytes past the indices may be read too */
+        const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
+        load_span_to(g, 0, (int)h, lo[h],
+                     (uint32_t)lo[h] + wider <= plan->format.vertex_size ? wider : span, &l[h]);
+    }
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        if (lane_of[k] < 0)
+            continue;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        const unsigned h = (unsigned)lane_of[k] / 8, at = 16 * h + 2 * ((unsigned)lane_of[k] % 8);
+        if (cp->index_size == 1)
+            ctrl[at] = (uint8_t)span_pos(&l[h], (unsigned)(cp->src - lo[h]));
+        else { /* big-endian: the second byte is the low one */
+            ctrl[at] = (uint8_t)span_pos(&l[h], (unsigned)(cp->src + 1 - lo[h]));
+            ctrl[at + 1] = (uint8_t)span_pos(&l[h], (unsigned)(cp->src - lo[h]));
+        }
+    }
+    if (hi[1] >= 0)
+        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
+    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    x86_bind(a, next);
+    if (plan->format.vertex_size)
+        E(ADD_RDI_I, 0, plan->format.vertex_size);
+    E(DEC_R11, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    const unsigned checks = x86_label(a);
+    x86_jump(a, X86_JMP, checks);
+    x86_bind(a, skip);
+    E(INC_R9, 0, 0);
+    x86_jump(a, X86_JMP, next);
+    x86_bind(a, checks);
+    E(VMOVDQU_MRSP_Y2, -48, 0);
+    E(VZEROUPPER, 0, 0);
+    E(CMP_R9_RCX, 0, 0);
+    x86_jump(a, X86_JZ, done);
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        if (lane_of[k] < 0)
+            continue;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        E(MOVZX_EAX_W_MRSP, -48 + 2 * lane_of[k], 0);
+        E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
+        E(ADD_RAX_I, 0, cp->elem_off + cp->size);
+        E(CMP_RAX_MRSI, arrays_size(cp->array), 0);
+        x86_jump(a, X86_JNBE, decline);
+    }
+    E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+    return 0;
+}
+
 /* Pass 1 of an indexed format: skip values counted, each copy's highest index of the kept
    vertices, then the arrays checked; leaves r9 = skipped. Jumps to `decline` on a failed check,
    to `done` when every vertex is skipped. */
@@ -694,10 +808,10 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     emit_checks(g, crossover, slow);
     E(MOV_MRSP_RDX, -8, 0);
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
-    if (plan->any_indexed)
-        emit_index_pass(g, decline, done);
-    else
+    if (!plan->any_indexed)
         E(XOR_R9D_R9D, 0, 0);
+    else if (emit_index_pass_vector(g, decline, done))
+        emit_index_pass(g, decline, done);
     E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
     const char *why = NULL;
     if (conv->word_copy && !plan->any_indexed) {
@@ -705,12 +819,13 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         goto finish;
     }
     x86_bind(a, loop);
-    g->elem_copy = -1;
-    if (plan->position_copy >= 0) {
+    g->elem_copy = g->raw_copy = -1;
+    if (plan->position_copy >= 0) { /* the skip value; the index stays in r8 for its element */
         const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRDI : X86_MOVZX_EAX_W_MRDI, pc->src, 0);
-        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_R8D_B_MRDI : X86_MOVZX_R8D_W_MRDI, pc->src, 0);
+        E(CMP_R8D_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
         x86_jump(a, X86_JZ, next);
+        g->raw_copy = plan->position_copy;
     }
     for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
         why = emit_op(g, i, &conv->ops[i]);

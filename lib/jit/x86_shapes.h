@@ -79,10 +79,26 @@
     S(IMUL_RAX_I, IMUL, REG(RAX), REG(RAX), IMMS)                                           \
     S(ADD_RAX_I, ADD, REG(RAX), IMMS)                                                       \
     S(CMP_RAX_MRSI, CMP, REG(RAX), MEM(RSI, 8))                                             \
+    /* pass 1 by vectors: every index of a vertex in a 16-bit lane, maxima by vpmaxuw */   \
+    S(VPINSRB_X1_X15_MRDI, VPINSRB, REG(XMM1), REG(XMM15), MEM(RDI, 1), IMM8)               \
+    S(VPINSRW_X1_X15_MRDI, VPINSRW, REG(XMM1), REG(XMM15), MEM(RDI, 2), IMM8)               \
+    S(VMOVD_X1_MRDI, VMOVD, REG(XMM1), MEM(RDI, 4))                                         \
+    S(VMOVQ_X1_MRDI, VMOVQ, REG(XMM1), MEM(RDI, 8))                                         \
+    S(VMOVDQU_X1_MRDI, VMOVDQU, REG(XMM1), MEM(RDI, 16))                                    \
+    S(VPINSRB_X1_X1_MRDI, VPINSRB, REG(XMM1), REG(XMM1), MEM(RDI, 1), IMM8)                 \
+    S(VPINSRW_X1_X1_MRDI, VPINSRW, REG(XMM1), REG(XMM1), MEM(RDI, 2), IMM8)                 \
+    S(VPINSRD_X1_X1_MRDI, VPINSRD, REG(XMM1), REG(XMM1), MEM(RDI, 4), IMM8)                 \
+    S(VPINSRQ_X1_X1_MRDI, VPINSRQ, REG(XMM1), REG(XMM1), MEM(RDI, 8), IMM8)                 \
+    S(VINSERTI128_Y0_Y0_X1_I, VINSERTI128, REG(YMM0), REG(YMM0), REG(XMM1), IMM8)           \
+    S(VPXOR_X2_X2_X2, VPXOR, REG(XMM2), REG(XMM2), REG(XMM2))                               \
+    S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \
+    S(VMOVDQU_MRSP_Y2, VMOVDQU, MEM(RSP, 32), REG(YMM2))                                    \
+    S(MOVZX_EAX_W_MRSP, MOVZX, REG(EAX), MEM(RSP, 2))                                       \
     /* pass 2: an indexed copy's element into r8 */                                        \
     S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
     S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
     S(ROL_R8W_8, ROL, REG(R8W), IMM8)                                                       \
+    S(CMP_R8D_I, CMP, REG(R8D), IMM32)                                                      \
     S(XOR_R8D_R8D, XOR, REG(R8D), REG(R8D))                                                 \
     S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \
     S(IMUL_R8_I, IMUL, REG(R8), REG(R8), IMMS)                                              \
