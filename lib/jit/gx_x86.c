@@ -23,6 +23,7 @@
 #include "jit/jit.h"
 #include "jit/x86_asm.h"
 #include "plan_internal.h"
+#include "record.h"
 #include "vertex_format.h"
 
 /* One instruction of a shape (lib/jit/x86_shapes.h). */
@@ -32,8 +33,6 @@
 
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
 #define GX_JIT_MAX_INDEXED 16
-/* Bytes the generated code may take: a bound from the plan's size (docs/jit.md). */
-#define GX_JIT_POOL_ENTRIES 48
 
 /* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element, and each
    lane's container bytes as offsets from that base. */
@@ -671,6 +670,166 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     }
 }
 
+/* The record program's passes this generator emits (lib/simd/record_passes.h does the same
+   with its tables in registers): binary16 lanes and the AVX-512 table forms are not here. */
+#define GX_JIT_RP_PASSES                                                                    \
+    (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV | VFETCH_RP_CLAMP |   \
+     VFETCH_RP_BLEND | VFETCH_RP_RAW | VFETCH_RP_KEEP | VFETCH_RP_MASK | VFETCH_RP_WIDEN |      \
+     VFETCH_RP_PACK8)
+
+/* The most vectors of a group emitted as code (a record of 16 slots: 16 vectors a group of 8). */
+#define GX_JIT_RP_MAX_VECTORS 16
+
+/* Lanes i < n whose 32-bit table entry is all ones, as an immediate blend mask. */
+static unsigned lane_mask(const int32_t *sel, unsigned n)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m |= (sel[i] == -1) << i;
+    return m;
+}
+
+static int any_nonzero(const int32_t *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i])
+            return 1;
+    return 0;
+}
+
+/* One vector of a record program of `lanes` 4 (xmm) or 8 (ymm), over the group whose first
+   vertex is at rdi and first output record at rdx: exactly record_passes.h's rp_convert and
+   rp_store, each table a constant of the pool. */
+static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes)
+{
+    const int y = lanes == 8;
+    const unsigned entries = y ? 2 : 1, P = v->passes;
+#define RP(shape) (y ? X86_##shape##_Y : X86_##shape##_X)
+#define C(table) x86_const_wide(&g->a, (table), entries)
+#define O(shape_y, shape_x, disp, imm) x86_op(&g->a, y ? X86_##shape_y : X86_##shape_x, (disp), (imm))
+    if (P & VFETCH_RP_LOAD) {
+        E(VMOVDQU_X0_MRDI, v->src_off[0], 0);
+        if (y)
+            E(VINSERTI128_Y0_Y0_MRDI_I, v->src_off[1], 1);
+        O(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, C(v->ctrl), 0);
+    } else
+        E(VPXOR_X0_X0_X0, 0, 0);
+    /* res (register 2): the raw lanes; none where every written lane is fixed-point (the
+       conversion's register is then stored as it is) */
+    const int raw_or = any_nonzero(v->raw_or, lanes);
+    const int all_fixed = (P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND);
+    if (all_fixed)
+        ;
+    else if (P & VFETCH_RP_MASK) {
+        O(VPAND_Y2_Y0_P, VPAND_X2_X0_P, C(v->raw_and), 0);
+        O(VPXOR_Y2_Y2_P, VPXOR_X2_X2_P, C(v->raw_sign), 0);
+        O(VPSUBD_Y2_Y2_P, VPSUBD_X2_X2_P, C(v->raw_sign), 0);
+        if (raw_or)
+            O(VPOR_Y2_Y2_P, VPOR_X2_X2_P, C(v->raw_or), 0);
+    } else if (raw_or)
+        O(VPOR_Y2_Y0_P, VPOR_X2_X0_P, C(v->raw_or), 0);
+    else
+        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
+    if (P & VFETCH_RP_FIXED) { /* register 1: the fixed-point lanes */
+        if (P & VFETCH_RP_SHIFT) {
+            O(VPSLLVD_Y1_Y0_P, VPSLLVD_X1_X0_P, C(v->shl), 0);
+            O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->fmask), 0);
+            if (P & VFETCH_RP_WIDEN) {
+                O(VPSRLVD_Y3_Y1_P, VPSRLVD_X3_X1_P, C(v->widen_shr), 0);
+                O(VPOR_Y1_Y1_Y3, VPOR_X1_X1_X3, 0, 0);
+                O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->widen_mask), 0);
+            }
+            O(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, C(v->xmask), 0);
+        } else
+            O(VPXOR_Y1_Y0_P, VPXOR_X1_X0_P, C(v->xmask), 0);
+        O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+        O(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, C(v->mul), 0);
+        O(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, C(v->add), 0);
+        if (P & VFETCH_RP_DIV) {
+            O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
+            if (P & VFETCH_RP_CLAMP)
+                O(VMAXPS_Y1_Y1_P, VMAXPS_X1_X1_P, C(v->lo), 0);
+        }
+        if (!all_fixed)
+            O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, lanes));
+    }
+    if (P & VFETCH_RP_PACK8) { /* RGBA8 from 16-bit slices: two channels a half at a time */
+        static const uint32_t high_bytes[8] = { 0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u,
+                                                0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u };
+        O(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, C(v->pack_mul[0]), 0);
+        O(VPAND_Y3_Y3_P, VPAND_X3_X3_P, C(v->pack_mask[0]), 0);
+        O(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, C(v->pack_shr[0]), 0);
+        O(VPOR_Y3_Y3_Y5, VPOR_X3_X3_X5, 0, 0);
+        O(VPSRLW_Y3_Y3_I, VPSRLW_X3_X3_I, 0, 8);
+        O(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, C(v->pack_mul[1]), 0);
+        O(VPAND_Y4_Y4_P, VPAND_X4_X4_P, C(v->pack_mask[1]), 0);
+        O(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, C(v->pack_shr[1]), 0);
+        O(VPOR_Y4_Y4_Y5, VPOR_X4_X4_X5, 0, 0);
+        O(VPAND_Y4_Y4_P, VPAND_X4_X4_P, C(high_bytes), 0);
+        O(VPOR_Y3_Y3_Y4, VPOR_X3_X3_X4, 0, 0);
+        if (raw_or)
+            O(VPOR_Y3_Y3_P, VPOR_X3_X3_P, C(v->raw_or), 0);
+        O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, lanes));
+    }
+    if (P & VFETCH_RP_KEEP) { /* only the written lanes */
+        O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
+        if (all_fixed)
+            O(VPMASKMOVD_MRDX_Y3_Y1, VPMASKMOVD_MRDX_X3_X1, v->dst_off, 0);
+        else
+            O(VPMASKMOVD_MRDX_Y3_Y2, VPMASKMOVD_MRDX_X3_X2, v->dst_off, 0);
+    } else if (all_fixed)
+        O(VMOVDQU_MRDX_Y1, VMOVDQU_MRDX_X1, v->dst_off, 0);
+    else
+        O(VMOVDQU_MRDX_Y2, VMOVDQU_MRDX_X2, v->dst_off, 0);
+#undef O
+#undef C
+#undef RP
+}
+
+/* A direct format's record program of `lanes` lanes that this generator can emit, or NULL:
+   one it cannot lower, one with a pass not emitted here, or one of more vectors than a
+   group's code is worth. */
+static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, unsigned lanes)
+{
+    struct vfetch_record_prog *prog = vfetch_record_lower(conv, lanes, 0);
+    if (!prog)
+        return NULL;
+    int ok = prog->num_vectors <= GX_JIT_RP_MAX_VECTORS;
+    for (unsigned k = 0; k < prog->num_vectors && ok; k++)
+        ok = !(prog->vec[k].passes & ~GX_JIT_RP_PASSES) &&
+             prog->vec[k].window == VFETCH_RP_WINDOW_16;
+    if (!ok) {
+        free(prog);
+        return NULL;
+    }
+    return prog;
+}
+
+/* Whole groups of a direct format through its record program, while a group's windows lie
+   inside the vertices (its first vertex at most window_end before their end): rdi, rdx and
+   rcx move on past them. */
+static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *prog)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned loop = x86_label(a), out = x86_label(a);
+    E(MOV_R10_MRSI, offsetof(struct vfetch_gx_run_params, vertices_size), 0);
+    E(SUB_R10_I, 0, prog->window_end[0]);
+    x86_jump(a, X86_JB, out);
+    E(ADD_R10_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+    x86_bind(a, loop);
+    E(CMP_RCX_I, 0, prog->group);
+    x86_jump(a, X86_JB, out);
+    E(CMP_RDI_R10, 0, 0);
+    x86_jump(a, X86_JNBE, out);
+    for (unsigned k = 0; k < prog->num_vectors; k++)
+        emit_rp_vector(g, &prog->vec[k], prog->lanes);
+    E(ADD_RDI_I, 0, prog->group_step[0]);
+    E(ADD_RDX_I, 0, prog->dst_step);
+    E(SUB_RCX_I, 0, prog->group);
+    x86_jump(a, X86_JMP, loop);
+    x86_bind(a, out);
+}
+
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
    and the output stride is the vertex size): count * size bytes (a multiple of 4), 32 at a
    time and the last 32 again where they overlap the previous step (the same bytes written
@@ -781,20 +940,27 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         indexed += plan->copies[k].array != VFETCH_GX_FROM_VERTEX;
     if (indexed > GX_JIT_MAX_INDEXED)
         return "more indexed copies than the generated code keeps";
-    /* At most 4 constants an op (a word copy: one of two entries), and a bound on each op's
-       and copy's instructions. */
-    const unsigned pool = 4 * conv->desc.num_ops + 2 < GX_JIT_POOL_ENTRIES
-                              ? 4 * conv->desc.num_ops + 2
-                              : GX_JIT_POOL_ENTRIES;
-    const size_t bound = 16 * (size_t)pool + 384 + 96 * (size_t)plan->num_copies +
-                         160 * (size_t)conv->desc.num_ops;
+    /* A direct format's whole groups run its record programs, where they can be emitted. */
+    struct vfetch_record_prog *wide = NULL, *narrow = NULL;
+    if (!plan->any_indexed && !conv->word_copy) {
+        wide = record_for(conv, 8);
+        narrow = record_for(conv, 4);
+    }
+    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
+    /* At most 4 constants an op (a word copy: one of two entries, and its alignment) and 16 a
+       record vector (of two entries at 8 lanes, each aligned: three at most), and a bound on
+       each op's, copy's and vector's instructions. */
+    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors;
+    const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)plan->num_copies +
+                         160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
     uint8_t *rw, *rx;
-    if (vfetch_jit_memory_open(bound, &rw, &rx, code))
-        return "this process gets no executable memory";
     struct gen *g = calloc(1, sizeof *g);
-    if (!g) {
-        vfetch_jit_memory_free(code);
-        return "out of memory";
+    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
+        const char *why = g ? "this process gets no executable memory" : "out of memory";
+        free(g);
+        free(wide);
+        free(narrow);
+        return why;
     }
     g->plan = plan;
     g->conv = conv;
@@ -803,7 +969,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
-                   loop = x86_label(a), next = x86_label(a), no_result = x86_label(a);
+                   loop = x86_label(a), next = x86_label(a), no_result = x86_label(a),
+                   finish_label = x86_label(a);
     /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
     emit_checks(g, crossover, slow);
     E(MOV_MRSP_RDX, -8, 0);
@@ -817,6 +984,18 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     if (conv->word_copy && !plan->any_indexed) {
         emit_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
         goto finish;
+    }
+    if (wide || narrow) { /* whole groups by the record program, 8 then 4 lanes */
+        if (wide)
+            emit_record_groups(g, wide);
+        if (narrow)
+            emit_record_groups(g, narrow);
+        if (wide)
+            E(VZEROUPPER, 0, 0);
+        {
+            E(TEST_RCX_RCX, 0, 0);
+            x86_jump(a, X86_JZ, finish_label);
+        }
     }
     x86_bind(a, loop);
     g->elem_copy = g->raw_copy = -1;
@@ -837,6 +1016,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
 finish:
+    x86_bind(a, finish_label);
     /* the result: written, skipped, clamped (none: a past-the-end index declined) */
     x86_bind(a, done);
     E(MOV_RDX_MRSP, -8, 0);
@@ -860,6 +1040,8 @@ finish:
     const int failed = why || x86_finish(a);
     const size_t used = a->len, bytes = x86_bytes_used(a);
     free(g);
+    free(wide);
+    free(narrow);
     if (failed) {
         vfetch_jit_memory_free(code);
         return why ? why : "the code did not fit its buffer";

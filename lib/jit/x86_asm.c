@@ -32,9 +32,12 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
 uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
 {
     const size_t n = 16 * (size_t)entries;
-    for (size_t i = 0; i + entries <= a->pool_used; i++)
+    for (size_t i = 0; i + entries <= a->pool_used; i += entries) /* wide ones are aligned */
         if (!memcmp(a->buf + 16 * i, bytes, n))
             return a->runtime + 16 * i;
+    /* a 32-byte constant on a 32-byte boundary: no load of it splits a cache line */
+    if (entries == 2 && a->pool_used % 2 && a->pool_used < a->pool_cap)
+        memset(a->buf + 16 * a->pool_used++, 0, 16);
     if (a->pool_used + entries > a->pool_cap) {
         a->failed = 1;
         return a->runtime;

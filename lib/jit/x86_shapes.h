@@ -17,7 +17,59 @@
 
 /* Operand letters in the names: the register, m<base> memory, p a pool constant, i an
    immediate. */
+/* The record program's passes (lib/record.h) at one vector width: W the letter in the names,
+   R the registers' prefix, N the bytes of a pool constant. */
+#define X86_RP_SHAPES(W, R, N)                                                              \
+    S(VPSHUFB_##W##0_##W##0_P, VPSHUFB, REG(R##0), REG(R##0), RIP(N))                        \
+    S(VPAND_##W##2_##W##0_P, VPAND, REG(R##2), REG(R##0), RIP(N))                            \
+    S(VPXOR_##W##2_##W##2_P, VPXOR, REG(R##2), REG(R##2), RIP(N))                            \
+    S(VPSUBD_##W##2_##W##2_P, VPSUBD, REG(R##2), REG(R##2), RIP(N))                          \
+    S(VPOR_##W##2_##W##0_P, VPOR, REG(R##2), REG(R##0), RIP(N))                              \
+    S(VPOR_##W##2_##W##2_P, VPOR, REG(R##2), REG(R##2), RIP(N))                              \
+    S(VMOVDQA_##W##2_##W##0, VMOVDQA, REG(R##2), REG(R##0))                                  \
+    S(VPSLLVD_##W##1_##W##0_P, VPSLLVD, REG(R##1), REG(R##0), RIP(N))                        \
+    S(VPAND_##W##1_##W##1_P, VPAND, REG(R##1), REG(R##1), RIP(N))                            \
+    S(VPSRLVD_##W##3_##W##1_P, VPSRLVD, REG(R##3), REG(R##1), RIP(N))                        \
+    S(VPOR_##W##1_##W##1_##W##3, VPOR, REG(R##1), REG(R##1), REG(R##3))                      \
+    S(VPXOR_##W##1_##W##1_P, VPXOR, REG(R##1), REG(R##1), RIP(N))                            \
+    S(VPXOR_##W##1_##W##0_P, VPXOR, REG(R##1), REG(R##0), RIP(N))                            \
+    S(VCVTDQ2PS_##W##1_##W##1, VCVTDQ2PS, REG(R##1), REG(R##1))                              \
+    S(VMULPS_##W##1_##W##1_P, VMULPS, REG(R##1), REG(R##1), RIP(N))                          \
+    S(VADDPS_##W##1_##W##1_P, VADDPS, REG(R##1), REG(R##1), RIP(N))                          \
+    S(VDIVPS_##W##1_##W##1_P, VDIVPS, REG(R##1), REG(R##1), RIP(N))                          \
+    S(VMAXPS_##W##1_##W##1_P, VMAXPS, REG(R##1), REG(R##1), RIP(N))                          \
+    S(VPBLENDD_##W##2_##W##2_##W##1_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##1), IMM8)      \
+    S(VPMULLW_##W##3_##W##0_P, VPMULLW, REG(R##3), REG(R##0), RIP(N))                        \
+    S(VPMULLW_##W##4_##W##0_P, VPMULLW, REG(R##4), REG(R##0), RIP(N))                        \
+    S(VPAND_##W##3_##W##3_P, VPAND, REG(R##3), REG(R##3), RIP(N))                            \
+    S(VPAND_##W##4_##W##4_P, VPAND, REG(R##4), REG(R##4), RIP(N))                            \
+    S(VPMULHUW_##W##5_##W##3_P, VPMULHUW, REG(R##5), REG(R##3), RIP(N))                      \
+    S(VPMULHUW_##W##5_##W##4_P, VPMULHUW, REG(R##5), REG(R##4), RIP(N))                      \
+    S(VPOR_##W##3_##W##3_##W##5, VPOR, REG(R##3), REG(R##3), REG(R##5))                      \
+    S(VPOR_##W##4_##W##4_##W##5, VPOR, REG(R##4), REG(R##4), REG(R##5))                      \
+    S(VPSRLW_##W##3_##W##3_I, VPSRLW, REG(R##3), REG(R##3), IMM8)                            \
+    S(VPOR_##W##3_##W##3_##W##4, VPOR, REG(R##3), REG(R##3), REG(R##4))                      \
+    S(VPOR_##W##3_##W##3_P, VPOR, REG(R##3), REG(R##3), RIP(N))                              \
+    S(VPBLENDD_##W##2_##W##2_##W##3_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##3), IMM8)      \
+    S(VMOVDQU_MRDX_##W##2, VMOVDQU, MEM(RDX, N), REG(R##2))                                  \
+    S(VMOVDQU_MRDX_##W##1, VMOVDQU, MEM(RDX, N), REG(R##1))                                  \
+    S(VPMASKMOVD_MRDX_##W##3_##W##1, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##1))          \
+    S(VMOVDQU_##W##3_P, VMOVDQU, REG(R##3), RIP(N))                                          \
+    S(VPMASKMOVD_MRDX_##W##3_##W##2, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##2))
+
 #define X86_SHAPES                                                                          \
+    X86_RP_SHAPES(Y, YMM, 32)                                                               \
+    X86_RP_SHAPES(X, XMM, 16)                                                               \
+    /* the record program's group loops */                                                  \
+    S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
+    S(CMP_RCX_I, CMP, REG(RCX), IMMS)                                                       \
+    S(CMP_RDI_R10, CMP, REG(RDI), REG(R10))                                                 \
+    S(SUB_RCX_I, SUB, REG(RCX), IMMS)                                                       \
+    S(MOV_R10_MRSI, MOV, REG(R10), MEM(RSI, 8))                                             \
+    S(SUB_R10_I, SUB, REG(R10), IMM32)                                                      \
+    S(ADD_R10_MRSI, ADD, REG(R10), MEM(RSI, 8))                                             \
+    S(TEST_RCX_RCX, TEST, REG(RCX), REG(RCX))                                               \
+    S(VPXOR_X0_X0_X0, VPXOR, REG(XMM0), REG(XMM0), REG(XMM0))                               \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
     S(TEST_ECX_ECX, TEST, REG(ECX), REG(ECX))                                               \
@@ -125,11 +177,9 @@
     S(MOV_EAX_MRDI, MOV, REG(EAX), MEM(RDI, 4))                                             \
     S(MOV_EAX_MR8, MOV, REG(EAX), MEM(R8, 4))                                               \
     /* conversions */                                                                       \
-    S(VPSHUFB_X0_X0_P, VPSHUFB, REG(XMM0), REG(XMM0), RIP(16))                              \
     S(VPSLLD_X0_X0_I, VPSLLD, REG(XMM0), REG(XMM0), IMM8)                                   \
     S(VPSLLD_X1_X0_I, VPSLLD, REG(XMM1), REG(XMM0), IMM8)                                   \
     S(VPSLLVD_X0_X0_P, VPSLLVD, REG(XMM0), REG(XMM0), RIP(16))                              \
-    S(VPSLLVD_X1_X0_P, VPSLLVD, REG(XMM1), REG(XMM0), RIP(16))                              \
     S(VPSRAD_X0_X0_I, VPSRAD, REG(XMM0), REG(XMM0), IMM8)                                   \
     S(VPSRAVD_X0_X0_P, VPSRAVD, REG(XMM0), REG(XMM0), RIP(16))                              \
     S(VPSRLD_X0_X0_I, VPSRLD, REG(XMM0), REG(XMM0), IMM8)                                   \
@@ -151,7 +201,6 @@
     /* word copies: 16 bytes at a time, then 4 */                                           \
     S(SUB_RAX_I, SUB, REG(RAX), IMMS)                                                       \
     S(VMOVDQU_Y0_MRDI, VMOVDQU, REG(YMM0), MEM(RDI, 32))                                    \
-    S(VPSHUFB_Y0_Y0_P, VPSHUFB, REG(YMM0), REG(YMM0), RIP(32))                              \
     S(VMOVUPS_MRDX_Y0, VMOVUPS, MEM(RDX, 32), REG(YMM0))                                    \
     S(VZEROUPPER, VZEROUPPER)                                                               \
     S(ADD_RDI_RAX, ADD, REG(RDI), REG(RAX))                                                 \
