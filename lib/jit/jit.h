@@ -27,14 +27,15 @@ struct vfetch_jit_code {
     size_t code_end;    /**< offset of the code's end in the mapping (the pool comes first) */
     void *mapping;      /**< the executable mapping, mapping_bytes long */
     size_t mapping_bytes;
-    void *writable;     /**< the memfd method's writable view until sealed, else NULL */
+    void *writable;     /**< the arena's writable view of the block (lib/jit/exec_memory.c),
+                             or NULL: pages of the plan's own */
 };
 
 /**
  * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
- * code will run at (the same address after vfetch_jit_memory_seal, or a second view of the
- * same pages). Returns 0, or VFETCH_ENOMEM where the system gives no memory that can become
- * executable (probed once per process: mprotect RW -> RX, else a memfd mapped twice).
+ * code will run at (a second view of the same pages, or the same address once sealed).
+ * Returns 0, or VFETCH_ENOMEM where the system gives no memory that can become executable
+ * (probed once per process: a memfd arena's two views, else pages sealed by mprotect).
  */
 int vfetch_jit_memory_open(size_t bytes, uint8_t **rw, uint8_t **rx, struct vfetch_jit_code *code);
 
@@ -45,7 +46,7 @@ int vfetch_jit_memory_seal(struct vfetch_jit_code *code, size_t used);
 /** Release a code mapping (sealed or not). NULL and zeroed codes are allowed. */
 void vfetch_jit_memory_free(struct vfetch_jit_code *code);
 
-/** Which way the process makes code executable: "mprotect", "memfd", or "none". */
+/** Which way the process makes code executable: "arena", "mprotect", or "none". */
 const char *vfetch_jit_memory_method(void);
 
 struct vfetch_gx_plan;

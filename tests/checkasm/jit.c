@@ -273,10 +273,10 @@ static void check_jit_gx(void)
     }
 #if VFETCH_HAVE_JIT
     const char *memory = vfetch_jit_memory_method();
-    const char *forced = getenv("VFETCH_JIT_MEMFD");
-    if (forced && forced[0] == '1') { /* the second way was asked for: it must be the one */
+    const char *forced = getenv("VFETCH_JIT_MEMORY");
+    if (forced && !strcmp(forced, "mprotect")) { /* the second way was asked for */
         test_checks++;
-        if (strcmp(memory, "memfd"))
+        if (strcmp(memory, "mprotect"))
             test_failures++;
     }
 #else
