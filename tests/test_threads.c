@@ -4,8 +4,10 @@
  * same output. And a vfetch_set_cpu_mask() racing the first CPU detection (which reads
  * VFETCH_CPU_MASK) on another thread is never overwritten by the environment. One texel plan
  * (DXT5) decodes the same surface from several threads, each region into its own target, and
- * gives the single-threaded bytes. Built under
- * ThreadSanitizer in CI.
+ * gives the single-threaded bytes. A GX format with generated code (the JIT tier, where built):
+ * one plan run from several threads, while each thread also compiles, runs and frees plans of
+ * its own (their code's memory taken and given back concurrently), every output the
+ * single-threaded one. Built under ThreadSanitizer in CI.
  */
 #define _DEFAULT_SOURCE /* setenv */
 #include <pthread.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "vfetch/gx.h"
 #include "vfetch/r300.h"
 #include "vfetch/texel.h"
 #include "vfetch/vfetch.h"
@@ -202,6 +205,101 @@ static void test_texel_threads(void)
     vfetch_texel_plan_free(texel_plan);
 }
 
+/* GX: position index16 into f32 XYZ, color0 index8 into RGB565 (the peer kit's config c). */
+#define GX_VERTICES 300
+static const vfetch_gx_plan *gx_shared;
+static uint8_t gx_vertices[GX_VERTICES * 3], gx_positions[64 * 12], gx_colors[64 * 2];
+static uint8_t *gx_expected;
+
+static struct vfetch_gx_desc gx_desc(void)
+{
+    struct vfetch_gx_desc d;
+    vfetch_gx_desc_init(&d);
+    d.regs.vcd_lo = 3u << 9 | 2u << 13;
+    d.regs.vat_a = 1 | 4u << 1 | 1u << 30;
+    d.array_stride[VFETCH_GX_POSITION] = 12;
+    d.array_stride[VFETCH_GX_COLOR0] = 2;
+    d.layout = VFETCH_GX_LAYOUT_PACKED;
+    d.color_output = VFETCH_GX_COLOR_RGBA8;
+    return d;
+}
+
+static int gx_draw(const vfetch_gx_plan *plan, uint32_t count, uint8_t *out)
+{
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = gx_vertices;
+    p.vertices_size = sizeof gx_vertices;
+    p.count = count;
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ gx_positions, sizeof gx_positions };
+    p.arrays[VFETCH_GX_COLOR0] = (struct vfetch_binding){ gx_colors, sizeof gx_colors };
+    p.out = out;
+    p.out_size = (size_t)count * 16;
+    return vfetch_gx_run(plan, &p, NULL);
+}
+
+static void *gx_worker(void *arg)
+{
+    unsigned *failures = arg;
+    uint8_t *out = malloc(GX_VERTICES * 16);
+    const struct vfetch_gx_desc d = gx_desc();
+    for (unsigned r = 0; r < 4 * ROUNDS; r++) {
+        vfetch_gx_plan *own = NULL;
+        if (vfetch_gx_compile(&d, &own)) {
+            (*failures)++;
+            break;
+        }
+        const uint32_t count = 1 + (r * 37) % GX_VERTICES;
+        for (unsigned k = 0; k < 2; k++) {
+            memset(out, 0, GX_VERTICES * 16);
+            if (gx_draw(k ? own : gx_shared, count, out) ||
+                memcmp(out, gx_expected, (size_t)count * 16))
+                (*failures)++;
+        }
+        vfetch_gx_plan_free(own);
+    }
+    free(out);
+    return NULL;
+}
+
+static void test_gx_threads(void)
+{
+    uint32_t x = 4242;
+    for (unsigned v = 0; v < GX_VERTICES; v++) {
+        x = x * 1664525u + 1013904223u;
+        gx_vertices[3 * v] = 0;
+        gx_vertices[3 * v + 1] = (uint8_t)(x >> 26);     /* index 0..63 */
+        gx_vertices[3 * v + 2] = (uint8_t)(x >> 10 & 63);
+    }
+    for (size_t i = 0; i < sizeof gx_positions; i++)
+        gx_positions[i] = (uint8_t)(i * 13 % 64 + 0x3c); /* floats of moderate size */
+    for (size_t i = 0; i < sizeof gx_colors; i++)
+        gx_colors[i] = (uint8_t)(i * 29);
+    const struct vfetch_gx_desc d = gx_desc();
+    vfetch_gx_plan *plan = NULL;
+    CHECK_EQ(vfetch_gx_compile(&d, &plan), 0);
+    if (!plan)
+        return;
+    struct vfetch_plan_info info;
+    vfetch_gx_plan_info(plan, &info);
+    if (vfetch_jit_available() && (vfetch_cpu_flags() & VFETCH_CPU_AVX2))
+        CHECK_EQ(info.jit, 1); /* the threads run generated code */
+    gx_shared = plan;
+    gx_expected = malloc(GX_VERTICES * 16);
+    memset(gx_expected, 0, GX_VERTICES * 16);
+    CHECK_EQ(gx_draw(plan, GX_VERTICES, gx_expected), 0);
+    pthread_t threads[THREADS];
+    unsigned failures[THREADS] = { 0 };
+    for (unsigned t = 0; t < THREADS; t++)
+        CHECK_EQ(pthread_create(&threads[t], NULL, gx_worker, &failures[t]), 0);
+    for (unsigned t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        CHECK_EQ(failures[t], 0);
+    }
+    free(gx_expected);
+    vfetch_gx_plan_free(plan);
+}
+
 int main(void)
 {
     struct worker workers[THREADS];
@@ -244,5 +342,6 @@ int main(void)
     free(expected);
     vfetch_plan_free(shared_plan);
     test_texel_threads();
+    test_gx_threads();
     return test_summary("threads");
 }
