@@ -697,10 +697,40 @@ static int any_nonzero(const int32_t *t, unsigned n)
     return 0;
 }
 
+/* The window of 128-bit lane q of a record vector into xmm0 (q 0) or xmm1 (q 1): whole where
+   it lies inside the group's vertices, else only the bytes its shuffle reads, in at most two
+   loads (a window may reach past the vertices, its used bytes never do), its shuffle control
+   remapped to where they land. */
+static void load_window_exact(struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
+                              uint32_t group_bytes, uint8_t ctrl[16])
+{
+    const uint8_t *c = v->ctrl + 16 * q;
+    if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's vertices: one load */
+        x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, v->src_off[q], 0);
+        memcpy(ctrl, c, 16);
+        return;
+    }
+    unsigned lo = 16, hi = 0;
+    for (unsigned i = 0; i < 16; i++)
+        if (!(c[i] & 0x80)) {
+            lo = (c[i] & 15) < lo ? (c[i] & 15) : lo;
+            hi = (c[i] & 15) > hi ? (c[i] & 15) : hi;
+        }
+    if (lo > hi) { /* nothing read: every byte zero whatever the register holds */
+        memset(ctrl, 0x80, 16);
+        return;
+    }
+    struct span_layout l;
+    load_span_to(g, 0, (int)q, (int32_t)(v->src_off[q] + lo), hi - lo + 1, &l);
+    for (unsigned i = 0; i < 16; i++)
+        ctrl[i] = c[i] & 0x80 ? 0x80 : (uint8_t)span_pos(&l, (c[i] & 15) - lo);
+}
+
 /* One vector of a record program of `lanes` 4 (xmm) or 8 (ymm), over the group whose first
    vertex is at rdi and first output record at rdx: exactly record_passes.h's rp_convert and
    rp_store, each table a constant of the pool. */
-static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes)
+static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes,
+                           uint32_t group_bytes)
 {
     const int y = lanes == 8;
     const unsigned entries = y ? 2 : 1, P = v->passes;
@@ -708,10 +738,13 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
 #define C(table) x86_const_wide(&g->a, (table), entries)
 #define O(shape_y, shape_x, disp, imm) x86_op(&g->a, y ? X86_##shape_y : X86_##shape_x, (disp), (imm))
     if (P & VFETCH_RP_LOAD) {
-        E(VMOVDQU_X0_MRDI, v->src_off[0], 0);
-        if (y)
-            E(VINSERTI128_Y0_Y0_MRDI_I, v->src_off[1], 1);
-        O(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, C(v->ctrl), 0);
+        uint8_t ctrl[32];
+        load_window_exact(g, v, 0, group_bytes, ctrl);
+        if (y) {
+            load_window_exact(g, v, 1, group_bytes, ctrl + 16);
+            E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+        }
+        O(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, C(ctrl), 0);
     } else
         E(VPXOR_X0_X0_X0, 0, 0);
     /* res (register 2): the raw lanes; none where every written lane is fixed-point (the
@@ -805,24 +838,17 @@ static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, uns
     return prog;
 }
 
-/* Whole groups of a direct format through its record program, while a group's windows lie
-   inside the vertices (its first vertex at most window_end before their end): rdi, rdx and
-   rcx move on past them. */
+/* Whole groups of a direct format through its record program (their windows loaded exactly:
+   no group reads past its vertices): rdi, rdx and rcx move on past them. */
 static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *prog)
 {
     struct x86_asm *a = &g->a;
     const unsigned loop = x86_label(a), out = x86_label(a);
-    E(MOV_R10_MRSI, offsetof(struct vfetch_gx_run_params, vertices_size), 0);
-    E(SUB_R10_I, 0, prog->window_end[0]);
-    x86_jump(a, X86_JB, out);
-    E(ADD_R10_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
     x86_bind(a, loop);
     E(CMP_RCX_I, 0, prog->group);
     x86_jump(a, X86_JB, out);
-    E(CMP_RDI_R10, 0, 0);
-    x86_jump(a, X86_JNBE, out);
     for (unsigned k = 0; k < prog->num_vectors; k++)
-        emit_rp_vector(g, &prog->vec[k], prog->lanes);
+        emit_rp_vector(g, &prog->vec[k], prog->lanes, (uint32_t)prog->group_step[0]);
     E(ADD_RDI_I, 0, prog->group_step[0]);
     E(ADD_RDX_I, 0, prog->dst_step);
     E(SUB_RCX_I, 0, prog->group);
@@ -904,13 +930,11 @@ static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
     struct x86_asm *a = &g->a;
     E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy), VFETCH_GX_INDEX_CLAMP);
     x86_jump(a, X86_JNBE, slow);
+    /* count - 1 below crossover - 1, unsigned: no vertices (count - 1 wraps) go too */
     E(MOV_ECX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
-    E(TEST_ECX_ECX, 0, 0);
-    x86_jump(a, X86_JZ, slow);
-    if (crossover != UINT32_MAX) {
-        E(CMP_ECX_I, 0, crossover);
-        x86_jump(a, X86_JNB, slow);
-    }
+    E(LEA_EAX_RCX_M1, -1, 0);
+    E(CMP_EAX_I, 0, (int32_t)(crossover - 1));
+    x86_jump(a, X86_JNB, slow);
     if (plan->format.vertex_size) {
         E(IMUL_RAX_RCX_I, 0, plan->format.vertex_size);
         E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, vertices_size), 0);
@@ -918,8 +942,7 @@ static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
         E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, vertices), 0);
         x86_jump(a, X86_JZ, slow);
     }
-    E(MOV_EAX_ECX, 0, 0);
-    E(DEC_RAX, 0, 0);
+    E(LEA_EAX_RCX_M1, -1, 0); /* the last record's offset */
     E(IMUL_RAX_I, 0, g->conv->out_stride);
     E(ADD_RAX_I, 0, g->conv->record_size);
     E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, out_size), 0);

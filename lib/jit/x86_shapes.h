@@ -72,11 +72,8 @@
     S(VPXOR_X0_X0_X0, VPXOR, REG(XMM0), REG(XMM0), REG(XMM0))                               \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
-    S(TEST_ECX_ECX, TEST, REG(ECX), REG(ECX))                                               \
-    S(CMP_ECX_I, CMP, REG(ECX), IMM32)                                                      \
     S(IMUL_RAX_RCX_I, IMUL, REG(RAX), REG(RCX), IMMS)                                       \
-    S(MOV_EAX_ECX, MOV, REG(EAX), REG(ECX))                                                 \
-    S(DEC_RAX, DEC, REG(RAX))                                                               \
+    S(LEA_EAX_RCX_M1, LEA, REG(EAX), MEM(RCX, 8))                                           \
     S(MOV_MRSP_RDX, MOV, MEM(RSP, 8), REG(RDX))                                             \
     S(MOV_RDX_MRSP, MOV, REG(RDX), MEM(RSP, 8))                                             \
     S(TEST_RDX_RDX, TEST, REG(RDX), REG(RDX))                                               \
