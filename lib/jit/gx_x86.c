@@ -329,6 +329,29 @@ static void emit_store(struct gen *g, unsigned op_index, const struct vfetch_op_
         store_dword(g, slot, 0);
 }
 
+/* RGBA8 from a 16-bit container (RGB565, RGBA4444): every output bit is a copy of one field
+   bit (UNORM8's widening repeats bits, v << (8 - n) | v >> (2n - 8), the two parts disjoint),
+   so the word is the OR of what the high byte and the low byte give: two 256-entry tables. */
+static int packs_by_table(const struct vfetch_op_exec *x)
+{
+    return x->conversion == VFETCH_CONV_PACK_UNORM8 && x->lane[0].nbytes == 2 &&
+           (x->format == VFETCH_FORMAT_RGB565 || x->format == VFETCH_FORMAT_RGBA4444);
+}
+
+/* The RGBA8 word (bytes R, G, B, A in memory order) of container value v; with `missing`, the
+   missing alpha's 255 too (the high byte's table holds it). */
+static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing)
+{
+    uint8_t rgba[4] = { 0, 0, 0, missing && x->count < 4 ? 255 : 0 };
+    for (unsigned c = 0; c < x->count; c++) {
+        const struct vfetch_lane *l = &x->lane[c];
+        rgba[c] = (uint8_t)vfetch_widen8(v >> l->field_shift & ((1u << l->field_bits) - 1),
+                                         l->field_bits);
+    }
+    return (uint32_t)rgba[0] | (uint32_t)rgba[1] << 8 | (uint32_t)rgba[2] << 16 |
+           (uint32_t)rgba[3] << 24;
+}
+
 /* 0, or the reason the op is beyond this generator. */
 static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 {
@@ -351,6 +374,20 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     if (elem)
         load_element(g, s.copy);
     const unsigned nb = x->lane[0].nbytes;
+    if (packs_by_table(x)) { /* RGBA8 = T[first byte] | T'[second byte] */
+        uint32_t table[512];
+        for (uint32_t b = 0; b < 256; b++) {
+            table[b] = rgba8_of(x, b << 8, 1);
+            table[256 + b] = rgba8_of(x, b, 0);
+        }
+        x86_op(&g->a, elem ? X86_MOVZX_EAX_B_MR8 : X86_MOVZX_EAX_B_MRDI, s.off[0][1], 0);
+        x86_op(&g->a, elem ? X86_MOVZX_R10D_B_MR8 : X86_MOVZX_R10D_B_MRDI, s.off[0][0], 0);
+        E(LEA_R11_P, x86_const_wide(&g->a, table, sizeof table / 16), 0);
+        E(MOV_EAX_MR11_RAX4, 0, 0);
+        E(OR_EAX_MR11_R10_4, 1024, 0);
+        E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+        return NULL;
+    }
     /* RGBA8 from four bytes in order: one 32-bit move. */
     if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
         x->count == 4 && s.off[1][0] == s.off[0][0] + 1 && s.off[2][0] == s.off[0][0] + 2 &&
@@ -973,7 +1010,10 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     /* At most 4 constants an op (a word copy: one of two entries, and its alignment) and 16 a
        record vector (of two entries at 8 lanes, each aligned: three at most), and a bound on
        each op's, copy's and vector's instructions. */
-    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors;
+    unsigned tables = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        tables += packs_by_table(&conv->ops[i]);
+    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables;
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)plan->num_copies +
                          160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
     uint8_t *rw, *rx;

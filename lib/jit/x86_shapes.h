@@ -7,7 +7,8 @@
  * needs no encoder and compiling a plan costs microseconds.
  *
  * The includer defines S(name, mnemonic, operands...) and the operand kinds: REG(register),
- * MEM(base register, bytes) (base + displacement), RIP(bytes) (a constant of the code's pool),
+ * MEM(base register, bytes) (base + displacement), MEMX(base, index, scale, bytes) (base +
+ * index * scale + displacement), RIP(bytes) (a constant of the code's pool),
  * IMM8, IMM32, IMM64, IMMS (8 or 32 bits, whichever holds the value), REL (a 32-bit branch
  * target).
  * Not installed.
@@ -208,6 +209,13 @@
     S(MOV_R8D_MRDI, MOV, REG(R8D), MEM(RDI, 4))                                             \
     S(BSWAP_R8D, BSWAP, REG(R8D))                                                           \
     S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
+    /* RGB565 and RGBA4444 to RGBA8 by two 256-entry tables, one per byte of the container */ \
+    S(MOVZX_EAX_B_MR8, MOVZX, REG(EAX), MEM(R8, 1))                                         \
+    S(MOVZX_R10D_B_MRDI, MOVZX, REG(R10D), MEM(RDI, 1))                                     \
+    S(MOVZX_R10D_B_MR8, MOVZX, REG(R10D), MEM(R8, 1))                                       \
+    S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
+    S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \
+    S(OR_EAX_MR11_R10_4, OR, REG(EAX), MEMX(R11, R10, 4, 4))                                \
     /* stores into the output record (rdx) */                                              \
     S(VMOVD_MRDX_X0, VMOVD, MEM(RDX, 4), REG(XMM0))                                         \
     S(VMOVQ_MRDX_X0, VMOVQ, MEM(RDX, 8), REG(XMM0))                                         \

@@ -20,6 +20,8 @@ struct operand_spec {
     int kind;
     ZydisRegister reg;
     unsigned size;
+    ZydisRegister index; /* MEMX: the index register and its scale */
+    unsigned scale;
 };
 
 struct shape_spec {
@@ -28,14 +30,15 @@ struct shape_spec {
     struct operand_spec ops[4];
 };
 
-#define REG(r) { OP_REG, ZYDIS_REGISTER_##r, 0 }
-#define MEM(b, n) { OP_MEM, ZYDIS_REGISTER_##b, n }
-#define RIP(n) { OP_RIP, ZYDIS_REGISTER_RIP, n }
-#define IMM8 { OP_IMM8, ZYDIS_REGISTER_NONE, 0 }
-#define IMM32 { OP_IMM32, ZYDIS_REGISTER_NONE, 0 }
-#define IMMS { OP_IMMS, ZYDIS_REGISTER_NONE, 0 }
-#define IMM64 { OP_IMM64, ZYDIS_REGISTER_NONE, 0 }
-#define REL { OP_REL, ZYDIS_REGISTER_NONE, 0 }
+#define REG(r) { OP_REG, ZYDIS_REGISTER_##r, 0, ZYDIS_REGISTER_NONE, 0 }
+#define MEM(b, n) { OP_MEM, ZYDIS_REGISTER_##b, n, ZYDIS_REGISTER_NONE, 0 }
+#define MEMX(b, i, sc, n) { OP_MEM, ZYDIS_REGISTER_##b, n, ZYDIS_REGISTER_##i, sc }
+#define RIP(n) { OP_RIP, ZYDIS_REGISTER_RIP, n, ZYDIS_REGISTER_NONE, 0 }
+#define IMM8 { OP_IMM8, ZYDIS_REGISTER_NONE, 0, ZYDIS_REGISTER_NONE, 0 }
+#define IMM32 { OP_IMM32, ZYDIS_REGISTER_NONE, 0, ZYDIS_REGISTER_NONE, 0 }
+#define IMMS { OP_IMMS, ZYDIS_REGISTER_NONE, 0, ZYDIS_REGISTER_NONE, 0 }
+#define IMM64 { OP_IMM64, ZYDIS_REGISTER_NONE, 0, ZYDIS_REGISTER_NONE, 0 }
+#define REL { OP_REL, ZYDIS_REGISTER_NONE, 0, ZYDIS_REGISTER_NONE, 0 }
 #define S(name, mn, ...) { #name, ZYDIS_MNEMONIC_##mn, { __VA_ARGS__ } },
 static const struct shape_spec shapes[] = { X86_SHAPES };
 #undef S
@@ -64,6 +67,8 @@ static int encode(const struct shape_spec *s, int wide_disp, int wide_imm, uint8
         case OP_RIP:
             e->type = ZYDIS_OPERAND_TYPE_MEMORY;
             e->mem.base = o->reg;
+            e->mem.index = o->index;
+            e->mem.scale = (ZyanU8)o->scale;
             e->mem.size = (ZyanU16)o->size;
             e->mem.displacement = o->kind == OP_RIP || wide_disp ? large_marker : small_marker;
             break;
