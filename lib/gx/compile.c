@@ -360,18 +360,22 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
 /* From how many vertices a draw runs the portable tier: a model of the peer kit's crossovers
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
-   indexed attributes; the per-op path never does, nor the portable copy of a direct word copy
-   (the generated code copies the same way, without calls). */
+   indexed attributes; the per-op path never does; a direct word copy's portable copy is as
+   fast at every count. */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
 {
     const struct vfetch_plan *conv = p->converter;
     unsigned indexed = 0;
     for (unsigned k = 0; k < p->num_copies; k++)
         indexed += p->copies[k].array != VFETCH_GX_FROM_VERTEX;
+    /* a direct word copy: the portable tier's copy was as fast or faster at every count (the
+       generated one is the same copy, docs/jit.md) */
+    if (conv->word_copy && !p->any_indexed)
+        return 0;
     /* three or more indexed copies: the record program's staging or gathering costs more than
        the generated code's per-vertex loads (callgrind, avx2: the all-indexed format 357
        instructions a vertex at 4,096 vertices through the record program, 162 generated) */
-    if (conv->record && !(conv->word_copy && !p->any_indexed) && indexed < 3) {
+    if (conv->record && indexed < 3) {
         /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
         const char *env = getenv("VFETCH_JIT_CROSSOVER");
         const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
@@ -411,7 +415,8 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
         return;
     p->jit_reason = "";
     p->jit_entry = (vfetch_jit_gx_fn *)p->jit_code.entry;
-    p->jit_run = compare ? NULL : p->jit_entry;
+    /* a crossover of 0: every draw runs the portable tier, without a call through the code */
+    p->jit_run = compare || !crossover ? NULL : p->jit_entry;
     p->jit_crossover = crossover;
     p->jit_compare = (uint8_t)compare;
 #endif
