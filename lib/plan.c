@@ -283,7 +283,7 @@ static uint64_t plan_hash_desc(const struct vfetch_plan_desc *d)
     return h;
 }
 
-int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
+int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
 {
     if (!desc || !out_plan)
         return VFETCH_EINVAL;
@@ -371,8 +371,43 @@ int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_p
         plan->copy = plan->word_copy == VFETCH_WORD_COPY_BSWAP32 ? dsp.bswap32_copy
                                                                   : vfetch_word_copy_c;
     }
+    plan->jit_reason = "the plan was compiled for the portable tier alone";
     *out_plan = plan;
     return VFETCH_OK;
+}
+
+/* Draws of at least this many records of a plan with a record program run it (docs/jit.md). */
+#define PLAN_JIT_RECORD_CROSSOVER 64
+
+/* The generated conversion, where the build, the mode, the level and the plan allow it. */
+static void plan_build_jit(struct vfetch_plan *plan)
+{
+    const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
+    if (!VFETCH_HAVE_JIT)
+        plan->jit_reason = "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
+    else if (mode == VFETCH_JIT_OFF)
+        plan->jit_reason = "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
+    else if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2))
+        plan->jit_reason = "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
+    else if (plan->word_copy)
+        plan->jit_reason = "a word copy: the portable tier's copy is as fast (docs/jit.md)";
+#if VFETCH_HAVE_JIT
+    else if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, &plan->jit_code))) {
+        plan->jit_reason = "";
+        plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
+        plan->jit_compare = mode == VFETCH_JIT_COMPARE;
+        plan->jit_crossover = plan->jit_compare || !plan->record ? UINT32_MAX
+                                                                 : PLAN_JIT_RECORD_CROSSOVER;
+    }
+#endif
+}
+
+int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
+{
+    const int err = vfetch_plan_compile_portable(desc, out_plan);
+    if (!err)
+        plan_build_jit(*out_plan);
+    return err;
 }
 
 int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
@@ -395,10 +430,10 @@ int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
     info->fallback = (enum vfetch_fallback)plan->fallback;
     info->fallback_reason = reasons[plan->fallback];
     info->word_copy = plan->word_copy != VFETCH_WORD_COPY_NONE;
-    info->jit = 0;
-    info->jit_code_bytes = 0;
-    info->jit_crossover = 0;
-    info->jit_reason = "plans run through vfetch_run have no generated code yet (GX formats do)";
+    info->jit = plan->jit != NULL;
+    info->jit_code_bytes = (uint32_t)plan->jit_code.code_bytes;
+    info->jit_crossover = plan->jit_crossover;
+    info->jit_reason = plan->jit_reason;
     return VFETCH_OK;
 }
 
@@ -407,6 +442,9 @@ void vfetch_plan_free(vfetch_plan *plan)
     if (plan) {
         free(plan->record);
         free(plan->record_small);
+#if VFETCH_HAVE_JIT
+        vfetch_jit_memory_free(&plan->jit_code);
+#endif
     }
     free(plan);
 }

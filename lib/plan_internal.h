@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "jit/jit.h"
 #include "kernel.h"
 #include "vertex_format.h"
 #include "vfetch/vfetch.h"
@@ -82,7 +83,19 @@ struct vfetch_plan {
         BSWAP32), whatever else the plan holds. */
     uint8_t word_copy;
     vfetch_word_copy_fn *copy; /**< the level's copy for that kind */
+    /** The generated conversion (lib/jit/, docs/jit.md) of draws without an index buffer
+        below jit_crossover records, or NULL; its code, and why there is none ("" with code).
+        jit_compare: compiled under VFETCH_JIT_COMPARE (every such draw runs both tiers). */
+    vfetch_jit_plan_fn *jit;
+    struct vfetch_jit_code jit_code;
+    const char *jit_reason;
+    uint32_t jit_crossover;
+    uint8_t jit_compare;
 };
+
+/** vfetch_plan_compile without generated code: the portable tier alone (a GX format's
+    converter, whose draws GX's own generated code runs). */
+int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan);
 
 enum {
     VFETCH_WORD_COPY_NONE = 0,

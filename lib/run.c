@@ -2,6 +2,8 @@
  * The executor: validate a run completely, then convert batch by batch with the kernels the
  * plan chose. Nothing is written before every check has passed.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "execute.h"
@@ -618,13 +620,62 @@ static __attribute__((noinline)) int run_staged(const vfetch_plan *plan,
     return VFETCH_OK;
 }
 
-int vfetch_execute_program(const vfetch_plan *plan, const struct vfetch_draw *src)
+/* The portable tier: the record program in place, else through the stage (or per op). */
+static int run_portable(const vfetch_plan *plan, const struct vfetch_draw *src)
 {
     if (!src->indexed && plan->record && run_in_place(plan, src))
         return VFETCH_OK;
     if (src->in_place_only)
         return VFETCH_EXECUTE_DECLINED;
     return run_staged(plan, src);
+}
+
+/* VFETCH_JIT_COMPARE: the portable tier into a copy of the output first (its error, if any,
+   returned with nothing written), then the generated code into the output; any differing
+   byte aborts the process. */
+static __attribute__((noinline)) int run_compare(const vfetch_plan *plan,
+                                                 const struct vfetch_draw *src,
+                                                 const uint8_t *records)
+{
+    const size_t bytes = (size_t)(src->count - 1) * plan->out_stride + plan->record_size;
+    uint8_t *copy = malloc(bytes);
+    if (!copy)
+        return VFETCH_ENOMEM;
+    memcpy(copy, src->out, bytes);
+    struct vfetch_draw portable = *src;
+    portable.out = copy;
+    const int err = run_portable(plan, &portable);
+    if (!err) {
+        plan->jit(records, src->count, src->out);
+        size_t at = 0;
+        while (at < bytes && copy[at] == ((const uint8_t *)src->out)[at])
+            at++;
+        if (at < bytes) {
+            fprintf(stderr,
+                    "vfetch: VFETCH_JIT=compare: plan %016llx, %u records: output byte %zu: %02x "
+                    "(portable tier %02x)\n",
+                    (unsigned long long)plan->hash, src->count, at,
+                    ((const uint8_t *)src->out)[at], copy[at]);
+            abort();
+        }
+    }
+    free(copy);
+    return err;
+}
+
+int vfetch_execute_program(const vfetch_plan *plan, const struct vfetch_draw *src)
+{
+    /* The generated conversion reads exactly what the ops read, which validation put inside
+       the binding: any draw in draw order (checkasm's in-place-only draws excepted). */
+    if (plan->jit && !src->indexed && !src->in_place_only && src->count < plan->jit_crossover) {
+        const uint8_t *records = (const uint8_t *)src->streams[0].data +
+                                 (size_t)src->first * plan->desc.streams[0].stride;
+        if (plan->jit_compare)
+            return run_compare(plan, src, records);
+        plan->jit(records, src->count, src->out);
+        return VFETCH_OK;
+    }
+    return run_portable(plan, src);
 }
 
 /* The source of a validated run: its bindings, an instanced stream's moved to the one record

@@ -322,7 +322,7 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
                 p->location_slot[l] = b->desc.location_slot[l];
         }
         if (!err)
-            err = vfetch_plan_compile(&b->desc, &p->converter);
+            err = vfetch_plan_compile_portable(&b->desc, &p->converter);
         if (!err) {
             p->out_stride = vfetch_plan_out_stride(p->converter);
             p->record_size = vfetch_plan_record_size(p->converter);

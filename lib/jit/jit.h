@@ -69,4 +69,14 @@ typedef int vfetch_jit_gx_fn(const struct vfetch_gx_plan *plan,
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   vfetch_jit_gx_fn *slow, struct vfetch_jit_code *code);
 
+struct vfetch_plan;
+
+/** A plan's generated conversion: count >= 1 records from `records` (the draw's first record,
+    validated) into `out`. */
+typedef void vfetch_jit_plan_fn(const uint8_t *records, uint64_t count, uint8_t *out);
+
+/** Generate a plan's conversion (one stream read record by record). NULL, or why there is
+    none (a static sentence). */
+const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code);
+
 #endif

@@ -70,6 +70,7 @@
     S(SUB_R10_I, SUB, REG(R10), IMM32)                                                      \
     S(ADD_R10_MRSI, ADD, REG(R10), MEM(RSI, 8))                                             \
     S(TEST_RCX_RCX, TEST, REG(RCX), REG(RCX))                                               \
+    S(MOV_RCX_RSI, MOV, REG(RCX), REG(RSI))                                                 \
     S(VPXOR_X0_X0_X0, VPXOR, REG(XMM0), REG(XMM0), REG(XMM0))                               \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \

@@ -290,9 +290,72 @@ static void check_jit_gx(void)
         printf("    none for %u: %s\n", reason_count[k], reasons[k]);
 }
 
+/*
+ * Plans of one stream (what R300 and Maxwell formats and hand-built plans lower to, run through
+ * vfetch_run): random formats compiled with the JIT at every level that has it, under compare
+ * (the generated code runs every direct draw beside the portable tier), their direct draws of
+ * random counts (1 to 64, past the crossover now and then) on buffers against guard pages
+ * against the reference's output. Indexed draws run the portable tier; they are checked too.
+ */
+static void check_jit_plans(void)
+{
+    rng_seed_for("jit-plans");
+    const unsigned formats = opt_quick ? 200 : 800;
+    const unsigned before = test_failures;
+    unsigned tried = 0, generated = 0, runs = 0;
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    for (unsigned i = 0; tried < formats && i < 50 * formats; i++) {
+        struct vfetch_plan_desc d;
+        random_plan_desc(&d);
+        if (d.num_streams != 1 || d.streams[0].step == VFETCH_STEP_CONSTANT ||
+            d.streams[0].step == VFETCH_STEP_INSTANCE)
+            continue;
+        tried++;
+        const uint32_t count = 1 + (rnd_below(8) ? rnd_below(64) : rnd_below(300));
+        struct reference_run rr;
+        if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, -1))
+            continue;
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+                continue;
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_COMPARE);
+            vfetch_plan *plan = NULL;
+            if (vfetch_plan_compile(&d, &plan)) {
+                test_failures++;
+                continue;
+            }
+            struct vfetch_plan_info info;
+            vfetch_plan_info(plan, &info);
+            generated += info.jit != 0;
+            char detail[64];
+            snprintf(detail, sizeof detail, "random plan %u, %u records", i, count);
+            reference_run_compare(plan, &rr, "jit-plans", levels[l].name, detail);
+            runs++;
+            vfetch_plan_free(plan);
+        }
+        reference_run_free(&rr);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    unsigned jit_levels = 0;
+    for (unsigned l = 0; l < num_levels; l++)
+        jit_levels += !!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512));
+    if (jit_levels && vfetch_jit_available()) { /* most get code (word copies do not) */
+        test_checks++;
+        if (generated * 2 < runs)
+            test_failures++;
+    }
+    printf("  jit-plans: %u one-stream formats x %u levels with the JIT, %u runs; generated code "
+           "for %u%s\n",
+           tried, jit_levels, runs, generated, test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
         return;
     check_jit_gx();
+    check_jit_plans();
 }

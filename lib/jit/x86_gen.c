@@ -1,6 +1,7 @@
 /*
- * The x86-64 generator for GX draws (docs/jit.md): one function per compiled GX format that
- * runs a whole draw. Its shape:
+ * The x86-64 generator (docs/jit.md): for a compiled GX format, one function that runs a whole
+ * draw; for a plan of one stream (vfetch_run), one that converts a validated draw's records
+ * (vfetch_jit_plan_compile, at the end). A GX draw's shape:
  *
  *   indexed formats, pass 1: every kept vertex's indices read (the position's skip value
  *     counted), the highest of each copy kept in the red zone; then each copy's array checked:
@@ -43,7 +44,8 @@ struct op_source {
     int32_t off[4][4];
 };
 
-/* One op's source bytes in the vertex or an element; 0, or -1 when they span two copies. */
+/* One op's source bytes in the vertex (the record of a plan of one stream: plan NULL) or an
+   element; 0, or -1 when they span two copies. */
 static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_exec *x,
                      struct op_source *s)
 {
@@ -54,7 +56,7 @@ static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_e
             const uint32_t b = x->lane[c].byte_off[k];
             int copy = -1;
             int32_t off = (int32_t)b;
-            if (plan->any_indexed) {
+            if (plan && plan->any_indexed) {
                 copy = -3;
                 for (unsigned i = 0; i < plan->num_copies; i++) {
                     const struct vfetch_gx_copy *cp = &plan->copies[i];
@@ -87,8 +89,11 @@ static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_e
 
 struct gen {
     struct x86_asm a;
-    const struct vfetch_gx_plan *plan;
-    const struct vfetch_plan *conv;
+    const struct vfetch_gx_plan *gx; /* a GX format's, or NULL: a plan of one stream */
+    const struct vfetch_plan *conv;  /* the plan the ops are of (a GX format's converter) */
+    uint32_t vsize;                  /* bytes from one vertex (record) to the next */
+    uint32_t readable;               /* bytes of a vertex surely inside the caller's buffer
+                                        (GX: the vertex; a plan: its stream extent) */
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
@@ -123,8 +128,8 @@ static void load_element(struct gen *g, int k)
 {
     if (g->elem_copy == k)
         return;
-    const struct vfetch_gx_copy *cp = &g->plan->copies[k];
-    const uint32_t stride = g->plan->desc.array_stride[cp->array];
+    const struct vfetch_gx_copy *cp = &g->gx->copies[k];
+    const uint32_t stride = g->gx->desc.array_stride[cp->array];
     if (cp->index_size == 1) {
         if (g->raw_copy != k)
             E(MOVZX_R8D_B_MRDI, cp->src, 0);
@@ -362,7 +367,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         return NULL;
     }
     struct op_source s;
-    if (op_source(g->plan, x, &s))
+    if (op_source(g->gx, x, &s))
         return "an op reads bytes of two staging copies";
     if (s.span > 16)
         return "an op's components lie more than 16 bytes apart";
@@ -401,7 +406,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     unsigned span = s.span;
     if (!elem) {
         const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
-        if ((uint32_t)s.lo + wider <= g->plan->format.vertex_size)
+        if ((uint32_t)s.lo + wider <= g->readable)
             span = wider;
     }
     struct span_layout l;
@@ -537,7 +542,7 @@ static void later_slots(struct gen *g)
    indices do not fit two windows. */
 static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done)
 {
-    const struct vfetch_gx_plan *plan = g->plan;
+    const struct vfetch_gx_plan *plan = g->gx;
     struct x86_asm *a = &g->a;
     int lane_of[VFETCH_GX_MAX_COPIES];
     unsigned n = 0;
@@ -631,7 +636,7 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
    to `done` when every vertex is skipped. */
 static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
 {
-    const struct vfetch_gx_plan *plan = g->plan;
+    const struct vfetch_gx_plan *plan = g->gx;
     struct x86_asm *a = &g->a;
     const uint32_t vsize = plan->format.vertex_size;
     /* Each indexed copy's highest index: the first two in r8 and rdx (free until pass 2; the
@@ -735,14 +740,14 @@ static int any_nonzero(const int32_t *t, unsigned n)
 }
 
 /* The window of 128-bit lane q of a record vector into xmm0 (q 0) or xmm1 (q 1): whole where
-   it lies inside the group's vertices, else only the bytes its shuffle reads, in at most two
+   it lies inside the group's readable bytes, else only the bytes its shuffle reads, in at most two
    loads (a window may reach past the vertices, its used bytes never do), its shuffle control
    remapped to where they land. */
 static void load_window_exact(struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
                               uint32_t group_bytes, uint8_t ctrl[16])
 {
     const uint8_t *c = v->ctrl + 16 * q;
-    if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's vertices: one load */
+    if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
         x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, v->src_off[q], 0);
         memcpy(ctrl, c, 16);
         return;
@@ -875,8 +880,9 @@ static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, uns
     return prog;
 }
 
-/* Whole groups of a direct format through its record program (their windows loaded exactly:
-   no group reads past its vertices): rdi, rdx and rcx move on past them. */
+/* Whole groups of a direct format through its record program (windows past the bytes surely
+   in the buffer loaded exactly: no group reads past its vertices): rdi, rdx and rcx move on
+   past them. */
 static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *prog)
 {
     struct x86_asm *a = &g->a;
@@ -885,7 +891,8 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
     E(CMP_RCX_I, 0, prog->group);
     x86_jump(a, X86_JB, out);
     for (unsigned k = 0; k < prog->num_vectors; k++)
-        emit_rp_vector(g, &prog->vec[k], prog->lanes, (uint32_t)prog->group_step[0]);
+        emit_rp_vector(g, &prog->vec[k], prog->lanes,
+                       (prog->group - 1) * g->vsize + g->readable);
     E(ADD_RDI_I, 0, prog->group_step[0]);
     E(ADD_RDX_I, 0, prog->dst_step);
     E(SUB_RCX_I, 0, prog->group);
@@ -906,7 +913,7 @@ static void emit_word_copy(struct gen *g, int bswap)
     const unsigned wide = x86_label(a), wide_end = x86_label(a), half = x86_label(a),
                    word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
-    E(IMUL_RAX_RCX_I, 0, g->plan->format.vertex_size);
+    E(IMUL_RAX_RCX_I, 0, g->gx->format.vertex_size);
     E(CMP_RAX_I, 0, 32);
     x86_jump(a, X86_JB, half);
     x86_bind(a, wide);
@@ -957,13 +964,55 @@ static void emit_word_copy(struct gen *g, int bswap)
     E(XOR_R9D_R9D, 0, 0);
 }
 
+/* The conversion of rcx >= 1 vertices from rdi into rdx: a direct format's whole groups by its
+   record programs (8 lanes, then 4), then vertex by vertex (a GX format's skipped vertices
+   taking no record), then on to `finish`. NULL, or why an op cannot be generated. */
+static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *wide,
+                                const struct vfetch_record_prog *narrow, unsigned finish)
+{
+    struct x86_asm *a = &g->a;
+    const struct vfetch_gx_plan *plan = g->gx;
+    const struct vfetch_plan *conv = g->conv;
+    if (wide || narrow) {
+        if (wide)
+            emit_record_groups(g, wide);
+        if (narrow)
+            emit_record_groups(g, narrow);
+        if (wide)
+            E(VZEROUPPER, 0, 0);
+        E(TEST_RCX_RCX, 0, 0);
+        x86_jump(a, X86_JZ, finish);
+    }
+    const unsigned loop = x86_label(a), next = x86_label(a);
+    x86_bind(a, loop);
+    g->elem_copy = g->raw_copy = -1;
+    if (plan && plan->position_copy >= 0) { /* the skip value; r8 keeps it for its element */
+        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_R8D_B_MRDI : X86_MOVZX_R8D_W_MRDI, pc->src, 0);
+        E(CMP_R8D_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(a, X86_JZ, next);
+        g->raw_copy = plan->position_copy;
+    }
+    const char *why = NULL;
+    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
+        why = emit_op(g, i, &conv->ops[i]);
+    if (conv->out_stride)
+        E(ADD_RDX_I, 0, conv->out_stride);
+    x86_bind(a, next);
+    if (g->vsize)
+        E(ADD_RDI_I, 0, g->vsize);
+    E(DEC_RCX, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    return why;
+}
+
 /* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
    done: an index policy out of range, no vertices or at least the crossover's count, the vertex
    bytes, an output that does not hold a record for every vertex (the portable tier then checks
    it exactly, knowing the skipped vertices). */
 static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
 {
-    const struct vfetch_gx_plan *plan = g->plan;
+    const struct vfetch_gx_plan *plan = g->gx;
     struct x86_asm *a = &g->a;
     E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy), VFETCH_GX_INDEX_CLAMP);
     x86_jump(a, X86_JNBE, slow);
@@ -1025,15 +1074,15 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         free(narrow);
         return why;
     }
-    g->plan = plan;
+    g->gx = plan;
     g->conv = conv;
+    g->vsize = g->readable = plan->format.vertex_size;
     later_slots(g);
     struct x86_asm *a = &g->a;
     x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
-                   loop = x86_label(a), next = x86_label(a), no_result = x86_label(a),
-                   finish_label = x86_label(a);
+                   no_result = x86_label(a), finish_label = x86_label(a);
     /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
     emit_checks(g, crossover, slow);
     E(MOV_MRSP_RDX, -8, 0);
@@ -1048,36 +1097,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         emit_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
         goto finish;
     }
-    if (wide || narrow) { /* whole groups by the record program, 8 then 4 lanes */
-        if (wide)
-            emit_record_groups(g, wide);
-        if (narrow)
-            emit_record_groups(g, narrow);
-        if (wide)
-            E(VZEROUPPER, 0, 0);
-        {
-            E(TEST_RCX_RCX, 0, 0);
-            x86_jump(a, X86_JZ, finish_label);
-        }
-    }
-    x86_bind(a, loop);
-    g->elem_copy = g->raw_copy = -1;
-    if (plan->position_copy >= 0) { /* the skip value; the index stays in r8 for its element */
-        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        x86_op(a, pc->index_size == 1 ? X86_MOVZX_R8D_B_MRDI : X86_MOVZX_R8D_W_MRDI, pc->src, 0);
-        E(CMP_R8D_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
-        x86_jump(a, X86_JZ, next);
-        g->raw_copy = plan->position_copy;
-    }
-    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
-        why = emit_op(g, i, &conv->ops[i]);
-    if (conv->out_stride)
-        E(ADD_RDX_I, 0, conv->out_stride);
-    x86_bind(a, next);
-    if (plan->format.vertex_size)
-        E(ADD_RDI_I, 0, plan->format.vertex_size);
-    E(DEC_RCX, 0, 0);
-    x86_jump(a, X86_JNZ, loop);
+    why = emit_convert(g, wide, narrow, finish_label);
 finish:
     x86_bind(a, finish_label);
     /* the result: written, skipped, clamped (none: a past-the-end index declined) */
@@ -1100,6 +1120,69 @@ finish:
     E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
+    const int failed = why || x86_finish(a);
+    const size_t used = a->len, bytes = x86_bytes_used(a);
+    free(g);
+    free(wide);
+    free(narrow);
+    if (failed) {
+        vfetch_jit_memory_free(code);
+        return why ? why : "the code did not fit its buffer";
+    }
+    if (vfetch_jit_memory_seal(code, used))
+        return "this process gets no executable memory";
+    code->code_bytes = bytes;
+    code->code_end = used;
+    code->entry = (uint8_t *)code->mapping + entry;
+    return NULL;
+}
+
+/*
+ * A plan of one stream (R300, Maxwell, a hand-built one), run through vfetch_run: a function
+ * that converts count >= 1 records from `records` (the draw's first) into `out`, the draw
+ * validated before (vfetch_run's checks: every byte the ops read lies inside the binding).
+ * The same code as a direct GX format's: whole groups by the record programs, then record by
+ * record.
+ */
+const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code)
+{
+    memset(code, 0, sizeof *code);
+    if (plan->desc.num_streams != 1)
+        return "plans of several streams have no generated code yet";
+    const struct vfetch_stream *st = &plan->desc.streams[0];
+    if (st->step != VFETCH_STEP_SEQUENTIAL && st->step != VFETCH_STEP_INDEXED)
+        return "a constant or instanced stream has no generated code yet";
+    struct vfetch_record_prog *wide = record_for(plan, 8), *narrow = record_for(plan, 4);
+    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
+    unsigned tables = 0;
+    for (unsigned i = 0; i < plan->desc.num_ops; i++)
+        tables += packs_by_table(&plan->ops[i]);
+    const unsigned pool = 4 * plan->desc.num_ops + 3 + 48 * vectors + 128 * tables;
+    const size_t bound = 16 * (size_t)pool + 256 + 160 * (size_t)plan->desc.num_ops +
+                         256 * (size_t)vectors;
+    uint8_t *rw, *rx;
+    struct gen *g = calloc(1, sizeof *g);
+    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
+        const char *why = g ? "this process gets no executable memory" : "out of memory";
+        free(g);
+        free(wide);
+        free(narrow);
+        return why;
+    }
+    g->gx = NULL;
+    g->conv = plan;
+    g->vsize = st->stride;
+    g->readable = plan->stream_extent[0];
+    later_slots(g);
+    struct x86_asm *a = &g->a;
+    x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
+    const size_t entry = a->len;
+    const unsigned finish = x86_label(a);
+    /* rdi the first record, rsi the count, rdx the output */
+    E(MOV_RCX_RSI, 0, 0);
+    const char *why = emit_convert(g, wide, narrow, finish);
+    x86_bind(a, finish);
+    E(RET, 0, 0);
     const int failed = why || x86_finish(a);
     const size_t used = a->len, bytes = x86_bytes_used(a);
     free(g);
