@@ -317,14 +317,21 @@ static void register_plans(void)
         for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
             if (!level_available(levels[l].flags))
                 continue;
-            for (int perop = 0; perop < 2; perop++) {
+            /* as created (with generated code where it has some), per op, and at the levels
+               with the JIT the portable tier alone ("-portable") */
+            for (int variant = 0; variant < 3; variant++) {
+                const int perop = variant == 1, portable = variant == 2;
                 if (perop && l == 0)
                     continue; /* the reference is per-op already */
+                if (portable && (!vfetch_jit_available() || !(levels[l].flags & VFETCH_CPU_AVX2)))
+                    continue;
                 pd.path = perop ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
                 vfetch_set_cpu_mask(levels[l].flags);
+                vfetch_set_jit_mode(portable ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
                 vfetch_plan *plan;
                 if (vfetch_plan_compile(&pd, &plan))
                     abort();
+                vfetch_set_jit_mode(VFETCH_JIT_ON);
                 if (l > 0 && strcmp(plan_level(plan), levels[l].name) != 0) {
                     vfetch_plan_free(plan); /* level not built */
                     continue;
@@ -337,7 +344,7 @@ static void register_plans(void)
                     job->n = plan_counts[i];
                     char name[160];
                     snprintf(name, sizeof name, "plan/%s/%s%s/%u", cfg->name, levels[l].name,
-                             perop ? "-perop" : "", plan_counts[i]);
+                             perop ? "-perop" : portable ? "-portable" : "", plan_counts[i]);
                     bmc_register(name, bench_plan, job);
                     register_memcpy(job->n * vfetch_plan_out_stride(plan));
                 }
@@ -960,6 +967,31 @@ static int print_jit_coverage(void)
            "the vec4, packed and Dolphin layouts, float and RGBA8 colors, at every level with "
            "the JIT); largest %u bytes%s\n",
            with_code, plans, most_bytes, vfetch_jit_available() ? "" : " (no JIT in this build)");
+    /* the benchmark's R300 and Maxwell plans */
+    unsigned others = 0, others_code = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
+            struct vfetch_r300_desc rd;
+            r300_config_desc(&r300_configs[c], &rd);
+            vfetch_plan *plan;
+            if (vfetch_r300_compile(&rd, &plan))
+                abort();
+            struct vfetch_plan_info info;
+            vfetch_plan_info(plan, &info);
+            others++;
+            others_code += info.jit != 0;
+            if (!info.jit)
+                printf("jit: no code for plan/%s at %s: %s\n", r300_configs[c].name,
+                       levels[l].name, info.jit_reason);
+            vfetch_plan_free(plan);
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("jit coverage: %u of %u R300 plans have generated code (the benchmark's configs at "
+           "every level with the JIT)\n", others_code, others);
     return 0;
 }
 
