@@ -340,6 +340,37 @@ int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_p
     and statistics). */
 uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state);
 
+/** Regions of guest memory a state resolves ARRAY_BASE through (MEM1, MEM2, ...). */
+#define VFETCH_GX_MAX_REGIONS 4
+
+/**
+ * Map guest memory for the state's arrays: guest addresses [guest, guest + size) are the `size`
+ * bytes at `host` (region 0..VFETCH_GX_MAX_REGIONS-1; size 0 unmaps it). From then on each
+ * ARRAY_BASE of arrays 0..11 (the value as written by vfetch_gx_load_cp_reg, unmasked) that
+ * lies in a region binds that array to the bytes from there to the region's end, bounds-checked
+ * at every draw as vfetch_gx_run checks its arrays; a base outside every region binds nothing
+ * (an indexed attribute reading it is VFETCH_EMISSING_STREAM). Mapping again re-resolves every
+ * base. The memory must stay readable while draws read it. VFETCH_EINVAL for a NULL state,
+ * a region out of range, a NULL host with a size, or a range past 2^32.
+ */
+int vfetch_gx_state_map_memory(vfetch_gx_state *state, unsigned region, uint32_t guest,
+                               const void *host, size_t size);
+
+/** The index policy of the state's draws (default VFETCH_GX_INDEX_ERROR). VFETCH_EINVAL for a
+    NULL state or a policy out of range. */
+int vfetch_gx_state_set_index_policy(vfetch_gx_state *state, enum vfetch_gx_index_policy policy);
+
+/**
+ * One draw of VAT format vat with the state's registers and arrays: what an emulator's draw
+ * command carries (the vertices, their count) and where the output goes, and nothing else: the
+ * format is vfetch_gx_state_plan's, the arrays the mapped ARRAY_BASEs, the policy the state's.
+ * Equal to vfetch_gx_state_plan then vfetch_gx_run with those parameters, with the same errors
+ * (vfetch_gx_state_plan's first), and no 240-byte parameter block filled per draw.
+ */
+int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *vertices,
+                         size_t vertices_size, uint32_t count, void *out, size_t out_size,
+                         struct vfetch_gx_result *result);
+
 /* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
 #ifndef VFETCH_NO_DEPRECATED
 /* 0.1's compile parameters are the description now; its register words are .regs, as before. */

@@ -51,7 +51,31 @@ struct vfetch_gx_state {
     struct gx_key cache_key[GX_CACHE_SIZE];
     struct gx_shared_plan *cache_plan[GX_CACHE_SIZE];
     unsigned cache_used, cache_next;
+    /* Guest memory (vfetch_gx_state_map_memory) and the draw parameters vfetch_gx_state_draw
+       passes: the arrays resolved from ARRAY_BASE when a base or the memory changes, so that
+       a draw stores only what changes per draw. */
+    struct {
+        uint32_t guest;
+        const uint8_t *host;
+        size_t size;
+    } region[VFETCH_GX_MAX_REGIONS];
+    struct vfetch_gx_run_params draw;
 };
+
+/* Array n's binding: its ARRAY_BASE inside a mapped region (to the region's end), or none. */
+static void gx_state_resolve(vfetch_gx_state *s, unsigned n)
+{
+    const uint32_t addr = s->array_base[n];
+    s->draw.arrays[n] = (struct vfetch_binding){ NULL, 0 };
+    for (unsigned r = 0; r < VFETCH_GX_MAX_REGIONS; r++)
+        if (s->region[r].host && addr >= s->region[r].guest &&
+            addr - s->region[r].guest < s->region[r].size) {
+            const size_t off = addr - s->region[r].guest;
+            s->draw.arrays[n] = (struct vfetch_binding){ s->region[r].host + off,
+                                                         s->region[r].size - off };
+            return;
+        }
+}
 
 static void gx_shared_release(struct gx_shared_plan *shared)
 {
@@ -74,6 +98,7 @@ int vfetch_gx_state_create(const struct vfetch_gx_state_params *params, vfetch_g
         return VFETCH_ENOMEM;
     s->params = *params;
     memset(s->dirty, 1, sizeof s->dirty);
+    vfetch_gx_run_params_init(&s->draw);
     *out = s;
     return VFETCH_OK;
 }
@@ -128,6 +153,8 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
     const uint32_t read_bits = (addr >> 4) == 0xb ? 0xffu : 0xffffffffu;
     const int changed = ((*reg ^ value) & read_bits) != 0;
     *reg = value;
+    if ((addr >> 4) == 0xa && (addr & 0xf) < VFETCH_GX_NUM_ATTRS)
+        gx_state_resolve(state, addr & 0xf);
     if (!changed)
         return VFETCH_OK;
     if (scope >= 0)
@@ -223,4 +250,45 @@ int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_p
 uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state)
 {
     return state ? state->compiles : 0;
+}
+
+int vfetch_gx_state_map_memory(vfetch_gx_state *state, unsigned region, uint32_t guest,
+                               const void *host, size_t size)
+{
+    if (!state || region >= VFETCH_GX_MAX_REGIONS || (!host && size) ||
+        (size && size - 1 > UINT32_MAX - guest))
+        return VFETCH_EINVAL;
+    state->region[region].guest = guest;
+    state->region[region].host = size ? host : NULL;
+    state->region[region].size = size;
+    for (unsigned n = 0; n < VFETCH_GX_NUM_ATTRS; n++)
+        gx_state_resolve(state, n);
+    return VFETCH_OK;
+}
+
+int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *vertices,
+                         size_t vertices_size, uint32_t count, void *out, size_t out_size,
+                         struct vfetch_gx_result *result)
+{
+    if (!state)
+        return VFETCH_EINVAL;
+    const vfetch_gx_plan *plan;
+    const int err = vfetch_gx_state_plan(state, vat, &plan);
+    if (err)
+        return err;
+    struct vfetch_gx_run_params *p = &state->draw;
+    p->vertices = vertices;
+    p->vertices_size = vertices_size;
+    p->count = count;
+    p->out = out;
+    p->out_size = out_size;
+    return vfetch_gx_run(plan, p, result);
+}
+
+int vfetch_gx_state_set_index_policy(vfetch_gx_state *state, enum vfetch_gx_index_policy policy)
+{
+    if (!state || (unsigned)policy > VFETCH_GX_INDEX_CLAMP)
+        return VFETCH_EINVAL;
+    state->draw.index_policy = policy;
+    return VFETCH_OK;
 }

@@ -2,7 +2,8 @@
  * GX front-end, part 3: the CP register state (vfetch_gx_state). Which registers it holds and
  * which it refuses, what each write recompiles (nothing for a value already held, a matrix
  * index or an array base; its own format for a VAT word; every format for the VCD and the
- * strides), every state error, and its cache of compiled formats. Register values from
+ * strides), every state error, its cache of compiled formats, and its draw call (arrays resolved
+ * from ARRAY_BASE through mapped guest memory, against vfetch_gx_run). Register values from
  * ../shared/spec/gx-cp-vat.txt. Run at every ISA level (meson re-runs it under VFETCH_CPU_MASK).
  */
 #include "gx_testutil.h"
@@ -148,9 +149,90 @@ static void test_state_cache(void)
     vfetch_gx_state_free(st);
 }
 
+/* vfetch_gx_state_draw: the state's mapped arrays and policy, against vfetch_gx_run with the
+   same parameters written out; ARRAY_BASE outside every region, region errors, bad VAT. */
+static void test_state_draw(void)
+{
+    vfetch_gx_state *st = NULL;
+    const struct vfetch_gx_state_params packed = { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8,
+                                                   VFETCH_PATH_AUTO };
+    CHECK_EQ(vfetch_gx_state_create(&packed, &st), 0);
+    if (!st)
+        return;
+    /* position index16 into f32 XYZ (stride 12), color0 index8 into RGB565 (stride 2) */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x50, 3u << 9 | 2u << 13), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x70, 1 | 4u << 1 | 1u << 30), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xb0, 12), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xb2, 2), 0);
+    static uint8_t mem1[4096], mem2[1024];
+    for (unsigned i = 0; i < sizeof mem1; i++)
+        mem1[i] = (uint8_t)(i % 61 + 0x3c);
+    for (unsigned i = 0; i < sizeof mem2; i++)
+        mem2[i] = (uint8_t)(i * 37);
+    /* MEM1 at 0, MEM2 at 0x10000000: position array in MEM1 at 0x100, colors in MEM2 */
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0, mem1, sizeof mem1), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa0, 0x100), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa2, 0x10000040), 0);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 1, 0x10000000, mem2, sizeof mem2), 0);
+    enum { N = 40 };
+    uint8_t verts[N * 3];
+    for (unsigned v = 0; v < N; v++) {
+        verts[3 * v] = 0;
+        verts[3 * v + 1] = (uint8_t)(v * 7 % 100);
+        verts[3 * v + 2] = (uint8_t)(v * 13 % 200);
+    }
+    uint8_t got[N * 16], want[N * 16];
+    memset(got, 0xaa, sizeof got);
+    memset(want, 0xaa, sizeof want);
+    struct vfetch_gx_result r1 = { 9, 9, 9 }, r2 = { 9, 9, 9 };
+    CHECK_EQ(vfetch_gx_state_draw(st, 0, verts, sizeof verts, N, got, sizeof got, &r1), 0);
+    const vfetch_gx_plan *plan;
+    CHECK_EQ(vfetch_gx_state_plan(st, 0, &plan), 0);
+    struct vfetch_gx_run_params p;
+    vfetch_gx_run_params_init(&p);
+    p.vertices = verts;
+    p.vertices_size = sizeof verts;
+    p.count = N;
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ mem1 + 0x100, sizeof mem1 - 0x100 };
+    p.arrays[VFETCH_GX_COLOR0] = (struct vfetch_binding){ mem2 + 0x40, sizeof mem2 - 0x40 };
+    p.out = want;
+    p.out_size = sizeof want;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r2), 0);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    CHECK_EQ(r1.written, (uint32_t)N);
+    CHECK_EQ(r1.written, r2.written);
+    /* an index past the array's region: refused by default, clamped under the clamp policy */
+    verts[0] = 0x02; /* position index 512 + ...: 512 * 12 bytes past 0x100, past 4096 */
+    CHECK_EQ(vfetch_gx_state_draw(st, 0, verts, sizeof verts, N, got, sizeof got, &r1),
+             VFETCH_EGX_ARRAY_INDEX);
+    CHECK_EQ(vfetch_gx_state_set_index_policy(st, VFETCH_GX_INDEX_CLAMP), 0);
+    CHECK_EQ(vfetch_gx_state_draw(st, 0, verts, sizeof verts, N, got, sizeof got, &r1), 0);
+    CHECK_EQ(r1.clamped, 1u);
+    CHECK_EQ(vfetch_gx_state_set_index_policy(st, (enum vfetch_gx_index_policy)2), VFETCH_EINVAL);
+    /* a base outside every region binds nothing; unmapping the region unbinds */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa2, 0x20000000), 0);
+    CHECK_EQ(vfetch_gx_state_draw(st, 0, verts, sizeof verts, N, got, sizeof got, &r1),
+             VFETCH_EMISSING_STREAM);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa2, 0x10000040), 0);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 1, 0, NULL, 0), 0);
+    CHECK_EQ(vfetch_gx_state_draw(st, 0, verts, sizeof verts, N, got, sizeof got, &r1),
+             VFETCH_EMISSING_STREAM);
+    /* errors of its own */
+    CHECK_EQ(vfetch_gx_state_map_memory(NULL, 0, 0, mem1, 1), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, VFETCH_GX_MAX_REGIONS, 0, mem1, 1), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0, NULL, 16), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0xfffffff0u, mem1, 32), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_draw(st, 8, verts, sizeof verts, N, got, sizeof got, &r1),
+             VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_draw(NULL, 0, verts, sizeof verts, N, got, sizeof got, &r1),
+             VFETCH_EINVAL);
+    vfetch_gx_state_free(st);
+}
+
 int main(void)
 {
     test_state();
     test_state_cache();
+    test_state_draw();
     return test_summary("gx-state");
 }
