@@ -198,14 +198,11 @@ static struct gx_shared_plan *gx_state_compile(vfetch_gx_state *state, const str
     return shared;
 }
 
-int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan)
+/* The format of a VAT whose registers changed: from the cache, or compiled. Out of line, so
+   that the lookup of an unchanged one (every draw but a few) sets up no frame. */
+static __attribute__((noinline)) int gx_state_refresh(vfetch_gx_state *state, unsigned vat,
+                                                      const vfetch_gx_plan **out_plan)
 {
-    if (!state || !out_plan || vat >= GX_NUM_FORMATS)
-        return VFETCH_EINVAL;
-    if (!state->dirty[vat] && state->plan[vat]) {
-        *out_plan = state->plan[vat]->plan;
-        return VFETCH_OK;
-    }
     struct gx_key key;
     key.vcd_lo = state->vcd_lo;
     key.vcd_hi = state->vcd_hi;
@@ -247,6 +244,23 @@ int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_p
     return VFETCH_OK;
 }
 
+/* A VAT's format where no register it depends on changed, else NULL. */
+static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *state, unsigned vat)
+{
+    return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
+}
+
+int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan)
+{
+    if (!state || !out_plan || vat >= GX_NUM_FORMATS)
+        return VFETCH_EINVAL;
+    const vfetch_gx_plan *plan = gx_state_current(state, vat);
+    if (!plan)
+        return gx_state_refresh(state, vat, out_plan);
+    *out_plan = plan;
+    return VFETCH_OK;
+}
+
 uint64_t vfetch_gx_state_compiles(const vfetch_gx_state *state)
 {
     return state ? state->compiles : 0;
@@ -266,16 +280,11 @@ int vfetch_gx_state_map_memory(vfetch_gx_state *state, unsigned region, uint32_t
     return VFETCH_OK;
 }
 
-int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *vertices,
-                         size_t vertices_size, uint32_t count, void *out, size_t out_size,
-                         struct vfetch_gx_result *result)
+/* A draw of a format: the five values that change stored into the state's parameters. */
+static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_plan *plan,
+                                     const void *vertices, size_t vertices_size, uint32_t count,
+                                     void *out, size_t out_size, struct vfetch_gx_result *result)
 {
-    if (!state)
-        return VFETCH_EINVAL;
-    const vfetch_gx_plan *plan;
-    const int err = vfetch_gx_state_plan(state, vat, &plan);
-    if (err)
-        return err;
     struct vfetch_gx_run_params *p = &state->draw;
     p->vertices = vertices;
     p->vertices_size = vertices_size;
@@ -283,6 +292,34 @@ int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *verti
     p->out = out;
     p->out_size = out_size;
     return vfetch_gx_run(plan, p, result);
+}
+
+/* A draw whose format must be looked up again first: out of line, so that the common draw is
+   a few stores and a tail call, without a frame. */
+static __attribute__((noinline)) int gx_state_draw_refresh(vfetch_gx_state *state, unsigned vat,
+                                                           const void *vertices,
+                                                           size_t vertices_size, uint32_t count,
+                                                           void *out, size_t out_size,
+                                                           struct vfetch_gx_result *result)
+{
+    const vfetch_gx_plan *plan;
+    const int err = gx_state_refresh(state, vat, &plan);
+    return err ? err
+               : gx_state_draw_with(state, plan, vertices, vertices_size, count, out, out_size,
+                                    result);
+}
+
+int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *vertices,
+                         size_t vertices_size, uint32_t count, void *out, size_t out_size,
+                         struct vfetch_gx_result *result)
+{
+    if (!state || vat >= GX_NUM_FORMATS)
+        return VFETCH_EINVAL;
+    const vfetch_gx_plan *plan = gx_state_current(state, vat);
+    if (!plan)
+        return gx_state_draw_refresh(state, vat, vertices, vertices_size, count, out, out_size,
+                                     result);
+    return gx_state_draw_with(state, plan, vertices, vertices_size, count, out, out_size, result);
 }
 
 int vfetch_gx_state_set_index_policy(vfetch_gx_state *state, enum vfetch_gx_index_policy policy)
