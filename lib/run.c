@@ -698,10 +698,31 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
     return vfetch_execute(plan, src);
 }
 
-int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
+/* A draw the generated conversion runs at once: no index buffer, 1 to the crossover's count of
+   records, every check of run_validate passed in the few terms one sequential stream leaves
+   (the product below cannot overflow: both factors are below 2^32). 1: not such a draw (or a
+   check failed): the general path runs it, and reports. */
+static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
-    if (!plan || !params)
-        return VFETCH_EINVAL;
+    const uint32_t count = p->count;
+    if (!plan->jit || plan->jit_compare || p->index_type != VFETCH_INDEX_NONE ||
+        !p->num_streams || !p->streams || !p->out || count - 1u >= plan->jit_crossover - 1u)
+        return 1;
+    const struct vfetch_binding *b = &p->streams[0];
+    const uint64_t last = (uint64_t)p->first + count - 1, stride = plan->desc.streams[0].stride;
+    if (last > UINT32_MAX || !b->data ||
+        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size ||
+        last * stride + plan->stream_extent[0] > b->size)
+        return 1;
+    plan->jit((const uint8_t *)b->data + p->first * stride, count, p->out);
+    return 0;
+}
+
+/* Every other draw: validated whole, then executed. Out of line, so that the generated
+   conversion's draws set up none of its frame. */
+static __attribute__((noinline)) int run_general(const vfetch_plan *plan,
+                                                 const struct vfetch_run_params *params)
+{
     int err = run_validate(plan, params);
     if (err || params->count == 0)
         return err;
@@ -713,4 +734,11 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
         .out = params->out,
     };
     return plan->has_instanced ? run_instanced(plan, params, &src) : vfetch_execute(plan, &src);
+}
+
+int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    return run_generated(plan, params) ? run_general(plan, params) : VFETCH_OK;
 }
