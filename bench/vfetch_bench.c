@@ -877,38 +877,23 @@ static void register_replay(const char *captures_dir)
     vfetch_set_cpu_mask(~0u);
 }
 
+/* Compiling a GX format, plan and code: compile/gx (config a, vec4, float colours),
+   compile/gx-portable (the same without generated code), compile/gx-allindexed (the
+   all-indexed format, Dolphin's LargeFloatVertexSpeed, in Dolphin's layout). */
+enum { COMPILE_GX, COMPILE_GX_PORTABLE, COMPILE_GX_ALLINDEXED };
+
 static void bench_compile_gx(bmc_state *st, void *user)
 {
-    (void)user;
+    const int which = (int)(intptr_t)user;
     struct vfetch_gx_desc cp;
     memset(&cp, 0, sizeof cp);
-    cp.regs = gx_configs[0].regs;
-    while (bmc_keep_running(st)) {
-        vfetch_gx_plan *plan;
-        if (vfetch_gx_compile(&cp, &plan)) {
-            bmc_skip_with_error(st, "compile failed");
-            break;
-        }
-        vfetch_gx_plan_free(plan);
-    }
-    bmc_set_items_processed(st, bmc_iterations(st));
-}
-
-/* compile/gx-portable: the same without generated code; compile/gx-allindexed: the all-indexed
-   format (Dolphin's LargeFloatVertexSpeed) in Dolphin's layout, with its code. */
-static void bench_compile_gx_variant(bmc_state *st, void *user)
-{
-    const int all_indexed = user != NULL;
-    struct vfetch_gx_desc cp;
-    memset(&cp, 0, sizeof cp);
-    const struct gx_config *cfg = &gx_configs[all_indexed ? 5 : 0];
-    cp.regs = cfg->regs;
-    if (all_indexed) {
+    cp.regs = gx_configs[which == COMPILE_GX_ALLINDEXED ? 5 : 0].regs;
+    if (which == COMPILE_GX_ALLINDEXED) {
         cp.layout = VFETCH_GX_LAYOUT_DOLPHIN;
         cp.color_output = VFETCH_GX_COLOR_RGBA8;
         memcpy(cp.array_stride, gx_all_stride, sizeof cp.array_stride);
     }
-    vfetch_set_jit_mode(all_indexed ? VFETCH_JIT_ON : VFETCH_JIT_OFF);
+    vfetch_set_jit_mode(which == COMPILE_GX_PORTABLE ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
     while (bmc_keep_running(st)) {
         vfetch_gx_plan *plan;
         if (vfetch_gx_compile(&cp, &plan)) {
@@ -1499,9 +1484,10 @@ int main(int argc, char **argv)
     register_texel();
     register_gx_texture();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
-    bmc_register("compile/gx/-/-", bench_compile_gx, NULL);
-    bmc_register("compile/gx-portable/-/-", bench_compile_gx_variant, NULL);
-    bmc_register("compile/gx-allindexed/-/-", bench_compile_gx_variant, (void *)1);
+    bmc_register("compile/gx/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX);
+    bmc_register("compile/gx-portable/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX_PORTABLE);
+    bmc_register("compile/gx-allindexed/-/-", bench_compile_gx,
+                 (void *)(intptr_t)COMPILE_GX_ALLINDEXED);
     bmc_register("compile/r300-state/-/-", bench_r300_state, NULL);
     vfetch_set_cpu_mask(~0u);
     /* on stderr: stdout is Google Benchmark's, e.g. --benchmark_format=json */

@@ -534,6 +534,23 @@ static void later_slots(struct gen *g)
     }
 }
 
+/* Leave for `decline` when copy cp's array is unbound. */
+static void emit_array_bound(struct gen *g, const struct vfetch_gx_copy *cp, unsigned decline)
+{
+    E(CMP_MRSI_I, arrays_data(cp->array), 0);
+    x86_jump(&g->a, X86_JZ, decline);
+}
+
+/* Leave for `decline` unless the element of copy cp at the index in rax (its highest) lies
+   inside the array: index * stride + the bytes read in the element, within its size. */
+static void emit_index_fits(struct gen *g, const struct vfetch_gx_copy *cp, unsigned decline)
+{
+    E(IMUL_RAX_I, 0, g->gx->desc.array_stride[cp->array]);
+    E(ADD_RAX_I, 0, cp->elem_off + cp->size);
+    E(CMP_RAX_MRSI, arrays_size(cp->array), 0);
+    x86_jump(&g->a, X86_JNBE, decline);
+}
+
 /* Pass 1 by vectors, where every indexed copy's index fits a 16-bit lane of one register:
    copies 0..7 from one 16-byte window of the vertex, 8..15 from another. Per kept vertex the
    indices are loaded, byte-swapped into their lanes by one vpshufb and folded into the maxima
@@ -561,10 +578,8 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
         if (hi[h] >= 0 && hi[h] - lo[h] >= 16)
             return -1;
     for (unsigned k = 0; k < plan->num_copies; k++)
-        if (lane_of[k] >= 0) {
-            E(CMP_MRSI_I, arrays_data(plan->copies[k].array), 0);
-            x86_jump(a, X86_JZ, decline);
-        }
+        if (lane_of[k] >= 0)
+            emit_array_bound(g, &plan->copies[k], decline);
     struct span_layout l[2];
     uint8_t ctrl[32];
     memset(ctrl, 0x80, sizeof ctrl);
@@ -620,15 +635,18 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
     for (unsigned k = 0; k < plan->num_copies; k++) {
         if (lane_of[k] < 0)
             continue;
-        const struct vfetch_gx_copy *cp = &plan->copies[k];
         E(MOVZX_EAX_W_MRSP, -48 + 2 * lane_of[k], 0);
-        E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
-        E(ADD_RAX_I, 0, cp->elem_off + cp->size);
-        E(CMP_RAX_MRSI, arrays_size(cp->array), 0);
-        x86_jump(a, X86_JNBE, decline);
+        emit_index_fits(g, &plan->copies[k], decline);
     }
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
     return 0;
+}
+
+/* An instruction on pass 1's slot of a copy's highest index: forms[0] for slot 0 (r8),
+   forms[1] for slot 1 (rdx), forms[2] for the others (the red zone, at -8 * slot). */
+static void slot_op(struct gen *g, unsigned slot, const enum x86_shape forms[3])
+{
+    x86_op(&g->a, forms[slot < 2 ? slot : 2], -8 * (int64_t)slot, 0);
 }
 
 /* Pass 1 of an indexed format: skip values counted, each copy's highest index of the kept
@@ -645,15 +663,11 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
     unsigned n = 0;
     for (unsigned k = 0; k < plan->num_copies; k++)
         if (plan->copies[k].array != VFETCH_GX_FROM_VERTEX) {
-            E(CMP_MRSI_I, arrays_data(plan->copies[k].array), 0);
-            x86_jump(a, X86_JZ, decline);
+            emit_array_bound(g, &plan->copies[k], decline);
             slot[k] = n++;
-            if (slot[k] == 0)
-                E(XOR_R8D_R8D, 0, 0);
-            else if (slot[k] == 1)
-                E(XOR_EDX_EDX, 0, 0);
-            else
-                E(MOV_MRSP_I, -8 * (int64_t)slot[k], 0);
+            static const enum x86_shape zero[3] = { X86_XOR_R8D_R8D, X86_XOR_EDX_EDX,
+                                                    X86_MOV_MRSP_I };
+            slot_op(g, slot[k], zero);
         }
     E(XOR_R9D_R9D, 0, 0);
     E(MOV_R10_RDI, 0, 0);
@@ -699,16 +713,9 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        if (slot[k] == 0)
-            E(MOV_RAX_R8, 0, 0);
-        else if (slot[k] == 1)
-            E(MOV_RAX_RDX, 0, 0);
-        else
-            E(MOV_RAX_MRSP, -8 * (int64_t)slot[k], 0);
-        E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
-        E(ADD_RAX_I, 0, cp->elem_off + cp->size);
-        E(CMP_RAX_MRSI, arrays_size(cp->array), 0);
-        x86_jump(a, X86_JNBE, decline);
+        static const enum x86_shape read[3] = { X86_MOV_RAX_R8, X86_MOV_RAX_RDX, X86_MOV_RAX_MRSP };
+        slot_op(g, slot[k], read);
+        emit_index_fits(g, cp, decline);
     }
 }
 
@@ -900,6 +907,16 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
     x86_bind(a, out);
 }
 
+/* One step of a word copy: 32 bytes (wide) or 16 at disp from rdi to rdx, byte-reversed by
+   the shuffle at ctrl where bswap. */
+static void copy_step(struct gen *g, int wide, int32_t disp, int bswap, uint64_t ctrl)
+{
+    x86_op(&g->a, wide ? X86_VMOVDQU_Y0_MRDI : X86_VMOVDQU_X0_MRDI, disp, 0);
+    if (bswap)
+        x86_op(&g->a, wide ? X86_VPSHUFB_Y0_Y0_P : X86_VPSHUFB_X0_X0_P, (int64_t)ctrl, 0);
+    x86_op(&g->a, wide ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, disp, 0);
+}
+
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
    and the output stride is the vertex size): count * size bytes (a multiple of 4), 32 at a
    time and the last 32 again where they overlap the previous step (the same bytes written
@@ -917,10 +934,7 @@ static void emit_word_copy(struct gen *g, int bswap)
     E(CMP_RAX_I, 0, 32);
     x86_jump(a, X86_JB, half);
     x86_bind(a, wide);
-    E(VMOVDQU_Y0_MRDI, 0, 0);
-    if (bswap)
-        E(VPSHUFB_Y0_Y0_P, ctrl, 0);
-    E(VMOVUPS_MRDX_Y0, 0, 0);
+    copy_step(g, 1, 0, bswap, ctrl);
     E(ADD_RDI_I, 0, 32);
     E(ADD_RDX_I, 0, 32);
     E(SUB_RAX_I, 0, 32);
@@ -930,26 +944,17 @@ static void emit_word_copy(struct gen *g, int bswap)
     x86_jump(a, X86_JZ, wide_end);
     E(ADD_RDI_RAX, 0, 0); /* the last 32 bytes, again in part */
     E(ADD_RDX_RAX, 0, 0);
-    E(VMOVDQU_Y0_MRDI, -32, 0);
-    if (bswap)
-        E(VPSHUFB_Y0_Y0_P, ctrl, 0);
-    E(VMOVUPS_MRDX_Y0, -32, 0);
+    copy_step(g, 1, -32, bswap, ctrl);
     x86_bind(a, wide_end);
     E(VZEROUPPER, 0, 0);
     x86_jump(a, X86_JMP, end);
     x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
     E(CMP_RAX_I, 0, 16);
     x86_jump(a, X86_JB, word);
-    E(VMOVDQU_X0_MRDI, 0, 0);
-    if (bswap)
-        E(VPSHUFB_X0_X0_P, ctrl, 0);
-    E(VMOVUPS_MRDX_X0, 0, 0);
+    copy_step(g, 0, 0, bswap, ctrl);
     E(ADD_RDI_RAX, 0, 0);
     E(ADD_RDX_RAX, 0, 0);
-    E(VMOVDQU_X0_MRDI, -16, 0);
-    if (bswap)
-        E(VPSHUFB_X0_X0_P, ctrl, 0);
-    E(VMOVUPS_MRDX_X0, -16, 0);
+    copy_step(g, 0, -16, bswap, ctrl);
     x86_jump(a, X86_JMP, end);
     x86_bind(a, word); /* 4..12 bytes */
     E(MOV_R8D_MRDI, 0, 0);
@@ -1006,6 +1011,60 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
     return why;
 }
 
+/* A generator for the ops of conv (with `copies` staging copies, and the record programs
+   whose groups it will emit), with memory for its code: enough constants for every op (4 at
+   most; a word copy: one of two entries, and its alignment), every record vector (16, of two
+   entries at 8 lanes, each aligned: three) and every colour table (128), and a bound on each
+   op's, copy's and vector's instructions. NULL with *why (the programs freed) on failure. */
+static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
+                            struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
+                            struct vfetch_jit_code *code, const char **why)
+{
+    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
+    unsigned tables = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        tables += packs_by_table(&conv->ops[i]);
+    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables;
+    const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
+                         160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
+    uint8_t *rw, *rx;
+    struct gen *g = calloc(1, sizeof *g);
+    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
+        *why = g ? "this process gets no executable memory" : "out of memory";
+        free(g);
+        free(wide);
+        free(narrow);
+        return NULL;
+    }
+    g->conv = conv;
+    later_slots(g);
+    x86_asm_init(&g->a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
+    return g;
+}
+
+/* The assembly finished (branches patched) and sealed, the function at `entry`: NULL, or why
+   there is no code (the memory released). Frees the generator and the record programs. */
+static const char *gen_close(struct gen *g, const char *why, size_t entry,
+                             struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
+                             struct vfetch_jit_code *code)
+{
+    const int failed = why || x86_finish(&g->a);
+    const size_t used = g->a.len, bytes = x86_bytes_used(&g->a);
+    free(g);
+    free(wide);
+    free(narrow);
+    if (failed) {
+        vfetch_jit_memory_free(code);
+        return why ? why : "the code did not fit its buffer";
+    }
+    if (vfetch_jit_memory_seal(code, used))
+        return "this process gets no executable memory";
+    code->code_bytes = bytes;
+    code->code_end = used;
+    code->entry = (uint8_t *)code->mapping + entry;
+    return NULL;
+}
+
 /* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
    done: an index policy out of range, no vertices or at least the crossover's count, the vertex
    bytes, an output that does not hold a record for every vertex (the portable tier then checks
@@ -1055,31 +1114,13 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         wide = record_for(conv, 8);
         narrow = record_for(conv, 4);
     }
-    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
-    /* At most 4 constants an op (a word copy: one of two entries, and its alignment) and 16 a
-       record vector (of two entries at 8 lanes, each aligned: three at most), and a bound on
-       each op's, copy's and vector's instructions. */
-    unsigned tables = 0;
-    for (unsigned i = 0; i < conv->desc.num_ops; i++)
-        tables += packs_by_table(&conv->ops[i]);
-    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables;
-    const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)plan->num_copies +
-                         160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
-    uint8_t *rw, *rx;
-    struct gen *g = calloc(1, sizeof *g);
-    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
-        const char *why = g ? "this process gets no executable memory" : "out of memory";
-        free(g);
-        free(wide);
-        free(narrow);
+    const char *why = NULL;
+    struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, code, &why);
+    if (!g)
         return why;
-    }
     g->gx = plan;
-    g->conv = conv;
     g->vsize = g->readable = plan->format.vertex_size;
-    later_slots(g);
     struct x86_asm *a = &g->a;
-    x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
                    no_result = x86_label(a), finish_label = x86_label(a);
@@ -1092,7 +1133,6 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     else if (emit_index_pass_vector(g, decline, done))
         emit_index_pass(g, decline, done);
     E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
-    const char *why = NULL;
     if (conv->word_copy && !plan->any_indexed) {
         emit_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
         goto finish;
@@ -1120,21 +1160,7 @@ finish:
     E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
-    const int failed = why || x86_finish(a);
-    const size_t used = a->len, bytes = x86_bytes_used(a);
-    free(g);
-    free(wide);
-    free(narrow);
-    if (failed) {
-        vfetch_jit_memory_free(code);
-        return why ? why : "the code did not fit its buffer";
-    }
-    if (vfetch_jit_memory_seal(code, used))
-        return "this process gets no executable memory";
-    code->code_bytes = bytes;
-    code->code_end = used;
-    code->entry = (uint8_t *)code->mapping + entry;
-    return NULL;
+    return gen_close(g, why, entry, wide, narrow, code);
 }
 
 /*
@@ -1153,49 +1179,20 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     if (st->step != VFETCH_STEP_SEQUENTIAL && st->step != VFETCH_STEP_INDEXED)
         return "a constant or instanced stream has no generated code yet";
     struct vfetch_record_prog *wide = record_for(plan, 8), *narrow = record_for(plan, 4);
-    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
-    unsigned tables = 0;
-    for (unsigned i = 0; i < plan->desc.num_ops; i++)
-        tables += packs_by_table(&plan->ops[i]);
-    const unsigned pool = 4 * plan->desc.num_ops + 3 + 48 * vectors + 128 * tables;
-    const size_t bound = 16 * (size_t)pool + 256 + 160 * (size_t)plan->desc.num_ops +
-                         256 * (size_t)vectors;
-    uint8_t *rw, *rx;
-    struct gen *g = calloc(1, sizeof *g);
-    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
-        const char *why = g ? "this process gets no executable memory" : "out of memory";
-        free(g);
-        free(wide);
-        free(narrow);
+    const char *why = NULL;
+    struct gen *g = gen_open(plan, 0, wide, narrow, code, &why);
+    if (!g)
         return why;
-    }
     g->gx = NULL;
-    g->conv = plan;
     g->vsize = st->stride;
     g->readable = plan->stream_extent[0];
-    later_slots(g);
     struct x86_asm *a = &g->a;
-    x86_asm_init(a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
     const size_t entry = a->len;
     const unsigned finish = x86_label(a);
     /* rdi the first record, rsi the count, rdx the output */
     E(MOV_RCX_RSI, 0, 0);
-    const char *why = emit_convert(g, wide, narrow, finish);
+    why = emit_convert(g, wide, narrow, finish);
     x86_bind(a, finish);
     E(RET, 0, 0);
-    const int failed = why || x86_finish(a);
-    const size_t used = a->len, bytes = x86_bytes_used(a);
-    free(g);
-    free(wide);
-    free(narrow);
-    if (failed) {
-        vfetch_jit_memory_free(code);
-        return why ? why : "the code did not fit its buffer";
-    }
-    if (vfetch_jit_memory_seal(code, used))
-        return "this process gets no executable memory";
-    code->code_bytes = bytes;
-    code->code_end = used;
-    code->entry = (uint8_t *)code->mapping + entry;
-    return NULL;
+    return gen_close(g, why, entry, wide, narrow, code);
 }
