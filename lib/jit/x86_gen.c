@@ -1178,6 +1178,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     const struct vfetch_stream *st = &plan->desc.streams[0];
     if (st->step != VFETCH_STEP_SEQUENTIAL && st->step != VFETCH_STEP_INDEXED)
         return "a constant or instanced stream has no generated code yet";
+    if (!plan->stream_extent[0]) /* its stream may be unbound: no record address to form */
+        return "the plan reads no source bytes (constants only)";
     struct vfetch_record_prog *wide = record_for(plan, 8), *narrow = record_for(plan, 4);
     const char *why = NULL;
     struct gen *g = gen_open(plan, 0, wide, narrow, code, &why);
