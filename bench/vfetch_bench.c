@@ -327,11 +327,13 @@ static void register_plans(void)
                     continue;
                 pd.path = perop ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
                 vfetch_set_cpu_mask(levels[l].flags);
-                vfetch_set_jit_mode(portable ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
+                const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+                if (portable)
+                    vfetch_set_jit_mode(VFETCH_JIT_OFF);
                 vfetch_plan *plan;
                 if (vfetch_plan_compile(&pd, &plan))
                     abort();
-                vfetch_set_jit_mode(VFETCH_JIT_ON);
+                vfetch_set_jit_mode(mode);
                 if (l > 0 && strcmp(plan_level(plan), levels[l].name) != 0) {
                     vfetch_plan_free(plan); /* level not built */
                     continue;
@@ -468,11 +470,13 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
         if (!level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
-        vfetch_set_jit_mode(portable ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
+        const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+        if (portable)
+            vfetch_set_jit_mode(VFETCH_JIT_OFF);
         vfetch_gx_plan *plan;
         if (vfetch_gx_compile(&cp, &plan))
             abort();
-        vfetch_set_jit_mode(VFETCH_JIT_ON);
+        vfetch_set_jit_mode(mode);
         const vfetch_plan *conv = vfetch_gx_plan_converter(plan);
         struct vfetch_plan_info info;
         vfetch_gx_plan_info(plan, &info);
@@ -893,7 +897,9 @@ static void bench_compile_gx(bmc_state *st, void *user)
         cp.color_output = VFETCH_GX_COLOR_RGBA8;
         memcpy(cp.array_stride, gx_all_stride, sizeof cp.array_stride);
     }
-    vfetch_set_jit_mode(which == COMPILE_GX_PORTABLE ? VFETCH_JIT_OFF : VFETCH_JIT_ON);
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    if (which == COMPILE_GX_PORTABLE)
+        vfetch_set_jit_mode(VFETCH_JIT_OFF);
     while (bmc_keep_running(st)) {
         vfetch_gx_plan *plan;
         if (vfetch_gx_compile(&cp, &plan)) {
@@ -902,7 +908,7 @@ static void bench_compile_gx(bmc_state *st, void *user)
         }
         vfetch_gx_plan_free(plan);
     }
-    vfetch_set_jit_mode(VFETCH_JIT_ON);
+    vfetch_set_jit_mode(mode);
     bmc_set_items_processed(st, bmc_iterations(st));
 }
 

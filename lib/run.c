@@ -635,7 +635,7 @@ static int run_portable(const vfetch_plan *plan, const struct vfetch_draw *src)
    byte aborts the process. */
 static __attribute__((noinline)) int run_compare(const vfetch_plan *plan,
                                                  const struct vfetch_draw *src,
-                                                 const uint8_t *records)
+                                                 const uint8_t *const *records)
 {
     const size_t bytes = (size_t)(src->count - 1) * plan->out_stride + plan->record_size;
     uint8_t *copy = malloc(bytes);
@@ -668,8 +668,11 @@ int vfetch_execute_program(const vfetch_plan *plan, const struct vfetch_draw *sr
     /* The generated conversion reads exactly what the ops read, which validation put inside
        the binding: any draw in draw order (checkasm's in-place-only draws excepted). */
     if (plan->jit && !src->indexed && !src->in_place_only && src->count < plan->jit_crossover) {
-        const uint8_t *records = (const uint8_t *)src->streams[0].data +
-                                 (size_t)src->first * plan->desc.streams[0].stride;
+        /* each stream's first record (as integers: a stream no op reads may be unbound) */
+        const uint8_t *records[VFETCH_JIT_MAX_STREAMS];
+        for (unsigned s = 0; s < plan->desc.num_streams; s++)
+            records[s] = (const uint8_t *)((uintptr_t)src->streams[s].data +
+                                           (size_t)src->first * plan->vertex_stride[s]);
         if (plan->jit_compare)
             return run_compare(plan, src, records);
         plan->jit(records, src->count, src->out);
@@ -706,7 +709,8 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
 {
     const uint32_t count = p->count;
     if (!plan->jit || plan->jit_compare || p->index_type != VFETCH_INDEX_NONE ||
-        !p->num_streams || !p->streams || !p->out || count - 1u >= plan->jit_crossover - 1u)
+        plan->desc.num_streams != 1 || plan->has_instanced || !p->num_streams || !p->streams ||
+        !p->out || count - 1u >= plan->jit_crossover - 1u)
         return 1;
     const struct vfetch_binding *b = &p->streams[0];
     const uint64_t last = (uint64_t)p->first + count - 1, stride = plan->desc.streams[0].stride;
@@ -714,7 +718,8 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size ||
         last * stride + plan->stream_extent[0] > b->size)
         return 1;
-    plan->jit((const uint8_t *)b->data + p->first * stride, count, p->out);
+    const uint8_t *const records = (const uint8_t *)b->data + p->first * stride;
+    plan->jit(&records, count, p->out);
     return 0;
 }
 

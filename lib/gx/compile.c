@@ -372,6 +372,10 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
        generated one is the same copy, docs/jit.md) */
     if (conv->word_copy && !p->any_indexed)
         return 0;
+    /* the full ISBE image (1 KiB records, mostly defaults): from 8 vertices, as lib/plan.c
+       decides for every plan of such records */
+    if (conv->record && conv->record_size > 256)
+        return 8;
     /* three or more indexed copies: the record program's staging or gathering costs more than
        the generated code's per-vertex loads (callgrind, avx2: the all-indexed format 357
        instructions a vertex at 4,096 vertices through the record program, 162 generated) */

@@ -71,12 +71,15 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
 
 struct vfetch_plan;
 
-/** A plan's generated conversion: count >= 1 records from `records` (the draw's first record,
-    validated) into `out`. */
-typedef void vfetch_jit_plan_fn(const uint8_t *records, uint64_t count, uint8_t *out);
+/** Most streams a plan's generated conversion reads (a base register each). */
+#define VFETCH_JIT_MAX_STREAMS 4
 
-/** Generate a plan's conversion (one stream read record by record). NULL, or why there is
-    none (a static sentence). */
+/** A plan's generated conversion: count >= 1 records into `out`, records[s] each stream's
+    first record of the draw (validated). */
+typedef void vfetch_jit_plan_fn(const uint8_t *const *records, uint64_t count, uint8_t *out);
+
+/** Generate a plan's conversion (at most four streams). NULL, or why there is none (a static
+    sentence). */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code);
 
 #endif

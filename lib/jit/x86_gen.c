@@ -35,21 +35,30 @@
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
 #define GX_JIT_MAX_INDEXED 16
 
-/* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element, and each
-   lane's container bytes as offsets from that base. */
+/* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element, or a
+   plan's stream, each as a base register (0 rdi, 1 r8, 2 r9, 3 rsi: GX's vertex and element,
+   a plan's streams 0..3), and each lane's container bytes as offsets from that base. */
+#define GEN_BASES VFETCH_JIT_MAX_STREAMS
+
 struct op_source {
     int copy;
+    unsigned base;
     int32_t lo;    /* lowest byte read */
     uint32_t span; /* bytes from lo read */
     int32_t off[4][4];
 };
 
-/* One op's source bytes in the vertex (the record of a plan of one stream: plan NULL) or an
-   element; 0, or -1 when they span two copies. */
+/* One op's source bytes in the vertex or an element (GX), or in a record of one of a plan's
+   streams (plan NULL); 0, or -1 when they span two copies or two streams, or a stream past the
+   fourth. */
 static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_exec *x,
                      struct op_source *s)
 {
     s->copy = -2;
+    s->base = plan ? 0 : x->lane[0].stream;
+    for (unsigned c = 0; !plan && c < x->count; c++)
+        if (x->lane[c].stream != s->base || s->base >= GEN_BASES)
+            return -1;
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (unsigned c = 0; c < x->count; c++)
         for (unsigned k = 0; k < x->lane[c].nbytes; k++) {
@@ -82,6 +91,8 @@ static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_e
         }
     s->lo = lo;
     s->span = (uint32_t)(hi - lo + 1);
+    if (s->copy >= 0)
+        s->base = 1; /* an element: r8 */
     return 0;
 }
 
@@ -92,8 +103,10 @@ struct gen {
     const struct vfetch_gx_plan *gx; /* a GX format's, or NULL: a plan of one stream */
     const struct vfetch_plan *conv;  /* the plan the ops are of (a GX format's converter) */
     uint32_t vsize;                  /* bytes from one vertex (record) to the next */
-    uint32_t readable;               /* bytes of a vertex surely inside the caller's buffer
-                                        (GX: the vertex; a plan: its stream extent) */
+    /* Per base register: bytes it moves by from one vertex to the next, and bytes of its record
+       surely inside the caller's buffer (GX: the vertex's, none of an element; a plan: each
+       stream's extent), which a wider load may read. */
+    uint32_t step[GEN_BASES], readable[GEN_BASES];
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
@@ -163,9 +176,9 @@ static unsigned span_pos(const struct span_layout *l, unsigned j)
     return j < l->s1 ? j : l->s1 + (j - (l->span - l->s2));
 }
 
-/* Load span bytes at [base + lo] into xmm0 (xmm1: dst 1, from the vertex only) in at most two
-   loads that read only those bytes. */
-static void load_span_to(struct gen *g, int elem, int dst, int32_t lo, unsigned span,
+/* Load span bytes at [base + lo] into xmm0 (xmm1: dst 1, from rdi only) in at most two loads
+   that read only those bytes. */
+static void load_span_to(struct gen *g, unsigned base, int dst, int32_t lo, unsigned span,
                          struct span_layout *l)
 {
     unsigned s1 = 1;
@@ -179,21 +192,34 @@ static void load_span_to(struct gen *g, int elem, int dst, int32_t lo, unsigned 
     l->s1 = s1;
     l->s2 = s2;
     l->span = span;
-    /* first load, then the insert: [size][base: 0 vertex, 1 element, 2 vertex to xmm1] */
-    static const enum x86_shape first[5][3] = {
-        [1] = { X86_VPINSRB_X0_X15_MRDI, X86_VPINSRB_X0_X15_MR8, X86_VPINSRB_X1_X15_MRDI },
-        [2] = { X86_VPINSRW_X0_X15_MRDI, X86_VPINSRW_X0_X15_MR8, X86_VPINSRW_X1_X15_MRDI },
-        [3] = { X86_VMOVD_X0_MRDI, X86_VMOVD_X0_MR8, X86_VMOVD_X1_MRDI },
-        [4] = { X86_VMOVQ_X0_MRDI, X86_VMOVQ_X0_MR8, X86_VMOVQ_X1_MRDI },
-        [0] = { X86_VMOVDQU_X0_MRDI, X86_VMOVDQU_X0_MR8, X86_VMOVDQU_X1_MRDI },
+    /* first load, then the insert: [size][base rdi, r8, r9, rsi, or rdi into xmm1] */
+#define LOADS(ins, X0)                                                                      \
+    { X86_##ins##_##X0##_MRDI, X86_##ins##_##X0##_MR8, X86_##ins##_##X0##_MR9,              \
+      X86_##ins##_##X0##_MRSI }
+    static const enum x86_shape first[5][GEN_BASES + 1] = {
+        [1] = { X86_VPINSRB_X0_X15_MRDI, X86_VPINSRB_X0_X15_MR8, X86_VPINSRB_X0_X15_MR9,
+                X86_VPINSRB_X0_X15_MRSI, X86_VPINSRB_X1_X15_MRDI },
+        [2] = { X86_VPINSRW_X0_X15_MRDI, X86_VPINSRW_X0_X15_MR8, X86_VPINSRW_X0_X15_MR9,
+                X86_VPINSRW_X0_X15_MRSI, X86_VPINSRW_X1_X15_MRDI },
+        [3] = { X86_VMOVD_X0_MRDI, X86_VMOVD_X0_MR8, X86_VMOVD_X0_MR9, X86_VMOVD_X0_MRSI,
+                X86_VMOVD_X1_MRDI },
+        [4] = { X86_VMOVQ_X0_MRDI, X86_VMOVQ_X0_MR8, X86_VMOVQ_X0_MR9, X86_VMOVQ_X0_MRSI,
+                X86_VMOVQ_X1_MRDI },
+        [0] = { X86_VMOVDQU_X0_MRDI, X86_VMOVDQU_X0_MR8, X86_VMOVDQU_X0_MR9, X86_VMOVDQU_X0_MRSI,
+                X86_VMOVDQU_X1_MRDI },
     };
-    static const enum x86_shape insert[5][3] = {
-        [1] = { X86_VPINSRB_X0_X0_MRDI, X86_VPINSRB_X0_X0_MR8, X86_VPINSRB_X1_X1_MRDI },
-        [2] = { X86_VPINSRW_X0_X0_MRDI, X86_VPINSRW_X0_X0_MR8, X86_VPINSRW_X1_X1_MRDI },
-        [3] = { X86_VPINSRD_X0_X0_MRDI, X86_VPINSRD_X0_X0_MR8, X86_VPINSRD_X1_X1_MRDI },
-        [4] = { X86_VPINSRQ_X0_X0_MRDI, X86_VPINSRQ_X0_X0_MR8, X86_VPINSRQ_X1_X1_MRDI },
+    static const enum x86_shape insert[5][GEN_BASES + 1] = {
+        [1] = { X86_VPINSRB_X0_X0_MRDI, X86_VPINSRB_X0_X0_MR8, X86_VPINSRB_X0_X0_MR9,
+                X86_VPINSRB_X0_X0_MRSI, X86_VPINSRB_X1_X1_MRDI },
+        [2] = { X86_VPINSRW_X0_X0_MRDI, X86_VPINSRW_X0_X0_MR8, X86_VPINSRW_X0_X0_MR9,
+                X86_VPINSRW_X0_X0_MRSI, X86_VPINSRW_X1_X1_MRDI },
+        [3] = { X86_VPINSRD_X0_X0_MRDI, X86_VPINSRD_X0_X0_MR8, X86_VPINSRD_X0_X0_MR9,
+                X86_VPINSRD_X0_X0_MRSI, X86_VPINSRD_X1_X1_MRDI },
+        [4] = { X86_VPINSRQ_X0_X0_MRDI, X86_VPINSRQ_X0_X0_MR8, X86_VPINSRQ_X0_X0_MR9,
+                X86_VPINSRQ_X0_X0_MRSI, X86_VPINSRQ_X1_X1_MRDI },
     };
-    const unsigned b = dst ? 2 : elem ? 1 : 0;
+#undef LOADS
+    const unsigned b = dst ? GEN_BASES : base;
     const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
     x86_op(&g->a, first[k1][b], lo, 0);
     if (!s2)
@@ -203,9 +229,10 @@ static void load_span_to(struct gen *g, int elem, int dst, int32_t lo, unsigned 
     x86_op(&g->a, insert[k2][b], at, s1 / s2);
 }
 
-static void load_span(struct gen *g, int elem, int32_t lo, unsigned span, struct span_layout *l)
+static void load_span(struct gen *g, unsigned base, int32_t lo, unsigned span,
+                      struct span_layout *l)
 {
-    load_span_to(g, elem, 0, lo, span, l);
+    load_span_to(g, base, 0, lo, span, l);
 }
 
 /* A shift of xmm0's lanes, each by its own count: the immediate form where the used lanes
@@ -361,8 +388,22 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
 static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 {
     if (x->format == VFETCH_FORMAT_CONSTANT) {
+        /* two or more slots in a row from the pool in one store; else one move each */
+        const unsigned m = x->write_mask;
+        if (m == 0x3 || m == 0x7 || m == 0xf) {
+            E(VMOVDQU_X0_P, POOL(x->constant), 0);
+            const unsigned n = m == 0x3 ? 2 : m == 0x7 ? 3 : 4;
+            if (n == 4 || (n == 3 && later_stores(g, op_index, x->dst_slot + 3u)))
+                E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
+            else {
+                E(VMOVQ_MRDX_X0, 4 * x->dst_slot, 0);
+                if (n == 3)
+                    E(VEXTRACTPS_MRDX_X0_I, 4 * (x->dst_slot + 2), 2);
+            }
+            return NULL;
+        }
         for (unsigned c = 0; c < 4; c++)
-            if (x->write_mask >> c & 1)
+            if (m >> c & 1)
                 E(MOV_MRDX_I, 4 * (x->dst_slot + c), (int32_t)x->constant[c]);
         return NULL;
     }
@@ -375,9 +416,18 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_UNORM ||
          x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP))
         return "32-bit unsigned and normalized fields are not generated yet";
-    const int elem = s.copy >= 0; /* the bytes are an element's (r8), else the vertex's (rsi) */
-    if (elem)
+    const unsigned base = s.base;
+    if (s.copy >= 0)
         load_element(g, s.copy);
+    static const enum x86_shape movzx_eax[GEN_BASES] = { X86_MOVZX_EAX_B_MRDI, X86_MOVZX_EAX_B_MR8,
+                                                         X86_MOVZX_EAX_B_MR9,
+                                                         X86_MOVZX_EAX_B_MRSI },
+                                movzx_r10d[GEN_BASES] = { X86_MOVZX_R10D_B_MRDI,
+                                                          X86_MOVZX_R10D_B_MR8,
+                                                          X86_MOVZX_R10D_B_MR9,
+                                                          X86_MOVZX_R10D_B_MRSI },
+                                mov_eax[GEN_BASES] = { X86_MOV_EAX_MRDI, X86_MOV_EAX_MR8,
+                                                       X86_MOV_EAX_MR9, X86_MOV_EAX_MRSI };
     const unsigned nb = x->lane[0].nbytes;
     if (packs_by_table(x)) { /* RGBA8 = T[first byte] | T'[second byte] */
         uint32_t table[512];
@@ -385,8 +435,8 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
             table[b] = rgba8_of(x, b << 8, 1);
             table[256 + b] = rgba8_of(x, b, 0);
         }
-        x86_op(&g->a, elem ? X86_MOVZX_EAX_B_MR8 : X86_MOVZX_EAX_B_MRDI, s.off[0][1], 0);
-        x86_op(&g->a, elem ? X86_MOVZX_R10D_B_MR8 : X86_MOVZX_R10D_B_MRDI, s.off[0][0], 0);
+        x86_op(&g->a, movzx_eax[base], s.off[0][1], 0);
+        x86_op(&g->a, movzx_r10d[base], s.off[0][0], 0);
         E(LEA_R11_P, x86_const_wide(&g->a, table, sizeof table / 16), 0);
         E(MOV_EAX_MR11_RAX4, 0, 0);
         E(OR_EAX_MR11_R10_4, 1024, 0);
@@ -397,20 +447,18 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
         x->count == 4 && s.off[1][0] == s.off[0][0] + 1 && s.off[2][0] == s.off[0][0] + 2 &&
         s.off[3][0] == s.off[0][0] + 3) {
-        x86_op(&g->a, elem ? X86_MOV_EAX_MR8 : X86_MOV_EAX_MRDI, s.off[0][0], 0);
+        x86_op(&g->a, mov_eax[base], s.off[0][0], 0);
         E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
         return NULL;
     }
-    /* From the vertex, a load may take bytes up to the vertex's end (they are in the caller's
-       buffer): one load of 4, 8 or 16 bytes instead of two. */
+    /* A load may take bytes up to the end of what is surely in the caller's buffer (the
+       vertex, a stream's extent): one load of 4, 8 or 16 bytes instead of two. */
     unsigned span = s.span;
-    if (!elem) {
-        const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
-        if ((uint32_t)s.lo + wider <= g->readable)
-            span = wider;
-    }
+    const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
+    if ((uint32_t)s.lo + wider <= g->readable[base])
+        span = wider;
     struct span_layout l;
-    load_span(g, elem, s.lo, span, &l);
+    load_span(g, base, s.lo, span, &l);
     /* The containers to 32-bit lanes, each at the lane's top (FLOAT16: to 16-bit words). */
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
@@ -899,7 +947,7 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
     x86_jump(a, X86_JB, out);
     for (unsigned k = 0; k < prog->num_vectors; k++)
         emit_rp_vector(g, &prog->vec[k], prog->lanes,
-                       (prog->group - 1) * g->vsize + g->readable);
+                       (prog->group - 1) * g->vsize + g->readable[0]);
     E(ADD_RDI_I, 0, prog->group_step[0]);
     E(ADD_RDX_I, 0, prog->dst_step);
     E(SUB_RCX_I, 0, prog->group);
@@ -1004,8 +1052,11 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
-    if (g->vsize)
-        E(ADD_RDI_I, 0, g->vsize);
+    static const enum x86_shape advance[GEN_BASES] = { X86_ADD_RDI_I, X86_ADD_R8_I, X86_ADD_R9_I,
+                                                       X86_ADD_RSI_I };
+    for (unsigned b = 0; b < GEN_BASES; b++)
+        if (g->step[b])
+            x86_op(a, advance[b], 0, g->step[b]);
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
     return why;
@@ -1119,7 +1170,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     if (!g)
         return why;
     g->gx = plan;
-    g->vsize = g->readable = plan->format.vertex_size;
+    g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
@@ -1164,35 +1215,50 @@ finish:
 }
 
 /*
- * A plan of one stream (R300, Maxwell, a hand-built one), run through vfetch_run: a function
- * that converts count >= 1 records from `records` (the draw's first) into `out`, the draw
- * validated before (vfetch_run's checks: every byte the ops read lies inside the binding).
- * The same code as a direct GX format's: whole groups by the record programs, then record by
- * record.
+ * A plan run through vfetch_run (R300, Maxwell, a hand-built one) of at most four streams: a
+ * function that converts count >= 1 records of a draw without an index buffer, given each
+ * stream's first record (the draw's first, or a constant or instanced stream's one record),
+ * validated before (vfetch_run's checks: every byte the ops read lies inside its binding).
+ * Plans of one stream read record by record convert whole groups by their record programs
+ * first, as a direct GX format does; the rest record by record, each stream's register moving
+ * by its stride (0 for a constant or instanced stream).
  */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
-    if (plan->desc.num_streams != 1)
-        return "plans of several streams have no generated code yet";
-    const struct vfetch_stream *st = &plan->desc.streams[0];
-    if (st->step != VFETCH_STEP_SEQUENTIAL && st->step != VFETCH_STEP_INDEXED)
-        return "a constant or instanced stream has no generated code yet";
-    if (!plan->stream_extent[0]) /* its stream may be unbound: no record address to form */
+    const unsigned n = plan->desc.num_streams;
+    if (n > GEN_BASES)
+        return "plans of more than four streams have no generated code yet";
+    int reads = 0;
+    for (unsigned k = 0; k < n; k++)
+        reads |= plan->stream_extent[k] != 0;
+    if (!reads)
         return "the plan reads no source bytes (constants only)";
-    struct vfetch_record_prog *wide = record_for(plan, 8), *narrow = record_for(plan, 4);
+    const struct vfetch_stream *st = &plan->desc.streams[0];
+    struct vfetch_record_prog *wide = NULL, *narrow = NULL;
+    if (n == 1 && !vfetch_step_fixed(st->step)) {
+        wide = record_for(plan, 8);
+        narrow = record_for(plan, 4);
+    }
     const char *why = NULL;
     struct gen *g = gen_open(plan, 0, wide, narrow, code, &why);
     if (!g)
         return why;
     g->gx = NULL;
-    g->vsize = st->stride;
-    g->readable = plan->stream_extent[0];
+    g->vsize = plan->vertex_stride[0];
+    for (unsigned k = 0; k < n; k++) {
+        g->step[k] = plan->vertex_stride[k];
+        g->readable[k] = plan->stream_extent[k];
+    }
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
     const unsigned finish = x86_label(a);
-    /* rdi the first record, rsi the count, rdx the output */
+    /* rdi the streams' first records, rsi the count, rdx the output */
     E(MOV_RCX_RSI, 0, 0);
+    static const enum x86_shape first[GEN_BASES] = { X86_MOV_RDI_MRDI, X86_MOV_R8_MRDI,
+                                                     X86_MOV_R9_MRDI, X86_MOV_RSI_MRDI };
+    for (unsigned k = n; k-- > 0;) /* rdi itself last */
+        x86_op(a, first[k], 8 * (int64_t)k, 0);
     why = emit_convert(g, wide, narrow, finish);
     x86_bind(a, finish);
     E(RET, 0, 0);

@@ -58,9 +58,34 @@
     S(VMOVDQU_##W##3_P, VMOVDQU, REG(R##3), RIP(N))                                          \
     S(VPMASKMOVD_MRDX_##W##3_##W##2, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##2))
 
+/* An op's loads from a further stream's record, base register B (r9, rsi: a plan's third and
+   fourth streams; the vertex's rdi and r8 have theirs below). */
+#define X86_BASE_LOADS(B)                                                                   \
+    S(VPINSRB_X0_X15_M##B, VPINSRB, REG(XMM0), REG(XMM15), MEM(B, 1), IMM8)                  \
+    S(VPINSRW_X0_X15_M##B, VPINSRW, REG(XMM0), REG(XMM15), MEM(B, 2), IMM8)                  \
+    S(VMOVD_X0_M##B, VMOVD, REG(XMM0), MEM(B, 4))                                            \
+    S(VMOVQ_X0_M##B, VMOVQ, REG(XMM0), MEM(B, 8))                                            \
+    S(VMOVDQU_X0_M##B, VMOVDQU, REG(XMM0), MEM(B, 16))                                       \
+    S(VPINSRB_X0_X0_M##B, VPINSRB, REG(XMM0), REG(XMM0), MEM(B, 1), IMM8)                    \
+    S(VPINSRW_X0_X0_M##B, VPINSRW, REG(XMM0), REG(XMM0), MEM(B, 2), IMM8)                    \
+    S(VPINSRD_X0_X0_M##B, VPINSRD, REG(XMM0), REG(XMM0), MEM(B, 4), IMM8)                    \
+    S(VPINSRQ_X0_X0_M##B, VPINSRQ, REG(XMM0), REG(XMM0), MEM(B, 8), IMM8)                    \
+    S(MOV_EAX_M##B, MOV, REG(EAX), MEM(B, 4))                                                \
+    S(MOVZX_EAX_B_M##B, MOVZX, REG(EAX), MEM(B, 1))                                          \
+    S(MOVZX_R10D_B_M##B, MOVZX, REG(R10D), MEM(B, 1))                                        \
+    S(ADD_##B##_I, ADD, REG(B), IMMS)
+
 #define X86_SHAPES                                                                          \
     X86_RP_SHAPES(Y, YMM, 32)                                                               \
     X86_RP_SHAPES(X, XMM, 16)                                                               \
+    X86_BASE_LOADS(R9)                                                                      \
+    X86_BASE_LOADS(RSI)                                                                     \
+    /* a plan's streams: their draw's first records from the array of them (rdi) */         \
+    S(MOV_R8_MRDI, MOV, REG(R8), MEM(RDI, 8))                                               \
+    S(MOV_R9_MRDI, MOV, REG(R9), MEM(RDI, 8))                                               \
+    S(MOV_RSI_MRDI, MOV, REG(RSI), MEM(RDI, 8))                                             \
+    S(MOV_RDI_MRDI, MOV, REG(RDI), MEM(RDI, 8))                                             \
+    S(ADD_R8_I, ADD, REG(R8), IMMS)                                                         \
     /* the record program's group loops */                                                  \
     S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
     S(CMP_RCX_I, CMP, REG(RCX), IMMS)                                                       \
@@ -72,6 +97,7 @@
     S(TEST_RCX_RCX, TEST, REG(RCX), REG(RCX))                                               \
     S(MOV_RCX_RSI, MOV, REG(RCX), REG(RSI))                                                 \
     S(VPXOR_X0_X0_X0, VPXOR, REG(XMM0), REG(XMM0), REG(XMM0))                               \
+    S(VMOVDQU_X0_P, VMOVDQU, REG(XMM0), RIP(16))                                            \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
     S(IMUL_RAX_RCX_I, IMUL, REG(RAX), REG(RCX), IMMS)                                       \
@@ -79,7 +105,6 @@
     S(MOV_MRSP_RDX, MOV, MEM(RSP, 8), REG(RDX))                                             \
     S(MOV_RDX_MRSP, MOV, REG(RDX), MEM(RSP, 8))                                             \
     S(TEST_RDX_RDX, TEST, REG(RDX), REG(RDX))                                               \
-    S(MOV_EAX_MRSI, MOV, REG(EAX), MEM(RSI, 4))                                             \
     S(SUB_EAX_R9D, SUB, REG(EAX), REG(R9D))                                                 \
     S(MOV_MRDX_R9D, MOV, MEM(RDX, 4), REG(R9D))                                             \
     S(XOR_EAX_EAX, XOR, REG(EAX), REG(EAX))                                                 \
