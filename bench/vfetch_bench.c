@@ -603,29 +603,36 @@ static void bench_maxwell(bmc_state *st, void *user)
     bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
 }
 
+/* A Maxwell config's description, in the compact layout or the full ISBE image. */
+static void maxwell_config_desc(const struct maxwell_config *cfg, int full,
+                                struct vfetch_maxwell_desc *d)
+{
+    vfetch_maxwell_desc_init(d);
+    for (unsigned i = 0; i < 4; i++)
+        d->attribute[i] = cfg->attribute[i];
+    d->stream_format[0] = cfg->stride | 1u << 12;
+    d->stream_format[1] = 16 | 1u << 12;
+    d->stream_instance[1] = 1;
+    d->stream_frequency[1] = 1;
+    if (cfg->system_values) {
+        for (unsigned i = 0; i < 4; i++)
+            if (!(cfg->attribute[i] & 0x40))
+                for (unsigned k = 0; k < 4; k++)
+                    vfetch_aam_map_add(&d->input_bmap, VFETCH_AAM_GENERIC_0 + 4 * i + k);
+        vfetch_aam_map_add(&d->input_bmap, VFETCH_AAM_VERTEX_ID);
+        vfetch_aam_map_add(&d->input_bmap, VFETCH_AAM_INSTANCE_ID);
+    }
+    d->layout = full ? VFETCH_MAXWELL_LAYOUT_FULL : VFETCH_MAXWELL_LAYOUT_COMPACT;
+    d->out_stride = full ? 0 : cfg->out_stride;
+}
+
 static void register_maxwell(void)
 {
     for (size_t c = 0; c < sizeof maxwell_configs / sizeof maxwell_configs[0]; c++) {
         const struct maxwell_config *cfg = &maxwell_configs[c];
-        struct vfetch_maxwell_desc d;
-        vfetch_maxwell_desc_init(&d);
-        for (unsigned i = 0; i < 4; i++)
-            d.attribute[i] = cfg->attribute[i];
-        d.stream_format[0] = cfg->stride | 1u << 12;
-        d.stream_format[1] = 16 | 1u << 12;
-        d.stream_instance[1] = 1;
-        d.stream_frequency[1] = 1;
-        if (cfg->system_values) {
-            for (unsigned i = 0; i < 4; i++)
-                if (!(cfg->attribute[i] & 0x40))
-                    for (unsigned k = 0; k < 4; k++)
-                        vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_GENERIC_0 + 4 * i + k);
-            vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_VERTEX_ID);
-            vfetch_aam_map_add(&d.input_bmap, VFETCH_AAM_INSTANCE_ID);
-        }
         for (int full = 0; full < 2; full++) {
-            d.layout = full ? VFETCH_MAXWELL_LAYOUT_FULL : VFETCH_MAXWELL_LAYOUT_COMPACT;
-            d.out_stride = full ? 0 : cfg->out_stride;
+            struct vfetch_maxwell_desc d;
+            maxwell_config_desc(cfg, full, &d);
             for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
                 if (!level_available(levels[l].flags))
                     continue;
@@ -983,6 +990,31 @@ static int print_jit_coverage(void)
     vfetch_set_cpu_mask(~0u);
     printf("jit coverage: %u of %u R300 plans have generated code (the benchmark's configs at "
            "every level with the JIT)\n", others_code, others);
+    unsigned mw = 0, mw_code = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        for (size_t c = 0; c < sizeof maxwell_configs / sizeof maxwell_configs[0]; c++)
+            for (int full = 0; full < 2; full++) {
+                struct vfetch_maxwell_desc d;
+                maxwell_config_desc(&maxwell_configs[c], full, &d);
+                vfetch_maxwell_plan *plan;
+                if (vfetch_maxwell_compile(&d, &plan))
+                    abort();
+                struct vfetch_plan_info info;
+                vfetch_plan_info(vfetch_maxwell_plan_converter(plan), &info);
+                mw++;
+                mw_code += info.jit != 0;
+                if (!info.jit)
+                    printf("jit: no code for plan/%s%s at %s: %s\n", maxwell_configs[c].name,
+                           full ? "-full" : "", levels[l].name, info.jit_reason);
+                vfetch_maxwell_plan_free(plan);
+            }
+    }
+    vfetch_set_cpu_mask(~0u);
+    printf("jit coverage: %u of %u Maxwell plans have generated code (compact and full layouts)\n",
+           mw_code, mw);
     return 0;
 }
 
