@@ -1,20 +1,23 @@
 /*
- * The x86-64 generator (docs/jit.md): for a compiled GX format, one function that runs a whole
- * draw; for a plan of one stream (vfetch_run), one that converts a validated draw's records
- * (vfetch_jit_plan_compile, at the end). A GX draw's shape:
+ * The x86-64 generator (docs/jit.md): for a compiled GX format, one function that is
+ * vfetch_gx_run's body for it; for a plan run through vfetch_run (up to four streams), one that
+ * converts a validated draw's records (vfetch_jit_plan_compile, at the end). A GX draw:
  *
- *   indexed formats, pass 1: every kept vertex's indices read (the position's skip value
- *     counted), the highest of each copy kept in the red zone; then each copy's array checked:
- *     bound, and highest * stride + the bytes read inside it, else -1 (nothing written);
- *   pass 2: per vertex, per op of the converter plan: the op's bytes loaded (at most two loads,
- *     never past them), one byte shuffle to 32-bit lanes, the field shifts, the conversion, the
- *     swizzle and constants, the stores its write mask asks for.
+ *   the draw's checks (any failure: a tail jump to vfetch_gx_run_portable, nothing written);
+ *   indexed formats, pass 1: every kept vertex's indices (skip values counted), each copy's
+ *     highest, then each copy's array checked (bound, the highest element inside it);
+ *   direct formats: whole groups by the record programs, emitted as code (8 lanes, then 4);
+ *   then vertex by vertex, op by op: the op's bytes loaded (never a byte past what is surely
+ *     in the caller's buffer), one byte shuffle to 32-bit lanes, the field shifts, the
+ *     conversion, the swizzle and constants, the stores its write mask asks for;
+ *   the result.
  *
- * Every constant is an immediate or in the code's own pool. AVX2 encodings (VEX, 128-bit
- * registers, variable shifts, F16C): the code runs at the avx2 and avx512 levels. Registers:
- * rdi the run's parameters, rsi the vertex, rdx the output record, rcx the vertices left, r9
- * the skipped count, r8 an indexed copy's element, rax/r10/r11 scratch; xmm0/xmm1 values, xmm15
- * never written (the merge source of partial loads, so that they depend on nothing).
+ * Every constant is an immediate or in the code's own pool. AVX2 encodings (VEX, variable
+ * shifts, F16C): the code runs at the avx2 and avx512 levels. Registers: rsi the run's
+ * parameters (GX; a plan's fourth stream), rdi the vertex (a plan's first stream), r8 an
+ * indexed copy's element (a plan's second stream), r9 the skipped count (a plan's third
+ * stream), rdx the output record, rcx the vertices left, rax/r10/r11 scratch; xmm0-xmm5
+ * values, xmm15 never written (the merge source of partial loads: they depend on nothing).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -193,9 +196,6 @@ static void load_span_to(struct gen *g, unsigned base, int dst, int32_t lo, unsi
     l->s2 = s2;
     l->span = span;
     /* first load, then the insert: [size][base rdi, r8, r9, rsi, or rdi into xmm1] */
-#define LOADS(ins, X0)                                                                      \
-    { X86_##ins##_##X0##_MRDI, X86_##ins##_##X0##_MR8, X86_##ins##_##X0##_MR9,              \
-      X86_##ins##_##X0##_MRSI }
     static const enum x86_shape first[5][GEN_BASES + 1] = {
         [1] = { X86_VPINSRB_X0_X15_MRDI, X86_VPINSRB_X0_X15_MR8, X86_VPINSRB_X0_X15_MR9,
                 X86_VPINSRB_X0_X15_MRSI, X86_VPINSRB_X1_X15_MRDI },
@@ -218,7 +218,6 @@ static void load_span_to(struct gen *g, unsigned base, int dst, int32_t lo, unsi
         [4] = { X86_VPINSRQ_X0_X0_MRDI, X86_VPINSRQ_X0_X0_MR8, X86_VPINSRQ_X0_X0_MR9,
                 X86_VPINSRQ_X0_X0_MRSI, X86_VPINSRQ_X1_X1_MRDI },
     };
-#undef LOADS
     const unsigned b = dst ? GEN_BASES : base;
     const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
     x86_op(&g->a, first[k1][b], lo, 0);
