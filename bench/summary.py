@@ -92,7 +92,7 @@ def print_digest(all_results, json_parts, spreads, load_before, reps, per_call, 
         return parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else ""
 
     print()
-    print("%-26s %-7s %10s %9s %8s %12s" % ("plan (4096 vertices)", "best", "Mverts/s",
+    print("%-26s %-15s %10s %9s %8s %12s" % ("plan (4096 vertices)", "best", "Mverts/s",
                                              "x memcpy", "x ref", "ns/16 verts"))
     plans = sorted({split(n)[1] for n in all_results if n.startswith("plan/")})
     for what in plans:
@@ -113,7 +113,7 @@ def print_digest(all_results, json_parts, spreads, load_before, reps, per_call, 
                   if n.startswith("plan/%s/" % what) and n.endswith("/%d" % SHORT_SIZE) and
                   split(n)[2] != "ref"]
         short_ns = ns_text(min(shorts) * 1e9) if shorts else "-"
-        print("%-26s %-7s %10.1f %9s %8s %12s" % (what, best[2], PLAN_SIZE / t / 1e6,
+        print("%-26s %-15s %10.1f %9s %8s %12s" % (what, best[2], PLAN_SIZE / t / 1e6,
                                                    fmt(vs_memcpy), fmt(vs_ref, 1), short_ns))
 
     for fam, label in (("kernel", "per-op kernels"), ("texel", "texel formats"),
