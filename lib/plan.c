@@ -389,16 +389,13 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
 static void plan_build_jit(struct vfetch_plan *plan)
 {
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
-    if (!VFETCH_HAVE_JIT)
-        plan->jit_reason = "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
-    else if (mode == VFETCH_JIT_OFF)
-        plan->jit_reason = "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
-    else if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2))
-        plan->jit_reason = "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
-    else if (plan->word_copy)
+    plan->jit_reason = vfetch_jit_unavailable(mode);
+    if (!plan->jit_reason && plan->word_copy)
         plan->jit_reason = "a word copy: the portable tier's copy is as fast (docs/jit.md)";
+    if (plan->jit_reason)
+        return;
 #if VFETCH_HAVE_JIT
-    else if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, &plan->jit_code))) {
+    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, &plan->jit_code))) {
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;

@@ -394,18 +394,8 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
     p->jit_entry = p->jit_run = NULL;
     p->jit_crossover = 0;
-    if (!VFETCH_HAVE_JIT) {
-        p->jit_reason = "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
+    if ((p->jit_reason = vfetch_jit_unavailable(mode)))
         return;
-    }
-    if (mode == VFETCH_JIT_OFF) {
-        p->jit_reason = "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
-        return;
-    }
-    if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2)) {
-        p->jit_reason = "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
-        return;
-    }
     if (!p->converter) {
         p->jit_reason = "the format has nothing to convert";
         return;

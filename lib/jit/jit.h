@@ -20,6 +20,10 @@
     VFETCH_JIT_ON where the build has the JIT. */
 enum vfetch_jit_mode vfetch_jit_mode_now(void);
 
+/** Why a plan compiled now under `mode` gets no code whatever it is (a static sentence: no JIT
+    in this build, the mode is off, the level is below avx2), or NULL. */
+const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode);
+
 /** One generated function in memory that is executable and not writable. */
 struct vfetch_jit_code {
     void *entry;        /**< the function */

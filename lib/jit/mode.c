@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "cpu.h"
 #include "jit/jit.h"
 
 /* The mode + MODE_SET once it holds a value (0 until the first use reads the environment, or a
@@ -65,4 +66,15 @@ int vfetch_jit_available(void)
 #else
     return 0;
 #endif
+}
+
+const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode)
+{
+    if (!VFETCH_HAVE_JIT)
+        return "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
+    if (mode == VFETCH_JIT_OFF)
+        return "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
+    if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2))
+        return "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
+    return NULL;
 }

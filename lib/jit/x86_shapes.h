@@ -58,8 +58,9 @@
     S(VMOVDQU_##W##3_P, VMOVDQU, REG(R##3), RIP(N))                                          \
     S(VPMASKMOVD_MRDX_##W##3_##W##2, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##2))
 
-/* An op's loads from a further stream's record, base register B (r9, rsi: a plan's third and
-   fourth streams; the vertex's rdi and r8 have theirs below). */
+/* An op's loads from the record (or element) at base register B, and B's step to the next
+   vertex: rdi the vertex (a plan's first stream), r8 an element (its second), r9 and rsi a
+   plan's third and fourth streams. */
 #define X86_BASE_LOADS(B)                                                                   \
     S(VPINSRB_X0_X15_M##B, VPINSRB, REG(XMM0), REG(XMM15), MEM(B, 1), IMM8)                  \
     S(VPINSRW_X0_X15_M##B, VPINSRW, REG(XMM0), REG(XMM15), MEM(B, 2), IMM8)                  \
@@ -78,6 +79,8 @@
 #define X86_SHAPES                                                                          \
     X86_RP_SHAPES(Y, YMM, 32)                                                               \
     X86_RP_SHAPES(X, XMM, 16)                                                               \
+    X86_BASE_LOADS(RDI)                                                                     \
+    X86_BASE_LOADS(R8)                                                                      \
     X86_BASE_LOADS(R9)                                                                      \
     X86_BASE_LOADS(RSI)                                                                     \
     /* a plan's streams: their draw's first records from the array of them (rdi) */         \
@@ -85,7 +88,6 @@
     S(MOV_R9_MRDI, MOV, REG(R9), MEM(RDI, 8))                                               \
     S(MOV_RSI_MRDI, MOV, REG(RSI), MEM(RDI, 8))                                             \
     S(MOV_RDI_MRDI, MOV, REG(RDI), MEM(RDI, 8))                                             \
-    S(ADD_R8_I, ADD, REG(R8), IMMS)                                                         \
     /* the record program's group loops */                                                  \
     S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
     S(CMP_RCX_I, CMP, REG(RCX), IMMS)                                                       \
@@ -115,7 +117,6 @@
     S(MOV_ECX_MRSI, MOV, REG(ECX), MEM(RSI, 4))                                             \
     S(MOV_RDX_MRSI, MOV, REG(RDX), MEM(RSI, 8))                                             \
     S(XOR_R9D_R9D, XOR, REG(R9D), REG(R9D))                                                 \
-    S(ADD_RDI_I, ADD, REG(RDI), IMMS)                                                       \
     S(ADD_RDX_I, ADD, REG(RDX), IMMS)                                                       \
     S(ADD_R10_I, ADD, REG(R10), IMMS)                                                       \
     S(DEC_RCX, DEC, REG(RCX))                                                               \
@@ -136,7 +137,6 @@
     S(MOV_R11_RCX, MOV, REG(R11), REG(RCX))                                                 \
     S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
     S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
-    S(MOVZX_EAX_B_MRDI, MOVZX, REG(EAX), MEM(RDI, 1))                                       \
     S(MOVZX_EAX_W_MRDI, MOVZX, REG(EAX), MEM(RDI, 2))                                       \
     S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
     S(ROL_AX_8, ROL, REG(AX), IMM8)                                                         \
@@ -179,27 +179,6 @@
     S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \
     S(IMUL_R8_I, IMUL, REG(R8), REG(R8), IMMS)                                              \
     S(ADD_R8_MRSI, ADD, REG(R8), MEM(RSI, 8))                                               \
-    /* an op's bytes into xmm0, from the vertex (rsi) or an element (r8) */                \
-    S(VPINSRB_X0_X15_MRDI, VPINSRB, REG(XMM0), REG(XMM15), MEM(RDI, 1), IMM8)               \
-    S(VPINSRB_X0_X15_MR8, VPINSRB, REG(XMM0), REG(XMM15), MEM(R8, 1), IMM8)                 \
-    S(VPINSRW_X0_X15_MRDI, VPINSRW, REG(XMM0), REG(XMM15), MEM(RDI, 2), IMM8)               \
-    S(VPINSRW_X0_X15_MR8, VPINSRW, REG(XMM0), REG(XMM15), MEM(R8, 2), IMM8)                 \
-    S(VMOVD_X0_MRDI, VMOVD, REG(XMM0), MEM(RDI, 4))                                         \
-    S(VMOVD_X0_MR8, VMOVD, REG(XMM0), MEM(R8, 4))                                           \
-    S(VMOVQ_X0_MRDI, VMOVQ, REG(XMM0), MEM(RDI, 8))                                         \
-    S(VMOVQ_X0_MR8, VMOVQ, REG(XMM0), MEM(R8, 8))                                           \
-    S(VMOVDQU_X0_MRDI, VMOVDQU, REG(XMM0), MEM(RDI, 16))                                    \
-    S(VMOVDQU_X0_MR8, VMOVDQU, REG(XMM0), MEM(R8, 16))                                      \
-    S(VPINSRB_X0_X0_MRDI, VPINSRB, REG(XMM0), REG(XMM0), MEM(RDI, 1), IMM8)                 \
-    S(VPINSRB_X0_X0_MR8, VPINSRB, REG(XMM0), REG(XMM0), MEM(R8, 1), IMM8)                   \
-    S(VPINSRW_X0_X0_MRDI, VPINSRW, REG(XMM0), REG(XMM0), MEM(RDI, 2), IMM8)                 \
-    S(VPINSRW_X0_X0_MR8, VPINSRW, REG(XMM0), REG(XMM0), MEM(R8, 2), IMM8)                   \
-    S(VPINSRD_X0_X0_MRDI, VPINSRD, REG(XMM0), REG(XMM0), MEM(RDI, 4), IMM8)                 \
-    S(VPINSRD_X0_X0_MR8, VPINSRD, REG(XMM0), REG(XMM0), MEM(R8, 4), IMM8)                   \
-    S(VPINSRQ_X0_X0_MRDI, VPINSRQ, REG(XMM0), REG(XMM0), MEM(RDI, 8), IMM8)                 \
-    S(VPINSRQ_X0_X0_MR8, VPINSRQ, REG(XMM0), REG(XMM0), MEM(R8, 8), IMM8)                   \
-    S(MOV_EAX_MRDI, MOV, REG(EAX), MEM(RDI, 4))                                             \
-    S(MOV_EAX_MR8, MOV, REG(EAX), MEM(R8, 4))                                               \
     /* conversions */                                                                       \
     S(VPSLLD_X0_X0_I, VPSLLD, REG(XMM0), REG(XMM0), IMM8)                                   \
     S(VPSLLD_X1_X0_I, VPSLLD, REG(XMM1), REG(XMM0), IMM8)                                   \
@@ -236,9 +215,6 @@
     S(BSWAP_R8D, BSWAP, REG(R8D))                                                           \
     S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
     /* RGB565 and RGBA4444 to RGBA8 by two 256-entry tables, one per byte of the container */ \
-    S(MOVZX_EAX_B_MR8, MOVZX, REG(EAX), MEM(R8, 1))                                         \
-    S(MOVZX_R10D_B_MRDI, MOVZX, REG(R10D), MEM(RDI, 1))                                     \
-    S(MOVZX_R10D_B_MR8, MOVZX, REG(R10D), MEM(R8, 1))                                       \
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \
     S(OR_EAX_MR11_R10_4, OR, REG(EAX), MEMX(R11, R10, 4, 4))                                \

@@ -317,20 +317,25 @@ static void check_jit_plans(void)
             if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
                 continue;
             vfetch_set_cpu_mask(level_mask(l));
-            vfetch_set_jit_mode(VFETCH_JIT_COMPARE);
-            vfetch_plan *plan = NULL;
-            if (vfetch_plan_compile(&d, &plan)) {
-                test_failures++;
-                continue;
+            /* under compare (every direct draw through both tiers), then as an emulator runs
+               it (vfetch_run's own path for such draws, and the crossover) */
+            for (unsigned m = 0; m < 2; m++) {
+                vfetch_set_jit_mode(m ? VFETCH_JIT_ON : VFETCH_JIT_COMPARE);
+                vfetch_plan *plan = NULL;
+                if (vfetch_plan_compile(&d, &plan)) {
+                    test_failures++;
+                    continue;
+                }
+                struct vfetch_plan_info info;
+                vfetch_plan_info(plan, &info);
+                generated += !m && info.jit != 0;
+                char detail[80];
+                snprintf(detail, sizeof detail, "random plan %u, %u records, %s", i, count,
+                         m ? "jit on" : "compare");
+                reference_run_compare(plan, &rr, "jit-plans", levels[l].name, detail);
+                runs += !m;
+                vfetch_plan_free(plan);
             }
-            struct vfetch_plan_info info;
-            vfetch_plan_info(plan, &info);
-            generated += info.jit != 0;
-            char detail[64];
-            snprintf(detail, sizeof detail, "random plan %u, %u records", i, count);
-            reference_run_compare(plan, &rr, "jit-plans", levels[l].name, detail);
-            runs++;
-            vfetch_plan_free(plan);
         }
         reference_run_free(&rr);
     }
