@@ -32,7 +32,9 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
 uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
 {
     const size_t n = 16 * (size_t)entries;
-    for (size_t i = 0; i + entries <= a->pool_used; i += entries) /* wide ones are aligned */
+    /* a 32-byte one is aligned (an even entry); a table may start at any entry */
+    const size_t step = entries == 2 ? 2 : 1;
+    for (size_t i = 0; i + entries <= a->pool_used; i += step)
         if (!memcmp(a->buf + 16 * i, bytes, n))
             return a->runtime + 16 * i;
     /* a 32-byte constant on a 32-byte boundary: no load of it splits a cache line */

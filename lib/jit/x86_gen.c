@@ -113,6 +113,7 @@ struct gen {
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
+    uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
 };
 
 static size_t arrays_data(unsigned a)
@@ -383,6 +384,17 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
            (uint32_t)rgba[3] << 24;
 }
 
+/* The pool address of op x's two tables (packs_by_table), made on first use. */
+static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
+{
+    uint32_t table[512];
+    for (uint32_t b = 0; b < 256; b++) {
+        table[b] = rgba8_of(x, b << 8, 1);
+        table[256 + b] = rgba8_of(x, b, 0);
+    }
+    return x86_const_wide(&g->a, table, sizeof table / 16);
+}
+
 /* 0, or the reason the op is beyond this generator. */
 static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 {
@@ -429,16 +441,11 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
                                                        X86_MOV_EAX_MR9, X86_MOV_EAX_MRSI };
     const unsigned nb = x->lane[0].nbytes;
     if (packs_by_table(x)) { /* RGBA8 = T[first byte] | T'[second byte] */
-        uint32_t table[512];
-        for (uint32_t b = 0; b < 256; b++) {
-            table[b] = rgba8_of(x, b << 8, 1);
-            table[256 + b] = rgba8_of(x, b, 0);
-        }
+        const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
         x86_op(&g->a, movzx_eax[base], s.off[0][1], 0);
         x86_op(&g->a, movzx_r10d[base], s.off[0][0], 0);
-        E(LEA_R11_P, x86_const_wide(&g->a, table, sizeof table / 16), 0);
-        E(MOV_EAX_MR11_RAX4, 0, 0);
-        E(OR_EAX_MR11_R10_4, 1024, 0);
+        E(MOV_EAX_MR11_RAX4, at, 0);
+        E(OR_EAX_MR11_R10_4, at + 1024, 0);
         E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
         return NULL;
     }
@@ -448,6 +455,29 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         s.off[3][0] == s.off[0][0] + 3) {
         x86_op(&g->a, mov_eax[base], s.off[0][0], 0);
         E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+        return NULL;
+    }
+    /* One unsigned field of one byte stored alone (GX matrix indices): in eax, and for a
+       float by one scalar conversion (exact: at most 8 bits). */
+    if (x->count == 1 && nb == 1 && x->write_mask == 1 && effective_select(x, 0) == 0 &&
+        (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER)) {
+        const unsigned bits = x->lane[0].field_bits, shift = x->lane[0].field_shift;
+        x86_op(&g->a, movzx_eax[base], s.off[0][0], 0);
+        if (shift)
+            E(SHR_EAX_I, 0, shift);
+        if (shift + bits < 8)
+            E(AND_EAX_I, 0, (1u << bits) - 1);
+        if (x->conversion == VFETCH_CONV_INTEGER) {
+            E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+            return NULL;
+        }
+        E(VCVTSI2SS_X0_X15_EAX, 0, 0);
+        if (x->shift) {
+            const uint32_t bits_of_scale = (127u - x->shift) << 23;
+            const uint32_t scale[4] = { bits_of_scale, 0, 0, 0 };
+            E(VMULSS_X0_X0_P, POOL(scale), 0);
+        }
+        E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
         return NULL;
     }
     /* A load may take bytes up to the end of what is surely in the caller's buffer (the
@@ -598,6 +628,93 @@ static void emit_index_fits(struct gen *g, const struct vfetch_gx_copy *cp, unsi
     x86_jump(&g->a, X86_JNBE, decline);
 }
 
+/* What pass 1 adds to the position's index lane so that its skip value wraps to 0 and every
+   other index keeps its order above it: a skipped vertex then adds nothing to the maximum and
+   is counted where its lane compares equal to zero. */
+static uint16_t skip_bias(const struct vfetch_gx_copy *pc)
+{
+    return pc->index_size == 1 ? 0xff01 : 1;
+}
+
+/* Pass 1's wide loop, where `per_lane` >= 2 vertices' indices fit one 16-byte window and 8
+   16-bit lanes (n indexed copies, their bytes from lo to hi[0] of the vertex, none past the
+   first window): 2 * per_lane vertices an iteration, vertex v's copy k in lane v * n +
+   lane_of[k] of each 128-bit half, the position biased (skip_bias), skipped vertices counted by
+   popcnt. A skipped vertex's other indices count in the maxima: conservative, the checks then
+   only decline more (the portable tier decides exactly). Runs while the second window lies
+   inside the vertices left; the rest go to the vertex loop that follows, or to `checks` when
+   none is left. Returns per_lane, or 0 (nothing emitted). */
+static unsigned emit_index_pass_wide(struct gen *g, const int *lane_of, unsigned n, int32_t lo,
+                                     const int32_t hi[2], unsigned checks)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    const uint32_t vsize = plan->format.vertex_size;
+    if (hi[1] >= 0 || n == 0 || n > 4 || vsize == 0)
+        return 0;
+    unsigned per_lane = 8 / n;
+    const unsigned fit = (16 - (unsigned)(hi[0] - lo + 1)) / vsize + 1;
+    per_lane = fit < per_lane ? fit : per_lane;
+    if (per_lane < 2)
+        return 0;
+    const struct vfetch_gx_copy *pc =
+        plan->position_copy >= 0 ? &plan->copies[plan->position_copy] : NULL;
+    uint8_t ctrl[32];
+    uint16_t bias[16] = { 0 };
+    uint32_t skip_bits = 0;
+    memset(ctrl, 0x80, sizeof ctrl);
+    for (unsigned v = 0; v < per_lane; v++)
+        for (unsigned k = 0; k < plan->num_copies; k++) {
+            if (lane_of[k] < 0)
+                continue;
+            const struct vfetch_gx_copy *cp = &plan->copies[k];
+            const unsigned w = v * n + (unsigned)lane_of[k];
+            const unsigned at = v * vsize + (unsigned)(cp->src - lo);
+            for (unsigned h = 0; h < 2; h++) {
+                if (cp->index_size == 1)
+                    ctrl[16 * h + 2 * w] = (uint8_t)at;
+                else { /* big-endian: the second byte is the low one */
+                    ctrl[16 * h + 2 * w] = (uint8_t)(at + 1);
+                    ctrl[16 * h + 2 * w + 1] = (uint8_t)at;
+                }
+                if (cp == pc) {
+                    bias[8 * h + w] = skip_bias(pc);
+                    skip_bits |= 1u << (16 * h + 2 * w);
+                }
+            }
+        }
+    const unsigned step = 2 * per_lane;
+    unsigned need = per_lane + ((unsigned)lo + 16 + vsize - 1) / vsize;
+    need = need < step ? step : need;
+    const unsigned loop = x86_label(a), rest = x86_label(a);
+    if (pc)
+        E(VPXOR_X3_X3_X3, 0, 0);
+    E(CMP_R11_I, 0, need);
+    x86_jump(a, X86_JB, rest);
+    x86_bind(a, loop);
+    E(VMOVDQU_X0_MRDI, lo, 0);
+    E(VINSERTI128_Y0_Y0_MRDI_I, lo + (int32_t)(per_lane * vsize), 1);
+    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
+    if (pc)
+        E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
+    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    if (pc) {
+        E(VPCMPEQW_Y1_Y0_Y3, 0, 0);
+        E(VPMOVMSKB_EAX_Y1, 0, 0);
+        E(AND_EAX_I, 0, skip_bits);
+        E(POPCNT_EAX_EAX, 0, 0);
+        E(ADD_R9_RAX, 0, 0);
+    }
+    E(ADD_RDI_I, 0, step * vsize);
+    E(SUB_R11_I, 0, step);
+    E(CMP_R11_I, 0, need);
+    x86_jump(a, X86_JNB, loop);
+    x86_bind(a, rest);
+    E(TEST_R11_R11, 0, 0);
+    x86_jump(a, X86_JZ, checks);
+    return per_lane;
+}
+
 /* Pass 1 by vectors, where every indexed copy's index fits a 16-bit lane of one register:
    copies 0..7 from one 16-byte window of the vertex, 8..15 from another. Per kept vertex the
    indices are loaded, byte-swapped into their lanes by one vpshufb and folded into the maxima
@@ -633,7 +750,13 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
     E(XOR_R9D_R9D, 0, 0);
     E(MOV_R11_RCX, 0, 0);
     E(VPXOR_X2_X2_X2, 0, 0);
-    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
+                   checks = x86_label(a);
+    const unsigned per_lane = emit_index_pass_wide(g, lane_of, n, lo[0], hi, checks);
+    /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
+    uint16_t bias[16] = { 0 };
+    if (per_lane && plan->position_copy >= 0)
+        bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
     x86_bind(a, loop);
     if (plan->position_copy >= 0) {
         const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
@@ -663,18 +786,29 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
     if (hi[1] >= 0)
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
     E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
+    if (per_lane && plan->position_copy >= 0)
+        E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
     E(VPMAXUW_Y2_Y2_Y0, 0, 0);
     x86_bind(a, next);
     if (plan->format.vertex_size)
         E(ADD_RDI_I, 0, plan->format.vertex_size);
     E(DEC_R11, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    const unsigned checks = x86_label(a);
     x86_jump(a, X86_JMP, checks);
     x86_bind(a, skip);
     E(INC_R9, 0, 0);
     x86_jump(a, X86_JMP, next);
     x86_bind(a, checks);
+    if (per_lane) { /* each copy's lanes folded into its first: both halves, then the vertices */
+        E(VEXTRACTI128_X1_Y2_I, 0, 1);
+        E(VPMAXUW_X2_X2_X1, 0, 0);
+        for (unsigned w = n; w < per_lane * n; w *= 2) {
+            E(VPSRLDQ_X1_X2_I, 0, 2 * w);
+            E(VPMAXUW_X2_X2_X1, 0, 0);
+        }
+        if (plan->position_copy >= 0) /* the bias undone (every vertex skipped: not read) */
+            E(VPSUBW_X2_X2_P, POOL(bias), 0);
+    }
     E(VMOVDQU_MRSP_Y2, -48, 0);
     E(VZEROUPPER, 0, 0);
     E(CMP_R9_RCX, 0, 0);
@@ -844,9 +978,11 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
     } else
         E(VPXOR_X0_X0_X0, 0, 0);
     /* res (register 2): the raw lanes; none where every written lane is fixed-point (the
-       conversion's register is then stored as it is) */
+       conversion's register is then stored as it is). Raw lanes that are the shuffle's bytes as
+       they are stay in register 0 until the first blend reads them from there (no copy). */
     const int raw_or = any_nonzero(v->raw_or, lanes);
     const int all_fixed = (P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND);
+    int res_in_0 = 0;
     if (all_fixed)
         ;
     else if (P & VFETCH_RP_MASK) {
@@ -858,8 +994,19 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
     } else if (raw_or)
         O(VPOR_Y2_Y0_P, VPOR_X2_X0_P, C(v->raw_or), 0);
     else
-        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
+        res_in_0 = 1;
     if (P & VFETCH_RP_FIXED) { /* register 1: the fixed-point lanes */
+        /* A zero xor (signed fields) and a zero addend are left out: x + 0.0 is x for every x
+           the conversion can produce (cvtdq2ps never gives -0.0, and the scales are positive:
+           checked, or the add stays). */
+        const int xor = any_nonzero(v->xmask, lanes);
+        int add = 0;
+        for (unsigned i = 0; i < lanes; i++) {
+            uint32_t m, d;
+            memcpy(&m, &v->mul[i], 4);
+            memcpy(&d, &v->add[i], 4);
+            add |= d != 0 || (m >> 31) != 0;
+        }
         if (P & VFETCH_RP_SHIFT) {
             O(VPSLLVD_Y1_Y0_P, VPSLLVD_X1_X0_P, C(v->shl), 0);
             O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->fmask), 0);
@@ -868,18 +1015,28 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
                 O(VPOR_Y1_Y1_Y3, VPOR_X1_X1_X3, 0, 0);
                 O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->widen_mask), 0);
             }
-            O(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, C(v->xmask), 0);
-        } else
+            if (xor)
+                O(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, C(v->xmask), 0);
+            O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+        } else if (xor) {
             O(VPXOR_Y1_Y0_P, VPXOR_X1_X0_P, C(v->xmask), 0);
-        O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+            O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+        } else
+            O(VCVTDQ2PS_Y1_Y0, VCVTDQ2PS_X1_X0, 0, 0);
         O(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, C(v->mul), 0);
-        O(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, C(v->add), 0);
+        if (add)
+            O(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, C(v->add), 0);
         if (P & VFETCH_RP_DIV) {
             O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
             if (P & VFETCH_RP_CLAMP)
                 O(VMAXPS_Y1_Y1_P, VMAXPS_X1_X1_P, C(v->lo), 0);
         }
-        if (!all_fixed)
+        if (all_fixed)
+            ;
+        else if (res_in_0) {
+            O(VPBLENDD_Y2_Y0_Y1_I, VPBLENDD_X2_X0_X1_I, 0, lane_mask(v->fixed_sel, lanes));
+            res_in_0 = 0;
+        } else
             O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, lanes));
     }
     if (P & VFETCH_RP_PACK8) { /* RGBA8 from 16-bit slices: two channels a half at a time */
@@ -898,8 +1055,14 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
         O(VPOR_Y3_Y3_Y4, VPOR_X3_X3_X4, 0, 0);
         if (raw_or)
             O(VPOR_Y3_Y3_P, VPOR_X3_X3_P, C(v->raw_or), 0);
-        O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, lanes));
+        if (res_in_0)
+            O(VPBLENDD_Y2_Y0_Y3_I, VPBLENDD_X2_X0_X3_I, 0, lane_mask(v->pack_sel, lanes));
+        else
+            O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, lanes));
+        res_in_0 = 0;
     }
+    if (res_in_0) /* raw lanes only: stored from register 0 */
+        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
     if (P & VFETCH_RP_KEEP) { /* only the written lanes */
         O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
         if (all_fixed)
@@ -1035,6 +1198,15 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         E(TEST_RCX_RCX, 0, 0);
         x86_jump(a, X86_JZ, finish);
     }
+    /* r11: the colour tables, loaded once (each op's at its distance from the first) */
+    g->tables = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        if (packs_by_table(&conv->ops[i])) {
+            const uint64_t t = rgba8_table(g, &conv->ops[i]);
+            g->tables = g->tables && g->tables < t ? g->tables : t;
+        }
+    if (g->tables)
+        E(LEA_R11_P, g->tables, 0);
     const unsigned loop = x86_label(a), next = x86_label(a);
     x86_bind(a, loop);
     g->elem_copy = g->raw_copy = -1;
@@ -1074,7 +1246,8 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     unsigned tables = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
         tables += packs_by_table(&conv->ops[i]);
-    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables;
+    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables +
+                          (copies ? 16 : 0);
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
                          160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
     uint8_t *rw, *rx;
@@ -1137,9 +1310,10 @@ static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
         E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, vertices), 0);
         x86_jump(a, X86_JZ, slow);
     }
-    E(LEA_EAX_RCX_M1, -1, 0); /* the last record's offset */
-    E(IMUL_RAX_I, 0, g->conv->out_stride);
-    E(ADD_RAX_I, 0, g->conv->record_size);
+    /* the last record's end: count * stride less what the last record lacks of a stride */
+    E(IMUL_RAX_RCX_I, 0, g->conv->out_stride);
+    if (g->conv->record_size != g->conv->out_stride)
+        E(ADD_RAX_I, 0, (int64_t)g->conv->record_size - (int64_t)g->conv->out_stride);
     E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, out_size), 0);
     x86_jump(a, X86_JNBE, slow);
     E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, out), 0);

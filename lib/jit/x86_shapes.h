@@ -35,11 +35,14 @@
     S(VPXOR_##W##1_##W##1_P, VPXOR, REG(R##1), REG(R##1), RIP(N))                            \
     S(VPXOR_##W##1_##W##0_P, VPXOR, REG(R##1), REG(R##0), RIP(N))                            \
     S(VCVTDQ2PS_##W##1_##W##1, VCVTDQ2PS, REG(R##1), REG(R##1))                              \
+    S(VCVTDQ2PS_##W##1_##W##0, VCVTDQ2PS, REG(R##1), REG(R##0))                              \
     S(VMULPS_##W##1_##W##1_P, VMULPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VADDPS_##W##1_##W##1_P, VADDPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VDIVPS_##W##1_##W##1_P, VDIVPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VMAXPS_##W##1_##W##1_P, VMAXPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VPBLENDD_##W##2_##W##2_##W##1_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##1), IMM8)      \
+    S(VPBLENDD_##W##2_##W##0_##W##1_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##1), IMM8)      \
+    S(VPBLENDD_##W##2_##W##0_##W##3_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##3), IMM8)      \
     S(VPMULLW_##W##3_##W##0_P, VPMULLW, REG(R##3), REG(R##0), RIP(N))                        \
     S(VPMULLW_##W##4_##W##0_P, VPMULLW, REG(R##4), REG(R##0), RIP(N))                        \
     S(VPAND_##W##3_##W##3_P, VPAND, REG(R##3), REG(R##3), RIP(N))                            \
@@ -170,6 +173,20 @@
     S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \
     S(VMOVDQU_MRSP_Y2, VMOVDQU, MEM(RSP, 32), REG(YMM2))                                    \
     S(MOVZX_EAX_W_MRSP, MOVZX, REG(EAX), MEM(RSP, 2))                                       \
+    /* ... and several vertices a register where they are small (skip values by popcnt) */   \
+    S(VPADDW_Y0_Y0_P, VPADDW, REG(YMM0), REG(YMM0), RIP(32))                                \
+    S(VPXOR_X3_X3_X3, VPXOR, REG(XMM3), REG(XMM3), REG(XMM3))                               \
+    S(VPCMPEQW_Y1_Y0_Y3, VPCMPEQW, REG(YMM1), REG(YMM0), REG(YMM3))                         \
+    S(VPMOVMSKB_EAX_Y1, VPMOVMSKB, REG(EAX), REG(YMM1))                                     \
+    S(POPCNT_EAX_EAX, POPCNT, REG(EAX), REG(EAX))                                           \
+    S(ADD_R9_RAX, ADD, REG(R9), REG(RAX))                                                   \
+    S(SUB_R11_I, SUB, REG(R11), IMMS)                                                       \
+    S(CMP_R11_I, CMP, REG(R11), IMMS)                                                       \
+    S(TEST_R11_R11, TEST, REG(R11), REG(R11))                                               \
+    S(VEXTRACTI128_X1_Y2_I, VEXTRACTI128, REG(XMM1), REG(YMM2), IMM8)                       \
+    S(VPMAXUW_X2_X2_X1, VPMAXUW, REG(XMM2), REG(XMM2), REG(XMM1))                           \
+    S(VPSRLDQ_X1_X2_I, VPSRLDQ, REG(XMM1), REG(XMM2), IMM8)                                 \
+    S(VPSUBW_X2_X2_P, VPSUBW, REG(XMM2), REG(XMM2), RIP(16))                                \
     /* pass 2: an indexed copy's element into r8 */                                        \
     S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
     S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
@@ -201,6 +218,11 @@
     S(VPOR_X0_X0_P, VPOR, REG(XMM0), REG(XMM0), RIP(16))                                    \
     S(VPSHUFD_X0_X0_I, VPSHUFD, REG(XMM0), REG(XMM0), IMM8)                                 \
     S(VBLENDPS_X0_X0_P_I, VBLENDPS, REG(XMM0), REG(XMM0), RIP(16), IMM8)                    \
+    /* one-byte integer fields (matrix indices) in general registers */                    \
+    S(SHR_EAX_I, SHR, REG(EAX), IMM8)                                                       \
+    S(AND_EAX_I, AND, REG(EAX), IMMS)                                                       \
+    S(VCVTSI2SS_X0_X15_EAX, VCVTSI2SS, REG(XMM0), REG(XMM15), REG(EAX))                     \
+    S(VMULSS_X0_X0_P, VMULSS, REG(XMM0), REG(XMM0), RIP(4))                                 \
     /* word copies: 16 bytes at a time, then 4 */                                           \
     S(SUB_RAX_I, SUB, REG(RAX), IMMS)                                                       \
     S(VMOVDQU_Y0_MRDI, VMOVDQU, REG(YMM0), MEM(RDI, 32))                                    \

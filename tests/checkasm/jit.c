@@ -354,10 +354,71 @@ static void check_jit_plans(void)
            tried, jit_levels, runs, generated, test_failures == before ? "" : "  FAILED");
 }
 
+/* The peer kit's formats (../shared/peers/dolphin: configs a-f, Dolphin's own speed format
+   last) get generated code at every level that has the JIT, in every layout the kit times: a
+   plan silently left to the portable tier (a pool or buffer bound too small) fails here. */
+static void check_jit_kit_formats(void)
+{
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+    } kit[] = {
+        { { 0x00002a00, 0x00000001, 0x54e16487, 0x80000000, 0 }, { 0 } },
+        { { 0x00000a00, 0x00000001, 0x41201009, 0x80000000, 0 }, { 0 } },
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },
+        { { 0x00000200, 0x00000001, 0x40200001, 0x80000000, 0 }, { 0 } },
+        { { 0x00002200, 0, 0x40000009, 0x80000000, 0 }, { 0 } },
+        { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
+          { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 } },
+    };
+    static const struct {
+        enum vfetch_gx_layout layout;
+        enum vfetch_gx_color_output color;
+    } outputs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
+                    { VFETCH_GX_LAYOUT_DOLPHIN, VFETCH_GX_COLOR_RGBA8 },
+                    { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
+    if (!vfetch_jit_available())
+        return;
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned plans = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
+            for (unsigned o = 0; o < sizeof outputs / sizeof outputs[0]; o++) {
+                struct vfetch_gx_desc d;
+                vfetch_gx_desc_init(&d);
+                d.regs = kit[k].regs;
+                memcpy(d.array_stride, kit[k].stride, sizeof d.array_stride);
+                d.layout = outputs[o].layout;
+                d.color_output = outputs[o].color;
+                vfetch_gx_plan *plan = NULL;
+                struct vfetch_plan_info info = { 0 };
+                test_checks++;
+                if (!vfetch_gx_compile(&d, &plan))
+                    vfetch_gx_plan_info(plan, &info);
+                if (!plan || !info.jit) {
+                    test_failures++;
+                    fprintf(stderr, "jit-kit %s: config %c, layout %d: no code (%s)\n",
+                            levels[l].name, 'a' + k, d.layout, info.jit_reason);
+                }
+                plans++;
+                vfetch_gx_plan_free(plan);
+            }
+    }
+    vfetch_set_cpu_mask(mask);
+    printf("  jit-kit: the peer kit's %u formats x %u outputs: %u plans%s\n",
+           (unsigned)(sizeof kit / sizeof kit[0]), (unsigned)(sizeof outputs / sizeof outputs[0]),
+           plans, test_failures == before ? ", every one with generated code" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
         return;
     check_jit_gx();
     check_jit_plans();
+    check_jit_kit_formats();
 }
