@@ -379,13 +379,25 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
     /* three or more indexed copies: the record program's staging or gathering costs more than
        the generated code's per-vertex loads (callgrind, avx2: the all-indexed format 357
        instructions a vertex at 4,096 vertices through the record program, 162 generated) */
-    if (conv->record && indexed < 3) {
-        /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
-        const char *env = getenv("VFETCH_JIT_CROSSOVER");
-        const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
-        return env && n && n <= UINT32_MAX ? (uint32_t)n : GX_JIT_RECORD_CROSSOVER;
-    }
-    return UINT32_MAX;
+    if (!conv->record || indexed >= 3)
+        return UINT32_MAX;
+    /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
+    const char *env = getenv("VFETCH_JIT_CROSSOVER");
+    const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+    if (env && n && n <= UINT32_MAX)
+        return (uint32_t)n;
+    /* The generated code runs the 8-lane record program too, its most used tables in
+       registers and small groups unrolled: as fast or faster at every count where the portable
+       tier's program is 8 lanes wide too, at avx2 (config a 1.6x at 4,096 vertices, d 1.2x, e
+       0.96x) and, at avx512, for groups of 4 records or more (packed records: a 1.8x, d 1.3x;
+       the vec4 layouts' one-record groups ran 0.89-1.1x there); with indexed attributes the
+       portable program stages or gathers (config c: 1.4x at 64 vertices, equal from 256). A
+       16-lane program (AVX-512, records of 16 bytes or less) keeps the long draws. */
+    const struct vfetch_record_prog *rp = conv->record;
+    if (p->any_indexed ||
+        (rp->lanes == 8 && (!strcmp(conv->isa, "avx2") || rp->group >= 4)))
+        return UINT32_MAX;
+    return GX_JIT_RECORD_CROSSOVER;
 }
 
 /* The generated draw, where the build, the mode, the level and the format allow it. */
@@ -403,13 +415,20 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
 #if VFETCH_HAVE_JIT
     /* Under compare the generated code runs every draw, beside the portable tier. */
     const int compare = mode == VFETCH_JIT_COMPARE;
-    const uint32_t crossover = compare ? UINT32_MAX : gx_jit_crossover(p);
-    p->jit_reason = vfetch_jit_gx_compile(p, crossover, vfetch_gx_run_portable, &p->jit_code);
+    uint32_t crossover = compare ? UINT32_MAX : gx_jit_crossover(p);
+    /* a direct format whose record program the generator cannot emit converts vertex by vertex:
+       the record program keeps the long draws */
+    const uint32_t per_vertex = crossover < GX_JIT_RECORD_CROSSOVER || compare
+                                    ? crossover
+                                    : GX_JIT_RECORD_CROSSOVER;
+    p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
+                                          &p->jit_code);
     if (p->jit_reason)
         return;
     p->jit_reason = "";
     p->jit_entry = (vfetch_jit_gx_fn *)p->jit_code.entry;
     /* a crossover of 0: every draw runs the portable tier, without a call through the code */
+    crossover = p->jit_code.crossover;
     p->jit_run = compare || !crossover ? NULL : p->jit_entry;
     p->jit_crossover = crossover;
     p->jit_compare = (uint8_t)compare;

@@ -33,6 +33,7 @@ struct vfetch_jit_code {
     size_t mapping_bytes;
     void *writable;     /**< the arena's writable view of the block (lib/jit/exec_memory.c),
                              or NULL: pages of the plan's own */
+    uint32_t crossover; /**< GX: draws of this many vertices or more go to the portable tier */
 };
 
 /**
@@ -69,9 +70,13 @@ typedef int vfetch_jit_gx_fn(const struct vfetch_gx_plan *plan,
                              const struct vfetch_gx_run_params *params,
                              struct vfetch_gx_result *result);
 
-/** Generate a GX plan's draw. NULL, or why there is none (a static sentence). */
+/** Generate a GX plan's draw, running draws of fewer than `crossover` vertices (the rest go
+    to `slow`, the portable tier), or of fewer than `crossover_per_vertex` where a direct
+    format's whole groups cannot be emitted as its 8-lane record program. Sets code->crossover
+    to the one in force. NULL, or why there is none (a static sentence). */
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
-                                  vfetch_jit_gx_fn *slow, struct vfetch_jit_code *code);
+                                  uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow,
+                                  struct vfetch_jit_code *code);
 
 struct vfetch_plan;
 

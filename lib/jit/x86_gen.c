@@ -35,6 +35,28 @@
 /* A pool constant as the displacement of a shape's memory operand. */
 #define POOL(bytes16) x86_const(&g->a, (bytes16))
 
+/* Registers ymm6..ymm14 hold an 8-lane group loop's most used constants (the record vectors
+   use ymm0..ymm5; ymm15 stays the merge source of partial loads), chosen among at most
+   GX_JIT_COUNTED of them. */
+#define GX_JIT_CONST_REGS 9
+#define GX_JIT_COUNTED 64
+
+/* The record program's ops that have forms with the constant in a register, in the order of
+   X86_RP_REG_FORMS; REGFORM_LOAD loads the register. */
+enum regform {
+    REGFORM_SHUFB, REGFORM_XOR_1_0, REGFORM_XOR_1_1, REGFORM_MUL, REGFORM_ADD, REGFORM_SLLV,
+    REGFORM_AND_1_1, REGFORM_OR_2_0, REGFORM_MULLW_3_0, REGFORM_MULLW_4_0, REGFORM_AND_3_3,
+    REGFORM_AND_4_4, REGFORM_MULHUW_5_3, REGFORM_MULHUW_5_4, REGFORM_OR_3_3, REGFORM_LOAD,
+    REGFORMS
+};
+
+static enum x86_shape regform_shape(enum regform f, unsigned k)
+{
+    _Static_assert(X86_VPSHUFB_Y0_Y0_Y7 - X86_VPSHUFB_Y0_Y0_Y6 == REGFORMS,
+                   "X86_RP_REG_FORMS and enum regform differ");
+    return (enum x86_shape)(X86_VPSHUFB_Y0_Y0_Y6 + k * REGFORMS + f);
+}
+
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
 #define GX_JIT_MAX_INDEXED 16
 
@@ -114,6 +136,12 @@ struct gen {
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
+    /* The 8-lane group loop's constants held in ymm8 + k (reg_const[k]); while `counting`, the
+       constants its vectors use, with how often. */
+    int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
+    uint64_t reg_const[GX_JIT_CONST_REGS];
+    unsigned num_reg_consts, counting, num_counted;
+    struct { uint64_t at; unsigned uses; } counted[GX_JIT_COUNTED];
 };
 
 static size_t arrays_data(unsigned a)
@@ -936,7 +964,8 @@ static void load_window_exact(struct gen *g, const struct vfetch_rp_vector *v, u
 {
     const uint8_t *c = v->ctrl + 16 * q;
     if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
-        x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, v->src_off[q], 0);
+        x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, g->rp_src + v->src_off[q],
+               0);
         memcpy(ctrl, c, 16);
         return;
     }
@@ -951,9 +980,35 @@ static void load_window_exact(struct gen *g, const struct vfetch_rp_vector *v, u
         return;
     }
     struct span_layout l;
-    load_span_to(g, 0, (int)q, (int32_t)(v->src_off[q] + lo), hi - lo + 1, &l);
+    load_span_to(g, 0, (int)q, g->rp_src + (int32_t)(v->src_off[q] + lo), hi - lo + 1, &l);
     for (unsigned i = 0; i < 16; i++)
         ctrl[i] = c[i] & 0x80 ? 0x80 : (uint8_t)span_pos(&l, (c[i] & 15) - lo);
+}
+
+/* An op of a record vector with a table of the pool: at 8 lanes from the register that holds
+   the table where the group loop loaded one (form f; -1: the op has no register form), else
+   from the pool. */
+static void rp_table_op(struct gen *g, int y, enum x86_shape ymem, enum x86_shape xmem, int f,
+                        const void *table)
+{
+    const uint64_t at = x86_const_wide(&g->a, table, y ? 2 : 1);
+    if (y && g->counting && f >= 0) {
+        unsigned i = 0;
+        while (i < g->num_counted && g->counted[i].at != at)
+            i++;
+        if (i < GX_JIT_COUNTED) {
+            g->counted[i].at = at;
+            g->counted[i].uses++;
+            g->num_counted += i == g->num_counted;
+        }
+    }
+    if (y && f >= 0)
+        for (unsigned k = 0; k < g->num_reg_consts; k++)
+            if (g->reg_const[k] == at) {
+                x86_op(&g->a, regform_shape((enum regform)f, k), 0, 0);
+                return;
+            }
+    x86_op(&g->a, y ? ymem : xmem, (int64_t)at, 0);
 }
 
 /* One vector of a record program of `lanes` 4 (xmm) or 8 (ymm), over the group whose first
@@ -967,6 +1022,7 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
 #define RP(shape) (y ? X86_##shape##_Y : X86_##shape##_X)
 #define C(table) x86_const_wide(&g->a, (table), entries)
 #define O(shape_y, shape_x, disp, imm) x86_op(&g->a, y ? X86_##shape_y : X86_##shape_x, (disp), (imm))
+#define T(shape_y, shape_x, form, table) rp_table_op(g, y, X86_##shape_y, X86_##shape_x, (form), (table))
     if (P & VFETCH_RP_LOAD) {
         uint8_t ctrl[32];
         load_window_exact(g, v, 0, group_bytes, ctrl);
@@ -974,7 +1030,7 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
             load_window_exact(g, v, 1, group_bytes, ctrl + 16);
             E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
         }
-        O(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, C(ctrl), 0);
+        T(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, REGFORM_SHUFB, ctrl);
     } else
         E(VPXOR_X0_X0_X0, 0, 0);
     /* res (register 2): the raw lanes; none where every written lane is fixed-point (the
@@ -992,7 +1048,7 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
         if (raw_or)
             O(VPOR_Y2_Y2_P, VPOR_X2_X2_P, C(v->raw_or), 0);
     } else if (raw_or)
-        O(VPOR_Y2_Y0_P, VPOR_X2_X0_P, C(v->raw_or), 0);
+        T(VPOR_Y2_Y0_P, VPOR_X2_X0_P, REGFORM_OR_2_0, v->raw_or);
     else
         res_in_0 = 1;
     if (P & VFETCH_RP_FIXED) { /* register 1: the fixed-point lanes */
@@ -1008,24 +1064,24 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
             add |= d != 0 || (m >> 31) != 0;
         }
         if (P & VFETCH_RP_SHIFT) {
-            O(VPSLLVD_Y1_Y0_P, VPSLLVD_X1_X0_P, C(v->shl), 0);
-            O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->fmask), 0);
+            T(VPSLLVD_Y1_Y0_P, VPSLLVD_X1_X0_P, REGFORM_SLLV, v->shl);
+            T(VPAND_Y1_Y1_P, VPAND_X1_X1_P, REGFORM_AND_1_1, v->fmask);
             if (P & VFETCH_RP_WIDEN) {
                 O(VPSRLVD_Y3_Y1_P, VPSRLVD_X3_X1_P, C(v->widen_shr), 0);
                 O(VPOR_Y1_Y1_Y3, VPOR_X1_X1_X3, 0, 0);
                 O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->widen_mask), 0);
             }
             if (xor)
-                O(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, C(v->xmask), 0);
+                T(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, REGFORM_XOR_1_1, v->xmask);
             O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
         } else if (xor) {
-            O(VPXOR_Y1_Y0_P, VPXOR_X1_X0_P, C(v->xmask), 0);
+            T(VPXOR_Y1_Y0_P, VPXOR_X1_X0_P, REGFORM_XOR_1_0, v->xmask);
             O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
         } else
             O(VCVTDQ2PS_Y1_Y0, VCVTDQ2PS_X1_X0, 0, 0);
-        O(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, C(v->mul), 0);
+        T(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, REGFORM_MUL, v->mul);
         if (add)
-            O(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, C(v->add), 0);
+            T(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, REGFORM_ADD, v->add);
         if (P & VFETCH_RP_DIV) {
             O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
             if (P & VFETCH_RP_CLAMP)
@@ -1042,19 +1098,19 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
     if (P & VFETCH_RP_PACK8) { /* RGBA8 from 16-bit slices: two channels a half at a time */
         static const uint32_t high_bytes[8] = { 0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u,
                                                 0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u };
-        O(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, C(v->pack_mul[0]), 0);
-        O(VPAND_Y3_Y3_P, VPAND_X3_X3_P, C(v->pack_mask[0]), 0);
-        O(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, C(v->pack_shr[0]), 0);
+        T(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, REGFORM_MULLW_3_0, v->pack_mul[0]);
+        T(VPAND_Y3_Y3_P, VPAND_X3_X3_P, REGFORM_AND_3_3, v->pack_mask[0]);
+        T(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, REGFORM_MULHUW_5_3, v->pack_shr[0]);
         O(VPOR_Y3_Y3_Y5, VPOR_X3_X3_X5, 0, 0);
         O(VPSRLW_Y3_Y3_I, VPSRLW_X3_X3_I, 0, 8);
-        O(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, C(v->pack_mul[1]), 0);
-        O(VPAND_Y4_Y4_P, VPAND_X4_X4_P, C(v->pack_mask[1]), 0);
-        O(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, C(v->pack_shr[1]), 0);
+        T(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, REGFORM_MULLW_4_0, v->pack_mul[1]);
+        T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, v->pack_mask[1]);
+        T(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, REGFORM_MULHUW_5_4, v->pack_shr[1]);
         O(VPOR_Y4_Y4_Y5, VPOR_X4_X4_X5, 0, 0);
-        O(VPAND_Y4_Y4_P, VPAND_X4_X4_P, C(high_bytes), 0);
+        T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, high_bytes);
         O(VPOR_Y3_Y3_Y4, VPOR_X3_X3_X4, 0, 0);
         if (raw_or)
-            O(VPOR_Y3_Y3_P, VPOR_X3_X3_P, C(v->raw_or), 0);
+            T(VPOR_Y3_Y3_P, VPOR_X3_X3_P, REGFORM_OR_3_3, v->raw_or);
         if (res_in_0)
             O(VPBLENDD_Y2_Y0_Y3_I, VPBLENDD_X2_X0_X3_I, 0, lane_mask(v->pack_sel, lanes));
         else
@@ -1066,13 +1122,14 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
     if (P & VFETCH_RP_KEEP) { /* only the written lanes */
         O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
         if (all_fixed)
-            O(VPMASKMOVD_MRDX_Y3_Y1, VPMASKMOVD_MRDX_X3_X1, v->dst_off, 0);
+            O(VPMASKMOVD_MRDX_Y3_Y1, VPMASKMOVD_MRDX_X3_X1, g->rp_dst + (int32_t)v->dst_off, 0);
         else
-            O(VPMASKMOVD_MRDX_Y3_Y2, VPMASKMOVD_MRDX_X3_X2, v->dst_off, 0);
+            O(VPMASKMOVD_MRDX_Y3_Y2, VPMASKMOVD_MRDX_X3_X2, g->rp_dst + (int32_t)v->dst_off, 0);
     } else if (all_fixed)
-        O(VMOVDQU_MRDX_Y1, VMOVDQU_MRDX_X1, v->dst_off, 0);
+        O(VMOVDQU_MRDX_Y1, VMOVDQU_MRDX_X1, g->rp_dst + (int32_t)v->dst_off, 0);
     else
-        O(VMOVDQU_MRDX_Y2, VMOVDQU_MRDX_X2, v->dst_off, 0);
+        O(VMOVDQU_MRDX_Y2, VMOVDQU_MRDX_X2, g->rp_dst + (int32_t)v->dst_off, 0);
+#undef T
 #undef O
 #undef C
 #undef RP
@@ -1103,17 +1160,72 @@ static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, uns
 static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *prog)
 {
     struct x86_asm *a = &g->a;
-    const unsigned loop = x86_label(a), out = x86_label(a);
-    x86_bind(a, loop);
+    const unsigned loop = x86_label(a), single = x86_label(a), out = x86_label(a);
+    /* small groups of few vectors: several a loop iteration (at least 8 vertices, at most 16
+       vectors), so that the loop's own instructions do not outweigh a group's */
+    unsigned unroll = 1;
+    if (prog->lanes == 8 && prog->group < 8) {
+        const unsigned by_vectors = GX_JIT_RP_MAX_VECTORS / prog->num_vectors;
+        unroll = 8 / prog->group < by_vectors ? 8 / prog->group : by_vectors;
+        unroll = unroll ? unroll : 1;
+    }
     E(CMP_RCX_I, 0, prog->group);
     x86_jump(a, X86_JB, out);
-    for (unsigned k = 0; k < prog->num_vectors; k++)
-        emit_rp_vector(g, &prog->vec[k], prog->lanes,
-                       (prog->group - 1) * g->vsize + g->readable[0]);
-    E(ADD_RDI_I, 0, prog->group_step[0]);
-    E(ADD_RDX_I, 0, prog->dst_step);
-    E(SUB_RCX_I, 0, prog->group);
-    x86_jump(a, X86_JMP, loop);
+    if (prog->lanes == 8) {
+        /* The constants the vectors use most, into ymm8..ymm14 once: the loop body emitted
+           once to count them (then taken back), the registers loaded, the body emitted again. */
+        const size_t len = a->len;
+        g->counting = 1;
+        g->num_counted = 0;
+        g->rp_src = g->rp_dst = 0;
+        for (unsigned k = 0; k < prog->num_vectors; k++)
+            emit_rp_vector(g, &prog->vec[k], prog->lanes,
+                           (prog->group - 1) * g->vsize + g->readable[0]);
+        g->counting = 0;
+        a->len = len;
+        while (g->num_reg_consts < GX_JIT_CONST_REGS) {
+            unsigned best = GX_JIT_COUNTED;
+            for (unsigned i = 0; i < g->num_counted; i++)
+                if (g->counted[i].uses && (best == GX_JIT_COUNTED ||
+                                           g->counted[i].uses > g->counted[best].uses))
+                    best = i;
+            if (best == GX_JIT_COUNTED)
+                break;
+            g->counted[best].uses = 0;
+            g->reg_const[g->num_reg_consts] = g->counted[best].at;
+            x86_op(a, regform_shape(REGFORM_LOAD, g->num_reg_consts++),
+                   (int64_t)g->counted[best].at, 0);
+        }
+    }
+    /* `unroll` groups an iteration while they are there (then one at a time): group j's
+       vectors at j steps from rdi and rdx, reading whole windows up to the last group's end */
+    for (unsigned pass = unroll > 1 ? 0 : 1; pass < 2; pass++) {
+        const unsigned n = pass ? 1 : unroll, here = x86_label(a);
+        if (!pass) {
+            E(CMP_RCX_I, 0, n * prog->group);
+            x86_jump(a, X86_JB, single);
+        } else if (unroll > 1) {
+            x86_bind(a, single);
+            E(CMP_RCX_I, 0, prog->group);
+            x86_jump(a, X86_JB, out);
+        }
+        x86_bind(a, pass ? loop : here);
+        for (unsigned j = 0; j < n; j++) {
+            g->rp_src = (int32_t)(j * prog->group_step[0]);
+            g->rp_dst = (int32_t)(j * prog->dst_step);
+            for (unsigned k = 0; k < prog->num_vectors; k++)
+                emit_rp_vector(g, &prog->vec[k], prog->lanes,
+                               (n * prog->group - 1) * g->vsize + g->readable[0] -
+                                   j * prog->group_step[0]);
+        }
+        g->rp_src = g->rp_dst = 0;
+        E(ADD_RDI_I, 0, n * prog->group_step[0]);
+        E(ADD_RDX_I, 0, n * prog->dst_step);
+        E(SUB_RCX_I, 0, n * prog->group);
+        E(CMP_RCX_I, 0, n * prog->group);
+        x86_jump(a, X86_JNB, pass ? loop : here);
+    }
+    g->num_reg_consts = 0;
     x86_bind(a, out);
 }
 
@@ -1249,7 +1361,8 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables +
                           (copies ? 16 : 0);
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
-                         160 * (size_t)conv->desc.num_ops + 256 * (size_t)vectors;
+                         160 * (size_t)conv->desc.num_ops +
+                         256 * ((size_t)vectors + (wide ? GX_JIT_RP_MAX_VECTORS : 0));
     uint8_t *rw, *rx;
     struct gen *g = calloc(1, sizeof *g);
     if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
@@ -1321,7 +1434,8 @@ static void emit_checks(struct gen *g, uint32_t crossover, unsigned slow)
 }
 
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
-                                  vfetch_jit_gx_fn *slow_fn, struct vfetch_jit_code *code)
+                                  uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
+                                  struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const struct vfetch_plan *conv = plan->converter;
@@ -1338,6 +1452,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         wide = record_for(conv, 8);
         narrow = record_for(conv, 4);
     }
+    if (!plan->any_indexed && conv->record && !wide)
+        crossover = crossover_per_vertex;
     const char *why = NULL;
     struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, code, &why);
     if (!g)
@@ -1349,6 +1465,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
                    no_result = x86_label(a), finish_label = x86_label(a);
     /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
+    code->crossover = crossover;
     emit_checks(g, crossover, slow);
     E(MOV_MRSP_RDX, -8, 0);
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);

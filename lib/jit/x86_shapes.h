@@ -79,9 +79,38 @@
     S(MOVZX_R10D_B_M##B, MOVZX, REG(R10D), MEM(B, 1))                                        \
     S(ADD_##B##_I, ADD, REG(B), IMMS)
 
+/* The record program's 8-lane ops with their pool constant held in ymm<K> (the group loop
+   loads the constants it uses most into ymm6..ymm14 once); the order is regform_shape's. */
+#define X86_RP_REG_FORMS(K)                                                                 \
+    S(VPSHUFB_Y0_Y0_Y##K, VPSHUFB, REG(YMM0), REG(YMM0), REG(YMM##K))                        \
+    S(VPXOR_Y1_Y0_Y##K, VPXOR, REG(YMM1), REG(YMM0), REG(YMM##K))                            \
+    S(VPXOR_Y1_Y1_Y##K, VPXOR, REG(YMM1), REG(YMM1), REG(YMM##K))                            \
+    S(VMULPS_Y1_Y1_Y##K, VMULPS, REG(YMM1), REG(YMM1), REG(YMM##K))                          \
+    S(VADDPS_Y1_Y1_Y##K, VADDPS, REG(YMM1), REG(YMM1), REG(YMM##K))                          \
+    S(VPSLLVD_Y1_Y0_Y##K, VPSLLVD, REG(YMM1), REG(YMM0), REG(YMM##K))                        \
+    S(VPAND_Y1_Y1_Y##K, VPAND, REG(YMM1), REG(YMM1), REG(YMM##K))                            \
+    S(VPOR_Y2_Y0_Y##K, VPOR, REG(YMM2), REG(YMM0), REG(YMM##K))                              \
+    S(VPMULLW_Y3_Y0_Y##K, VPMULLW, REG(YMM3), REG(YMM0), REG(YMM##K))                        \
+    S(VPMULLW_Y4_Y0_Y##K, VPMULLW, REG(YMM4), REG(YMM0), REG(YMM##K))                        \
+    S(VPAND_Y3_Y3_Y##K, VPAND, REG(YMM3), REG(YMM3), REG(YMM##K))                            \
+    S(VPAND_Y4_Y4_Y##K, VPAND, REG(YMM4), REG(YMM4), REG(YMM##K))                            \
+    S(VPMULHUW_Y5_Y3_Y##K, VPMULHUW, REG(YMM5), REG(YMM3), REG(YMM##K))                      \
+    S(VPMULHUW_Y5_Y4_Y##K, VPMULHUW, REG(YMM5), REG(YMM4), REG(YMM##K))                      \
+    S(VPOR_Y3_Y3_Y##K, VPOR, REG(YMM3), REG(YMM3), REG(YMM##K))                              \
+    S(VMOVDQU_Y##K##_P, VMOVDQU, REG(YMM##K), RIP(32))
+
 #define X86_SHAPES                                                                          \
     X86_RP_SHAPES(Y, YMM, 32)                                                               \
     X86_RP_SHAPES(X, XMM, 16)                                                               \
+    X86_RP_REG_FORMS(6)                                                                     \
+    X86_RP_REG_FORMS(7)                                                                     \
+    X86_RP_REG_FORMS(8)                                                                     \
+    X86_RP_REG_FORMS(9)                                                                     \
+    X86_RP_REG_FORMS(10)                                                                    \
+    X86_RP_REG_FORMS(11)                                                                    \
+    X86_RP_REG_FORMS(12)                                                                    \
+    X86_RP_REG_FORMS(13)                                                                    \
+    X86_RP_REG_FORMS(14)                                                                    \
     X86_BASE_LOADS(RDI)                                                                     \
     X86_BASE_LOADS(R8)                                                                      \
     X86_BASE_LOADS(R9)                                                                      \
