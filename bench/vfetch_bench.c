@@ -922,6 +922,22 @@ static void bench_compile_gx(bmc_state *st, void *user)
 /* --jit-coverage: how many of the benchmark's GX plans (every config, every output layout,
    Dolphin's included, at every level with the JIT) have generated code, and why the others
    have none. */
+/* A plan with code: from how many records its draws run the portable tier. */
+static void print_crossover(const char *prefix, const char *name, const char *suffix,
+                            const char *level, const struct vfetch_plan_info *info)
+{
+    char program[64] = "per op";
+    if (info->record_lanes)
+        snprintf(program, sizeof program, "record program %u lanes, %u records a group",
+                 info->record_lanes, info->record_group);
+    if (info->jit_crossover == UINT32_MAX)
+        printf("jit: %s%s%s at %s: generated code at every count, %u bytes (portable: %s)\n",
+               prefix, name, suffix, level, info->jit_code_bytes, program);
+    else
+        printf("jit: %s%s%s at %s: generated code below %u records, %u bytes (portable: %s)\n",
+               prefix, name, suffix, level, info->jit_crossover, info->jit_code_bytes, program);
+}
+
 static int print_jit_coverage(void)
 {
     static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_LAYOUT_PACKED,
@@ -984,6 +1000,8 @@ static int print_jit_coverage(void)
             if (!info.jit)
                 printf("jit: no code for plan/%s at %s: %s\n", r300_configs[c].name,
                        levels[l].name, info.jit_reason);
+            else
+                print_crossover("plan/", r300_configs[c].name, "", levels[l].name, &info);
             vfetch_plan_free(plan);
         }
     }
@@ -1009,6 +1027,9 @@ static int print_jit_coverage(void)
                 if (!info.jit)
                     printf("jit: no code for plan/%s%s at %s: %s\n", maxwell_configs[c].name,
                            full ? "-full" : "", levels[l].name, info.jit_reason);
+                else
+                    print_crossover("plan/", maxwell_configs[c].name, full ? "-full" : "",
+                                    levels[l].name, &info);
                 vfetch_maxwell_plan_free(plan);
             }
     }

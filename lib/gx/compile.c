@@ -17,6 +17,8 @@
 /* Draws of this many vertices or more of a format with a record program run the record program
    (gx_jit_crossover). */
 #define GX_JIT_RECORD_CROSSOVER 64
+/* The same for an 8-lane program of groups of fewer than 4 records. */
+#define GX_JIT_SMALL_GROUP_CROSSOVER 1024
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
@@ -387,16 +389,17 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
     if (env && n && n <= UINT32_MAX)
         return (uint32_t)n;
     /* The generated code runs the 8-lane record program too, its most used tables in
-       registers and small groups unrolled: as fast or faster at every count where the portable
-       tier's program is 8 lanes wide too, at avx2 (config a 1.6x at 4,096 vertices, d 1.2x, e
-       0.96x) and, at avx512, for groups of 4 records or more (packed records: a 1.8x, d 1.3x;
-       the vec4 layouts' one-record groups ran 0.89-1.1x there); with indexed attributes the
+       registers and small groups unrolled (vfetch_bench's plans and the peer kit, Zen 4,
+       docs/jit.md): where the portable tier's program is 8 lanes wide too, groups of 4 records
+       or more (packed records) ran 1.2-1.8x the record program at 4,096 vertices, smaller groups
+       (the vec4 layouts) 1.04-1.7x at 256 and 0.89-1.14x at 4,096; with indexed attributes the
        portable program stages or gathers (config c: 1.4x at 64 vertices, equal from 256). A
        16-lane program (AVX-512, records of 16 bytes or less) keeps the long draws. */
     const struct vfetch_record_prog *rp = conv->record;
-    if (p->any_indexed ||
-        (rp->lanes == 8 && (!strcmp(conv->isa, "avx2") || rp->group >= 4)))
+    if (p->any_indexed || (rp->lanes == 8 && rp->group >= 4))
         return UINT32_MAX;
+    if (rp->lanes == 8)
+        return GX_JIT_SMALL_GROUP_CROSSOVER;
     return GX_JIT_RECORD_CROSSOVER;
 }
 

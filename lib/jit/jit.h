@@ -34,6 +34,7 @@ struct vfetch_jit_code {
     void *writable;     /**< the arena's writable view of the block (lib/jit/exec_memory.c),
                              or NULL: pages of the plan's own */
     uint32_t crossover; /**< GX: draws of this many vertices or more go to the portable tier */
+    int groups;         /**< whole groups run the 8-lane record program, emitted as code */
 };
 
 /**

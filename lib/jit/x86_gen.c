@@ -136,6 +136,7 @@ struct gen {
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
+    int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
     /* The 8-lane group loop's constants held in ymm8 + k (reg_const[k]); while `counting`, the
        constants its vectors use, with how often. */
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
@@ -421,6 +422,102 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
         table[256 + b] = rgba8_of(x, b, 0);
     }
     return x86_const_wide(&g->a, table, sizeof table / 16);
+}
+
+/* An op that converts one unsigned field of one byte of the vertex, stored alone: a GX matrix
+   index (op_byte gives the byte's offset in the vertex). */
+static int one_byte_field(const struct gen *g, const struct vfetch_op_exec *x, int32_t *at)
+{
+    struct op_source s;
+    if (!g->gx || x->count != 1 || x->lane[0].nbytes != 1 || x->write_mask != 1 ||
+        effective_select(x, 0) != 0 || op_source(g->gx, x, &s) || s.copy != -1)
+        return 0;
+    *at = s.off[0][0];
+    return x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER;
+}
+
+/* The ops of conv that convert to floats the bytes of one 8-byte window of the vertex, each a
+   one_byte_field with the same field and scale (the texture matrix indices, several in a row):
+   their number (at least 2, else 0), the members marked, the window's first byte in *lo. */
+static unsigned byte_field_batch(const struct gen *g, uint8_t member[VFETCH_MAX_OPS], int32_t *lo)
+{
+    const struct vfetch_plan *conv = g->conv;
+    int first = -1;
+    int32_t at0 = 0;
+    unsigned n = 0;
+    memset(member, 0, VFETCH_MAX_OPS);
+    for (unsigned i = 0; i < conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &conv->ops[i];
+        int32_t at;
+        if (!one_byte_field(g, x, &at) || x->conversion != VFETCH_CONV_UINT)
+            continue;
+        if (first < 0) {
+            first = (int)i;
+            at0 = at;
+        }
+        const struct vfetch_op_exec *f = &conv->ops[first];
+        if (x->lane[0].field_bits != f->lane[0].field_bits ||
+            x->lane[0].field_shift != f->lane[0].field_shift || x->shift != f->shift)
+            continue;
+        member[i] = 1;
+        n++;
+        at0 = at < at0 ? at : at0;
+    }
+    /* every member's byte in one window of 8 (4 where there are 4 or fewer) inside the vertex */
+    const int32_t window = n > 4 ? 8 : 4;
+    for (unsigned i = 0; i < conv->desc.num_ops && n; i++) {
+        int32_t at = 0;
+        if (member[i] && (one_byte_field(g, &conv->ops[i], &at), at - at0 >= window))
+            n = 0;
+    }
+    if (n < 2 || (uint32_t)(at0 + window) > g->readable[0])
+        return 0;
+    *lo = at0;
+    return n;
+}
+
+/* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
+   lanes, the field, one conversion (exact: at most 8 bits) and scale; each member's lane stored
+   to its slot. */
+static void emit_byte_field_batch(struct gen *g, const uint8_t member[VFETCH_MAX_OPS],
+                                  unsigned n, int32_t lo)
+{
+    const struct vfetch_plan *conv = g->conv;
+    const struct vfetch_op_exec *f = NULL;
+    for (unsigned i = 0; i < conv->desc.num_ops && !f; i++)
+        if (member[i])
+            f = &conv->ops[i];
+    const int y = n > 4;
+    const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
+    x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
+    if (shift)
+        x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
+    if (shift + bits < 8) {
+        const uint32_t m = (1u << bits) - 1;
+        const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
+        x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
+               (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
+    }
+    x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
+    if (f->shift) {
+        const uint32_t b = (127u - f->shift) << 23;
+        const uint32_t scale[8] = { b, b, b, b, b, b, b, b };
+        x86_op(&g->a, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P,
+               (int64_t)x86_const_wide(&g->a, scale, y ? 2 : 1), 0);
+    }
+    for (unsigned half = 0; half < (y ? 2u : 1u); half++) {
+        if (half)
+            E(VEXTRACTF128_X0_Y0_I, 0, 1);
+        for (unsigned i = 0; i < conv->desc.num_ops; i++) {
+            int32_t at;
+            if (!member[i] || !one_byte_field(g, &conv->ops[i], &at) ||
+                (unsigned)(at - lo) / 4 != half)
+                continue;
+            store_dword(g, conv->ops[i].dst_slot, (unsigned)(at - lo) % 4);
+        }
+    }
+    if (y)
+        g->dirty_upper = 1;
 }
 
 /* 0, or the reason the op is beyond this generator. */
@@ -1330,8 +1427,18 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         g->raw_copy = plan->position_copy;
     }
     const char *why = NULL;
-    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++)
+    uint8_t member[VFETCH_MAX_OPS];
+    int32_t batch_lo = 0;
+    const unsigned batch = byte_field_batch(g, member, &batch_lo);
+    unsigned left = batch;
+    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++) {
+        if (batch && member[i]) { /* the batch, once its last member's turn comes */
+            if (!--left)
+                emit_byte_field_batch(g, member, batch, batch_lo);
+            continue;
+        }
         why = emit_op(g, i, &conv->ops[i]);
+    }
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
@@ -1342,6 +1449,8 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
             x86_op(a, advance[b], 0, g->step[b]);
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
+    if (g->dirty_upper)
+        E(VZEROUPPER, 0, 0);
     return why;
 }
 
@@ -1552,5 +1661,6 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     why = emit_convert(g, wide, narrow, finish);
     x86_bind(a, finish);
     E(RET, 0, 0);
+    code->groups = wide != NULL;
     return gen_close(g, why, entry, wide, narrow, code);
 }

@@ -247,7 +247,15 @@
     S(VPOR_X0_X0_P, VPOR, REG(XMM0), REG(XMM0), RIP(16))                                    \
     S(VPSHUFD_X0_X0_I, VPSHUFD, REG(XMM0), REG(XMM0), IMM8)                                 \
     S(VBLENDPS_X0_X0_P_I, VBLENDPS, REG(XMM0), REG(XMM0), RIP(16), IMM8)                    \
-    /* one-byte integer fields (matrix indices) in general registers */                    \
+    /* one-byte integer fields (matrix indices): several a register, or in eax */           \
+    S(VPMOVZXBD_Y0_MRDI, VPMOVZXBD, REG(YMM0), MEM(RDI, 8))                                 \
+    S(VPMOVZXBD_X0_MRDI, VPMOVZXBD, REG(XMM0), MEM(RDI, 4))                                 \
+    S(VPSRLD_Y0_Y0_I, VPSRLD, REG(YMM0), REG(YMM0), IMM8)                                   \
+    S(VPAND_Y0_Y0_P, VPAND, REG(YMM0), REG(YMM0), RIP(32))                                  \
+    S(VPAND_X0_X0_P, VPAND, REG(XMM0), REG(XMM0), RIP(16))                                  \
+    S(VCVTDQ2PS_Y0_Y0, VCVTDQ2PS, REG(YMM0), REG(YMM0))                                     \
+    S(VMULPS_Y0_Y0_P, VMULPS, REG(YMM0), REG(YMM0), RIP(32))                                \
+    S(VEXTRACTF128_X0_Y0_I, VEXTRACTF128, REG(XMM0), REG(YMM0), IMM8)                       \
     S(SHR_EAX_I, SHR, REG(EAX), IMM8)                                                       \
     S(AND_EAX_I, AND, REG(EAX), IMMS)                                                       \
     S(VCVTSI2SS_X0_X15_EAX, VCVTSI2SS, REG(XMM0), REG(XMM15), REG(EAX))                     \
