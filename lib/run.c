@@ -701,25 +701,35 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
     return vfetch_execute(plan, src);
 }
 
-/* A draw the generated conversion runs at once: no index buffer, 1 to the crossover's count of
-   records, every check of run_validate passed in the few terms one sequential stream leaves
-   (the product below cannot overflow: both factors are below 2^32). 1: not such a draw (or a
-   check failed): the general path runs it, and reports. */
+/* A draw the generated conversion runs at once: no index buffer, no instanced stream, 1 to the
+   crossover's count of records, every check of run_validate passed in the few terms such a draw
+   leaves: each stream the ops read bound and holding the last record's bytes (record first +
+   count - 1 of a sequential stream, 0 of a constant one; the products below cannot overflow:
+   the strides are below 2^16 here and the records below 2^32). 1: not such a draw (or a check
+   failed): the general path runs it, and reports. */
 static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
     const uint32_t count = p->count;
+    const unsigned n = plan->desc.num_streams;
     if (!plan->jit || plan->jit_compare || p->index_type != VFETCH_INDEX_NONE ||
-        plan->desc.num_streams != 1 || plan->has_instanced || !p->num_streams || !p->streams ||
-        !p->out || count - 1u >= plan->jit_crossover - 1u)
+        plan->has_instanced || p->num_streams < n || !p->streams || !p->out ||
+        count - 1u >= plan->jit_crossover - 1u)
         return 1;
-    const struct vfetch_binding *b = &p->streams[0];
-    const uint64_t last = (uint64_t)p->first + count - 1, stride = plan->desc.streams[0].stride;
-    if (last > UINT32_MAX || !b->data ||
-        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size ||
-        last * stride + plan->stream_extent[0] > b->size)
+    const uint64_t last = (uint64_t)p->first + count - 1;
+    if (last > UINT32_MAX ||
+        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
         return 1;
-    const uint8_t *const records = (const uint8_t *)b->data + p->first * stride;
-    plan->jit(&records, count, p->out);
+    const uint8_t *records[VFETCH_JIT_MAX_STREAMS];
+    for (unsigned s = 0; s < n && s < VFETCH_JIT_MAX_STREAMS; s++) {
+        const struct vfetch_binding *b = &p->streams[s];
+        const uint64_t stride = plan->vertex_stride[s];
+        if (stride > 0xffff || (plan->stream_extent[s] &&
+                                (!b->data || last * stride + plan->stream_extent[s] > b->size)))
+            return 1;
+        /* as integers: a stream no op reads may be unbound */
+        records[s] = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
+    }
+    plan->jit(records, count, p->out);
     return 0;
 }
 

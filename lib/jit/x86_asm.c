@@ -86,6 +86,7 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
     if (e->imm_size)
         put_le(p + e->imm_at, imm, e->imm_size);
     a->len += e->len;
+    a->ops++;
 }
 
 unsigned x86_label(struct x86_asm *a)

@@ -33,6 +33,7 @@ struct x86_asm {
     unsigned num_labels;
     struct { size_t at; unsigned label; } fixup[X86_MAX_FIXUPS]; /**< rel32 fields to patch */
     unsigned num_fixups;
+    unsigned ops;       /**< instructions appended (to compare two ways by emitting both) */
     /** The constant pool: 16-byte entries at the start of the buffer, reserved up front. */
     size_t pool_cap, pool_used;
 };

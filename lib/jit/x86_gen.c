@@ -35,6 +35,10 @@
 /* A pool constant as the displacement of a shape's memory operand. */
 #define POOL(bytes16) x86_const(&g->a, (bytes16))
 
+/* The largest byte offset from a base register the generators emit as a displacement: record
+   offsets, strides times the groups of an unrolled loop, stay below it (checked per plan). */
+#define GEN_MAX_DISP (1 << 30)
+
 /* Registers ymm6..ymm14 hold an 8-lane group loop's most used constants (the record vectors
    use ymm0..ymm5; ymm15 stays the merge source of partial loads), chosen among at most
    GX_JIT_COUNTED of them. */
@@ -1030,7 +1034,7 @@ static void emit_index_pass(struct gen *g, unsigned decline, unsigned done)
 #define GX_JIT_RP_PASSES                                                                    \
     (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV | VFETCH_RP_CLAMP |   \
      VFETCH_RP_BLEND | VFETCH_RP_RAW | VFETCH_RP_KEEP | VFETCH_RP_MASK | VFETCH_RP_WIDEN |      \
-     VFETCH_RP_PACK8)
+     VFETCH_RP_PACK8 | VFETCH_RP_HALF)
 
 /* The most vectors of a group emitted as code (a record of 16 slots: 16 vectors a group of 8). */
 #define GX_JIT_RP_MAX_VECTORS 16
@@ -1057,29 +1061,37 @@ static int any_nonzero(const int32_t *t, unsigned n)
    loads (a window may reach past the vertices, its used bytes never do), its shuffle control
    remapped to where they land. */
 static void load_window_exact(struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
-                              uint32_t group_bytes, uint8_t ctrl[16])
+                              uint32_t group_bytes, uint8_t ctrl[16], uint8_t hctrl[16])
 {
-    const uint8_t *c = v->ctrl + 16 * q;
+    const uint8_t *c = v->ctrl + 16 * q, *h = v->hctrl + 16 * q;
+    const int half = (v->passes & VFETCH_RP_HALF) != 0;
     if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
         x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, g->rp_src + v->src_off[q],
                0);
         memcpy(ctrl, c, 16);
+        memcpy(hctrl, h, 16);
         return;
     }
     unsigned lo = 16, hi = 0;
     for (unsigned i = 0; i < 16; i++)
-        if (!(c[i] & 0x80)) {
-            lo = (c[i] & 15) < lo ? (c[i] & 15) : lo;
-            hi = (c[i] & 15) > hi ? (c[i] & 15) : hi;
+        for (unsigned t = 0; t < 1u + half; t++) {
+            const uint8_t b = t ? h[i] : c[i];
+            if (!(b & 0x80)) {
+                lo = (b & 15) < lo ? (b & 15) : lo;
+                hi = (b & 15) > hi ? (b & 15) : hi;
+            }
         }
     if (lo > hi) { /* nothing read: every byte zero whatever the register holds */
         memset(ctrl, 0x80, 16);
+        memset(hctrl, 0x80, 16);
         return;
     }
     struct span_layout l;
     load_span_to(g, 0, (int)q, g->rp_src + (int32_t)(v->src_off[q] + lo), hi - lo + 1, &l);
-    for (unsigned i = 0; i < 16; i++)
+    for (unsigned i = 0; i < 16; i++) {
         ctrl[i] = c[i] & 0x80 ? 0x80 : (uint8_t)span_pos(&l, (c[i] & 15) - lo);
+        hctrl[i] = h[i] & 0x80 ? 0x80 : (uint8_t)span_pos(&l, (h[i] & 15) - lo);
+    }
 }
 
 /* An op of a record vector with a table of the pool: at 8 lanes from the register that holds
@@ -1121,11 +1133,17 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
 #define O(shape_y, shape_x, disp, imm) x86_op(&g->a, y ? X86_##shape_y : X86_##shape_x, (disp), (imm))
 #define T(shape_y, shape_x, form, table) rp_table_op(g, y, X86_##shape_y, X86_##shape_x, (form), (table))
     if (P & VFETCH_RP_LOAD) {
-        uint8_t ctrl[32];
-        load_window_exact(g, v, 0, group_bytes, ctrl);
+        uint8_t ctrl[32], hctrl[32];
+        load_window_exact(g, v, 0, group_bytes, ctrl, hctrl);
         if (y) {
-            load_window_exact(g, v, 1, group_bytes, ctrl + 16);
+            load_window_exact(g, v, 1, group_bytes, ctrl + 16, hctrl + 16);
             E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+        }
+        if (P & VFETCH_RP_HALF) { /* register 6: the binary16 lanes, widened (F16C) */
+            O(VPSHUFB_Y6_Y0_P, VPSHUFB_X6_X0_P, C(hctrl), 0);
+            if (y) /* the halves sit in the low 8 bytes of each 128-bit lane */
+                E(VPERMQ_Y6_Y6_I, 0, 0x08);
+            x86_op(&g->a, y ? X86_VCVTPH2PS_Y6_X6 : X86_VCVTPH2PS_X6_X6, 0, 0);
         }
         T(VPSHUFB_Y0_Y0_P, VPSHUFB_X0_X0_P, REGFORM_SHUFB, ctrl);
     } else
@@ -1214,15 +1232,26 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
             O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, lanes));
         res_in_0 = 0;
     }
+    int in_1 = all_fixed; /* the result is register 1's (every lane fixed-point) */
+    if (P & VFETCH_RP_HALF) {
+        const unsigned m = lane_mask(v->half_sel, lanes);
+        if (res_in_0)
+            O(VPBLENDD_Y2_Y0_Y6_I, VPBLENDD_X2_X0_X6_I, 0, m);
+        else if (in_1)
+            O(VPBLENDD_Y2_Y1_Y6_I, VPBLENDD_X2_X1_X6_I, 0, m);
+        else
+            O(VPBLENDD_Y2_Y2_Y6_I, VPBLENDD_X2_X2_X6_I, 0, m);
+        res_in_0 = in_1 = 0;
+    }
     if (res_in_0) /* raw lanes only: stored from register 0 */
         O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
     if (P & VFETCH_RP_KEEP) { /* only the written lanes */
         O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
-        if (all_fixed)
+        if (in_1)
             O(VPMASKMOVD_MRDX_Y3_Y1, VPMASKMOVD_MRDX_X3_X1, g->rp_dst + (int32_t)v->dst_off, 0);
         else
             O(VPMASKMOVD_MRDX_Y3_Y2, VPMASKMOVD_MRDX_X3_X2, g->rp_dst + (int32_t)v->dst_off, 0);
-    } else if (all_fixed)
+    } else if (in_1)
         O(VMOVDQU_MRDX_Y1, VMOVDQU_MRDX_X1, g->rp_dst + (int32_t)v->dst_off, 0);
     else
         O(VMOVDQU_MRDX_Y2, VMOVDQU_MRDX_X2, g->rp_dst + (int32_t)v->dst_off, 0);
@@ -1254,18 +1283,22 @@ static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, uns
 /* Whole groups of a direct format through its record program (windows past the bytes surely
    in the buffer loaded exactly: no group reads past its vertices): rdi, rdx and rcx move on
    past them. */
+/* Groups an iteration of the group loop: small groups of few vectors several (at least 8
+   vertices, at most 16 vectors), so that the loop's own instructions do not outweigh a group's. */
+static unsigned group_unroll(const struct vfetch_record_prog *prog)
+{
+    if (prog->lanes != 8 || prog->group >= 8)
+        return 1;
+    const unsigned by_vectors = GX_JIT_RP_MAX_VECTORS / prog->num_vectors;
+    const unsigned unroll = 8 / prog->group < by_vectors ? 8 / prog->group : by_vectors;
+    return unroll ? unroll : 1;
+}
+
 static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *prog)
 {
     struct x86_asm *a = &g->a;
     const unsigned loop = x86_label(a), single = x86_label(a), out = x86_label(a);
-    /* small groups of few vectors: several a loop iteration (at least 8 vertices, at most 16
-       vectors), so that the loop's own instructions do not outweigh a group's */
-    unsigned unroll = 1;
-    if (prog->lanes == 8 && prog->group < 8) {
-        const unsigned by_vectors = GX_JIT_RP_MAX_VECTORS / prog->num_vectors;
-        unroll = 8 / prog->group < by_vectors ? 8 / prog->group : by_vectors;
-        unroll = unroll ? unroll : 1;
-    }
+    const unsigned unroll = group_unroll(prog);
     E(CMP_RCX_I, 0, prog->group);
     x86_jump(a, X86_JB, out);
     if (prog->lanes == 8) {
@@ -1280,6 +1313,12 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
                            (prog->group - 1) * g->vsize + g->readable[0]);
         g->counting = 0;
         a->len = len;
+        /* ymm6 holds binary16 lanes where a vector has them: the constants start at ymm7 */
+        unsigned first = 0;
+        for (unsigned k = 0; k < prog->num_vectors; k++)
+            first |= (prog->vec[k].passes & VFETCH_RP_HALF) != 0;
+        for (unsigned k = 0; k < first; k++)
+            g->reg_const[g->num_reg_consts++] = 0; /* no constant is at address 0 */
         while (g->num_reg_consts < GX_JIT_CONST_REGS) {
             unsigned best = GX_JIT_COUNTED;
             for (unsigned i = 0; i < g->num_counted; i++)
@@ -1388,6 +1427,66 @@ static void emit_word_copy(struct gen *g, int bswap)
     E(XOR_R9D_R9D, 0, 0);
 }
 
+/* One vertex's ops (pass 2's loop body, without its skip test and pointer steps). NULL, or why
+   an op cannot be generated. */
+static const char *emit_vertex_ops(struct gen *g)
+{
+    const struct vfetch_plan *conv = g->conv;
+    const char *why = NULL;
+    uint8_t member[VFETCH_MAX_OPS];
+    int32_t batch_lo = 0;
+    const unsigned batch = byte_field_batch(g, member, &batch_lo);
+    unsigned left = batch;
+    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++) {
+        if (batch && member[i]) { /* the batch, once its last member's turn comes */
+            if (!--left)
+                emit_byte_field_batch(g, member, batch, batch_lo);
+            continue;
+        }
+        why = emit_op(g, i, &conv->ops[i]);
+    }
+    return why;
+}
+
+/* Keep a direct format's record programs only where their groups cost fewer instructions a
+   vertex than the ops one vertex at a time (records of one vertex and several vectors can
+   cost more, binary16 ones among them): both emitted, counted and taken back. */
+static void choose_groups(struct gen *g, struct vfetch_record_prog **wide,
+                          struct vfetch_record_prog **narrow)
+{
+    struct x86_asm *a = &g->a;
+    if (!*wide && !*narrow)
+        return;
+    const size_t len = a->len;
+    const unsigned ops = a->ops;
+    const int dirty = g->dirty_upper;
+    g->elem_copy = g->raw_copy = -1;
+    (void)emit_vertex_ops(g);
+    const unsigned one = a->ops - ops + 4; /* and the loop's pointer steps and branch */
+    a->len = len;
+    a->ops = ops;
+    g->dirty_upper = dirty;
+    struct vfetch_record_prog **progs[2] = { wide, narrow };
+    for (unsigned k = 0; k < 2; k++) {
+        struct vfetch_record_prog *prog = *progs[k];
+        if (!prog)
+            continue;
+        g->rp_src = g->rp_dst = 0;
+        for (unsigned v = 0; v < prog->num_vectors; v++)
+            emit_rp_vector(g, &prog->vec[v], prog->lanes,
+                           (prog->group - 1) * g->vsize + g->readable[0]);
+        /* and the loop's steps, compare and branch, once an iteration */
+        const unsigned unroll = group_unroll(prog);
+        const unsigned iteration = (a->ops - ops) * unroll + 5;
+        a->len = len;
+        a->ops = ops;
+        if (iteration >= one * prog->group * unroll) {
+            free(prog);
+            *progs[k] = NULL;
+        }
+    }
+}
+
 /* The conversion of rcx >= 1 vertices from rdi into rdx: a direct format's whole groups by its
    record programs (8 lanes, then 4), then vertex by vertex (a GX format's skipped vertices
    taking no record), then on to `finish`. NULL, or why an op cannot be generated. */
@@ -1426,19 +1525,7 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         x86_jump(a, X86_JZ, next);
         g->raw_copy = plan->position_copy;
     }
-    const char *why = NULL;
-    uint8_t member[VFETCH_MAX_OPS];
-    int32_t batch_lo = 0;
-    const unsigned batch = byte_field_batch(g, member, &batch_lo);
-    unsigned left = batch;
-    for (unsigned i = 0; i < conv->desc.num_ops && !why; i++) {
-        if (batch && member[i]) { /* the batch, once its last member's turn comes */
-            if (!--left)
-                emit_byte_field_batch(g, member, batch, batch_lo);
-            continue;
-        }
-        why = emit_op(g, i, &conv->ops[i]);
-    }
+    const char *why = emit_vertex_ops(g);
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
@@ -1561,14 +1648,15 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         wide = record_for(conv, 8);
         narrow = record_for(conv, 4);
     }
-    if (!plan->any_indexed && conv->record && !wide)
-        crossover = crossover_per_vertex;
     const char *why = NULL;
     struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, code, &why);
     if (!g)
         return why;
     g->gx = plan;
     g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
+    choose_groups(g, &wide, &narrow);
+    if (!plan->any_indexed && conv->record && !wide)
+        crossover = crossover_per_vertex;
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
@@ -1629,8 +1717,14 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     if (n > GEN_BASES)
         return "plans of more than four streams have no generated code yet";
     int reads = 0;
-    for (unsigned k = 0; k < n; k++)
+    for (unsigned k = 0; k < n; k++) {
         reads |= plan->stream_extent[k] != 0;
+        /* every byte offset the code reaches (16 groups of an unrolled loop included) must be a
+           32-bit displacement */
+        if (plan->stream_extent[k] > GEN_MAX_DISP ||
+            plan->vertex_stride[k] > GEN_MAX_DISP / (GX_JIT_RP_MAX_VECTORS + 1))
+            return "records too large for the generated code's 32-bit displacements";
+    }
     if (!reads)
         return "the plan reads no source bytes (constants only)";
     const struct vfetch_stream *st = &plan->desc.streams[0];
@@ -1649,6 +1743,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         g->step[k] = plan->vertex_stride[k];
         g->readable[k] = plan->stream_extent[k];
     }
+    choose_groups(g, &wide, &narrow);
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
     const unsigned finish = x86_label(a);

@@ -54,6 +54,10 @@
     S(VPSRLW_##W##3_##W##3_I, VPSRLW, REG(R##3), REG(R##3), IMM8)                            \
     S(VPOR_##W##3_##W##3_##W##4, VPOR, REG(R##3), REG(R##3), REG(R##4))                      \
     S(VPOR_##W##3_##W##3_P, VPOR, REG(R##3), REG(R##3), RIP(N))                              \
+    S(VPSHUFB_##W##6_##W##0_P, VPSHUFB, REG(R##6), REG(R##0), RIP(N))                        \
+    S(VPBLENDD_##W##2_##W##0_##W##6_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##6), IMM8)      \
+    S(VPBLENDD_##W##2_##W##1_##W##6_I, VPBLENDD, REG(R##2), REG(R##1), REG(R##6), IMM8)      \
+    S(VPBLENDD_##W##2_##W##2_##W##6_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##6), IMM8)      \
     S(VPBLENDD_##W##2_##W##2_##W##3_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##3), IMM8)      \
     S(VMOVDQU_MRDX_##W##2, VMOVDQU, MEM(RDX, N), REG(R##2))                                  \
     S(VMOVDQU_MRDX_##W##1, VMOVDQU, MEM(RDX, N), REG(R##1))                                  \
@@ -122,6 +126,10 @@
     S(MOV_RDI_MRDI, MOV, REG(RDI), MEM(RDI, 8))                                             \
     /* the record program's group loops */                                                  \
     S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
+    /* binary16 lanes: their halves gathered into one register (ymm6) and widened */       \
+    S(VPERMQ_Y6_Y6_I, VPERMQ, REG(YMM6), REG(YMM6), IMM8)                                   \
+    S(VCVTPH2PS_Y6_X6, VCVTPH2PS, REG(YMM6), REG(XMM6))                                     \
+    S(VCVTPH2PS_X6_X6, VCVTPH2PS, REG(XMM6), REG(XMM6))                                     \
     S(CMP_RCX_I, CMP, REG(RCX), IMMS)                                                       \
     S(CMP_RDI_R10, CMP, REG(RDI), REG(R10))                                                 \
     S(SUB_RCX_I, SUB, REG(RCX), IMMS)                                                       \
