@@ -773,6 +773,23 @@ static uint16_t skip_bias(const struct vfetch_gx_copy *pc)
    only decline more (the portable tier decides exactly). Runs while the second window lies
    inside the vertices left; the rest go to the vertex loop that follows, or to `checks` when
    none is left. Returns per_lane, or 0 (nothing emitted). */
+/* One register of the wide pass-1 layout folded in: the indices to their lanes (ctrl), the
+   position's bias and the skipped vertices counted (bias 0: no position index), the maxima. */
+static void wide_fold(struct gen *g, uint64_t ctrl, uint64_t bias, uint32_t skip_bits)
+{
+    E(VPSHUFB_Y0_Y0_P, ctrl, 0);
+    if (bias)
+        E(VPADDW_Y0_Y0_P, bias, 0);
+    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    if (bias) {
+        E(VPCMPEQW_Y1_Y0_Y3, 0, 0);
+        E(VPMOVMSKB_EAX_Y1, 0, 0);
+        E(AND_EAX_I, 0, skip_bits);
+        E(POPCNT_EAX_EAX, 0, 0);
+        E(ADD_R9_RAX, 0, 0);
+    }
+}
+
 static unsigned emit_index_pass_wide(struct gen *g, const int *lane_of, unsigned n, int32_t lo,
                                      const int32_t hi[2], unsigned checks)
 {
@@ -815,7 +832,7 @@ static unsigned emit_index_pass_wide(struct gen *g, const int *lane_of, unsigned
     const unsigned step = 2 * per_lane;
     unsigned need = per_lane + ((unsigned)lo + 16 + vsize - 1) / vsize;
     need = need < step ? step : need;
-    const unsigned loop = x86_label(a), rest = x86_label(a);
+    const unsigned loop = x86_label(a), rest = x86_label(a), small = x86_label(a);
     if (pc)
         E(VPXOR_X3_X3_X3, 0, 0);
     E(CMP_R11_I, 0, need);
@@ -823,22 +840,34 @@ static unsigned emit_index_pass_wide(struct gen *g, const int *lane_of, unsigned
     x86_bind(a, loop);
     E(VMOVDQU_X0_MRDI, lo, 0);
     E(VINSERTI128_Y0_Y0_MRDI_I, lo + (int32_t)(per_lane * vsize), 1);
-    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
-    if (pc)
-        E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
-    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
-    if (pc) {
-        E(VPCMPEQW_Y1_Y0_Y3, 0, 0);
-        E(VPMOVMSKB_EAX_Y1, 0, 0);
-        E(AND_EAX_I, 0, skip_bits);
-        E(POPCNT_EAX_EAX, 0, 0);
-        E(ADD_R9_RAX, 0, 0);
-    }
+    wide_fold(g, x86_const_wide(a, ctrl, 2), pc ? x86_const_wide(a, bias, 2) : 0, skip_bits);
     E(ADD_RDI_I, 0, step * vsize);
     E(SUB_R11_I, 0, step);
     E(CMP_R11_I, 0, need);
     x86_jump(a, X86_JNB, loop);
     x86_bind(a, rest);
+    /* The last `step` vertices, where at least that many are left and their bytes hold 16 from
+       the first's indices: the first half's window as in the loop, the second half's ending at
+       the draw's last byte (its control moved by what lies before the last vertices); the
+       vertices before them go on to the vertex loop. */
+    if ((uint32_t)lo + 16 <= step * vsize) {
+        const unsigned moved = 16 - per_lane * vsize + (unsigned)lo;
+        uint8_t tail[32];
+        memcpy(tail, ctrl, 32);
+        for (unsigned i = 16; i < 32; i++)
+            if (!(tail[i] & 0x80))
+                tail[i] = (uint8_t)(tail[i] + moved);
+        E(CMP_R11_I, 0, step);
+        x86_jump(a, X86_JB, small);
+        E(IMUL_RAX_R11_I, 0, vsize); /* rax: the end of the draw's bytes */
+        E(ADD_RAX_RDI, 0, 0);
+        E(VMOVDQU_X0_MRAX, lo - (int32_t)(step * vsize), 0);
+        E(VINSERTI128_Y0_Y0_MRAX_I, -16, 1);
+        wide_fold(g, x86_const_wide(a, tail, 2), pc ? x86_const_wide(a, bias, 2) : 0,
+                  skip_bits);
+        E(SUB_R11_I, 0, step);
+    }
+    x86_bind(a, small);
     E(TEST_R11_R11, 0, 0);
     x86_jump(a, X86_JZ, checks);
     return per_lane;

@@ -212,6 +212,10 @@
     S(MOVZX_EAX_W_MRSP, MOVZX, REG(EAX), MEM(RSP, 2))                                       \
     /* ... and several vertices a register where they are small (skip values by popcnt) */   \
     S(VPADDW_Y0_Y0_P, VPADDW, REG(YMM0), REG(YMM0), RIP(32))                                \
+    S(IMUL_RAX_R11_I, IMUL, REG(RAX), REG(R11), IMMS)                                       \
+    S(ADD_RAX_RDI, ADD, REG(RAX), REG(RDI))                                                 \
+    S(VMOVDQU_X0_MRAX, VMOVDQU, REG(XMM0), MEM(RAX, 16))                                    \
+    S(VINSERTI128_Y0_Y0_MRAX_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RAX, 16), IMM8)      \
     S(VPXOR_X3_X3_X3, VPXOR, REG(XMM3), REG(XMM3), REG(XMM3))                               \
     S(VPCMPEQW_Y1_Y0_Y3, VPCMPEQW, REG(YMM1), REG(YMM0), REG(YMM3))                         \
     S(VPMOVMSKB_EAX_Y1, VPMOVMSKB, REG(EAX), REG(YMM1))                                     \

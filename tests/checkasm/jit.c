@@ -354,6 +354,141 @@ static void check_jit_plans(void)
            tried, jit_levels, runs, generated, test_failures == before ? "" : "  FAILED");
 }
 
+/* Where attribute a's index fields start in a vertex of format f. */
+static uint32_t index_field(const struct vfetch_gx_format *f, unsigned a)
+{
+    uint32_t at = f->pos_matrix_index;
+    for (unsigned t = 0; t < 8; t++)
+        at += f->tex_matrix_index[t];
+    for (unsigned b = 0; b < a; b++)
+        at += f->attr[b].stream_size;
+    return at;
+}
+
+static void put_index(uint8_t *p, unsigned size, uint32_t idx)
+{
+    if (size == 1)
+        p[0] = (uint8_t)idx;
+    else {
+        p[0] = (uint8_t)(idx >> 8);
+        p[1] = (uint8_t)idx;
+    }
+}
+
+/*
+ * Pass 1 at every position of small draws, where it takes several vertices a register and the
+ * last ones from the draw's end: in draws of 1 to 40 vertices, vertex k alone holds an index one
+ * past its array's end (each indexed attribute in turn), or the position's skip value; return
+ * code, result and output against the reference level (a maximum or a skip count read from the
+ * wrong bytes changes one of them; a wrong maximum lets the generated code read past an array
+ * ending at a guard page).
+ */
+static void check_jit_pass1(void)
+{
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+    } formats[] = {
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },       /* the kit's c */
+        { { 0x00007c00, 0, 0x40000009, 0x80000000, 0 }, { 12, 12, 4 } },      /* idx8, 16, 16 */
+        { { 0x00000600, 0x00000002, 0x40000009, 0x80000000, 0 }, { 12, 0, 0, 0, 8 } },
+    };
+    if (!vfetch_jit_available())
+        return;
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const uint32_t rows = 50;
+    unsigned draws = 0;
+    rng_seed_for("jit-pass1");
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+            continue;
+        for (unsigned fi = 0; fi < sizeof formats / sizeof formats[0]; fi++) {
+            struct vfetch_gx_desc d;
+            vfetch_gx_desc_init(&d);
+            d.regs = formats[fi].regs;
+            memcpy(d.array_stride, formats[fi].stride, sizeof d.array_stride);
+            d.layout = VFETCH_GX_LAYOUT_PACKED;
+            vfetch_gx_plan *ref = NULL, *jit = NULL;
+            vfetch_set_cpu_mask(0);
+            vfetch_set_jit_mode(VFETCH_JIT_OFF);
+            int err = vfetch_gx_compile(&d, &ref);
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            err |= vfetch_gx_compile(&d, &jit);
+            test_checks++;
+            if (err) {
+                test_failures++;
+                vfetch_gx_plan_free(ref);
+                vfetch_gx_plan_free(jit);
+                continue;
+            }
+            const struct vfetch_gx_format *f = vfetch_gx_plan_format(ref);
+            const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+            unsigned indexed[VFETCH_GX_NUM_ATTRS], n_indexed = 0;
+            for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+                if (f->attr[a].mode >= VFETCH_GX_INDEX8)
+                    indexed[n_indexed++] = a;
+            for (uint32_t count = 1; count <= 40; count++)
+                for (uint32_t k = 0; k < count; k++)
+                    for (unsigned c = 0; c <= n_indexed; c++) {
+                        struct gx_draw w;
+                        memset(&w, 0, sizeof w);
+                        w.count = count;
+                        w.vertices_size = (size_t)count * f->vertex_size;
+                        w.vertices = guard_alloc_tail(w.vertices_size);
+                        rnd_fill(w.vertices, w.vertices_size);
+                        for (unsigned i = 0; i < n_indexed; i++) {
+                            const unsigned a = indexed[i];
+                            const unsigned size = f->attr[a].mode == VFETCH_GX_INDEX8 ? 1 : 2;
+                            w.array_size[a] = (rows - 1) * d.array_stride[a] +
+                                              f->attr[a].element_size;
+                            w.arrays[a] = guard_alloc_tail(w.array_size[a]);
+                            rnd_fill(w.arrays[a], w.array_size[a]);
+                            for (uint32_t v = 0; v < count; v++) {
+                                /* small indices: bytes read from the wrong place look small
+                                   too, and a zero index lane beside a skip value's */
+                                uint32_t idx = rnd_below(4);
+                                if (v == k && c == i)
+                                    idx = rows; /* one past the end */
+                                if (v == k && c == n_indexed && a == VFETCH_GX_POSITION)
+                                    idx = size == 1 ? 0xff : 0xffff; /* the skip value */
+                                put_index(w.vertices + (size_t)v * f->vertex_size +
+                                              index_field(f, a),
+                                          size, idx);
+                            }
+                        }
+                        const size_t out_size = (size_t)count * stride;
+                        uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
+                        memset(want, 0x5a, out_size);
+                        memset(got, 0x5a, out_size);
+                        struct vfetch_gx_result wr = { 7, 7, 7 }, gr = { 7, 7, 7 };
+                        const int we = run_draw(ref, &w, want, out_size, &wr);
+                        const int ge = run_draw(jit, &w, got, out_size, &gr);
+                        draws++;
+                        test_checks++;
+                        if (we != ge || memcmp(&wr, &gr, sizeof wr) || memcmp(want, got, out_size)) {
+                            test_failures++;
+                            fprintf(stderr,
+                                    "jit-pass1 %s: format %u, %u vertices, vertex %u, case %u: "
+                                    "return %d (reference %d), written %u (%u), skipped %u (%u)\n",
+                                    levels[l].name, fi, count, k, c, ge, we, gr.written,
+                                    wr.written, gr.skipped, wr.skipped);
+                        }
+                        guard_free(want);
+                        guard_free(got);
+                        draw_free(&w);
+                    }
+            vfetch_gx_plan_free(ref);
+            vfetch_gx_plan_free(jit);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-pass1: %u draws with one index past its array or one skip value at every "
+           "vertex%s\n", draws, test_failures == before ? "" : "  FAILED");
+}
+
 /* The peer kit's formats (../shared/peers/dolphin: configs a-f, Dolphin's own speed format
    last) get generated code at every level that has the JIT, in every layout the kit times: a
    plan silently left to the portable tier (a pool or buffer bound too small) fails here. */
@@ -420,5 +555,6 @@ void check_jit(void)
         return;
     check_jit_gx();
     check_jit_plans();
+    check_jit_pass1();
     check_jit_kit_formats();
 }
