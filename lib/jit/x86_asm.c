@@ -34,9 +34,13 @@ uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
     const size_t n = 16 * (size_t)entries;
     /* a 32-byte one is aligned (an even entry); a table may start at any entry */
     const size_t step = entries == 2 ? 2 : 1;
-    for (size_t i = 0; i + entries <= a->pool_used; i += step)
-        if (!memcmp(a->buf + 16 * i, bytes, n))
+    uint64_t first, at_i;
+    memcpy(&first, bytes, 8);
+    for (size_t i = 0; i + entries <= a->pool_used; i += step) {
+        memcpy(&at_i, a->buf + 16 * i, 8); /* most entries differ in their first 8 bytes */
+        if (at_i == first && !memcmp(a->buf + 16 * i, bytes, n))
             return a->runtime + 16 * i;
+    }
     /* a 32-byte constant on a 32-byte boundary: no load of it splits a cache line */
     if (entries == 2 && a->pool_used % 2 && a->pool_used < a->pool_cap)
         memset(a->buf + 16 * a->pool_used++, 0, 16);

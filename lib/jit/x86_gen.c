@@ -140,6 +140,7 @@ struct gen {
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
+    uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
     int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
     /* The 8-lane group loop's constants held in ymm8 + k (reg_const[k]); while `counting`, the
        constants its vectors use, with how often. */
@@ -420,12 +421,15 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
 /* The pool address of op x's two tables (packs_by_table), made on first use. */
 static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
 {
+    const size_t op = (size_t)(x - g->conv->ops);
+    if (g->table_at[op])
+        return g->table_at[op];
     uint32_t table[512];
     for (uint32_t b = 0; b < 256; b++) {
         table[b] = rgba8_of(x, b << 8, 1);
         table[256 + b] = rgba8_of(x, b, 0);
     }
-    return x86_const_wide(&g->a, table, sizeof table / 16);
+    return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
 }
 
 /* An op that converts one unsigned field of one byte of the vertex, stored alone: a GX matrix
