@@ -1354,9 +1354,10 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
             g->reg_const[g->num_reg_consts++] = 0; /* no constant is at address 0 */
         while (g->num_reg_consts < GX_JIT_CONST_REGS) {
             unsigned best = GX_JIT_COUNTED;
+            /* a constant used once an iteration of one group costs its load either way */
             for (unsigned i = 0; i < g->num_counted; i++)
-                if (g->counted[i].uses && (best == GX_JIT_COUNTED ||
-                                           g->counted[i].uses > g->counted[best].uses))
+                if (g->counted[i].uses * unroll >= 2 &&
+                    (best == GX_JIT_COUNTED || g->counted[i].uses > g->counted[best].uses))
                     best = i;
             if (best == GX_JIT_COUNTED)
                 break;
@@ -1457,7 +1458,6 @@ static void emit_word_copy(struct gen *g, int bswap)
     E(SUB_RAX_I, 0, 4);
     x86_jump(a, X86_JNZ, word);
     x86_bind(a, end);
-    E(XOR_R9D_R9D, 0, 0);
 }
 
 /* One vertex's ops (pass 2's loop body, without its skip test and pointer steps). NULL, or why
@@ -1699,9 +1699,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     emit_checks(g, crossover, slow);
     E(MOV_MRSP_RDX, -8, 0);
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
-    if (!plan->any_indexed)
-        E(XOR_R9D_R9D, 0, 0);
-    else if (emit_index_pass_vector(g, decline, done))
+    if (plan->any_indexed && emit_index_pass_vector(g, decline, done))
         emit_index_pass(g, decline, done);
     E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
     if (conv->word_copy && !plan->any_indexed) {
@@ -1717,10 +1715,18 @@ finish:
     E(TEST_RDX_RDX, 0, 0);
     x86_jump(a, X86_JZ, no_result);
     E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
-    E(SUB_EAX_R9D, 0, 0);
-    E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
-    E(MOV_MRDX_R9D, offsetof(struct vfetch_gx_result, skipped), 0);
-    E(MOV_MRDX_I, offsetof(struct vfetch_gx_result, clamped), 0);
+    if (plan->any_indexed) { /* r9: the skipped vertices */
+        E(SUB_EAX_R9D, 0, 0);
+        E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+        E(MOV_MRDX_R9D, offsetof(struct vfetch_gx_result, skipped), 0);
+        E(MOV_MRDX_I, offsetof(struct vfetch_gx_result, clamped), 0);
+    } else { /* every vertex written, none skipped or clamped: the last two in one store */
+        _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
+                           offsetof(struct vfetch_gx_result, skipped) + 4,
+                       "skipped and clamped are stored as one qword");
+        E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+        E(MOV_MRDX_Q_I, offsetof(struct vfetch_gx_result, skipped), 0);
+    }
     x86_bind(a, no_result);
     E(XOR_EAX_EAX, 0, 0);
     E(RET, 0, 0);
