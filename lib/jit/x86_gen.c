@@ -4,9 +4,11 @@
  * converts a validated draw's records (vfetch_jit_plan_compile, at the end). A GX draw:
  *
  *   the draw's checks (any failure: a tail jump to vfetch_gx_run_portable, nothing written);
- *   indexed formats, pass 1: every kept vertex's indices (skip values counted), each copy's
- *     highest, then each copy's array checked (bound, the highest element inside it);
- *   direct formats: whole groups by the record programs, emitted as code (8 lanes, then 4);
+ *   indexed formats, pass 1: every kept vertex's indices (skip values counted; several small
+ *     vertices a register), each copy's highest, then each copy's array checked (bound, the
+ *     highest element inside it);
+ *   direct formats: whole groups by the record programs, emitted as code (8 lanes, then 4),
+ *     where they cost fewer instructions a vertex than the ops (choose_groups);
  *   then vertex by vertex, op by op: the op's bytes loaded (never a byte past what is surely
  *     in the caller's buffer), one byte shuffle to 32-bit lanes, the field shifts, the
  *     conversion, the swizzle and constants, the stores its write mask asks for;
@@ -16,8 +18,10 @@
  * shifts, F16C): the code runs at the avx2 and avx512 levels. Registers: rsi the run's
  * parameters (GX; a plan's fourth stream), rdi the vertex (a plan's first stream), r8 an
  * indexed copy's element (a plan's second stream), r9 the skipped count (a plan's third
- * stream), rdx the output record, rcx the vertices left, rax/r10/r11 scratch; xmm0-xmm5
- * values, xmm15 never written (the merge source of partial loads: they depend on nothing).
+ * stream), rdx the output record, rcx the vertices left, rax/r10 scratch, r11 pass 1's counter
+ * and then the colour tables; xmm0-xmm5 values, ymm6 a record vector's binary16 lanes,
+ * ymm6-ymm14 the 8-lane group loop's tables, xmm15 never written (the merge source of partial
+ * loads: they depend on nothing).
  */
 #include <stddef.h>
 #include <stdlib.h>
