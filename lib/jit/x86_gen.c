@@ -66,12 +66,6 @@ static enum x86_shape regform_shape(enum regform f, unsigned k)
 }
 
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
-/* Pass 2's element offsets of a vertex, where computed by vector: 16 dwords below the result
-   pointer's slot (pass 1's maxima are read by then). */
-#define GX_JIT_OFFSETS_AT (-0x50)
-/* From how many indexed copies pass 2 computes the element offsets by vector: ten instructions
-   a vertex, against two saved per copy. */
-#define GX_JIT_VECTOR_OFFSETS 6
 #define GX_JIT_MAX_INDEXED 16
 
 /* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element, or a
@@ -152,10 +146,6 @@ struct gen {
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
     uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
     int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
-    /* Formats of many indexed copies: each vertex's element offsets (index * stride) computed
-       by vector into the red zone (GX_JIT_OFFSETS_AT), copy k's in dword offset_lane[k]. */
-    int vector_offsets;
-    int offset_lane[VFETCH_GX_MAX_COPIES];
     /* The 8-lane group loop's constants held in ymm8 + k (reg_const[k]); while `counting`, the
        constants its vectors use, with how often. */
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
@@ -194,12 +184,6 @@ static void load_element(struct gen *g, int k)
     if (g->elem_copy == k)
         return;
     const struct vfetch_gx_copy *cp = &g->gx->copies[k];
-    if (g->vector_offsets) {
-        E(MOV_R8D_MRSP, GX_JIT_OFFSETS_AT + 4 * g->offset_lane[k], 0);
-        E(ADD_R8_MRSI, arrays_data(cp->array), 0);
-        g->elem_copy = k;
-        return;
-    }
     const uint32_t stride = g->gx->desc.array_stride[cp->array];
     if (cp->index_size == 1) {
         if (g->raw_copy != k)
@@ -903,16 +887,13 @@ static unsigned emit_index_pass_wide(struct gen *g, const int *lane_of, unsigned
    by one vpmaxuw; a skipped vertex's are not. The maxima go to the red zone (32 bytes below
    the result pointer's slot) for the checks. Returns 0, or -1 (nothing emitted) where the
    indices do not fit two windows. */
-/* The 16-bit lane of each indexed copy's index when a vertex's indices are loaded into one
-   register (emit_index_lanes): copies 0..7 from one 16-byte window of the vertex (bytes lo[0]
-   to hi[0]), 8..15 from another. The number of indexed copies, or -1 where their index fields
-   do not fit two windows. */
-static int index_lanes(const struct vfetch_gx_plan *plan, int lane_of[VFETCH_GX_MAX_COPIES],
-                       int32_t lo[2], int32_t hi[2])
+static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done)
 {
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    int lane_of[VFETCH_GX_MAX_COPIES];
     unsigned n = 0;
-    lo[0] = lo[1] = INT32_MAX;
-    hi[0] = hi[1] = -1;
+    int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { -1, -1 };
     for (unsigned k = 0; k < plan->num_copies; k++) {
         lane_of[k] = -1;
         const struct vfetch_gx_copy *cp = &plan->copies[k];
@@ -926,18 +907,29 @@ static int index_lanes(const struct vfetch_gx_plan *plan, int lane_of[VFETCH_GX_
     for (unsigned h = 0; h < 2; h++)
         if (hi[h] >= 0 && hi[h] - lo[h] >= 16)
             return -1;
-    return (int)n;
-}
-
-/* ymm0 = the indices of the vertex at rdi, each in its 16-bit lane (index_lanes), byte-swapped:
-   one or two window loads (never past the vertex) and one vpshufb. */
-static void emit_index_lanes(struct gen *g, const int *lane_of, const int32_t lo[2],
-                             const int32_t hi[2])
-{
-    const struct vfetch_gx_plan *plan = g->gx;
+    for (unsigned k = 0; k < plan->num_copies; k++)
+        if (lane_of[k] >= 0)
+            emit_array_bound(g, &plan->copies[k], decline);
     struct span_layout l[2];
     uint8_t ctrl[32];
     memset(ctrl, 0x80, sizeof ctrl);
+    E(XOR_R9D_R9D, 0, 0);
+    E(MOV_R11_RCX, 0, 0);
+    E(VPXOR_X2_X2_X2, 0, 0);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
+                   checks = x86_label(a);
+    const unsigned per_lane = emit_index_pass_wide(g, lane_of, n, lo[0], hi, checks);
+    /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
+    uint16_t bias[16] = { 0 };
+    if (per_lane && plan->position_copy >= 0)
+        bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
+    x86_bind(a, loop);
+    if (plan->position_copy >= 0) {
+        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
+        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRDI : X86_MOVZX_EAX_W_MRDI, pc->src, 0);
+        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(a, X86_JZ, skip);
+    }
     for (unsigned h = 0; h < 2 && hi[h] >= 0; h++) {
         const unsigned span = (unsigned)(hi[h] - lo[h] + 1);
         /* the vertex's bytes past the indices may be read too */
@@ -959,40 +951,7 @@ static void emit_index_lanes(struct gen *g, const int *lane_of, const int32_t lo
     }
     if (hi[1] >= 0)
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
-    E(VPSHUFB_Y0_Y0_P, x86_const_wide(&g->a, ctrl, 2), 0);
-}
-
-static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done)
-{
-    const struct vfetch_gx_plan *plan = g->gx;
-    struct x86_asm *a = &g->a;
-    int lane_of[VFETCH_GX_MAX_COPIES];
-    int32_t lo[2], hi[2];
-    const int indexed = index_lanes(plan, lane_of, lo, hi);
-    if (indexed < 0)
-        return -1;
-    const unsigned n = (unsigned)indexed;
-    for (unsigned k = 0; k < plan->num_copies; k++)
-        if (lane_of[k] >= 0)
-            emit_array_bound(g, &plan->copies[k], decline);
-    E(XOR_R9D_R9D, 0, 0);
-    E(MOV_R11_RCX, 0, 0);
-    E(VPXOR_X2_X2_X2, 0, 0);
-    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
-                   checks = x86_label(a);
-    const unsigned per_lane = emit_index_pass_wide(g, lane_of, n, lo[0], hi, checks);
-    /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
-    uint16_t bias[16] = { 0 };
-    if (per_lane && plan->position_copy >= 0)
-        bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
-    x86_bind(a, loop);
-    if (plan->position_copy >= 0) {
-        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        x86_op(a, pc->index_size == 1 ? X86_MOVZX_EAX_B_MRDI : X86_MOVZX_EAX_W_MRDI, pc->src, 0);
-        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
-        x86_jump(a, X86_JZ, skip);
-    }
-    emit_index_lanes(g, lane_of, lo, hi);
+    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
     if (per_lane && plan->position_copy >= 0)
         E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
     E(VPMAXUW_Y2_Y2_Y0, 0, 0);
@@ -1505,31 +1464,6 @@ static void emit_word_copy(struct gen *g, int bswap)
     x86_bind(a, end);
 }
 
-/* Every indexed copy's element offset of the vertex at rdi (index * stride) into the red zone
-   by vector: the indices into 16-bit lanes as pass 1 loads them, widened, multiplied by the
-   strides; load_element then takes them from there. */
-static void emit_element_offsets(struct gen *g, const int32_t lo[2], const int32_t hi[2])
-{
-    const struct vfetch_gx_plan *plan = g->gx;
-    uint32_t strides[16] = { 0 };
-    for (unsigned k = 0; k < plan->num_copies; k++)
-        if (g->offset_lane[k] >= 0)
-            strides[g->offset_lane[k]] = plan->desc.array_stride[plan->copies[k].array];
-    emit_index_lanes(g, g->offset_lane, lo, hi);
-    E(VPMOVZXWD_Y1_X0, 0, 0);
-    E(VPMULLD_Y1_Y1_P, x86_const_wide(&g->a, strides, 2), 0);
-    E(VMOVDQU_MRSP_Y1, GX_JIT_OFFSETS_AT, 0);
-    if (hi[1] >= 0) {
-        E(VEXTRACTI128_X2_Y0_I, 0, 1);
-        E(VPMOVZXWD_Y2_X2, 0, 0);
-        E(VPMULLD_Y2_Y2_P, x86_const_wide(&g->a, strides + 8, 2), 0);
-        E(VMOVDQU_MRSP_Y2, GX_JIT_OFFSETS_AT + 32, 0);
-    }
-    g->vector_offsets = 1;
-    g->raw_copy = -1;
-    g->dirty_upper = 1;
-}
-
 /* One vertex's ops (pass 2's loop body, without its skip test and pointer steps). NULL, or why
    an op cannot be generated. */
 static const char *emit_vertex_ops(struct gen *g)
@@ -1618,10 +1552,6 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         }
     if (g->tables)
         E(LEA_R11_P, g->tables, 0);
-    int32_t offset_lo[2], offset_hi[2];
-    const int vector_offsets =
-        plan && plan->any_indexed &&
-        index_lanes(plan, g->offset_lane, offset_lo, offset_hi) >= GX_JIT_VECTOR_OFFSETS;
     const unsigned loop = x86_label(a), next = x86_label(a);
     x86_bind(a, loop);
     g->elem_copy = g->raw_copy = -1;
@@ -1632,10 +1562,7 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         x86_jump(a, X86_JZ, next);
         g->raw_copy = plan->position_copy;
     }
-    if (vector_offsets)
-        emit_element_offsets(g, offset_lo, offset_hi);
     const char *why = emit_vertex_ops(g);
-    g->vector_offsets = 0;
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
@@ -1665,7 +1592,7 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
         tables += packs_by_table(&conv->ops[i]);
     const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables +
-                          (copies ? 24 : 0);
+                          (copies ? 16 : 0);
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
                          160 * (size_t)conv->desc.num_ops +
                          256 * ((size_t)vectors + (wide ? GX_JIT_RP_MAX_VECTORS : 0));

@@ -228,14 +228,7 @@
     S(VPMAXUW_X2_X2_X1, VPMAXUW, REG(XMM2), REG(XMM2), REG(XMM1))                           \
     S(VPSRLDQ_X1_X2_I, VPSRLDQ, REG(XMM1), REG(XMM2), IMM8)                                 \
     S(VPSUBW_X2_X2_P, VPSUBW, REG(XMM2), REG(XMM2), RIP(16))                                \
-    /* pass 2: an indexed copy's element into r8 (from the red zone where computed by vector) */ \
-    S(VPMOVZXWD_Y1_X0, VPMOVZXWD, REG(YMM1), REG(XMM0))                                     \
-    S(VEXTRACTI128_X2_Y0_I, VEXTRACTI128, REG(XMM2), REG(YMM0), IMM8)                       \
-    S(VPMOVZXWD_Y2_X2, VPMOVZXWD, REG(YMM2), REG(XMM2))                                     \
-    S(VPMULLD_Y1_Y1_P, VPMULLD, REG(YMM1), REG(YMM1), RIP(32))                              \
-    S(VPMULLD_Y2_Y2_P, VPMULLD, REG(YMM2), REG(YMM2), RIP(32))                              \
-    S(VMOVDQU_MRSP_Y1, VMOVDQU, MEM(RSP, 32), REG(YMM1))                                    \
-    S(MOV_R8D_MRSP, MOV, REG(R8D), MEM(RSP, 4))                                             \
+    /* pass 2: an indexed copy's element into r8 */                                        \
     S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
     S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
     S(ROL_R8W_8, ROL, REG(R8W), IMM8)                                                       \
