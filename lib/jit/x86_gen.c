@@ -436,53 +436,43 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
     return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
 }
 
-/* An op that converts one unsigned field of one byte of the vertex, stored alone: a GX matrix
-   index (op_byte gives the byte's offset in the vertex). */
-static int one_byte_field(const struct gen *g, const struct vfetch_op_exec *x, int32_t *at)
+/* An op that converts one unsigned field of one byte, stored alone: a GX matrix index. */
+static int one_byte_op(const struct vfetch_op_exec *x)
 {
-    struct op_source s;
-    if (!g->gx || x->count != 1 || x->lane[0].nbytes != 1 || x->write_mask != 1 ||
-        effective_select(x, 0) != 0 || op_source(g->gx, x, &s) || s.copy != -1)
-        return 0;
-    *at = s.off[0][0];
-    return x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER;
+    return x->count == 1 && x->lane[0].nbytes == 1 && x->write_mask == 1 &&
+           effective_select(x, 0) == 0 &&
+           (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER);
 }
 
 /* The ops of conv that convert to floats the bytes of one 8-byte window of the vertex, each a
-   one_byte_field with the same field and scale (the texture matrix indices, several in a row):
-   their number (at least 2, else 0), the members marked, the window's first byte in *lo. */
-static unsigned byte_field_batch(const struct gen *g, uint8_t member[VFETCH_MAX_OPS], int32_t *lo)
+   one_byte_op with the same field and scale (the texture matrix indices, several in a row):
+   their number (at least 2, else 0), each member's byte in the vertex in at[] (-1 for the other
+   ops), the window's first byte in *lo. */
+static unsigned byte_field_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int32_t *lo)
 {
     const struct vfetch_plan *conv = g->conv;
-    int first = -1;
-    int32_t at0 = 0;
+    const struct vfetch_op_exec *first = NULL;
+    int32_t at0 = INT32_MAX, at1 = INT32_MIN;
     unsigned n = 0;
-    memset(member, 0, VFETCH_MAX_OPS);
     for (unsigned i = 0; i < conv->desc.num_ops; i++) {
         const struct vfetch_op_exec *x = &conv->ops[i];
-        int32_t at;
-        if (!one_byte_field(g, x, &at) || x->conversion != VFETCH_CONV_UINT)
+        struct op_source s;
+        at[i] = -1;
+        if (!g->gx || !one_byte_op(x) || x->conversion != VFETCH_CONV_UINT ||
+            op_source(g->gx, x, &s) || s.copy != -1)
             continue;
-        if (first < 0) {
-            first = (int)i;
-            at0 = at;
-        }
-        const struct vfetch_op_exec *f = &conv->ops[first];
-        if (x->lane[0].field_bits != f->lane[0].field_bits ||
-            x->lane[0].field_shift != f->lane[0].field_shift || x->shift != f->shift)
+        first = first ? first : x;
+        if (x->lane[0].field_bits != first->lane[0].field_bits ||
+            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift)
             continue;
-        member[i] = 1;
+        at[i] = s.off[0][0];
+        at0 = at[i] < at0 ? at[i] : at0;
+        at1 = at[i] > at1 ? at[i] : at1;
         n++;
-        at0 = at < at0 ? at : at0;
     }
     /* every member's byte in one window of 8 (4 where there are 4 or fewer) inside the vertex */
     const int32_t window = n > 4 ? 8 : 4;
-    for (unsigned i = 0; i < conv->desc.num_ops && n; i++) {
-        int32_t at = 0;
-        if (member[i] && (one_byte_field(g, &conv->ops[i], &at), at - at0 >= window))
-            n = 0;
-    }
-    if (n < 2 || (uint32_t)(at0 + window) > g->readable[0])
+    if (n < 2 || at1 - at0 >= window || (uint32_t)(at0 + window) > g->readable[0])
         return 0;
     *lo = at0;
     return n;
@@ -491,13 +481,13 @@ static unsigned byte_field_batch(const struct gen *g, uint8_t member[VFETCH_MAX_
 /* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
    lanes, the field, one conversion (exact: at most 8 bits) and scale; each member's lane stored
    to its slot. */
-static void emit_byte_field_batch(struct gen *g, const uint8_t member[VFETCH_MAX_OPS],
-                                  unsigned n, int32_t lo)
+static void emit_byte_field_batch(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n,
+                                  int32_t lo)
 {
     const struct vfetch_plan *conv = g->conv;
     const struct vfetch_op_exec *f = NULL;
     for (unsigned i = 0; i < conv->desc.num_ops && !f; i++)
-        if (member[i])
+        if (at[i] >= 0)
             f = &conv->ops[i];
     const int y = n > 4;
     const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
@@ -520,13 +510,9 @@ static void emit_byte_field_batch(struct gen *g, const uint8_t member[VFETCH_MAX
     for (unsigned half = 0; half < (y ? 2u : 1u); half++) {
         if (half)
             E(VEXTRACTF128_X0_Y0_I, 0, 1);
-        for (unsigned i = 0; i < conv->desc.num_ops; i++) {
-            int32_t at;
-            if (!member[i] || !one_byte_field(g, &conv->ops[i], &at) ||
-                (unsigned)(at - lo) / 4 != half)
-                continue;
-            store_dword(g, conv->ops[i].dst_slot, (unsigned)(at - lo) % 4);
-        }
+        for (unsigned i = 0; i < conv->desc.num_ops; i++)
+            if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
+                store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
     }
     if (y)
         g->dirty_upper = 1;
@@ -596,8 +582,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     }
     /* One unsigned field of one byte stored alone (GX matrix indices): in eax, and for a
        float by one scalar conversion (exact: at most 8 bits). */
-    if (x->count == 1 && nb == 1 && x->write_mask == 1 && effective_select(x, 0) == 0 &&
-        (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER)) {
+    if (one_byte_op(x)) {
         const unsigned bits = x->lane[0].field_bits, shift = x->lane[0].field_shift;
         x86_op(&g->a, movzx_eax[base], s.off[0][0], 0);
         if (shift)
@@ -1470,14 +1455,14 @@ static const char *emit_vertex_ops(struct gen *g)
 {
     const struct vfetch_plan *conv = g->conv;
     const char *why = NULL;
-    uint8_t member[VFETCH_MAX_OPS];
+    int32_t member_at[VFETCH_MAX_OPS];
     int32_t batch_lo = 0;
-    const unsigned batch = byte_field_batch(g, member, &batch_lo);
+    const unsigned batch = byte_field_batch(g, member_at, &batch_lo);
     unsigned left = batch;
     for (unsigned i = 0; i < conv->desc.num_ops && !why; i++) {
-        if (batch && member[i]) { /* the batch, once its last member's turn comes */
+        if (batch && member_at[i] >= 0) { /* the batch, once its last member's turn comes */
             if (!--left)
-                emit_byte_field_batch(g, member, batch, batch_lo);
+                emit_byte_field_batch(g, member_at, batch, batch_lo);
             continue;
         }
         why = emit_op(g, i, &conv->ops[i]);
