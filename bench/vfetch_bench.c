@@ -5,6 +5,9 @@
  *   baseline/memcpy/-/<bytes>                      memcpy of the same output bytes
  *   plan/r300-<config>/<isa>/<vertices>            a whole R300 plan through vfetch_run (record
  *   plan/r300-<config>/<isa>-perop/<vertices>      program where it applies / forced per-op)
+ *   plan/r300-<config>-indexed/<isa>/<vertices>    the same through a 16-bit index buffer
+ *                                                  (each record used about three times), at
+ *                                                  the levels with the JIT
  *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run, configs a-d
  *                                                  (the peer kit's) and allindexed (every
  *                                                  attribute index16): vec4 layout, float colors
@@ -280,7 +283,22 @@ static void r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_d
 struct plan_job {
     vfetch_plan *plan;
     size_t n, in_stride;
+    int indexed; /* through bench_indices (16-bit) */
 };
+
+/* An indexed draw's 16-bit index buffer: a mesh's reuse, each record referenced about three
+   times, in an order that wanders (records of the draw's first third, pseudo-random). */
+static uint16_t bench_indices[MAX_VERTICES];
+
+static void make_bench_indices(void)
+{
+    uint32_t x = 12345;
+    for (size_t i = 0; i < MAX_VERTICES; i++) {
+        x = x * 1103515245u + 12345u;
+        const size_t records = i / 3 + 1;
+        bench_indices[i] = (uint16_t)((x >> 8) % records);
+    }
+}
 
 static void bench_plan(bmc_state *st, void *user)
 {
@@ -293,6 +311,11 @@ static void bench_plan(bmc_state *st, void *user)
     p.count = (uint32_t)job->n;
     p.out = bench_out;
     p.out_size = OUT_BYTES;
+    if (job->indexed) {
+        p.index_type = VFETCH_INDEX_U16;
+        p.indices = bench_indices;
+        p.indices_size = sizeof bench_indices;
+    }
     const size_t out_bytes = job->n * vfetch_plan_out_stride(job->plan);
     while (bmc_keep_running(st)) {
         if (vfetch_run(job->plan, &p) != 0) {
@@ -338,18 +361,24 @@ static void register_plans(void)
                     vfetch_plan_free(plan); /* level not built */
                     continue;
                 }
-                for (size_t i = 0; plan_counts[i]; i++) {
-                    struct plan_job *job = calloc(1, sizeof *job);
-                    if (!job)
-                        abort();
-                    job->plan = plan; /* shared by the counts, freed at exit */
-                    job->n = plan_counts[i];
-                    char name[160];
-                    snprintf(name, sizeof name, "plan/%s/%s%s/%u", cfg->name, levels[l].name,
-                             perop ? "-perop" : portable ? "-portable" : "", plan_counts[i]);
-                    bmc_register(name, bench_plan, job);
-                    register_memcpy(job->n * vfetch_plan_out_stride(plan));
-                }
+                /* and through an index buffer (array streams only), where the JIT is */
+                const int with_indices = !cfg->immediate && !perop &&
+                                         (levels[l].flags & VFETCH_CPU_AVX2);
+                for (int indexed = 0; indexed <= with_indices; indexed++)
+                    for (size_t i = 0; plan_counts[i]; i++) {
+                        struct plan_job *job = calloc(1, sizeof *job);
+                        if (!job)
+                            abort();
+                        job->plan = plan; /* shared by the counts, freed at exit */
+                        job->n = plan_counts[i];
+                        job->indexed = indexed;
+                        char name[160];
+                        snprintf(name, sizeof name, "plan/%s%s/%s%s/%u", cfg->name,
+                                 indexed ? "-indexed" : "", levels[l].name,
+                                 perop ? "-perop" : portable ? "-portable" : "", plan_counts[i]);
+                        bmc_register(name, bench_plan, job);
+                        register_memcpy(job->n * vfetch_plan_out_stride(plan));
+                    }
             }
         }
     }
@@ -1534,6 +1563,7 @@ int main(int argc, char **argv)
         bench_src[i] = (uint8_t)rng();
     memset(bench_out, 0, OUT_BYTES);
     memset(bench_copy, 0, OUT_BYTES);
+    make_bench_indices();
 
     register_kernels();
     register_plans();

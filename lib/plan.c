@@ -398,6 +398,7 @@ static void plan_build_jit(struct vfetch_plan *plan)
     if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, &plan->jit_code))) {
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
+        plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;
         /* where the generated code runs the record program's 8-lane groups of 4 records or
            more itself and the portable program is 8 lanes wide too, it is as fast or faster

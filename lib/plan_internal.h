@@ -83,10 +83,12 @@ struct vfetch_plan {
         BSWAP32), whatever else the plan holds. */
     uint8_t word_copy;
     vfetch_word_copy_fn *copy; /**< the level's copy for that kind */
-    /** The generated conversion (lib/jit/, docs/jit.md) of draws without an index buffer
-        below jit_crossover records, or NULL; its code, and why there is none ("" with code).
-        jit_compare: compiled under VFETCH_JIT_COMPARE (every such draw runs both tiers). */
+    /** The generated conversion (lib/jit/, docs/jit.md) of draws below jit_crossover
+        records, or NULL: jit without an index buffer, jit_indexed through one (NULL where no
+        stream is indexed); its code, and why there is none ("" with code). jit_compare:
+        compiled under VFETCH_JIT_COMPARE (every such draw runs both tiers). */
     vfetch_jit_plan_fn *jit;
+    vfetch_jit_plan_indexed_fn *jit_indexed;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
     uint32_t jit_crossover;

@@ -635,7 +635,8 @@ static int run_portable(const vfetch_plan *plan, const struct vfetch_draw *src)
    byte aborts the process. */
 static __attribute__((noinline)) int run_compare(const vfetch_plan *plan,
                                                  const struct vfetch_draw *src,
-                                                 const uint8_t *const *records)
+                                                 const uint8_t *const *records,
+                                                 const struct vfetch_jit_index *index)
 {
     const size_t bytes = (size_t)(src->count - 1) * plan->out_stride + plan->record_size;
     uint8_t *copy = malloc(bytes);
@@ -646,7 +647,10 @@ static __attribute__((noinline)) int run_compare(const vfetch_plan *plan,
     portable.out = copy;
     const int err = run_portable(plan, &portable);
     if (!err) {
-        plan->jit(records, src->count, src->out);
+        if (index)
+            plan->jit_indexed(records, src->count, src->out, index);
+        else
+            plan->jit(records, src->count, src->out);
         size_t at = 0;
         while (at < bytes && copy[at] == ((const uint8_t *)src->out)[at])
             at++;
@@ -663,20 +667,51 @@ static __attribute__((noinline)) int run_compare(const vfetch_plan *plan,
     return err;
 }
 
+/* A validated draw through an index buffer by the generated conversion: each indexed
+   stream's record 0, the others' first records, and the index state. */
+static int run_generated_indexed(const vfetch_plan *plan, const struct vfetch_draw *src)
+{
+    const struct vfetch_run_params *p = src->indexed;
+    const uint8_t *records[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        const size_t first = run_through_indices(&plan->desc.streams[s], p) ? 0 : src->first;
+        records[s] = (const uint8_t *)((uintptr_t)src->streams[s].data +
+                                       first * plan->vertex_stride[s]);
+    }
+    const int wide = p->index_type == VFETCH_INDEX_U32;
+    const struct vfetch_jit_index index = {
+        .entries = (const uint8_t *)p->indices + (size_t)src->first * (wide ? 4 : 2),
+        .offset = p->index_offset,
+        .max_index = p->max_index,
+        .wide = (uint64_t)wide,
+    };
+    if (plan->jit_compare)
+        return run_compare(plan, src, records, &index);
+    plan->jit_indexed(records, src->count, src->out, &index);
+    return VFETCH_OK;
+}
+
 int vfetch_execute_program(const vfetch_plan *plan, const struct vfetch_draw *src)
 {
     /* The generated conversion reads exactly what the ops read, which validation put inside
-       the binding: any draw in draw order (checkasm's in-place-only draws excepted). */
-    if (plan->jit && !src->indexed && !src->in_place_only && src->count < plan->jit_crossover) {
-        /* each stream's first record (as integers: a stream no op reads may be unbound) */
-        const uint8_t *records[VFETCH_JIT_MAX_STREAMS];
-        for (unsigned s = 0; s < plan->desc.num_streams; s++)
-            records[s] = (const uint8_t *)((uintptr_t)src->streams[s].data +
-                                           (size_t)src->first * plan->vertex_stride[s]);
-        if (plan->jit_compare)
-            return run_compare(plan, src, records);
-        plan->jit(records, src->count, src->out);
-        return VFETCH_OK;
+       the binding: any draw (checkasm's in-place-only draws excepted); through an index
+       buffer at every count (the portable tier copies the records to a stage first: slower
+       at every count measured, docs/jit.md), else below the crossover. */
+    if (plan->jit && !src->in_place_only) {
+        if (src->indexed) {
+            if (plan->jit_indexed)
+                return run_generated_indexed(plan, src);
+        } else if (src->count < plan->jit_crossover) {
+            /* each stream's first record (as integers: a stream no op reads may be unbound) */
+            const uint8_t *records[VFETCH_MAX_STREAMS];
+            for (unsigned s = 0; s < plan->desc.num_streams; s++)
+                records[s] = (const uint8_t *)((uintptr_t)src->streams[s].data +
+                                               (size_t)src->first * plan->vertex_stride[s]);
+            if (plan->jit_compare)
+                return run_compare(plan, src, records, NULL);
+            plan->jit(records, src->count, src->out);
+            return VFETCH_OK;
+        }
     }
     return run_portable(plan, src);
 }
@@ -719,8 +754,8 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     if (last > UINT32_MAX ||
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
         return 1;
-    const uint8_t *records[VFETCH_JIT_MAX_STREAMS];
-    for (unsigned s = 0; s < n && s < VFETCH_JIT_MAX_STREAMS; s++) {
+    const uint8_t *records[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < n; s++) {
         const struct vfetch_binding *b = &p->streams[s];
         const uint64_t stride = plan->vertex_stride[s];
         if (stride > 0xffff || (plan->stream_extent[s] &&

@@ -27,6 +27,7 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode);
 /** One generated function in memory that is executable and not writable. */
 struct vfetch_jit_code {
     void *entry;        /**< the function */
+    void *entry_indexed; /**< a plan's function for draws through an index buffer, or NULL */
     size_t code_bytes;  /**< bytes of code and constants written */
     size_t code_end;    /**< offset of the code's end in the mapping (the pool comes first) */
     void *mapping;      /**< the executable mapping, mapping_bytes long */
@@ -81,15 +82,26 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
 
 struct vfetch_plan;
 
-/** Most streams a plan's generated conversion reads (a base register each). */
-#define VFETCH_JIT_MAX_STREAMS 4
-
 /** A plan's generated conversion: count >= 1 records into `out`, records[s] each stream's
     first record of the draw (validated). */
 typedef void vfetch_jit_plan_fn(const uint8_t *const *records, uint64_t count, uint8_t *out);
 
-/** Generate a plan's conversion (at most four streams). NULL, or why there is none (a static
-    sentence). */
+/** A draw's index buffer as a plan's indexed conversion reads it (the layout is the generated
+    code's: four qwords). */
+struct vfetch_jit_index {
+    const void *entries; /**< the draw's first entry (native byte order) */
+    int64_t offset;      /**< added to every entry */
+    uint64_t max_index;  /**< the highest index (clamped to) */
+    uint64_t wide;       /**< 0: 16-bit entries, 1: 32-bit */
+};
+
+/** The same through an index buffer, whose every index (offset added, clamped) was validated:
+    records[s] is an indexed stream's record 0, the others' first record of the draw. */
+typedef void vfetch_jit_plan_indexed_fn(const uint8_t *const *records, uint64_t count,
+                                        uint8_t *out, const struct vfetch_jit_index *index);
+
+/** Generate a plan's conversion, and its indexed one where a stream is indexed. NULL, or why
+    there is none (a static sentence). */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code);
 
 #endif

@@ -68,10 +68,22 @@ static enum x86_shape regform_shape(enum regform f, unsigned k)
 /* The red zone below rsp holds pass 1's highest index per indexed copy (16 qwords). */
 #define GX_JIT_MAX_INDEXED 16
 
-/* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element, or a
-   plan's stream, each as a base register (0 rdi, 1 r8, 2 r9, 3 rsi: GX's vertex and element,
-   a plan's streams 0..3), and each lane's container bytes as offsets from that base. */
-#define GEN_BASES VFETCH_JIT_MAX_STREAMS
+/* The base registers an op's bytes are addressed from, in order: rdi, r8, r9, rsi, rbx, rbp,
+   r12..r15 (GX: the vertex and an element; a plan: its streams, one a register, or where it
+   has more than ten, the first nine, the others kept in the frame and loaded into r15 for an
+   op). GEN_TO_XMM1 in load tables: a load from rdi into xmm1. */
+#define GEN_REGS 10
+#define GEN_TO_XMM1 GEN_REGS
+/* A shape's forms for each base register, in that order (X86_BASE_LOADS). */
+#define REG_ROW(pre, post)                                                                  \
+    X86_##pre##RDI##post, X86_##pre##R8##post, X86_##pre##R9##post, X86_##pre##RSI##post,   \
+        X86_##pre##RBX##post, X86_##pre##RBP##post, X86_##pre##R12##post,                    \
+        X86_##pre##R13##post, X86_##pre##R14##post, X86_##pre##R15##post
+#define BASE_ROW(shape) REG_ROW(shape##_M, )
+
+/* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element (GX), or a
+   plan's stream (`base`: 0 the vertex, 1 an element, or the stream), and each lane's
+   container bytes as offsets from that base. */
 
 struct op_source {
     int copy;
@@ -82,15 +94,14 @@ struct op_source {
 };
 
 /* One op's source bytes in the vertex or an element (GX), or in a record of one of a plan's
-   streams (plan NULL); 0, or -1 when they span two copies or two streams, or a stream past the
-   fourth. */
+   streams (plan NULL); 0, or -1 when they span two copies or two streams. */
 static int op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_exec *x,
                      struct op_source *s)
 {
     s->copy = -2;
     s->base = plan ? 0 : x->lane[0].stream;
     for (unsigned c = 0; !plan && c < x->count; c++)
-        if (x->lane[c].stream != s->base || s->base >= GEN_BASES)
+        if (x->lane[c].stream != s->base)
             return -1;
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (unsigned c = 0; c < x->count; c++)
@@ -136,10 +147,17 @@ struct gen {
     const struct vfetch_gx_plan *gx; /* a GX format's, or NULL: a plan of one stream */
     const struct vfetch_plan *conv;  /* the plan the ops are of (a GX format's converter) */
     uint32_t vsize;                  /* bytes from one vertex (record) to the next */
-    /* Per base register: bytes it moves by from one vertex to the next, and bytes of its record
-       surely inside the caller's buffer (GX: the vertex's, none of an element; a plan: each
-       stream's extent), which a wider load may read. */
-    uint32_t step[GEN_BASES], readable[GEN_BASES];
+    /* Per base (GX: the vertex, an element; a plan: each stream): bytes it moves by from one
+       vertex to the next, and bytes of its record surely inside the caller's buffer (GX: the
+       vertex's, none of an element; a plan: each stream's extent), which a wider load may
+       read. */
+    uint32_t step[VFETCH_MAX_STREAMS], readable[VFETCH_MAX_STREAMS];
+    /* A plan's: its streams, how many of them are in registers (the rest at frame_slot[s] from
+       rsp), and whether the loop being emitted reads records through an index buffer (the
+       indexed streams' records then computed a vertex from record 0 at data_slot[s]). */
+    unsigned num_streams, reg_streams;
+    int indexed;
+    int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
@@ -153,6 +171,16 @@ struct gen {
     unsigned num_reg_consts, counting, num_counted;
     struct { uint64_t at; unsigned uses; } counted[GX_JIT_COUNTED];
 };
+
+/* The register an op reads a base from (GX: the vertex's rdi, an element's r8): a plan's
+   stream's own, or for a stream kept in the frame, r15 loaded with its record now. */
+static unsigned stream_register(struct gen *g, unsigned base)
+{
+    if (g->gx || base < g->reg_streams)
+        return base;
+    E(MOV_R15_MRSP, g->frame_slot[base], 0);
+    return GEN_REGS - 1;
+}
 
 static size_t arrays_data(unsigned a)
 {
@@ -234,30 +262,21 @@ static void load_span_to(struct gen *g, unsigned base, int dst, int32_t lo, unsi
     l->s1 = s1;
     l->s2 = s2;
     l->span = span;
-    /* first load, then the insert: [size][base rdi, r8, r9, rsi, or rdi into xmm1] */
-    static const enum x86_shape first[5][GEN_BASES + 1] = {
-        [1] = { X86_VPINSRB_X0_X15_MRDI, X86_VPINSRB_X0_X15_MR8, X86_VPINSRB_X0_X15_MR9,
-                X86_VPINSRB_X0_X15_MRSI, X86_VPINSRB_X1_X15_MRDI },
-        [2] = { X86_VPINSRW_X0_X15_MRDI, X86_VPINSRW_X0_X15_MR8, X86_VPINSRW_X0_X15_MR9,
-                X86_VPINSRW_X0_X15_MRSI, X86_VPINSRW_X1_X15_MRDI },
-        [3] = { X86_VMOVD_X0_MRDI, X86_VMOVD_X0_MR8, X86_VMOVD_X0_MR9, X86_VMOVD_X0_MRSI,
-                X86_VMOVD_X1_MRDI },
-        [4] = { X86_VMOVQ_X0_MRDI, X86_VMOVQ_X0_MR8, X86_VMOVQ_X0_MR9, X86_VMOVQ_X0_MRSI,
-                X86_VMOVQ_X1_MRDI },
-        [0] = { X86_VMOVDQU_X0_MRDI, X86_VMOVDQU_X0_MR8, X86_VMOVDQU_X0_MR9, X86_VMOVDQU_X0_MRSI,
-                X86_VMOVDQU_X1_MRDI },
+    /* first load, then the insert: [size][base register, or rdi into xmm1] */
+    static const enum x86_shape first[5][GEN_REGS + 1] = {
+        [1] = { BASE_ROW(VPINSRB_X0_X15), X86_VPINSRB_X1_X15_MRDI },
+        [2] = { BASE_ROW(VPINSRW_X0_X15), X86_VPINSRW_X1_X15_MRDI },
+        [3] = { BASE_ROW(VMOVD_X0), X86_VMOVD_X1_MRDI },
+        [4] = { BASE_ROW(VMOVQ_X0), X86_VMOVQ_X1_MRDI },
+        [0] = { BASE_ROW(VMOVDQU_X0), X86_VMOVDQU_X1_MRDI },
     };
-    static const enum x86_shape insert[5][GEN_BASES + 1] = {
-        [1] = { X86_VPINSRB_X0_X0_MRDI, X86_VPINSRB_X0_X0_MR8, X86_VPINSRB_X0_X0_MR9,
-                X86_VPINSRB_X0_X0_MRSI, X86_VPINSRB_X1_X1_MRDI },
-        [2] = { X86_VPINSRW_X0_X0_MRDI, X86_VPINSRW_X0_X0_MR8, X86_VPINSRW_X0_X0_MR9,
-                X86_VPINSRW_X0_X0_MRSI, X86_VPINSRW_X1_X1_MRDI },
-        [3] = { X86_VPINSRD_X0_X0_MRDI, X86_VPINSRD_X0_X0_MR8, X86_VPINSRD_X0_X0_MR9,
-                X86_VPINSRD_X0_X0_MRSI, X86_VPINSRD_X1_X1_MRDI },
-        [4] = { X86_VPINSRQ_X0_X0_MRDI, X86_VPINSRQ_X0_X0_MR8, X86_VPINSRQ_X0_X0_MR9,
-                X86_VPINSRQ_X0_X0_MRSI, X86_VPINSRQ_X1_X1_MRDI },
+    static const enum x86_shape insert[5][GEN_REGS + 1] = {
+        [1] = { BASE_ROW(VPINSRB_X0_X0), X86_VPINSRB_X1_X1_MRDI },
+        [2] = { BASE_ROW(VPINSRW_X0_X0), X86_VPINSRW_X1_X1_MRDI },
+        [3] = { BASE_ROW(VPINSRD_X0_X0), X86_VPINSRD_X1_X1_MRDI },
+        [4] = { BASE_ROW(VPINSRQ_X0_X0), X86_VPINSRQ_X1_X1_MRDI },
     };
-    const unsigned b = dst ? GEN_BASES : base;
+    const unsigned b = dst ? GEN_TO_XMM1 : base;
     const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
     x86_op(&g->a, first[k1][b], lo, 0);
     if (!s2)
@@ -550,18 +569,12 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_UNORM ||
          x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP))
         return "32-bit unsigned and normalized fields are not generated yet";
-    const unsigned base = s.base;
     if (s.copy >= 0)
         load_element(g, s.copy);
-    static const enum x86_shape movzx_eax[GEN_BASES] = { X86_MOVZX_EAX_B_MRDI, X86_MOVZX_EAX_B_MR8,
-                                                         X86_MOVZX_EAX_B_MR9,
-                                                         X86_MOVZX_EAX_B_MRSI },
-                                movzx_r10d[GEN_BASES] = { X86_MOVZX_R10D_B_MRDI,
-                                                          X86_MOVZX_R10D_B_MR8,
-                                                          X86_MOVZX_R10D_B_MR9,
-                                                          X86_MOVZX_R10D_B_MRSI },
-                                mov_eax[GEN_BASES] = { X86_MOV_EAX_MRDI, X86_MOV_EAX_MR8,
-                                                       X86_MOV_EAX_MR9, X86_MOV_EAX_MRSI };
+    const unsigned base = stream_register(g, s.base);
+    static const enum x86_shape movzx_eax[GEN_REGS] = { BASE_ROW(MOVZX_EAX_B) },
+                                movzx_r10d[GEN_REGS] = { BASE_ROW(MOVZX_R10D_B) },
+                                mov_eax[GEN_REGS] = { BASE_ROW(MOV_EAX) };
     const unsigned nb = x->lane[0].nbytes;
     if (packs_by_table(x)) { /* RGBA8 = T[first byte] | T'[second byte] */
         const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
@@ -606,7 +619,7 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
        vertex, a stream's extent): one load of 4, 8 or 16 bytes instead of two. */
     unsigned span = s.span;
     const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
-    if ((uint32_t)s.lo + wider <= g->readable[base])
+    if ((uint32_t)s.lo + wider <= g->readable[s.base])
         span = wider;
     struct span_layout l;
     load_span(g, base, s.lo, span, &l);
@@ -1509,6 +1522,51 @@ static void choose_groups(struct gen *g, struct vfetch_record_prog **wide,
     }
 }
 
+/* A plan's frame (from rsp, when it has one): an index buffer's state as the draw's struct
+   vfetch_jit_index gives it (the next entry moving on), then the records of the streams kept
+   in the frame, then under an index buffer each indexed stream's record 0. */
+#define FRAME_ENTRIES 0
+#define FRAME_OFFSET 8
+#define FRAME_MAX 16
+#define FRAME_WIDE 24
+#define FRAME_STREAMS 32
+
+/* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
+   the draw's width), plus the offset and clamped to the highest index as vfetch_run does
+   (min(entry + offset, max) as entry + min(max - entry, offset), which cannot overflow), and
+   each indexed stream's record at its record 0 + index * stride. */
+static void emit_vertex_index(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned wide = x86_label(a), have = x86_label(a);
+    E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);
+    E(CMP_MRSP_I, FRAME_WIDE, 0);
+    x86_jump(a, X86_JNZ, wide);
+    E(MOVZX_EAX_W_MRAX, 0, 0);
+    E(ADD_MRSP_I, FRAME_ENTRIES, 2);
+    x86_jump(a, X86_JMP, have);
+    x86_bind(a, wide);
+    E(MOV_EAX_MRAX, 0, 0);
+    E(ADD_MRSP_I, FRAME_ENTRIES, 4);
+    x86_bind(a, have);
+    E(MOV_R10_MRSP, FRAME_MAX, 0);
+    E(SUB_R10_RAX, 0, 0);
+    E(CMP_R10_MRSP, FRAME_OFFSET, 0);
+    E(CMOVNLE_R10_MRSP, FRAME_OFFSET, 0);
+    E(ADD_RAX_R10, 0, 0);
+    static const enum x86_shape imul[GEN_REGS] = { REG_ROW(IMUL_, _RAX_I) },
+                                add[GEN_REGS] = { REG_ROW(ADD_, _MRSP) };
+    for (unsigned k = 0; k < g->num_streams; k++) {
+        if (g->data_slot[k] < 0)
+            continue;
+        const unsigned r = k < g->reg_streams ? k : GEN_REGS - 1;
+        x86_op(a, imul[r], 0, g->step[k]);
+        x86_op(a, add[r], g->data_slot[k], 0);
+        if (k >= g->reg_streams)
+            E(MOV_MRSP_R15, g->frame_slot[k], 0);
+    }
+}
+
 /* The conversion of rcx >= 1 vertices from rdi into rdx: a direct format's whole groups by its
    record programs (8 lanes, then 4), then vertex by vertex (a GX format's skipped vertices
    taking no record), then on to `finish`. NULL, or why an op cannot be generated. */
@@ -1547,15 +1605,22 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
         x86_jump(a, X86_JZ, next);
         g->raw_copy = plan->position_copy;
     }
+    if (g->indexed)
+        emit_vertex_index(g);
     const char *why = emit_vertex_ops(g);
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
-    static const enum x86_shape advance[GEN_BASES] = { X86_ADD_RDI_I, X86_ADD_R8_I, X86_ADD_R9_I,
-                                                       X86_ADD_RSI_I };
-    for (unsigned b = 0; b < GEN_BASES; b++)
-        if (g->step[b])
+    static const enum x86_shape advance[GEN_REGS] = { REG_ROW(ADD_, _I) };
+    const unsigned bases = g->gx ? 2 : g->num_streams;
+    for (unsigned b = 0; b < bases; b++) {
+        if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
+            continue; /* fixed, or an indexed stream's record computed from the next index */
+        if (g->gx || b < g->reg_streams)
             x86_op(a, advance[b], 0, g->step[b]);
+        else
+            E(ADD_MRSP_I, g->frame_slot[b], g->step[b]);
+    }
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
     if (g->dirty_upper)
@@ -1567,10 +1632,11 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
    whose groups it will emit), with memory for its code: enough constants for every op (4 at
    most; a word copy: one of two entries, and its alignment), every record vector (16, of two
    entries at 8 lanes, each aligned: three) and every colour table (128), and a bound on each
-   op's, copy's and vector's instructions. NULL with *why (the programs freed) on failure. */
+   op's, copy's and vector's instructions, each op and stream emitted in `entries` entries.
+   NULL with *why (the programs freed) on failure. */
 static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
                             struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
-                            struct vfetch_jit_code *code, const char **why)
+                            unsigned entries, struct vfetch_jit_code *code, const char **why)
 {
     const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
     unsigned tables = 0;
@@ -1579,7 +1645,8 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables +
                           (copies ? 16 : 0);
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
-                         160 * (size_t)conv->desc.num_ops +
+                         entries * (160 * (size_t)conv->desc.num_ops +
+                                    80 * (size_t)conv->desc.num_streams + 128) +
                          256 * ((size_t)vectors + (wide ? GX_JIT_RP_MAX_VECTORS : 0));
     uint8_t *rw, *rx;
     struct gen *g = calloc(1, sizeof *g);
@@ -1671,7 +1738,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         narrow = record_for(conv, 4);
     }
     const char *why = NULL;
-    struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, code, &why);
+    struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, 1, code, &why);
     if (!g)
         return why;
     g->gx = plan;
@@ -1730,23 +1797,81 @@ finish:
 }
 
 /*
- * A plan run through vfetch_run (R300, Maxwell, a hand-built one) of at most four streams: a
- * function that converts count >= 1 records of a draw without an index buffer, given each
- * stream's first record (the draw's first, or a constant or instanced stream's one record),
- * validated before (vfetch_run's checks: every byte the ops read lies inside its binding).
- * Plans of one stream read record by record convert whole groups by their record programs
- * first, as a direct GX format does; the rest record by record, each stream's register moving
- * by its stride (0 for a constant or instanced stream).
+ * One entry of a plan's conversion: the registers it keeps saved, its frame, each stream's
+ * first record (under an index buffer, an indexed stream's record 0 into the frame instead,
+ * and the index state), the conversion, and the way back.
+ */
+static const char *emit_plan_entry(struct gen *g, const struct vfetch_record_prog *wide,
+                                   const struct vfetch_record_prog *narrow, int indexed,
+                                   int32_t frame)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
+    static const enum x86_shape push[GEN_REGS] = { REG_ROW(PUSH_, ) },
+                                pop[GEN_REGS] = { REG_ROW(POP_, ) },
+                                first[GEN_REGS] = { REG_ROW(MOV_, _MRDI) };
+    /* rbx, rbp, r12..r15 are the caller's: saved where a stream (or the frame's loads) uses
+       them */
+    unsigned saved[GEN_REGS], num_saved = 0;
+    for (unsigned r = 4; r < held; r++)
+        saved[num_saved++] = r;
+    if (n > held)
+        saved[num_saved++] = GEN_REGS - 1;
+    for (unsigned i = 0; i < num_saved; i++)
+        x86_op(a, push[saved[i]], 0, 0);
+    if (frame)
+        E(SUB_RSP_I, 0, frame);
+    g->indexed = indexed;
+    for (unsigned k = 0; k < n; k++)
+        g->data_slot[k] = indexed && g->conv->desc.streams[k].step == VFETCH_STEP_INDEXED &&
+                                  g->readable[k]
+                              ? FRAME_STREAMS + 8 * (int32_t)(n - held + k)
+                              : -1;
+    if (indexed) /* rcx: the draw's struct vfetch_jit_index */
+        for (int32_t f = FRAME_ENTRIES; f <= FRAME_WIDE; f += 8) {
+            E(MOV_RAX_MRCX, f, 0);
+            E(MOV_MRSP_RAX, f, 0);
+        }
+    /* rdi the streams' first records, rsi the count, rdx the output */
+    E(MOV_RCX_RSI, 0, 0);
+    for (unsigned k = 0; k < n; k++)
+        if (k >= held || g->data_slot[k] >= 0) {
+            E(MOV_RAX_MRDI, 8 * (int64_t)k, 0);
+            E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
+        }
+    for (unsigned k = held; k-- > 0;) /* rdi itself last */
+        x86_op(a, first[k], 8 * (int64_t)k, 0);
+    const unsigned finish = x86_label(a);
+    const char *why = emit_convert(g, wide, narrow, finish);
+    x86_bind(a, finish);
+    if (frame)
+        E(ADD_RSP_I, 0, frame);
+    for (unsigned i = num_saved; i-- > 0;)
+        x86_op(a, pop[saved[i]], 0, 0);
+    E(RET, 0, 0);
+    return why;
+}
+
+/*
+ * A plan run through vfetch_run (R300, Maxwell, a hand-built one): a function that converts
+ * count >= 1 records of a draw without an index buffer, given each stream's first record (the
+ * draw's first, or a constant or instanced stream's one record), validated before (vfetch_run's
+ * checks: every byte the ops read lies inside its binding); and where a stream is indexed, a
+ * second for draws through an index buffer, given the indexed streams' record 0 and the
+ * buffer's entries (validated: every index, offset added and clamped, names a record inside
+ * them). Plans of one stream read record by record convert whole groups of a draw without
+ * indices by their record programs first, as a direct GX format does; the rest record by
+ * record, each stream's register moving by its stride (0 for a constant or instanced stream),
+ * or under an index buffer computed from the vertex's index.
  */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const unsigned n = plan->desc.num_streams;
-    if (n > GEN_BASES)
-        return "plans of more than four streams have no generated code yet";
-    int reads = 0;
+    int reads = 0, indexed = 0;
     for (unsigned k = 0; k < n; k++) {
         reads |= plan->stream_extent[k] != 0;
+        indexed |= plan->stream_extent[k] && plan->desc.streams[k].step == VFETCH_STEP_INDEXED;
         /* every byte offset the code reaches (16 groups of an unrolled loop included) must be a
            32-bit displacement */
         if (plan->stream_extent[k] > GEN_MAX_DISP ||
@@ -1762,28 +1887,30 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         narrow = record_for(plan, 4);
     }
     const char *why = NULL;
-    struct gen *g = gen_open(plan, 0, wide, narrow, code, &why);
+    struct gen *g = gen_open(plan, 0, wide, narrow, indexed ? 2 : 1, code, &why);
     if (!g)
         return why;
     g->gx = NULL;
     g->vsize = plan->vertex_stride[0];
+    g->num_streams = n;
+    g->reg_streams = n <= GEN_REGS ? n : GEN_REGS - 1;
     for (unsigned k = 0; k < n; k++) {
         g->step[k] = plan->vertex_stride[k];
         g->readable[k] = plan->stream_extent[k];
+        g->frame_slot[k] = FRAME_STREAMS + 8 * (int32_t)(k - g->reg_streams);
     }
+    const unsigned in_frame = n - (n < g->reg_streams ? n : g->reg_streams);
+    const int32_t frame = in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0;
     choose_groups(g, &wide, &narrow);
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
-    const unsigned finish = x86_label(a);
-    /* rdi the streams' first records, rsi the count, rdx the output */
-    E(MOV_RCX_RSI, 0, 0);
-    static const enum x86_shape first[GEN_BASES] = { X86_MOV_RDI_MRDI, X86_MOV_R8_MRDI,
-                                                     X86_MOV_R9_MRDI, X86_MOV_RSI_MRDI };
-    for (unsigned k = n; k-- > 0;) /* rdi itself last */
-        x86_op(a, first[k], 8 * (int64_t)k, 0);
-    why = emit_convert(g, wide, narrow, finish);
-    x86_bind(a, finish);
-    E(RET, 0, 0);
+    why = emit_plan_entry(g, wide, narrow, 0, frame);
+    const size_t entry_indexed = a->len;
+    if (indexed && !why)
+        why = emit_plan_entry(g, NULL, NULL, 1, FRAME_STREAMS + 8 * (int32_t)(in_frame + n));
     code->groups = wide != NULL;
-    return gen_close(g, why, entry, wide, narrow, code);
+    why = gen_close(g, why, entry, wide, narrow, code);
+    if (!why && indexed)
+        code->entry_indexed = (uint8_t *)code->mapping + entry_indexed;
+    return why;
 }

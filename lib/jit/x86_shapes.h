@@ -81,7 +81,14 @@
     S(MOV_EAX_M##B, MOV, REG(EAX), MEM(B, 4))                                                \
     S(MOVZX_EAX_B_M##B, MOVZX, REG(EAX), MEM(B, 1))                                          \
     S(MOVZX_R10D_B_M##B, MOVZX, REG(R10D), MEM(B, 1))                                        \
-    S(ADD_##B##_I, ADD, REG(B), IMMS)
+    S(ADD_##B##_I, ADD, REG(B), IMMS)                                                        \
+    /* a plan's stream: its first record from the array of them (rdi); under an index     \
+       buffer, an indexed stream's record from the vertex index (rax) and its record 0 */  \
+    S(MOV_##B##_MRDI, MOV, REG(B), MEM(RDI, 8))                                              \
+    S(IMUL_##B##_RAX_I, IMUL, REG(B), REG(RAX), IMM32)                                       \
+    S(ADD_##B##_MRSP, ADD, REG(B), MEM(RSP, 8))                                              \
+    S(PUSH_##B, PUSH, REG(B))                                                                \
+    S(POP_##B, POP, REG(B))
 
 /* The record program's 8-lane ops with their pool constant held in ymm<K> (the group loop
    loads the constants it uses most into ymm6..ymm14 once); the order is regform_shape's. */
@@ -119,11 +126,29 @@
     X86_BASE_LOADS(R8)                                                                      \
     X86_BASE_LOADS(R9)                                                                      \
     X86_BASE_LOADS(RSI)                                                                     \
-    /* a plan's streams: their draw's first records from the array of them (rdi) */         \
-    S(MOV_R8_MRDI, MOV, REG(R8), MEM(RDI, 8))                                               \
-    S(MOV_R9_MRDI, MOV, REG(R9), MEM(RDI, 8))                                               \
-    S(MOV_RSI_MRDI, MOV, REG(RSI), MEM(RDI, 8))                                             \
-    S(MOV_RDI_MRDI, MOV, REG(RDI), MEM(RDI, 8))                                             \
+    X86_BASE_LOADS(RBX)                                                                     \
+    X86_BASE_LOADS(RBP)                                                                     \
+    X86_BASE_LOADS(R12)                                                                     \
+    X86_BASE_LOADS(R13)                                                                     \
+    X86_BASE_LOADS(R14)                                                                     \
+    X86_BASE_LOADS(R15)                                                                     \
+    /* a plan's frame: streams past the registers, kept at [rsp] and loaded into r15 for   \
+       an op; an index buffer's state (entries, offset, highest index) */                  \
+    S(SUB_RSP_I, SUB, REG(RSP), IMM32)                                                      \
+    S(ADD_RSP_I, ADD, REG(RSP), IMM32)                                                      \
+    S(MOV_R15_MRSP, MOV, REG(R15), MEM(RSP, 8))                                             \
+    S(MOV_MRSP_R15, MOV, MEM(RSP, 8), REG(R15))                                             \
+    S(ADD_MRSP_I, ADD, MEM(RSP, 8), IMMS)                                                   \
+    S(MOV_RAX_MRDI, MOV, REG(RAX), MEM(RDI, 8))                                             \
+    S(MOV_RAX_MRCX, MOV, REG(RAX), MEM(RCX, 8))                                             \
+    S(MOVZX_EAX_W_MRAX, MOVZX, REG(EAX), MEM(RAX, 2))                                       \
+    S(MOV_EAX_MRAX, MOV, REG(EAX), MEM(RAX, 4))                                             \
+    S(CMP_MRSP_I, CMP, MEM(RSP, 8), IMMS)                                                   \
+    S(MOV_R10_MRSP, MOV, REG(R10), MEM(RSP, 8))                                             \
+    S(SUB_R10_RAX, SUB, REG(R10), REG(RAX))                                                 \
+    S(CMP_R10_MRSP, CMP, REG(R10), MEM(RSP, 8))                                             \
+    S(CMOVNLE_R10_MRSP, CMOVNLE, REG(R10), MEM(RSP, 8))                                     \
+    S(ADD_RAX_R10, ADD, REG(RAX), REG(R10))                                                 \
     /* the record program's group loops */                                                  \
     S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
     /* binary16 lanes: their halves gathered into one register (ymm6) and widened */       \
