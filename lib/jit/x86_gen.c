@@ -538,6 +538,122 @@ static void emit_byte_field_batch(struct gen *g, const int32_t at[VFETCH_MAX_OPS
 }
 
 /* 0, or the reason the op is beyond this generator. */
+static const char *emit_conversion(struct gen *g, unsigned op_index,
+                                   const struct vfetch_op_exec *x);
+
+/* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top
+   (FLOAT16: in 16-bit words). */
+static unsigned lane_byte_at(const struct vfetch_op_exec *x, unsigned c, unsigned k)
+{
+    const unsigned nb = x->lane[0].nbytes;
+    return x->format == VFETCH_FORMAT_FLOAT16 ? 2 * c + k : 4 * c + (4 - nb) + k;
+}
+
+/* A plan's op whose components come from several streams, or lie more than 16 bytes apart,
+   into xmm0 as one load and shuffle would leave them: each run of components of one stream
+   within 16 bytes loaded and shuffled on its own, the runs merged in xmm2. */
+static void load_gathered(struct gen *g, const struct vfetch_op_exec *x)
+{
+    const unsigned all = (1u << x->count) - 1, nb = x->lane[0].nbytes;
+    unsigned done = 0;
+    for (int first = 1; done != all; first = 0) {
+        unsigned c0 = 0;
+        while (done >> c0 & 1)
+            c0++;
+        const unsigned stream = x->lane[c0].stream;
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        unsigned members = 0;
+        for (unsigned c = c0; c < x->count; c++) {
+            if (done >> c & 1 || x->lane[c].stream != stream)
+                continue;
+            int32_t l = lo, h = hi;
+            for (unsigned k = 0; k < nb; k++) {
+                const int32_t b = (int32_t)x->lane[c].byte_off[k];
+                l = b < l ? b : l;
+                h = b > h ? b : h;
+            }
+            if (members && h - l + 1 > 16)
+                continue;
+            lo = l;
+            hi = h;
+            members |= 1u << c;
+        }
+        done |= members;
+        const unsigned reg = stream_register(g, stream);
+        unsigned span = (unsigned)(hi - lo + 1);
+        const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
+        if ((uint32_t)lo + wider <= g->readable[stream])
+            span = wider;
+        struct span_layout l;
+        load_span(g, reg, lo, span, &l);
+        uint8_t ctrl[16];
+        memset(ctrl, 0x80, sizeof ctrl);
+        for (unsigned c = 0; c < x->count; c++)
+            for (unsigned k = 0; members >> c & 1 && k < nb; k++)
+                ctrl[lane_byte_at(x, c, k)] =
+                    (uint8_t)span_pos(&l, (unsigned)((int32_t)x->lane[c].byte_off[k] - lo));
+        if (first && done != all) {
+            E(VPSHUFB_X2_X0_P, POOL(ctrl), 0);
+            continue;
+        }
+        E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+        if (!first)
+            x86_op(&g->a, done != all ? X86_VPOR_X2_X2_X0 : X86_VPOR_X0_X0_X2, 0, 0);
+    }
+}
+
+/* 32-bit fields as the reference converts them, xmm0 holding the fields: unsigned (the high
+   and low halves converted exactly, added with one rounding), and the divisions by 2^32 - 1
+   (UNORM) and 2^31 - 1 (SNORM, of the magnitude, the sign put back) a lane at a time: m / (2^k
+   - 1) is m 2^-k + m 2^-2k + ..., never a tie (lib/ref/convert_ref.c), so its nearest float is
+   that of w = m 2^k + m scaled by 2^-2k; w is converted from 64 bits, for k = 32 halved first
+   (it may reach 2^64). Neither w nor w / 2 is a tie where the rounding bit is 1: below that
+   bit lie m's bits from 24 up, not all zero (m's top bit then is 24 or above), so their nearest
+   floats are the reference's. */
+static void emit_fixed32(struct gen *g, const struct vfetch_op_exec *x)
+{
+    if (x->conversion == VFETCH_CONV_UINT) {
+        static const uint32_t low[4] = { 0xffff, 0xffff, 0xffff, 0xffff };
+        static const float high[4] = { 65536.0f, 65536.0f, 65536.0f, 65536.0f };
+        E(VPSRLD_X1_X0_I, 0, 16);
+        E(VPAND_X0_X0_P, POOL(low), 0);
+        E(VCVTDQ2PS_X1_X1, 0, 0);
+        E(VCVTDQ2PS_X0_X0, 0, 0);
+        E(VMULPS_X1_X1_P, POOL(high), 0);
+        E(VADDPS_X0_X0_X1, 0, 0);
+        if (x->shift) {
+            const uint32_t bits = (127u - x->shift) << 23;
+            const uint32_t scale[4] = { bits, bits, bits, bits };
+            E(VMULPS_X0_X0_P, POOL(scale), 0);
+        }
+        return;
+    }
+    const int snorm = x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP;
+    const unsigned k = snorm ? 31 : 32;
+    if (snorm) {
+        static const uint32_t sign[4] = { 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u };
+        E(VPAND_X4_X0_P, POOL(sign), 0);
+        E(VPABSD_X0_X0, 0, 0);
+    }
+    E(VPXOR_X3_X3_X3, 0, 0);
+    for (unsigned c = 0; c < x->count; c++) {
+        E(VPEXTRD_EAX_X0_I, 0, c);
+        E(MOV_R10_RAX, 0, 0);
+        E(SHL_R10_I, 0, k);
+        E(OR_R10_RAX, 0, 0);
+        E(MOV_RAX_R10, 0, 0);
+        if (k == 32)
+            E(SHR_RAX_I, 0, 1);
+        E(VCVTSI2SS_X1_X15_RAX, 0, 0);
+        E(VINSERTPS_X3_X3_X1_I, 0, c << 4);
+    }
+    const uint32_t bits = (127u - (k == 32 ? 63 : 62)) << 23;
+    const uint32_t scale[4] = { bits, bits, bits, bits };
+    E(VMULPS_X0_X3_P, POOL(scale), 0);
+    if (snorm)
+        E(VPOR_X0_X0_X4, 0, 0);
+}
+
 static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 {
     if (x->format == VFETCH_FORMAT_CONSTANT) {
@@ -561,14 +677,13 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
         return NULL;
     }
     struct op_source s;
-    if (op_source(g->gx, x, &s))
-        return "an op reads bytes of two staging copies";
-    if (s.span > 16)
-        return "an op's components lie more than 16 bytes apart";
-    if (x->format == VFETCH_FORMAT_FIXED32 &&
-        (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_UNORM ||
-         x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP))
-        return "32-bit unsigned and normalized fields are not generated yet";
+    const int one_source = !op_source(g->gx, x, &s) && s.span <= 16;
+    if (!one_source && g->gx)
+        return "an op reads bytes of two staging copies, or more than 16 bytes apart";
+    if (!one_source) {
+        load_gathered(g, x);
+        return emit_conversion(g, op_index, x);
+    }
     if (s.copy >= 0)
         load_element(g, s.copy);
     const unsigned base = stream_register(g, s.base);
@@ -626,14 +741,18 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     /* The containers to 32-bit lanes, each at the lane's top (FLOAT16: to 16-bit words). */
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
-    const int half = x->format == VFETCH_FORMAT_FLOAT16;
     for (unsigned c = 0; c < x->count; c++)
-        for (unsigned k = 0; k < nb; k++) {
-            const unsigned at = half ? 2 * c + k : 4 * c + (4 - nb) + k;
-            ctrl[at] = (uint8_t)span_pos(&l, (unsigned)(s.off[c][k] - s.lo));
-        }
+        for (unsigned k = 0; k < nb; k++)
+            ctrl[lane_byte_at(x, c, k)] = (uint8_t)span_pos(&l, (unsigned)(s.off[c][k] - s.lo));
     E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
-    const unsigned used = x->count;
+    return emit_conversion(g, op_index, x);
+}
+
+/* An op's containers in xmm0 (each at its lane's top) to its fields, converted and stored. */
+static const char *emit_conversion(struct gen *g, unsigned op_index,
+                                   const struct vfetch_op_exec *x)
+{
+    const unsigned used = x->count, nb = x->lane[0].nbytes;
     const int is_float = vfetch_format_info[x->format].is_float;
     if (!is_float || x->format == VFETCH_FORMAT_UFLOAT_11_11_10) {
         uint32_t left[4] = { 0 }, right[4] = { 0 };
@@ -646,6 +765,13 @@ static const char *emit_op(struct gen *g, unsigned op_index, const struct vfetch
     }
     float den[4] = { 1, 1, 1, 1 };
     uint32_t widen_l[4] = { 0 }, widen_r[4] = { 0 };
+    if (x->format == VFETCH_FORMAT_FIXED32 &&
+        (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_UNORM ||
+         x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP)) {
+        emit_fixed32(g, x);
+        emit_store(g, op_index, x);
+        return NULL;
+    }
     switch (x->conversion) {
     case VFETCH_CONV_FLOAT:
         if (x->format == VFETCH_FORMAT_UFLOAT_11_11_10) {
@@ -1868,9 +1994,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
 {
     memset(code, 0, sizeof *code);
     const unsigned n = plan->desc.num_streams;
-    int reads = 0, indexed = 0;
+    int indexed = 0;
     for (unsigned k = 0; k < n; k++) {
-        reads |= plan->stream_extent[k] != 0;
         indexed |= plan->stream_extent[k] && plan->desc.streams[k].step == VFETCH_STEP_INDEXED;
         /* every byte offset the code reaches (16 groups of an unrolled loop included) must be a
            32-bit displacement */
@@ -1878,8 +2003,6 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
             plan->vertex_stride[k] > GEN_MAX_DISP / (GX_JIT_RP_MAX_VECTORS + 1))
             return "records too large for the generated code's 32-bit displacements";
     }
-    if (!reads)
-        return "the plan reads no source bytes (constants only)";
     const struct vfetch_stream *st = &plan->desc.streams[0];
     struct vfetch_record_prog *wide = NULL, *narrow = NULL;
     if (n == 1 && !vfetch_step_fixed(st->step)) {

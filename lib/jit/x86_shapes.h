@@ -297,6 +297,27 @@
     S(AND_EAX_I, AND, REG(EAX), IMMS)                                                       \
     S(VCVTSI2SS_X0_X15_EAX, VCVTSI2SS, REG(XMM0), REG(XMM15), REG(EAX))                     \
     S(VMULSS_X0_X0_P, VMULSS, REG(XMM0), REG(XMM0), RIP(4))                                 \
+    /* an op's lanes from several loads (streams, or more than 16 bytes apart), merged */   \
+    S(VPSHUFB_X2_X0_P, VPSHUFB, REG(XMM2), REG(XMM0), RIP(16))                              \
+    S(VPOR_X2_X2_X0, VPOR, REG(XMM2), REG(XMM2), REG(XMM0))                                 \
+    S(VPOR_X0_X0_X2, VPOR, REG(XMM0), REG(XMM0), REG(XMM2))                                 \
+    /* 32-bit unsigned fields to float: the high and low halves converted and added (one   \
+       rounding); the divisions by 2^32 - 1 and 2^31 - 1 a lane at a time, as the nearest   \
+       float to (m 2^k + m) 2^-2k (64 bits, halved where it may reach 2^64) */             \
+    S(VPSRLD_X1_X0_I, VPSRLD, REG(XMM1), REG(XMM0), IMM8)                                   \
+    S(VADDPS_X0_X0_X1, VADDPS, REG(XMM0), REG(XMM0), REG(XMM1))                             \
+    S(VPEXTRD_EAX_X0_I, VPEXTRD, REG(EAX), REG(XMM0), IMM8)                                 \
+    S(MOV_R10_RAX, MOV, REG(R10), REG(RAX))                                                 \
+    S(SHL_R10_I, SHL, REG(R10), IMM8)                                                       \
+    S(OR_R10_RAX, OR, REG(R10), REG(RAX))                                                   \
+    S(MOV_RAX_R10, MOV, REG(RAX), REG(R10))                                                 \
+    S(SHR_RAX_I, SHR, REG(RAX), IMM8)                                                       \
+    S(VCVTSI2SS_X1_X15_RAX, VCVTSI2SS, REG(XMM1), REG(XMM15), REG(RAX))                     \
+    S(VINSERTPS_X3_X3_X1_I, VINSERTPS, REG(XMM3), REG(XMM3), REG(XMM1), IMM8)               \
+    S(VMULPS_X0_X3_P, VMULPS, REG(XMM0), REG(XMM3), RIP(16))                                \
+    S(VPABSD_X0_X0, VPABSD, REG(XMM0), REG(XMM0))                                           \
+    S(VPAND_X4_X0_P, VPAND, REG(XMM4), REG(XMM0), RIP(16))                                  \
+    S(VPOR_X0_X0_X4, VPOR, REG(XMM0), REG(XMM0), REG(XMM4))                                 \
     /* word copies: 16 bytes at a time, then 4 */                                           \
     S(SUB_RAX_I, SUB, REG(RAX), IMMS)                                                       \
     S(VMOVDQU_Y0_MRDI, VMOVDQU, REG(YMM0), MEM(RDI, 32))                                    \

@@ -599,6 +599,132 @@ static void check_jit_kit_formats(void)
            plans, test_failures == before ? ", every one with generated code" : "  FAILED");
 }
 
+/*
+ * 32-bit fields to float, which the generated code converts its own way (unsigned by halves;
+ * the divisions by 2^32 - 1 and 2^31 - 1 through 64-bit conversions a lane at a time): values
+ * where the rounding is decided (0, 1, all ones, INT32_MIN and INT32_MAX, powers of two and
+ * their neighbours, differences of two powers, repeated bytes) and random ones, through a
+ * plan of UNORM, SNORM, unsigned and scaled unsigned ops with the JIT and without, at every
+ * level with the JIT: every output byte equal.
+ */
+static void check_jit_fixed32(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-fixed32");
+    const unsigned before = test_failures;
+    enum { RECORDS = 1 << 15, DRAW = 48 };
+    uint32_t *in = malloc((size_t)RECORDS * 16);
+    uint8_t *want = malloc((size_t)RECORDS * 64), *got = malloc((size_t)RECORDS * 64);
+    if (!in || !want || !got)
+        exit(2);
+    size_t n = 0;
+    in[n++] = 0;
+    in[n++] = 0xffffffffu;
+    in[n++] = 0x7fffffffu;
+    in[n++] = 0x80000000u;
+    for (unsigned j = 0; j < 32; j++)
+        for (int d = -3; d <= 3; d++) {
+            in[n++] = (1u << j) + (uint32_t)d;
+            in[n++] = ~((1u << j) + (uint32_t)d);
+        }
+    for (unsigned j = 1; j < 32; j++)
+        for (unsigned i = 0; i < j; i++) {
+            in[n++] = (1u << j) - (1u << i);
+            in[n++] = ~((1u << j) - (1u << i));
+        }
+    for (unsigned b = 0; b < 256; b++)
+        in[n++] = b * 0x01010101u;
+    while (n < (size_t)RECORDS * 4)
+        in[n++] = (uint32_t)(rnd() >> 32);
+    struct vfetch_plan_desc d;
+    vfetch_plan_desc_init(&d);
+    d.num_streams = 1;
+    d.streams[0].stride = 16;
+    d.streams[0].step = VFETCH_STEP_SEQUENTIAL;
+    static const enum vfetch_conversion conv[4] = { VFETCH_CONV_UNORM, VFETCH_CONV_SNORM_ZERO_CLAMP,
+                                                   VFETCH_CONV_UINT, VFETCH_CONV_UINT };
+    d.num_ops = 4;
+    for (unsigned o = 0; o < 4; o++) {
+        struct vfetch_op *op = &d.ops[o];
+        op->format = VFETCH_FORMAT_FIXED32;
+        op->conversion = conv[o];
+        op->count = 4;
+        op->shift = (uint8_t)(o == 3 ? 1 + rnd_below(31) : 0);
+        for (unsigned c = 0; c < 4; c++) {
+            op->src[c].stream = 0;
+            op->src[c].offset = 4 * ((c + o) % 4); /* each op its own lane order */
+            op->swizzle[c] = (uint8_t)c;
+        }
+        op->write_mask = 0xf;
+        op->dst_slot = (uint16_t)(4 * o);
+    }
+    d.out_slots = 16;
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    unsigned levels_run = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        vfetch_plan *plans[2] = { NULL, NULL };
+        for (unsigned m = 0; m < 2; m++) {
+            vfetch_set_jit_mode(m ? VFETCH_JIT_ON : VFETCH_JIT_OFF);
+            if (vfetch_plan_compile(&d, &plans[m]))
+                test_failures++;
+        }
+        struct vfetch_plan_info info = { 0 };
+        if (plans[1])
+            vfetch_plan_info(plans[1], &info);
+        test_checks++;
+        if (!info.jit) {
+            test_failures++;
+            printf("  jit-fixed32 %s: no generated code: %s\n", levels[l].name,
+                   info.jit_reason ? info.jit_reason : "(no plan)");
+        }
+        for (unsigned m = 0; plans[0] && plans[1] && m < 2; m++) {
+            uint8_t *out = m ? got : want;
+            for (uint32_t first = 0; first < RECORDS; first += DRAW) {
+                struct vfetch_binding b = { in, (size_t)RECORDS * 16 };
+                struct vfetch_run_params p;
+                vfetch_run_params_init(&p);
+                p.streams = &b;
+                p.num_streams = 1;
+                p.first = first;
+                p.count = RECORDS - first < DRAW ? RECORDS - first : DRAW;
+                p.out = out + (size_t)first * 64;
+                p.out_size = (size_t)p.count * 64;
+                if (vfetch_run(plans[m], &p))
+                    test_failures++;
+            }
+        }
+        test_checks++;
+        for (size_t r = 0; r < RECORDS; r++)
+            if (memcmp(want + 64 * r, got + 64 * r, 64)) {
+                uint32_t a[16], b[16];
+                memcpy(a, want + 64 * r, 64);
+                memcpy(b, got + 64 * r, 64);
+                unsigned s = 0;
+                while (a[s] == b[s])
+                    s++;
+                printf("  jit-fixed32 %s: record %zu slot %u: in %08x: %08x, portable tier %08x\n",
+                       levels[l].name, r, s, in[4 * r + (s % 4 + s / 4) % 4], b[s], a[s]);
+                test_failures++;
+                break;
+            }
+        levels_run++;
+        vfetch_plan_free(plans[0]);
+        vfetch_plan_free(plans[1]);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-fixed32: %u values x 4 conversions at %u levels%s\n", RECORDS * 4, levels_run,
+           test_failures == before ? "" : "  FAILED");
+    free(in);
+    free(want);
+    free(got);
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -607,4 +733,5 @@ void check_jit(void)
     check_jit_plans();
     check_jit_pass1();
     check_jit_kit_formats();
+    check_jit_fixed32();
 }
