@@ -383,6 +383,10 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
    generated code's op-by-op ones there (callgrind, avx2, maxwell-a-full: 1 record 486 against
    1,024 instructions, 16 records 4,506 against 3,889). */
 #define PLAN_JIT_BIG_RECORD 256
+/* A word copy's draws without an index buffer: the generated copy below this many records,
+   the portable one from there (as for GX formats, lib/gx/compile.c); through an index buffer
+   the generated code at every count. */
+#define PLAN_JIT_WORD_COPY_CROSSOVER 16
 #define PLAN_JIT_BIG_CROSSOVER 8
 
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */
@@ -390,8 +394,6 @@ static void plan_build_jit(struct vfetch_plan *plan)
 {
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
     plan->jit_reason = vfetch_jit_unavailable(mode);
-    if (!plan->jit_reason && plan->word_copy)
-        plan->jit_reason = "a word copy: the portable tier's copy is as fast (docs/jit.md)";
     if (plan->jit_reason)
         return;
 #if VFETCH_HAVE_JIT
@@ -406,7 +408,9 @@ static void plan_build_jit(struct vfetch_plan *plan)
            way from 256 records (r300-r2 1.4x, r300-skin 0.96x) */
         const struct vfetch_record_prog *rp = plan->record;
         const int groups = rp && plan->jit_code.groups && rp->lanes == 8 && rp->group >= 4;
-        plan->jit_crossover = plan->jit_compare || !rp || groups         ? UINT32_MAX
+        plan->jit_crossover = plan->jit_compare                          ? UINT32_MAX
+                              : plan->word_copy                          ? PLAN_JIT_WORD_COPY_CROSSOVER
+                              : !rp || groups                            ? UINT32_MAX
                               : plan->record_size > PLAN_JIT_BIG_RECORD ? PLAN_JIT_BIG_CROSSOVER
                                                                         : PLAN_JIT_RECORD_CROSSOVER;
     }

@@ -1550,7 +1550,7 @@ static void emit_word_copy(struct gen *g, int bswap)
     const unsigned wide = x86_label(a), wide_end = x86_label(a), half = x86_label(a),
                    word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
-    E(IMUL_RAX_RCX_I, 0, g->gx->format.vertex_size);
+    E(IMUL_RAX_RCX_I, 0, g->vsize);
     E(CMP_RAX_I, 0, 32);
     x86_jump(a, X86_JB, half);
     x86_bind(a, wide);
@@ -1968,7 +1968,11 @@ static const char *emit_plan_entry(struct gen *g, const struct vfetch_record_pro
     for (unsigned k = held; k-- > 0;) /* rdi itself last */
         x86_op(a, first[k], 8 * (int64_t)k, 0);
     const unsigned finish = x86_label(a);
-    const char *why = emit_convert(g, wide, narrow, finish);
+    const char *why = NULL;
+    if (g->conv->word_copy && !indexed)
+        emit_word_copy(g, g->conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
+    else
+        why = emit_convert(g, wide, narrow, finish);
     x86_bind(a, finish);
     if (frame)
         E(ADD_RSP_I, 0, frame);
@@ -2005,7 +2009,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     }
     const struct vfetch_stream *st = &plan->desc.streams[0];
     struct vfetch_record_prog *wide = NULL, *narrow = NULL;
-    if (n == 1 && !vfetch_step_fixed(st->step)) {
+    if (n == 1 && !vfetch_step_fixed(st->step) && !plan->word_copy) {
         wide = record_for(plan, 8);
         narrow = record_for(plan, 4);
     }

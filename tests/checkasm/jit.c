@@ -319,6 +319,34 @@ static void spread_streams(struct vfetch_plan_desc *d)
 }
 
 /*
+ * A word copy: one stream of 1 to 16 float words (either byte order, sequential or indexed),
+ * ops of 1 to 4 of them in order filling the record, which is the output stride.
+ */
+static void word_copy_desc(struct vfetch_plan_desc *d)
+{
+    vfetch_plan_desc_init(d);
+    const unsigned words = 1 + rnd_below(16);
+    d->num_streams = 1;
+    d->streams[0].stride = 4 * words;
+    d->streams[0].order = rnd_below(2) ? VFETCH_ORDER_LITTLE : VFETCH_ORDER_BIG_ENDIAN;
+    d->streams[0].step = rnd_below(2) ? VFETCH_STEP_INDEXED : VFETCH_STEP_SEQUENTIAL;
+    for (unsigned w = 0; w < words;) {
+        struct vfetch_op *op = &d->ops[d->num_ops++];
+        op->format = VFETCH_FORMAT_FLOAT32;
+        op->conversion = VFETCH_CONV_FLOAT;
+        op->count = (uint8_t)(1 + rnd_below(words - w < 4 ? words - w : 4));
+        for (unsigned c = 0; c < 4; c++) {
+            op->src[c].offset = 4 * (w + (c < op->count ? c : 0));
+            op->swizzle[c] = (uint8_t)c;
+        }
+        op->write_mask = (uint8_t)((1u << op->count) - 1);
+        op->dst_slot = (uint16_t)w;
+        w += op->count;
+    }
+    d->out_slots = words;
+}
+
+/*
  * Plans run through vfetch_run (what R300 and Maxwell formats and hand-built plans lower to):
  * random formats of any streams (sequential, indexed, constant, instanced) compiled with the
  * JIT at every level that has it, under compare (the generated code runs every direct draw
@@ -330,7 +358,7 @@ static void check_jit_plans(void)
     rng_seed_for("jit-plans");
     const unsigned formats = opt_quick ? 200 : 800;
     const unsigned before = test_failures;
-    unsigned tried = 0, generated = 0, runs = 0, spread = 0, spread_generated = 0;
+    unsigned tried = 0, generated = 0, runs = 0, spread = 0, spread_generated = 0, copies = 0;
     const char *reasons[8] = { 0 };
     unsigned reason_count[8] = { 0 };
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
@@ -340,6 +368,8 @@ static void check_jit_plans(void)
         random_plan_desc(&d);
         if (i % 4 == 3)
             spread_streams(&d);
+        if (i % 8 == 5)
+            word_copy_desc(&d);
         tried++;
         const uint32_t count = 1 + (rnd_below(8) ? rnd_below(64) : rnd_below(300));
         struct reference_run rr;
@@ -362,6 +392,7 @@ static void check_jit_plans(void)
                 }
                 struct vfetch_plan_info info;
                 vfetch_plan_info(plan, &info);
+                copies += !m && info.word_copy;
                 if (!m && info.jit) {
                     generated++;
                     spread_generated += d.num_streams > 10;
@@ -397,8 +428,8 @@ static void check_jit_plans(void)
             test_failures++;
     }
     printf("  jit-plans: %u formats x %u levels with the JIT, %u runs; generated code for %u "
-           "(of %u with more than ten streams: %u)%s\n",
-           tried, jit_levels, runs, generated, spread, spread_generated,
+           "(of %u with more than ten streams: %u; word copies: %u)%s\n",
+           tried, jit_levels, runs, generated, spread, spread_generated, copies,
            test_failures == before ? "" : "  FAILED");
     for (unsigned k = 0; k < 8 && reasons[k]; k++)
         printf("    none for %u: %s\n", reason_count[k], reasons[k]);
