@@ -74,7 +74,7 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode)
         return "this build has no JIT (x86-64 with Zydis, -Djit not disabled)";
     if (mode == VFETCH_JIT_OFF)
         return "the JIT is off (VFETCH_JIT=0 or vfetch_set_jit_mode)";
-    if (!(vfetch_cpu_allowed() & VFETCH_CPU_AVX2))
-        return "the generated code needs the avx2 level (VEX, variable shifts, F16C)";
+    if (!(vfetch_cpu_allowed() & (VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2)))
+        return "the generated code needs the sse41 level at least";
     return NULL;
 }

@@ -11,7 +11,7 @@
     none). */
 struct x86_encoding {
     uint8_t len, disp_at, disp_size, imm_at, imm_size;
-    uint8_t bytes[15];
+    uint8_t bytes[X86_ENCODING_MAX];
 };
 
 #include "x86_shapes_table.h"
@@ -20,6 +20,7 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
                   unsigned pool_entries)
 {
     memset(a, 0, sizeof *a);
+    a->missing = X86_NUM_SHAPES;
     a->buf = buf;
     a->cap = cap;
     a->runtime = runtime;
@@ -74,11 +75,19 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
 {
     if (a->failed)
         return;
-    const struct x86_encoding *small = &x86_shape_table[shape][0][0];
+    if (a->sse && shape == X86_VZEROUPPER)
+        return; /* no upper halves to clear */
+    const struct x86_encoding(*table)[2][2] = a->sse ? x86_shape_table_sse : x86_shape_table;
+    const struct x86_encoding *small = &table[shape][0][0];
     /* A pool operand is RIP-relative: its displacement is always 32 bits. */
     const int rip = small->disp_size == 4;
-    const struct x86_encoding *e = &x86_shape_table[shape][!rip && !fits8(disp)][!fits8(imm)];
-    if (!e->len || a->cap - a->len < e->len) {
+    const struct x86_encoding *e = &table[shape][!rip && !fits8(disp)][!fits8(imm)];
+    if (!e->len) { /* a shape without an SSE4.1 form: the generator must not ask for it */
+        a->failed = 1;
+        a->missing = shape;
+        return;
+    }
+    if (a->cap - a->len < e->len) {
         a->failed = 1;
         return;
     }

@@ -28,7 +28,10 @@ struct x86_asm {
     uint8_t *buf;       /**< where bytes are written */
     uint64_t runtime;   /**< the address buf[0] runs at */
     size_t len, cap;
-    int failed;         /**< the buffer, the pool or the labels ran out: the result is unusable */
+    int failed;         /**< the buffer, the pool or the labels ran out, or a shape has no
+                             form at this level: the result is unusable */
+    int sse;            /**< encode SSE4.1 forms (CPUs without AVX): set before the first op */
+    enum x86_shape missing; /**< a shape asked for that has no SSE4.1 form, or X86_NUM_SHAPES */
     size_t label_at[X86_MAX_LABELS]; /**< SIZE_MAX until bound */
     unsigned num_labels;
     struct { size_t at; unsigned label; } fixup[X86_MAX_FIXUPS]; /**< rel32 fields to patch */

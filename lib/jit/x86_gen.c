@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "gx/gx_internal.h"
 #include "jit/jit.h"
 #include "jit/x86_asm.h"
@@ -172,6 +173,12 @@ struct gen {
     struct { uint64_t at; unsigned uses; } counted[GX_JIT_COUNTED];
 };
 
+/* Whether code generated now is the SSE4.1 variant: the level in force lacks AVX2. */
+static int jit_sse(void)
+{
+    return !(vfetch_cpu_allowed() & VFETCH_CPU_AVX2);
+}
+
 /* The register an op reads a base from (GX: the vertex's rdi, an element's r8): a plan's
    stream's own, or for a stream kept in the frame, r15 loaded with its record now. */
 static unsigned stream_register(struct gen *g, unsigned base)
@@ -304,6 +311,40 @@ static const struct shift_forms shl_x1 = { X86_VPSLLD_X1_X0_I, X86_VPSLLVD_X1_X0
 static const struct shift_forms sra_x0 = { X86_VPSRAD_X0_X0_I, X86_VPSRAVD_X0_X0_P, X86_NUM_SHAPES };
 static const struct shift_forms srl_x0 = { X86_VPSRLD_X0_X0_I, X86_VPSRLVD_X0_X0_P, X86_NUM_SHAPES };
 
+/* SSE4.1 has no shift of each lane by its own count: left shifts multiply by the powers of
+   two (the low 32 bits of the product are the shifted lane), right shifts are made once per
+   count from a copy of the lanes (xmm2) and blended in (through xmm3). */
+static void shift_lanes_sse(struct gen *g, const struct shift_forms *f, const uint32_t count[4],
+                            unsigned used)
+{
+    if (f->var != X86_VPSRLVD_X0_X0_P && f->var != X86_VPSRAVD_X0_X0_P) {
+        uint32_t power[4] = { 1, 1, 1, 1 };
+        for (unsigned c = 0; c < used; c++)
+            power[c] = 1u << count[c];
+        x86_op(&g->a, f->var == X86_VPSLLVD_X0_X0_P ? X86_VPMULLD_X0_X0_P : X86_VPMULLD_X1_X0_P,
+               (int64_t)POOL(power), 0);
+        return;
+    }
+    const int arith = f->var == X86_VPSRAVD_X0_X0_P;
+    E(VMOVDQA_X2_X0, 0, 0);
+    unsigned done = 0;
+    for (unsigned c = 0; c < used; c++) {
+        if (done >> c & 1)
+            continue;
+        unsigned lanes = 0;
+        for (unsigned k = c; k < used; k++)
+            if (count[k] == count[c])
+                lanes |= 1u << k;
+        if (!done) { /* every lane at the first count, the others blended over it */
+            x86_op(&g->a, arith ? X86_VPSRAD_X0_X2_I : X86_VPSRLD_X0_X2_I, 0, count[c]);
+        } else {
+            x86_op(&g->a, arith ? X86_VPSRAD_X3_X2_I : X86_VPSRLD_X3_X2_I, 0, count[c]);
+            E(VBLENDPS_X0_X0_X3_I, 0, lanes);
+        }
+        done |= lanes;
+    }
+}
+
 static void shift_lanes(struct gen *g, const struct shift_forms *f, const uint32_t count[4],
                         unsigned used)
 {
@@ -322,6 +363,10 @@ static void shift_lanes(struct gen *g, const struct shift_forms *f, const uint32
         return;
     }
     uint32_t v[4] = { 0, 0, 0, 0 };
+    if (g->a.sse) { /* no variable shifts: see shift_lanes_sse */
+        shift_lanes_sse(g, f, count, used);
+        return;
+    }
     for (unsigned c = 0; c < used; c++)
         v[c] = count[c];
     x86_op(&g->a, f->var, (int64_t)POOL(v), 0);
@@ -477,7 +522,7 @@ static unsigned byte_field_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS]
         const struct vfetch_op_exec *x = &conv->ops[i];
         struct op_source s;
         at[i] = -1;
-        if (!g->gx || !one_byte_op(x) || x->conversion != VFETCH_CONV_UINT ||
+        if (!g->gx || g->a.sse || !one_byte_op(x) || x->conversion != VFETCH_CONV_UINT ||
             op_source(g->gx, x, &s) || s.copy != -1)
             continue;
         first = first ? first : x;
@@ -540,6 +585,45 @@ static void emit_byte_field_batch(struct gen *g, const int32_t at[VFETCH_MAX_OPS
 /* 0, or the reason the op is beyond this generator. */
 static const char *emit_conversion(struct gen *g, unsigned op_index,
                                    const struct vfetch_op_exec *x);
+
+/* Four binary16 values (xmm0's low 64 bits) to float, exactly: F16C, or at SSE4.1 by integers
+   as the reference does (lib/ref/convert_ref.c): the magnitude rebiased (normal numbers; inf
+   and NaN to exponent 255, a NaN quieted), denormals as m 2^-24 (one exact conversion and
+   product, normal results: unmoved by FTZ and DAZ), the sign put back. */
+static void emit_half_to_float(struct gen *g)
+{
+    if (!g->a.sse) {
+        E(VCVTPH2PS_X0_X0, 0, 0);
+        return;
+    }
+    static const uint32_t magnitude[4] = { 0x7fff, 0x7fff, 0x7fff, 0x7fff },
+                          rebias[4] = { 0x38000000, 0x38000000, 0x38000000, 0x38000000 },
+                          finite_top[4] = { 0x7bff, 0x7bff, 0x7bff, 0x7bff },
+                          inf[4] = { 0x7c00, 0x7c00, 0x7c00, 0x7c00 },
+                          quiet[4] = { 0x400000, 0x400000, 0x400000, 0x400000 },
+                          normal_low[4] = { 0x400, 0x400, 0x400, 0x400 };
+    static const float denormal_unit[4] = { 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f };
+    E(VPMOVZXWD_X0_X0, 0, 0);
+    E(VPAND_X1_X0_P, POOL(magnitude), 0);
+    E(VPXOR_X0_X0_X1, 0, 0);
+    E(VPSLLD_X0_X0_I, 0, 16); /* the sign */
+    E(VPSLLD_X3_X1_I, 0, 13);
+    E(VPADDD_X3_X3_P, POOL(rebias), 0);
+    E(VPCMPGTD_X4_X1_P, POOL(finite_top), 0); /* inf, NaN: rebiased once more, to 255 */
+    E(VPAND_X4_X4_P, POOL(rebias), 0);
+    E(VPADDD_X3_X3_X4, 0, 0);
+    E(VPCMPGTD_X4_X1_P, POOL(inf), 0);
+    E(VPAND_X4_X4_P, POOL(quiet), 0);
+    E(VPOR_X3_X3_X4, 0, 0);
+    E(VCVTDQ2PS_X2_X1, 0, 0); /* zero and denormals */
+    E(VMULPS_X2_X2_P, POOL(denormal_unit), 0);
+    E(VMOVDQU_X4_P, POOL(normal_low), 0);
+    E(VPCMPGTD_X4_X4_X1, 0, 0);
+    E(VPAND_X2_X2_X4, 0, 0);
+    E(VPANDN_X4_X4_X3, 0, 0);
+    E(VPOR_X2_X2_X4, 0, 0);
+    E(VPOR_X0_X0_X2, 0, 0);
+}
 
 /* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top
    (FLOAT16: in 16-bit words). */
@@ -782,7 +866,7 @@ static const char *emit_conversion(struct gen *g, unsigned op_index,
             E(VPACKUSDW_X0_X0_X0, 0, 0);
         }
         if (x->format != VFETCH_FORMAT_FLOAT32)
-            E(VCVTPH2PS_X0_X0, 0, 0);
+            emit_half_to_float(g);
         break;
     case VFETCH_CONV_UINT:
     case VFETCH_CONV_SINT:
@@ -1015,6 +1099,8 @@ static int emit_index_pass_vector(struct gen *g, unsigned decline, unsigned done
 {
     const struct vfetch_gx_plan *plan = g->gx;
     struct x86_asm *a = &g->a;
+    if (a->sse) /* its vectors are 256 bits wide */
+        return 1;
     int lane_of[VFETCH_GX_MAX_COPIES];
     unsigned n = 0;
     int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { -1, -1 };
@@ -1427,6 +1513,8 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
    group's code is worth. */
 static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, unsigned lanes)
 {
+    if (jit_sse()) /* the programs' passes use AVX2 (variable shifts, dword blends) */
+        return NULL;
     struct vfetch_record_prog *prog = vfetch_record_lower(conv, lanes, 0);
     if (!prog)
         return NULL;
@@ -1551,31 +1639,50 @@ static void emit_word_copy(struct gen *g, int bswap)
                    word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
     E(IMUL_RAX_RCX_I, 0, g->vsize);
-    E(CMP_RAX_I, 0, 32);
-    x86_jump(a, X86_JB, half);
-    x86_bind(a, wide);
-    copy_step(g, 1, 0, bswap, ctrl);
-    E(ADD_RDI_I, 0, 32);
-    E(ADD_RDX_I, 0, 32);
-    E(SUB_RAX_I, 0, 32);
-    E(CMP_RAX_I, 0, 32);
-    x86_jump(a, X86_JNB, wide);
-    E(TEST_RAX_RAX, 0, 0);
-    x86_jump(a, X86_JZ, wide_end);
-    E(ADD_RDI_RAX, 0, 0); /* the last 32 bytes, again in part */
-    E(ADD_RDX_RAX, 0, 0);
-    copy_step(g, 1, -32, bswap, ctrl);
-    x86_bind(a, wide_end);
-    E(VZEROUPPER, 0, 0);
-    x86_jump(a, X86_JMP, end);
-    x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
-    E(CMP_RAX_I, 0, 16);
-    x86_jump(a, X86_JB, word);
-    copy_step(g, 0, 0, bswap, ctrl);
-    E(ADD_RDI_RAX, 0, 0);
-    E(ADD_RDX_RAX, 0, 0);
-    copy_step(g, 0, -16, bswap, ctrl);
-    x86_jump(a, X86_JMP, end);
+    if (a->sse) { /* 16 bytes at a time, the last 16 again where they overlap */
+        const unsigned step = x86_label(a);
+        E(CMP_RAX_I, 0, 16);
+        x86_jump(a, X86_JB, word);
+        x86_bind(a, step);
+        copy_step(g, 0, 0, bswap, ctrl);
+        E(ADD_RDI_I, 0, 16);
+        E(ADD_RDX_I, 0, 16);
+        E(SUB_RAX_I, 0, 16);
+        E(CMP_RAX_I, 0, 16);
+        x86_jump(a, X86_JNB, step);
+        E(TEST_RAX_RAX, 0, 0);
+        x86_jump(a, X86_JZ, end);
+        E(ADD_RDI_RAX, 0, 0);
+        E(ADD_RDX_RAX, 0, 0);
+        copy_step(g, 0, -16, bswap, ctrl);
+        x86_jump(a, X86_JMP, end);
+    } else {
+        E(CMP_RAX_I, 0, 32);
+        x86_jump(a, X86_JB, half);
+        x86_bind(a, wide);
+        copy_step(g, 1, 0, bswap, ctrl);
+        E(ADD_RDI_I, 0, 32);
+        E(ADD_RDX_I, 0, 32);
+        E(SUB_RAX_I, 0, 32);
+        E(CMP_RAX_I, 0, 32);
+        x86_jump(a, X86_JNB, wide);
+        E(TEST_RAX_RAX, 0, 0);
+        x86_jump(a, X86_JZ, wide_end);
+        E(ADD_RDI_RAX, 0, 0); /* the last 32 bytes, again in part */
+        E(ADD_RDX_RAX, 0, 0);
+        copy_step(g, 1, -32, bswap, ctrl);
+        x86_bind(a, wide_end);
+        E(VZEROUPPER, 0, 0);
+        x86_jump(a, X86_JMP, end);
+        x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
+        E(CMP_RAX_I, 0, 16);
+        x86_jump(a, X86_JB, word);
+        copy_step(g, 0, 0, bswap, ctrl);
+        E(ADD_RDI_RAX, 0, 0);
+        E(ADD_RDX_RAX, 0, 0);
+        copy_step(g, 0, -16, bswap, ctrl);
+        x86_jump(a, X86_JMP, end);
+    }
     x86_bind(a, word); /* 4..12 bytes */
     E(MOV_R8D_MRDI, 0, 0);
     if (bswap)
@@ -1768,15 +1875,19 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     unsigned tables = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
         tables += packs_by_table(&conv->ops[i]);
-    const unsigned pool = 4 * conv->desc.num_ops + 3 + 48 * vectors + 128 * tables +
-                          (copies ? 16 : 0);
+    /* (the SSE4.1 code's binary16 conversion takes 7 more, its shifts by lane 2) */
+    const unsigned pool = (jit_sse() ? 13 : 4) * conv->desc.num_ops + 3 + 48 * vectors +
+                          128 * tables + (copies ? 16 : 0);
     const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
                          entries * (160 * (size_t)conv->desc.num_ops +
                                     80 * (size_t)conv->desc.num_streams + 128) +
                          256 * ((size_t)vectors + (wide ? GX_JIT_RP_MAX_VECTORS : 0));
+    /* the SSE4.1 forms take a register copy before most vector instructions, and binary16
+       and shifts of lanes by different counts take several instructions */
+    const size_t bytes = jit_sse() ? 2 * bound : bound;
     uint8_t *rw, *rx;
     struct gen *g = calloc(1, sizeof *g);
-    if (!g || vfetch_jit_memory_open(bound, &rw, &rx, code)) {
+    if (!g || vfetch_jit_memory_open(bytes, &rw, &rx, code)) {
         *why = g ? "this process gets no executable memory" : "out of memory";
         free(g);
         free(wide);
@@ -1785,7 +1896,8 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     }
     g->conv = conv;
     later_slots(g);
-    x86_asm_init(&g->a, rw, bound, (uint64_t)(uintptr_t)rx, pool);
+    x86_asm_init(&g->a, rw, bytes, (uint64_t)(uintptr_t)rx, pool);
+    g->a.sse = jit_sse();
     return g;
 }
 
@@ -1796,6 +1908,8 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
                              struct vfetch_jit_code *code)
 {
     const int failed = why || x86_finish(&g->a);
+    if (!why && g->a.missing != X86_NUM_SHAPES)
+        why = "an instruction without an SSE4.1 form (a generator bug)";
     const size_t used = g->a.len, bytes = x86_bytes_used(&g->a);
     free(g);
     free(wide);

@@ -16,6 +16,9 @@
 #ifndef VFETCH_JIT_X86_SHAPES_H
 #define VFETCH_JIT_X86_SHAPES_H
 
+/* The longest encoding of a shape: an SSE4.1 form may be two instructions (a movaps first). */
+#define X86_ENCODING_MAX 20
+
 /* Operand letters in the names: the register, m<base> memory, p a pool constant, i an
    immediate. */
 /* The record program's passes (lib/record.h) at one vector width: W the letter in the names,
@@ -318,6 +321,29 @@
     S(VPABSD_X0_X0, VPABSD, REG(XMM0), REG(XMM0))                                           \
     S(VPAND_X4_X0_P, VPAND, REG(XMM4), REG(XMM0), RIP(16))                                  \
     S(VPOR_X0_X0_X4, VPOR, REG(XMM0), REG(XMM0), REG(XMM4))                                 \
+    /* the SSE4.1 code's own: shifts of lanes by different counts (multiplies by powers of  \
+       two; shifts by each count, blended), binary16 to float by integers (no F16C) */      \
+    S(VPMULLD_X0_X0_P, VPMULLD, REG(XMM0), REG(XMM0), RIP(16))                              \
+    S(VPMULLD_X1_X0_P, VPMULLD, REG(XMM1), REG(XMM0), RIP(16))                              \
+    S(VPSRLD_X3_X2_I, VPSRLD, REG(XMM3), REG(XMM2), IMM8)                                   \
+    S(VPSRAD_X3_X2_I, VPSRAD, REG(XMM3), REG(XMM2), IMM8)                                   \
+    S(VPSRLD_X0_X2_I, VPSRLD, REG(XMM0), REG(XMM2), IMM8)                                   \
+    S(VPSRAD_X0_X2_I, VPSRAD, REG(XMM0), REG(XMM2), IMM8)                                   \
+    S(VBLENDPS_X0_X0_X3_I, VBLENDPS, REG(XMM0), REG(XMM0), REG(XMM3), IMM8)                 \
+    S(VPMOVZXWD_X0_X0, VPMOVZXWD, REG(XMM0), REG(XMM0))                                     \
+    S(VPAND_X1_X0_P, VPAND, REG(XMM1), REG(XMM0), RIP(16))                                  \
+    S(VPXOR_X0_X0_X1, VPXOR, REG(XMM0), REG(XMM0), REG(XMM1))                               \
+    S(VPSLLD_X3_X1_I, VPSLLD, REG(XMM3), REG(XMM1), IMM8)                                   \
+    S(VPADDD_X3_X3_P, VPADDD, REG(XMM3), REG(XMM3), RIP(16))                                \
+    S(VPADDD_X3_X3_X4, VPADDD, REG(XMM3), REG(XMM3), REG(XMM4))                             \
+    S(VPCMPGTD_X4_X1_P, VPCMPGTD, REG(XMM4), REG(XMM1), RIP(16))                            \
+    S(VPCMPGTD_X4_X4_X1, VPCMPGTD, REG(XMM4), REG(XMM4), REG(XMM1))                         \
+    S(VMOVDQU_X4_P, VMOVDQU, REG(XMM4), RIP(16))                                            \
+    S(VCVTDQ2PS_X2_X1, VCVTDQ2PS, REG(XMM2), REG(XMM1))                                     \
+    S(VMULPS_X2_X2_P, VMULPS, REG(XMM2), REG(XMM2), RIP(16))                                \
+    S(VPAND_X2_X2_X4, VPAND, REG(XMM2), REG(XMM2), REG(XMM4))                               \
+    S(VPANDN_X4_X4_X3, VPANDN, REG(XMM4), REG(XMM4), REG(XMM3))                             \
+    S(VPOR_X2_X2_X4, VPOR, REG(XMM2), REG(XMM2), REG(XMM4))                                 \
     /* word copies: 16 bytes at a time, then 4 */                                           \
     S(SUB_RAX_I, SUB, REG(RAX), IMMS)                                                       \
     S(VMOVDQU_Y0_MRDI, VMOVDQU, REG(YMM0), MEM(RDI, 32))                                    \

@@ -21,6 +21,9 @@
 #include "jit/jit.h"
 #include "vfetch/gx.h"
 
+/* The levels with generated code: the SSE4.1 variant, and the AVX2 one (also at avx512). */
+#define JIT_LEVELS (VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)
+
 /* The mappings of this process that are writable and executable at once (from /proc). */
 static unsigned wx_mappings(void)
 {
@@ -194,7 +197,7 @@ static void check_jit_gx(void)
         struct vfetch_gx_result want_r = { 7, 7, 7 };
         const int want_err = run_draw(ref, &w, want, out_size, &want_r);
         for (unsigned l = 0; l < num_levels; l++) {
-            if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+            if (!(levels[l].bit & JIT_LEVELS))
                 continue;
             vfetch_set_cpu_mask(level_mask(l));
             /* compare: the generated code runs every draw, whatever the plan's crossover, beside
@@ -264,7 +267,7 @@ static void check_jit_gx(void)
     }
     unsigned jit_levels = 0;
     for (unsigned l = 0; l < num_levels; l++)
-        jit_levels += !!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512));
+        jit_levels += !!(levels[l].bit & JIT_LEVELS);
     if (jit_levels && vfetch_jit_available()) {
         /* Nearly every random format gets code (what may not is listed below). */
         test_checks++;
@@ -378,7 +381,7 @@ static void check_jit_plans(void)
         if (!reference_run_make_at(&d, &rr, count | (i & 1 ? 0 : RUN_DIRECT), -1))
             continue;
         for (unsigned l = 0; l < num_levels; l++) {
-            if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+            if (!(levels[l].bit & JIT_LEVELS))
                 continue;
             vfetch_set_cpu_mask(level_mask(l));
             /* under compare (every direct draw through both tiers), then as an emulator runs
@@ -418,7 +421,7 @@ static void check_jit_plans(void)
     vfetch_set_jit_mode(mode);
     unsigned jit_levels = 0;
     for (unsigned l = 0; l < num_levels; l++)
-        jit_levels += !!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512));
+        jit_levels += !!(levels[l].bit & JIT_LEVELS);
     if (jit_levels && vfetch_jit_available()) { /* most get code (word copies do not), plans
                                                     of more than ten streams among them */
         test_checks += 2;
@@ -482,7 +485,7 @@ static void check_jit_pass1(void)
     unsigned draws = 0;
     rng_seed_for("jit-pass1");
     for (unsigned l = 0; l < num_levels; l++) {
-        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+        if (!(levels[l].bit & JIT_LEVELS))
             continue;
         for (unsigned fi = 0; fi < sizeof formats / sizeof formats[0]; fi++) {
             struct vfetch_gx_desc d;
@@ -599,7 +602,7 @@ static void check_jit_kit_formats(void)
     const unsigned before = test_failures;
     unsigned plans = 0;
     for (unsigned l = 0; l < num_levels; l++) {
-        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
+        if (!(levels[l].bit & JIT_LEVELS))
             continue;
         vfetch_set_cpu_mask(level_mask(l));
         for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
@@ -631,23 +634,113 @@ static void check_jit_kit_formats(void)
 }
 
 /*
- * 32-bit fields to float, which the generated code converts its own way (unsigned by halves;
- * the divisions by 2^32 - 1 and 2^31 - 1 through 64-bit conversions a lane at a time): values
- * where the rounding is decided (0, 1, all ones, INT32_MIN and INT32_MAX, powers of two and
- * their neighbours, differences of two powers, repeated bytes) and random ones, through a
- * plan of UNORM, SNORM, unsigned and scaled unsigned ops with the JIT and without, at every
- * level with the JIT: every output byte equal.
+ * One plan of one sequential stream over `records` records of `in`, compiled with the JIT and
+ * without at every level with the JIT, run in draws of 48 records (below every crossover), the
+ * second time with FTZ and DAZ set: every output byte equal. Returns the levels run.
  */
-static void check_jit_fixed32(void)
+static unsigned compare_tiers(const char *name, const struct vfetch_plan_desc *d,
+                              const uint8_t *in, uint32_t records)
+{
+    enum { DRAW = 48 };
+    const size_t stride = d->streams[0].stride, out_stride = 4 * (size_t)d->out_slots;
+    uint8_t *want = malloc(records * out_stride), *got = malloc(records * out_stride);
+    if (!want || !got)
+        exit(2);
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    unsigned levels_run = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & JIT_LEVELS))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        vfetch_plan *plans[2] = { NULL, NULL };
+        for (unsigned m = 0; m < 2; m++) {
+            vfetch_set_jit_mode(m ? VFETCH_JIT_ON : VFETCH_JIT_OFF);
+            if (vfetch_plan_compile(d, &plans[m]))
+                test_failures++;
+        }
+        struct vfetch_plan_info info = { 0 };
+        if (plans[1])
+            vfetch_plan_info(plans[1], &info);
+        test_checks++;
+        if (!info.jit) {
+            test_failures++;
+            printf("  %s %s: no generated code: %s\n", name, levels[l].name,
+                   info.jit_reason ? info.jit_reason : "(no plan)");
+        }
+        for (int flush = 0; flush < 2 && plans[0] && plans[1]; flush++) {
+            fp_flush_begin(flush, levels[l].bit);
+            for (unsigned m = 0; m < 2; m++)
+                for (uint32_t first = 0; first < records; first += DRAW) {
+                    struct vfetch_binding b = { in, records * stride };
+                    struct vfetch_run_params p;
+                    vfetch_run_params_init(&p);
+                    p.streams = &b;
+                    p.num_streams = 1;
+                    p.first = first;
+                    p.count = records - first < DRAW ? records - first : DRAW;
+                    p.out = (m ? got : want) + first * out_stride;
+                    p.out_size = p.count * out_stride;
+                    if (vfetch_run(plans[m], &p))
+                        test_failures++;
+                }
+            fp_flush_end(flush);
+            test_checks++;
+            for (size_t r = 0; r < records; r++)
+                if (memcmp(want + out_stride * r, got + out_stride * r, out_stride)) {
+                    size_t at = 0;
+                    while (want[out_stride * r + at] == got[out_stride * r + at])
+                        at++;
+                    printf("  %s %s%s: record %zu (in", name, levels[l].name,
+                           flush ? " FTZ+DAZ" : "", r);
+                    for (size_t k = 0; k < stride; k++)
+                        printf(" %02x", in[stride * r + k]);
+                    uint32_t w, g;
+                    memcpy(&w, want + out_stride * r + at / 4 * 4, 4);
+                    memcpy(&g, got + out_stride * r + at / 4 * 4, 4);
+                    printf("): slot %zu %08x, portable tier %08x\n", at / 4, g, w);
+                    test_failures++;
+                    break;
+                }
+        }
+        levels_run++;
+        vfetch_plan_free(plans[0]);
+        vfetch_plan_free(plans[1]);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    free(want);
+    free(got);
+    return levels_run;
+}
+
+static void one_stream_desc(struct vfetch_plan_desc *d, uint32_t stride)
+{
+    vfetch_plan_desc_init(d);
+    d->num_streams = 1;
+    d->streams[0].stride = stride;
+    d->streams[0].step = VFETCH_STEP_SEQUENTIAL;
+}
+
+/*
+ * Fields the generated code converts its own way, against the portable tier:
+ * - 32-bit fields to float (unsigned by halves; the divisions by 2^32 - 1 and 2^31 - 1 through
+ *   64-bit conversions a lane at a time): values where the rounding is decided (0, 1, all
+ *   ones, INT32_MIN and INT32_MAX, powers of two and their neighbours, differences of two
+ *   powers, repeated bytes) and random ones, through UNORM, SNORM, unsigned and scaled
+ *   unsigned ops;
+ * - binary16 (by integers in the SSE4.1 code): every one of the 65,536 values;
+ * - Maxwell's B10G11R11 small floats: every value of each field.
+ */
+static void check_jit_exact_fields(void)
 {
     if (!vfetch_jit_available())
         return;
     rng_seed_for("jit-fixed32");
     const unsigned before = test_failures;
-    enum { RECORDS = 1 << 15, DRAW = 48 };
+    enum { RECORDS = 1 << 15 };
     uint32_t *in = malloc((size_t)RECORDS * 16);
-    uint8_t *want = malloc((size_t)RECORDS * 64), *got = malloc((size_t)RECORDS * 64);
-    if (!in || !want || !got)
+    if (!in)
         exit(2);
     size_t n = 0;
     in[n++] = 0;
@@ -669,10 +762,7 @@ static void check_jit_fixed32(void)
     while (n < (size_t)RECORDS * 4)
         in[n++] = (uint32_t)(rnd() >> 32);
     struct vfetch_plan_desc d;
-    vfetch_plan_desc_init(&d);
-    d.num_streams = 1;
-    d.streams[0].stride = 16;
-    d.streams[0].step = VFETCH_STEP_SEQUENTIAL;
+    one_stream_desc(&d, 16);
     static const enum vfetch_conversion conv[4] = { VFETCH_CONV_UNORM, VFETCH_CONV_SNORM_ZERO_CLAMP,
                                                    VFETCH_CONV_UINT, VFETCH_CONV_UINT };
     d.num_ops = 4;
@@ -683,7 +773,6 @@ static void check_jit_fixed32(void)
         op->count = 4;
         op->shift = (uint8_t)(o == 3 ? 1 + rnd_below(31) : 0);
         for (unsigned c = 0; c < 4; c++) {
-            op->src[c].stream = 0;
             op->src[c].offset = 4 * ((c + o) % 4); /* each op its own lane order */
             op->swizzle[c] = (uint8_t)c;
         }
@@ -691,69 +780,45 @@ static void check_jit_fixed32(void)
         op->dst_slot = (uint16_t)(4 * o);
     }
     d.out_slots = 16;
-    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
-    const unsigned mask = vfetch_get_cpu_mask();
-    unsigned levels_run = 0;
-    for (unsigned l = 0; l < num_levels; l++) {
-        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)))
-            continue;
-        vfetch_set_cpu_mask(level_mask(l));
-        vfetch_plan *plans[2] = { NULL, NULL };
-        for (unsigned m = 0; m < 2; m++) {
-            vfetch_set_jit_mode(m ? VFETCH_JIT_ON : VFETCH_JIT_OFF);
-            if (vfetch_plan_compile(&d, &plans[m]))
-                test_failures++;
+    const unsigned levels_run = compare_tiers("jit-fixed32", &d, (const uint8_t *)in, RECORDS);
+
+    /* every binary16 value, four a record, each op reading them in its own order */
+    one_stream_desc(&d, 8);
+    uint16_t *halves = (uint16_t *)in;
+    for (uint32_t h = 0; h < 65536; h++)
+        halves[h] = (uint16_t)h;
+    d.num_ops = 2;
+    for (unsigned o = 0; o < 2; o++) {
+        struct vfetch_op *op = &d.ops[o];
+        op->format = VFETCH_FORMAT_FLOAT16;
+        op->conversion = VFETCH_CONV_FLOAT;
+        op->count = (uint8_t)(o ? 3 : 4);
+        for (unsigned c = 0; c < 4; c++) {
+            op->src[c].offset = 2 * ((c + 3 * o) % 4);
+            op->swizzle[c] = (uint8_t)c;
         }
-        struct vfetch_plan_info info = { 0 };
-        if (plans[1])
-            vfetch_plan_info(plans[1], &info);
-        test_checks++;
-        if (!info.jit) {
-            test_failures++;
-            printf("  jit-fixed32 %s: no generated code: %s\n", levels[l].name,
-                   info.jit_reason ? info.jit_reason : "(no plan)");
-        }
-        for (unsigned m = 0; plans[0] && plans[1] && m < 2; m++) {
-            uint8_t *out = m ? got : want;
-            for (uint32_t first = 0; first < RECORDS; first += DRAW) {
-                struct vfetch_binding b = { in, (size_t)RECORDS * 16 };
-                struct vfetch_run_params p;
-                vfetch_run_params_init(&p);
-                p.streams = &b;
-                p.num_streams = 1;
-                p.first = first;
-                p.count = RECORDS - first < DRAW ? RECORDS - first : DRAW;
-                p.out = out + (size_t)first * 64;
-                p.out_size = (size_t)p.count * 64;
-                if (vfetch_run(plans[m], &p))
-                    test_failures++;
-            }
-        }
-        test_checks++;
-        for (size_t r = 0; r < RECORDS; r++)
-            if (memcmp(want + 64 * r, got + 64 * r, 64)) {
-                uint32_t a[16], b[16];
-                memcpy(a, want + 64 * r, 64);
-                memcpy(b, got + 64 * r, 64);
-                unsigned s = 0;
-                while (a[s] == b[s])
-                    s++;
-                printf("  jit-fixed32 %s: record %zu slot %u: in %08x: %08x, portable tier %08x\n",
-                       levels[l].name, r, s, in[4 * r + (s % 4 + s / 4) % 4], b[s], a[s]);
-                test_failures++;
-                break;
-            }
-        levels_run++;
-        vfetch_plan_free(plans[0]);
-        vfetch_plan_free(plans[1]);
+        op->write_mask = 0xf;
+        op->dst_slot = (uint16_t)(4 * o);
     }
-    vfetch_set_cpu_mask(mask);
-    vfetch_set_jit_mode(mode);
-    printf("  jit-fixed32: %u values x 4 conversions at %u levels%s\n", RECORDS * 4, levels_run,
-           test_failures == before ? "" : "  FAILED");
+    d.out_slots = 8;
+    compare_tiers("jit-half", &d, (const uint8_t *)in, 16384);
+
+    /* every 11-bit and 10-bit small float: field values i, i + 1024, i / 2 in record i */
+    one_stream_desc(&d, 4);
+    for (uint32_t i = 0; i < 2048; i++)
+        in[i] = (i & 0x7ff) | ((i + 1024) & 0x7ff) << 11 | (i >> 1) << 22;
+    d.num_ops = 1;
+    d.ops[0] = (struct vfetch_op){ .format = VFETCH_FORMAT_UFLOAT_11_11_10,
+                                   .conversion = VFETCH_CONV_FLOAT,
+                                   .count = 3,
+                                   .swizzle = { 0, 1, 2, 3 },
+                                   .write_mask = 0xf };
+    d.out_slots = 4;
+    compare_tiers("jit-ufloat", &d, (const uint8_t *)in, 2048);
+    printf("  jit-fixed32, jit-half, jit-ufloat: 131072 32-bit values x 4 conversions, 65536 "
+           "binary16, 2048 small floats, at %u levels, with and without FTZ+DAZ%s\n",
+           levels_run, test_failures == before ? "" : "  FAILED");
     free(in);
-    free(want);
-    free(got);
 }
 
 void check_jit(void)
@@ -764,5 +829,5 @@ void check_jit(void)
     check_jit_plans();
     check_jit_pass1();
     check_jit_kit_formats();
-    check_jit_fixed32();
+    check_jit_exact_fields();
 }
