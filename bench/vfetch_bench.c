@@ -346,7 +346,7 @@ static void register_plans(void)
                 const int perop = variant == 1, portable = variant == 2;
                 if (perop && l == 0)
                     continue; /* the reference is per-op already */
-                if (portable && (!vfetch_jit_available() || !(levels[l].flags & VFETCH_CPU_AVX2)))
+                if (portable && (!vfetch_jit_available() || !(levels[l].flags & VFETCH_CPU_SSE41)))
                     continue;
                 pd.path = perop ? VFETCH_PATH_PER_OP : VFETCH_PATH_AUTO;
                 vfetch_set_cpu_mask(levels[l].flags);
@@ -363,7 +363,7 @@ static void register_plans(void)
                 }
                 /* and through an index buffer (array streams only), where the JIT is */
                 const int with_indices = !cfg->immediate && !perop &&
-                                         (levels[l].flags & VFETCH_CPU_AVX2);
+                                         (levels[l].flags & VFETCH_CPU_SSE41);
                 for (int indexed = 0; indexed <= with_indices; indexed++)
                     for (size_t i = 0; plan_counts[i]; i++) {
                         struct plan_job *job = calloc(1, sizeof *job);
@@ -511,7 +511,7 @@ static void register_gx_config(const struct gx_config *cfg, const struct gx_outp
         vfetch_gx_plan_info(plan, &info);
         if ((l > 0 && strcmp(plan_level(conv), levels[l].name) != 0) || /* level not built */
             (portable && !vfetch_jit_available()) ||
-            (portable && !(levels[l].flags & VFETCH_CPU_AVX2))) { /* no JIT: the same plan */
+            (portable && !(levels[l].flags & VFETCH_CPU_SSE41))) { /* no JIT: the same plan */
             vfetch_gx_plan_free(plan);
             continue;
         }
@@ -973,7 +973,7 @@ static int print_jit_coverage(void)
                                                      VFETCH_GX_LAYOUT_DOLPHIN };
     unsigned plans = 0, with_code = 0, most_bytes = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+        if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
         for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
@@ -1013,7 +1013,7 @@ static int print_jit_coverage(void)
     /* the benchmark's R300 and Maxwell plans */
     unsigned others = 0, others_code = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+        if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
         for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
@@ -1039,7 +1039,7 @@ static int print_jit_coverage(void)
            "every level with the JIT)\n", others_code, others);
     unsigned mw = 0, mw_code = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        if (!(levels[l].flags & VFETCH_CPU_AVX2) || !level_available(levels[l].flags))
+        if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
         for (size_t c = 0; c < sizeof maxwell_configs / sizeof maxwell_configs[0]; c++)

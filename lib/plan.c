@@ -408,9 +408,12 @@ static void plan_build_jit(struct vfetch_plan *plan)
            way from 256 records (r300-r2 1.4x, r300-skin 0.96x) */
         const struct vfetch_record_prog *rp = plan->record;
         const int groups = rp && plan->jit_code.groups && rp->lanes == 8 && rp->group >= 4;
+        /* a 4-lane program (sse41) of groups of 1-3 records loses at every count measured
+           too (docs/jit.md) */
+        const int narrow = rp && rp->lanes == 4 && rp->group < 4;
         plan->jit_crossover = plan->jit_compare                          ? UINT32_MAX
                               : plan->word_copy                          ? PLAN_JIT_WORD_COPY_CROSSOVER
-                              : !rp || groups                            ? UINT32_MAX
+                              : !rp || groups || narrow                  ? UINT32_MAX
                               : plan->record_size > PLAN_JIT_BIG_RECORD ? PLAN_JIT_BIG_CROSSOVER
                                                                         : PLAN_JIT_RECORD_CROSSOVER;
     }

@@ -367,8 +367,9 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
    indexed attributes; the per-op path never does; a direct word copy's portable copy is as
    fast at every count. */
-static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
+static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise)
 {
+    *vertex_wise = 0;
     const struct vfetch_plan *conv = p->converter;
     unsigned indexed = 0;
     for (unsigned k = 0; k < p->num_copies; k++)
@@ -401,6 +402,13 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p)
     const struct vfetch_record_prog *rp = conv->record;
     if (p->any_indexed || (rp->lanes == 8 && rp->group >= 4))
         return UINT32_MAX;
+    /* A 4-lane program (the sse41 level) of groups of 1-3 records loses to the generated
+       code's vertex-by-vertex loop at every count measured (docs/jit.md); of larger groups it
+       keeps the long draws. */
+    if (rp->lanes == 4 && rp->group < 4) {
+        *vertex_wise = 1;
+        return UINT32_MAX;
+    }
     if (rp->lanes == 8)
         return GX_JIT_SMALL_GROUP_CROSSOVER;
     return GX_JIT_RECORD_CROSSOVER;
@@ -421,10 +429,13 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
 #if VFETCH_HAVE_JIT
     /* Under compare the generated code runs every draw, beside the portable tier. */
     const int compare = mode == VFETCH_JIT_COMPARE;
-    uint32_t crossover = compare ? UINT32_MAX : gx_jit_crossover(p);
+    int vertex_wise = 0;
+    uint32_t crossover = gx_jit_crossover(p, &vertex_wise);
+    if (compare)
+        crossover = UINT32_MAX;
     /* a direct format whose record program the generator cannot emit converts vertex by vertex:
-       the record program keeps the long draws */
-    const uint32_t per_vertex = crossover < GX_JIT_RECORD_CROSSOVER || compare
+       the record program keeps the long draws, unless that loop wins anyway */
+    const uint32_t per_vertex = crossover < GX_JIT_RECORD_CROSSOVER || compare || vertex_wise
                                     ? crossover
                                     : GX_JIT_RECORD_CROSSOVER;
     p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
