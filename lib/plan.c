@@ -428,6 +428,21 @@ int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_p
     return err;
 }
 
+int vfetch_plan_jit_code(const vfetch_plan *plan, struct vfetch_jit_code_view *view)
+{
+    if (!plan || !view)
+        return VFETCH_EINVAL;
+    memset(view, 0, sizeof *view);
+    if (plan->jit) {
+        view->bytes = plan->jit_code.mapping;
+        view->size = plan->jit_code.code_end;
+        view->entry = (size_t)((const uint8_t *)plan->jit_code.entry -
+                               (const uint8_t *)plan->jit_code.mapping);
+        view->address = (uint64_t)(uintptr_t)plan->jit_code.mapping;
+    }
+    return VFETCH_OK;
+}
+
 int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
 {
     static const char *const reasons[] = {

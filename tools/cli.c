@@ -59,14 +59,15 @@ static const struct {
 } usage_entries[] = {
     { "explain r300",
       "  vfetch explain r300 [--psc W0,W1,..] [--ext W0,..] [--sgn-norm W] [--swap N]\n"
-      "                      [--arrays STRIDE:COUNT,..] [--vtx-size N] [--full] [--per-op]\n"
-      "      print the plan R300 VAP_PROG_STREAM_CNTL register words compile to\n" },
+      "                      [--arrays STRIDE:COUNT,..] [--vtx-size N] [--full] [--per-op] [--asm]\n"
+      "      print the plan R300 VAP_PROG_STREAM_CNTL register words compile to, and its\n"
+      "      generated code (--asm: the instructions)\n" },
     { "explain maxwell",
       "  vfetch explain maxwell --attr W0,W1,.. [--stream W0,..] [--instance B0,..]\n"
       "                         [--frequency F0,..] [--default W] [--bmap N,..] [--full]"
-      " [--per-op]\n"
+      " [--per-op] [--asm]\n"
       "      print the plan Maxwell SET_VERTEX_ATTRIBUTE / SET_VERTEX_STREAM_A_FORMAT words\n"
-      "      compile to, and where each ISBE attribute lands\n" },
+      "      compile to, where each ISBE attribute lands, and its generated code\n" },
     { "explain gx",
       "  vfetch explain gx [--vcd-lo W] [--vcd-hi W] [--vat-a W] [--vat-b W] [--vat-c W]\n"
       "                    [--array-stride ATTR=N ..] [--layout L] [--color C] [--per-op] [--asm]\n"
@@ -371,6 +372,8 @@ static int name_index(const char *const *names, unsigned n, const char *text)
     return -1;
 }
 
+static void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm);
+
 static void print_plan(FILE *out, const vfetch_plan *plan)
 {
     const size_t need = vfetch_plan_describe(plan, NULL, 0);
@@ -454,7 +457,7 @@ static unsigned char *read_file_at_most(const char *path, size_t limit, size_t *
 
 static const char *const r300_valued[] = { "--psc", "--ext", "--sgn-norm", "--swap", "--arrays",
                                            "--vtx-size", NULL };
-static const char *const r300_flags[] = { "--full", "--per-op", NULL };
+static const char *const r300_flags[] = { "--full", "--per-op", "--asm", NULL };
 
 /* The options as given (NULL: not given), for naming the one a refusal is about. */
 struct r300_given {
@@ -527,7 +530,7 @@ static int cmd_explain_r300(int argc, char **argv, FILE *out, FILE *errs)
     struct vfetch_r300_desc d;
     vfetch_r300_desc_init(&d);
     struct r300_given g = { NULL, NULL, NULL, NULL, NULL };
-    int per_op = 0, kind, n;
+    int per_op = 0, with_asm = 0, kind, n;
     const char *opt, *val;
     uint32_t words[8];
     while ((kind = next_arg(&a, &opt, &val)) == ARG_OPTION) {
@@ -535,6 +538,8 @@ static int cmd_explain_r300(int argc, char **argv, FILE *out, FILE *errs)
             d.layout = VFETCH_R300_LAYOUT_FULL;
         } else if (!strcmp(opt, "--per-op")) {
             per_op = 1;
+        } else if (!strcmp(opt, "--asm")) {
+            with_asm = 1;
         } else if (!strcmp(opt, "--psc") || !strcmp(opt, "--ext")) {
             if (list_option(&a, opt, val, words, 8, &n))
                 return 1;
@@ -582,6 +587,7 @@ static int cmd_explain_r300(int argc, char **argv, FILE *out, FILE *errs)
             fprintf(out, "  DST_VEC_LOC %2u -> bytes %u..%u\n", loc,
                     4 * vfetch_plan_location(plan, loc), 4 * vfetch_plan_location(plan, loc) + 15);
     fprintf(out, "hash %016llx\n", (unsigned long long)vfetch_plan_hash(plan));
+    print_plan_jit(out, plan, with_asm);
     vfetch_plan_free(plan);
     return 0;
 }
@@ -618,7 +624,7 @@ static const char *const maxwell_type_name[8] = { "(type 0)", "SNORM", "UNORM", 
 
 static const char *const maxwell_valued[] = { "--attr", "--stream", "--instance", "--frequency",
                                               "--default", "--bmap", NULL };
-static const char *const maxwell_flags[] = { "--full", "--per-op", NULL };
+static const char *const maxwell_flags[] = { "--full", "--per-op", "--asm", NULL };
 
 /* A refusal of vfetch_maxwell_compile(), naming the attribute or stream word it is about: the
    first attribute compile checks (those in the Bmap; by default every active one) that breaks
@@ -661,7 +667,7 @@ static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
     struct args a = ARGS("explain maxwell", maxwell_valued, maxwell_flags, argc, argv, out, errs);
     struct vfetch_maxwell_desc d;
     vfetch_maxwell_desc_init(&d);
-    int attributes = 0, kind, n;
+    int attributes = 0, with_asm = 0, kind, n;
     const char *opt, *val, *attr_text = NULL;
     while ((kind = next_arg(&a, &opt, &val)) == ARG_OPTION) {
         uint32_t words[VFETCH_MAXWELL_ATTRIBUTES];
@@ -669,6 +675,8 @@ static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
             d.layout = VFETCH_MAXWELL_LAYOUT_FULL;
         } else if (!strcmp(opt, "--per-op")) {
             d.path = VFETCH_PATH_PER_OP;
+        } else if (!strcmp(opt, "--asm")) {
+            with_asm = 1;
         } else if (!strcmp(opt, "--default")) {
             if (word_option(&a, opt, val, &d.attribute_default))
                 return 1;
@@ -738,6 +746,7 @@ static int cmd_explain_maxwell(int argc, char **argv, FILE *out, FILE *errs)
         fprintf(out, "  every other slot: its default (SET_ATTRIBUTE_DEFAULT 0x%x)\n",
                 d.attribute_default);
     fprintf(out, "hash %016llx\n", (unsigned long long)vfetch_plan_hash(conv));
+    print_plan_jit(out, conv, with_asm);
     vfetch_maxwell_plan_free(plan);
     return 0;
 }
@@ -921,12 +930,12 @@ static const char *const gx_explain_valued[] = { "--vcd-lo", "--vcd-hi", "--vat-
                                                  "--color", NULL };
 static const char *const gx_explain_flags[] = { "--per-op", "--asm", NULL };
 
-/* The generated code, one instruction a line (Zydis's formatter, where the command was built
+/* Generated code, one instruction a line (Zydis's formatter, where the command was built
    with it: it comes with the JIT). */
-static void print_jit_code(FILE *out, const vfetch_gx_plan *plan)
+static void print_jit_code(FILE *out, const struct vfetch_jit_code_view *view)
 {
-    struct vfetch_jit_code_view v;
-    if (vfetch_gx_plan_jit_code(plan, &v) || !v.size)
+    const struct vfetch_jit_code_view v = *view;
+    if (!v.size)
         return;
 #if VFETCH_CLI_ZYDIS
     const uint8_t *b = v.bytes;
@@ -960,8 +969,36 @@ static void print_gx_jit(FILE *out, const vfetch_gx_plan *plan, int with_asm)
     else
         fprintf(out, "jit: %u bytes of generated code (with constants), draws below %u vertices\n",
                 info.jit_code_bytes, info.jit_crossover);
-    if (with_asm)
-        print_jit_code(out, plan);
+    struct vfetch_jit_code_view view;
+    if (with_asm && !vfetch_gx_plan_jit_code(plan, &view))
+        print_jit_code(out, &view);
+}
+
+/* An R300 or Maxwell plan's tier: its generated code for draws without an index buffer (below
+   the crossover) and through one (every count, where a stream is indexed), and with --asm that
+   code; or why it has none. */
+static void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm)
+{
+    struct vfetch_plan_info info;
+    vfetch_plan_info(plan, &info);
+    if (!info.jit) {
+        fprintf(out, "jit: none (%s)\n", info.jit_reason);
+        return;
+    }
+    const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan);
+    int indexed = 0;
+    for (unsigned s = 0; s < d->num_streams; s++)
+        indexed |= d->streams[s].step == VFETCH_STEP_INDEXED && vfetch_plan_stream_extent(plan, s);
+    fprintf(out, "jit: %u bytes of generated code (with constants), ", info.jit_code_bytes);
+    if (info.jit_crossover == UINT32_MAX)
+        fputs("every draw", out);
+    else
+        fprintf(out, "draws without an index buffer below %u records", info.jit_crossover);
+    fputs(indexed ? "; draws through an index buffer at every count (a second entry)\n" : "\n",
+          out);
+    struct vfetch_jit_code_view view;
+    if (with_asm && !vfetch_plan_jit_code(plan, &view))
+        print_jit_code(out, &view);
 }
 
 static int cmd_explain_gx(int argc, char **argv, FILE *out, FILE *errs)

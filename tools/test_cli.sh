@@ -60,6 +60,15 @@ out=$("$tool" explain r300 --psc 0x2002 --vtx-size 3); rc=$?
 check "explain FLOAT_3 exits 0" $rc
 echo "$out" | grep -q "float32 x3"; check "explain shows float32 x3" $?
 echo "$out" | grep -q "DST_VEC_LOC  0 -> bytes 0..15"; check "explain shows where loc 0 lands" $?
+# the plan's tier: generated code (an array stream is indexed: a second entry for index
+# buffers), or why there is none (a build without the JIT)
+out=$("$tool" explain r300 --psc 0x2002 --arrays 3:3 --asm); rc=$?
+check "explain r300 --asm exits 0" $rc
+echo "$out" | grep -Eq '^jit: (none \(.+\)|[0-9]+ bytes of generated code .*draws through an index buffer at every count)'
+check "explain r300 prints the plan's generated code or why there is none" $?
+if echo "$out" | grep -q '^jit: [0-9]'; then
+    echo "$out" | grep -Eq '^  [0-9a-f]{4}  (ret|.*(no disassembler))'; check "explain r300 --asm prints the code" $?
+fi
 
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?
@@ -76,6 +85,7 @@ echo "$out" | grep -q "attribute  1: 0x16000000 stream 0 offset 0: A2B10G10R10 U
 echo "$out" | grep -q "fixed_10_10_10_2 x4 unorm from s0+0 swizzle xyzw mask xyzw -> slots 4..7"; check "explain maxwell: generic 1 at slots 4..7" $?
 echo "$out" | grep -q "VERTEX_ID .*(191) -> slot   8 (written per draw)"; check "explain maxwell: VERTEX_ID after the generics" $?
 echo "$out" | grep -q "output: compact ISBE records, 36 bytes per vertex"; check "explain maxwell: compact record size" $?
+echo "$out" | grep -Eq '^jit: (none \(|[0-9]+ bytes of generated code)'; check "explain maxwell prints its tier" $?
 out=$("$tool" explain maxwell --attr 0x38200000 --stream 0x1010 --full); rc=$?
 echo "$out" | grep -q "output: full ISBE records, 1024 bytes per vertex"; check "explain maxwell --full: 1 KiB records" $?
 "$tool" explain maxwell --attr 0x39400000 --stream 0x1010 2>/dev/null; [ $? -eq 2 ]; check "explain maxwell: 8-bit FLOAT exits 2" $?

@@ -347,6 +347,12 @@ struct vfetch_jit_code_view {
 /** Fill *info for a plan. VFETCH_EINVAL for NULL arguments (info untouched), else 0. */
 int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info);
 
+/** A plan's generated code (`vfetch explain r300|maxwell --asm` prints it): its entry for draws
+    without an index buffer; a plan with an indexed stream has a second one, for draws through
+    an index buffer, after it in the same bytes. A view of 0 bytes where the plan has no code.
+    VFETCH_EINVAL for NULL arguments, else 0. */
+int vfetch_plan_jit_code(const vfetch_plan *plan, struct vfetch_jit_code_view *view);
+
 /** Width of the entries of an index buffer. */
 enum vfetch_index_type {
     VFETCH_INDEX_NONE = 0, /**< no index buffer: indexed streams read record p */

@@ -336,7 +336,7 @@ static void shift_lanes_sse(struct gen *g, const struct shift_forms *f, const ui
             if (count[k] == count[c])
                 lanes |= 1u << k;
         if (!done) { /* every lane at the first count, the others blended over it */
-            x86_op(&g->a, arith ? X86_VPSRAD_X0_X2_I : X86_VPSRLD_X0_X2_I, 0, count[c]);
+            x86_op(&g->a, arith ? X86_VPSRAD_X0_X0_I : X86_VPSRLD_X0_X0_I, 0, count[c]);
         } else {
             x86_op(&g->a, arith ? X86_VPSRAD_X3_X2_I : X86_VPSRLD_X3_X2_I, 0, count[c]);
             E(VBLENDPS_X0_X0_X3_I, 0, lanes);

@@ -327,8 +327,6 @@
     S(VPMULLD_X1_X0_P, VPMULLD, REG(XMM1), REG(XMM0), RIP(16))                              \
     S(VPSRLD_X3_X2_I, VPSRLD, REG(XMM3), REG(XMM2), IMM8)                                   \
     S(VPSRAD_X3_X2_I, VPSRAD, REG(XMM3), REG(XMM2), IMM8)                                   \
-    S(VPSRLD_X0_X2_I, VPSRLD, REG(XMM0), REG(XMM2), IMM8)                                   \
-    S(VPSRAD_X0_X2_I, VPSRAD, REG(XMM0), REG(XMM2), IMM8)                                   \
     S(VBLENDPS_X0_X0_X3_I, VBLENDPS, REG(XMM0), REG(XMM0), REG(XMM3), IMM8)                 \
     S(VPMOVZXWD_X0_X0, VPMOVZXWD, REG(XMM0), REG(XMM0))                                     \
     S(VPAND_X1_X0_P, VPAND, REG(XMM1), REG(XMM0), RIP(16))                                  \
