@@ -1,7 +1,8 @@
 /*
  * The x86-64 generator (docs/jit.md): for a compiled GX format, one function that is
- * vfetch_gx_run's body for it; for a plan run through vfetch_run (up to four streams), one that
- * converts a validated draw's records (vfetch_jit_plan_compile, at the end). A GX draw:
+ * vfetch_gx_run's body for it; for a plan run through vfetch_run, one that converts a
+ * validated draw's records, and where a stream is indexed a second for draws through an index
+ * buffer (vfetch_jit_plan_compile, at the end). A GX draw:
  *
  *   the draw's checks (any failure: a tail jump to vfetch_gx_run_portable, nothing written);
  *   indexed formats, pass 1: every kept vertex's indices (skip values counted; several small
@@ -14,14 +15,16 @@
  *     conversion, the swizzle and constants, the stores its write mask asks for;
  *   the result.
  *
- * Every constant is an immediate or in the code's own pool. AVX2 encodings (VEX, variable
- * shifts, F16C): the code runs at the avx2 and avx512 levels. Registers: rsi the run's
- * parameters (GX; a plan's fourth stream), rdi the vertex (a plan's first stream), r8 an
- * indexed copy's element (a plan's second stream), r9 the skipped count (a plan's third
- * stream), rdx the output record, rcx the vertices left, rax/r10 scratch, r11 pass 1's counter
- * and then the colour tables; xmm0-xmm5 values, ymm6 a record vector's binary16 lanes,
- * ymm6-ymm14 the 8-lane group loop's tables, xmm15 never written (the merge source of partial
- * loads: they depend on nothing).
+ * Every constant is an immediate or in the code's own pool. Two variants: AVX2 encodings (VEX,
+ * variable shifts, F16C) for the avx2 and avx512 levels, and SSE4.1 (each shape's legacy form,
+ * x86_asm.sse; no groups, no 256-bit passes, shifts by lane and binary16 by other means) for
+ * sse41. Registers: rsi the run's parameters (GX; a plan's fourth stream), rdi the vertex (a
+ * plan's first stream), r8 an indexed copy's element (a plan's second stream), r9 the skipped
+ * count (a plan's third stream), rbx, rbp, r12-r15 a plan's next streams (r15 a stream kept in
+ * the frame, loaded for its op), rdx the output record, rcx the vertices left, rax/r10 scratch,
+ * r11 pass 1's counter and then the colour tables; xmm0-xmm5 values, ymm6 a record vector's
+ * binary16 lanes, ymm6-ymm14 the 8-lane group loop's tables, xmm15 never written (the merge
+ * source of partial loads: they depend on nothing).
  */
 #include <stddef.h>
 #include <stdlib.h>
