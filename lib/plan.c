@@ -358,7 +358,7 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
                 plan->record_small = narrow;
                 plan->record_small_run = dsp.record_narrow;
             } else {
-                free(narrow);
+                plan->record_spare = narrow;
             }
         }
     }
@@ -420,11 +420,19 @@ static void plan_build_jit(struct vfetch_plan *plan)
 #endif
 }
 
+void vfetch_plan_drop_spare(struct vfetch_plan *plan)
+{
+    free(plan->record_spare);
+    plan->record_spare = NULL;
+}
+
 int vfetch_plan_compile(const struct vfetch_plan_desc *desc, vfetch_plan **out_plan)
 {
     const int err = vfetch_plan_compile_portable(desc, out_plan);
-    if (!err)
+    if (!err) {
         plan_build_jit(*out_plan);
+        vfetch_plan_drop_spare(*out_plan);
+    }
     return err;
 }
 
@@ -475,6 +483,7 @@ void vfetch_plan_free(vfetch_plan *plan)
     if (plan) {
         free(plan->record);
         free(plan->record_small);
+        free(plan->record_spare);
 #if VFETCH_HAVE_JIT
         vfetch_jit_memory_free(&plan->jit_code);
 #endif

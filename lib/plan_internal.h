@@ -76,6 +76,9 @@ struct vfetch_plan {
         executor. */
     struct vfetch_record_prog *record_small;
     vfetch_record_fn *record_small_run;
+    /** A program lowered and not kept (the 256-bit one an AVX-512 plan dropped), held for
+        the JIT to copy instead of lowering it again; freed once the plan's code is built. */
+    struct vfetch_record_prog *record_spare;
     /** Why record is NULL (enum vfetch_fallback), set at creation. */
     uint8_t fallback;
     /** VFETCH_WORD_COPY_* (vfetch_plan_word_copy): above the reference level, a draw without
@@ -111,6 +114,9 @@ enum {
 int vfetch_plan_word_copy(const struct vfetch_plan *plan);
 
 /** 1 if a stream reads one record for the whole run (constant and instanced streams). */
+/* Drop the program held for the JIT to copy (once the plan's code is built, or not). */
+void vfetch_plan_drop_spare(struct vfetch_plan *plan);
+
 static inline int vfetch_step_fixed(enum vfetch_step step)
 {
     return step == VFETCH_STEP_CONSTANT || step == VFETCH_STEP_INSTANCE;

@@ -60,9 +60,15 @@ static void record_slot_sources(const struct vfetch_plan *plan, struct slot_sour
     }
 }
 
+/* 2^e, exact: its bits where it is a normal float (every use here), ldexpf elsewhere. */
 static float record_pow2(int e)
 {
-    return ldexpf(1.0f, e);
+    if (e < -126 || e > 127)
+        return ldexpf(1.0f, e);
+    const uint32_t bits = (uint32_t)(e + 127) << 23;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
 }
 
 static unsigned record_gcd(unsigned a, unsigned b)
@@ -502,6 +508,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
         return NULL;
     memset(prog, 0, bytes);
     prog->lanes = lanes;
+    prog->wide_windows = wide_windows != 0;
     prog->group = group;
     while ((1u << prog->group_shift) < group)
         prog->group_shift++;

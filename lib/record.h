@@ -194,6 +194,8 @@ struct vfetch_record_prog {
     /** The streams any window reads, so that the loop advances only those. */
     uint32_t num_streams_read;
     uint8_t streams_read[VFETCH_MAX_STREAMS];
+    /** 1 if lowered with the wide windows allowed (a lowering without them may differ). */
+    uint32_t wide_windows;
     struct vfetch_rp_vector vec[];
 };
 

@@ -480,8 +480,11 @@ int vfetch_gx_compile(const struct vfetch_gx_desc *desc, vfetch_gx_plan **out_pl
         if (!err)
             gx_build_gather(p, &dsp);
     }
-    if (!err)
+    if (!err) {
         gx_build_jit(p);
+        if (p->converter)
+            vfetch_plan_drop_spare(p->converter);
+    }
     if (err) {
         vfetch_gx_plan_free(p);
         return err;

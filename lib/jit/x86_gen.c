@@ -1514,11 +1514,33 @@ static void emit_rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsi
 /* A direct format's record program of `lanes` lanes that this generator can emit, or NULL:
    one it cannot lower, one with a pass not emitted here, or one of more vectors than a
    group's code is worth. */
+/* A copy of a program the plan already lowered at `lanes` lanes without the wide windows (the
+   portable tier's, its small-draw one, or the one it dropped), or NULL: lowering is most of a
+   compile, and gives the same program again. */
+static struct vfetch_record_prog *record_copy(const struct vfetch_record_prog *prog,
+                                              unsigned lanes)
+{
+    if (!prog || prog->lanes != lanes || prog->wide_windows)
+        return NULL;
+    const size_t bytes =
+        sizeof(struct vfetch_record_prog) + prog->num_vectors * sizeof(struct vfetch_rp_vector);
+    struct vfetch_record_prog *copy = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (copy)
+        memcpy(copy, prog, bytes);
+    return copy;
+}
+
 static struct vfetch_record_prog *record_for(const struct vfetch_plan *conv, unsigned lanes)
 {
     if (jit_sse()) /* the programs' passes use AVX2 (variable shifts, dword blends) */
         return NULL;
-    struct vfetch_record_prog *prog = vfetch_record_lower(conv, lanes, 0);
+    struct vfetch_record_prog *prog = record_copy(conv->record, lanes);
+    if (!prog)
+        prog = record_copy(conv->record_small, lanes);
+    if (!prog)
+        prog = record_copy(conv->record_spare, lanes);
+    if (!prog)
+        prog = vfetch_record_lower(conv, lanes, 0);
     if (!prog)
         return NULL;
     int ok = prog->num_vectors <= GX_JIT_RP_MAX_VECTORS;
