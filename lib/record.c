@@ -571,14 +571,13 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
             static const enum vfetch_rp_window whole[] = {
                 VFETCH_RP_WINDOW_32, VFETCH_RP_WINDOW_64, VFETCH_RP_WINDOW_128
             };
+            memset(v->hctrl, 0, sizeof v->hctrl); /* vpermb: unused bytes masked */
             for (unsigned w = 0; w < 3 && !ok; w++) {
-                struct vfetch_rp_vector trial = *v;
-                memset(trial.hctrl, 0, sizeof trial.hctrl); /* vpermb: unused bytes masked */
-                /* (a window that does not fit changes nothing, window_end included) */
-                if (record_window(plan, &trial, lane_slot, lane_vertex, 0, lanes,
+                /* (a window that does not fit changes nothing, window_end included: no copy
+                   of the vector to try it on) */
+                if (record_window(plan, v, lane_slot, lane_vertex, 0, lanes,
                                   vfetch_rp_window_bytes(whole[w]), 0, limit, prog->window_end)) {
-                    trial.window = (uint8_t)whole[w];
-                    *v = trial;
+                    v->window = (uint8_t)whole[w];
                     ok = 1;
                 }
             }

@@ -65,10 +65,16 @@ static int fits8(int64_t v)
     return v >= -128 && v <= 127;
 }
 
-static void put_le(uint8_t *p, int64_t v, unsigned n)
+/* A field of n bytes (1, 2, 4 or 8), little-endian as x86 stores it: the host's order. */
+static inline void put_le(uint8_t *p, int64_t v, unsigned n)
 {
-    for (unsigned k = 0; k < n; k++)
-        p[k] = (uint8_t)((uint64_t)v >> (8 * k));
+    const uint64_t w = (uint64_t)v;
+    switch (n) {
+    case 1: p[0] = (uint8_t)w; break;
+    case 2: { const uint16_t h = (uint16_t)w; memcpy(p, &h, 2); break; }
+    case 4: { const uint32_t d = (uint32_t)w; memcpy(p, &d, 4); break; }
+    default: memcpy(p, &w, 8); break;
+    }
 }
 
 void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
@@ -92,7 +98,12 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
         return;
     }
     uint8_t *p = a->buf + a->len;
-    memcpy(p, e->bytes, e->len);
+    /* the whole encoding where the buffer has room (the bytes past the instruction are the
+       next one's to write): one fixed-size copy */
+    if (a->cap - a->len >= X86_ENCODING_MAX)
+        memcpy(p, e->bytes, X86_ENCODING_MAX);
+    else
+        memcpy(p, e->bytes, e->len);
     if (e->disp_size)
         put_le(p + e->disp_at, rip ? disp - (int64_t)(a->runtime + a->len + e->len) : disp,
                e->disp_size);
