@@ -506,7 +506,9 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     struct vfetch_record_prog *prog = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!prog)
         return NULL;
-    memset(prog, 0, bytes);
+    /* the header now, each vector when its turn comes: a plan the lowering refuses (at its
+       first vectors, mostly) zeroes no more than it looked at */
+    memset(prog, 0, sizeof *prog);
     prog->lanes = lanes;
     prog->wide_windows = wide_windows != 0;
     prog->group = group;
@@ -546,6 +548,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
 
     for (unsigned k = 0; k < num_vectors; k++) {
         struct vfetch_rp_vector *v = &prog->vec[k];
+        memset(v, 0, sizeof *v);
         const struct slot_source *lane_slot[VFETCH_RP_LANES];
         unsigned lane_vertex[VFETCH_RP_LANES];
         for (unsigned i = 0; i < lanes; i++) {

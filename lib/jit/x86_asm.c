@@ -30,26 +30,57 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
         a->failed = 1;
 }
 
-uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
+/* A table (more than two entries): one the assembly holds already, else placed below the
+   tables at the pool's end. */
+static uint64_t x86_table(struct x86_asm *a, const void *bytes, unsigned entries)
 {
     const size_t n = 16 * (size_t)entries;
-    /* a 32-byte one is aligned (an even entry); a table may start at any entry */
-    const size_t step = entries == 2 ? 2 : 1;
-    uint64_t first, at_i;
+    for (unsigned t = 0; t < a->num_tables; t++)
+        if (a->table_entries[t] == entries && !memcmp(a->buf + 16 * a->table_at[t], bytes, n))
+            return a->runtime + 16 * a->table_at[t];
+    if (a->num_tables == sizeof a->table_at / sizeof a->table_at[0] ||
+        a->pool_used + a->pool_top + entries > a->pool_cap) {
+        a->failed = 1;
+        return a->runtime;
+    }
+    a->pool_top += entries;
+    const size_t at = a->pool_cap - a->pool_top;
+    a->table_at[a->num_tables] = at;
+    a->table_entries[a->num_tables++] = entries;
+    memcpy(a->buf + 16 * at, bytes, n);
+    return a->runtime + 16 * at;
+}
+
+uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
+{
+    if (entries > 2)
+        return x86_table(a, bytes, entries);
+    const size_t n = 16 * (size_t)entries;
+    uint64_t first;
     memcpy(&first, bytes, 8);
-    for (size_t i = 0; i + entries <= a->pool_used; i += step) {
-        memcpy(&at_i, a->buf + 16 * i, 8); /* most entries differ in their first 8 bytes */
-        if (at_i == first && !memcmp(a->buf + 16 * i, bytes, n))
+    /* the same constant placed before (a 32-byte one is always found as placed: aligned) */
+    const unsigned mask = sizeof a->pool_hash / sizeof a->pool_hash[0] - 1;
+    unsigned h = (unsigned)((first * 0x9e3779b97f4a7c15ull) >> 56) ^ entries;
+    for (h &= mask; a->pool_hash[h]; h = (h + 1) & mask) {
+        const size_t i = a->pool_hash[h] - 1u;
+        if (i + entries <= a->pool_used && !memcmp(a->buf + 16 * i, bytes, n) &&
+            (entries == 1 || i % 2 == 0))
             return a->runtime + 16 * i;
     }
     /* a 32-byte constant on a 32-byte boundary: no load of it splits a cache line */
-    if (entries == 2 && a->pool_used % 2 && a->pool_used < a->pool_cap)
+    if (entries == 2 && a->pool_used % 2 && a->pool_used + a->pool_top < a->pool_cap)
         memset(a->buf + 16 * a->pool_used++, 0, 16);
-    if (a->pool_used + entries > a->pool_cap) {
+    if (a->pool_used + a->pool_top + entries > a->pool_cap) {
         a->failed = 1;
         return a->runtime;
     }
     const size_t at = 16 * a->pool_used;
+    /* (a full table, three quarters of its slots: later constants are not found again, only
+       stored again) */
+    if (a->pool_hashed < 3 * (mask + 1) / 4 && a->pool_used < UINT16_MAX) {
+        a->pool_hash[h] = (uint16_t)(a->pool_used + 1);
+        a->pool_hashed++;
+    }
     a->pool_used += entries;
     memcpy(a->buf + at, bytes, n);
     return a->runtime + at;
@@ -156,5 +187,5 @@ int x86_finish(struct x86_asm *a)
 
 size_t x86_bytes_used(const struct x86_asm *a)
 {
-    return a->len - 16 * (a->pool_cap - a->pool_used);
+    return a->len - 16 * (a->pool_cap - a->pool_used - a->pool_top);
 }

@@ -37,8 +37,17 @@ struct x86_asm {
     struct { size_t at; unsigned label; } fixup[X86_MAX_FIXUPS]; /**< rel32 fields to patch */
     unsigned num_fixups;
     unsigned ops;       /**< instructions appended (to compare two ways by emitting both) */
-    /** The constant pool: 16-byte entries at the start of the buffer, reserved up front. */
-    size_t pool_cap, pool_used;
+    /** The constant pool: 16-byte entries at the start of the buffer, reserved up front;
+        constants of one or two entries from its start (pool_used), tables from its end
+        (pool_top entries, each table's place in table_at/table_entries), so that a search for
+        a constant never walks a table. */
+    size_t pool_cap, pool_used, pool_top;
+    size_t table_at[8];
+    unsigned table_entries[8], num_tables;
+    /** The constants of one or two entries by their first 8 bytes (open addressing): each
+        slot 0 or 1 + its entry in the pool; the number in use. */
+    uint16_t pool_hash[256];
+    unsigned pool_hashed;
 };
 
 /** Start an assembly into buf (cap bytes, running at runtime), with room for pool_entries
@@ -49,7 +58,8 @@ void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
 /** The run-time address of a 16-byte constant in the pool (deduplicated). */
 uint64_t x86_const(struct x86_asm *a, const void *bytes16);
 
-/** The same for a constant of `entries` 16-byte entries (a 32-byte vector: 2). */
+/** The same for a constant of `entries` 16-byte entries (a 32-byte vector: 2, 32-byte
+    aligned; more: a table, deduplicated among the tables). */
 uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries);
 
 /** Append one instruction: `disp` is its memory operand's displacement (for a pool operand,

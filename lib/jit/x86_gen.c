@@ -173,6 +173,7 @@ struct gen {
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
     uint64_t reg_const[GX_JIT_CONST_REGS];
     unsigned num_reg_consts, counting, num_counted;
+    const struct vfetch_record_prog *counted_for; /* the 8-lane program counted (choose_groups) */
     struct { uint64_t at; unsigned uses; } counted[GX_JIT_COUNTED];
 };
 
@@ -1579,13 +1580,16 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
         /* The constants the vectors use most, into ymm8..ymm14 once: the loop body emitted
            once to count them (then taken back), the registers loaded, the body emitted again. */
         const size_t len = a->len;
-        g->counting = 1;
-        g->num_counted = 0;
-        g->rp_src = g->rp_dst = 0;
-        for (unsigned k = 0; k < prog->num_vectors; k++)
-            emit_rp_vector(g, &prog->vec[k], prog->lanes,
-                           (prog->group - 1) * g->vsize + g->readable[0]);
-        g->counting = 0;
+        if (g->counted_for != prog) { /* else choose_groups counted them */
+            g->counting = 1;
+            g->num_counted = 0;
+            g->rp_src = g->rp_dst = 0;
+            for (unsigned k = 0; k < prog->num_vectors; k++)
+                emit_rp_vector(g, &prog->vec[k], prog->lanes,
+                               (prog->group - 1) * g->vsize + g->readable[0]);
+            g->counting = 0;
+        }
+        g->counted_for = NULL;
         a->len = len;
         /* ymm6 holds binary16 lanes where a vector has them: the constants start at ymm7 */
         unsigned first = 0;
@@ -1765,15 +1769,23 @@ static void choose_groups(struct gen *g, struct vfetch_record_prog **wide,
         if (!prog)
             continue;
         g->rp_src = g->rp_dst = 0;
+        /* the 8-lane program's constants counted on the way (emit_record_groups needs them) */
+        g->counting = prog->lanes == 8;
+        if (g->counting)
+            g->num_counted = 0;
         for (unsigned v = 0; v < prog->num_vectors; v++)
             emit_rp_vector(g, &prog->vec[v], prog->lanes,
                            (prog->group - 1) * g->vsize + g->readable[0]);
+        g->counting = 0;
+        g->counted_for = prog->lanes == 8 ? prog : g->counted_for;
         /* and the loop's steps, compare and branch, once an iteration */
         const unsigned unroll = group_unroll(prog);
         const unsigned iteration = (a->ops - ops) * unroll + 5;
         a->len = len;
         a->ops = ops;
         if (iteration >= one * prog->group * unroll) {
+            if (g->counted_for == prog)
+                g->counted_for = NULL;
             free(prog);
             *progs[k] = NULL;
         }
