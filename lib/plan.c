@@ -440,14 +440,7 @@ int vfetch_plan_jit_code(const vfetch_plan *plan, struct vfetch_jit_code_view *v
 {
     if (!plan || !view)
         return VFETCH_EINVAL;
-    memset(view, 0, sizeof *view);
-    if (plan->jit) {
-        view->bytes = plan->jit_code.mapping;
-        view->size = plan->jit_code.code_end;
-        view->entry = (size_t)((const uint8_t *)plan->jit_code.entry -
-                               (const uint8_t *)plan->jit_code.mapping);
-        view->address = (uint64_t)(uintptr_t)plan->jit_code.mapping;
-    }
+    vfetch_jit_view(&plan->jit_code, plan->jit != NULL, view);
     return VFETCH_OK;
 }
 

@@ -550,14 +550,7 @@ int vfetch_gx_plan_jit_code(const vfetch_gx_plan *plan, struct vfetch_jit_code_v
 {
     if (!plan || !view)
         return VFETCH_EINVAL;
-    memset(view, 0, sizeof *view);
-    if (plan->jit_entry) {
-        view->bytes = plan->jit_code.mapping;
-        view->size = plan->jit_code.code_end;
-        view->entry = (size_t)((const uint8_t *)plan->jit_code.entry -
-                               (const uint8_t *)plan->jit_code.mapping);
-        view->address = (uint64_t)(uintptr_t)plan->jit_code.mapping;
-    }
+    vfetch_jit_view(&plan->jit_code, plan->jit_entry != NULL, view);
     return VFETCH_OK;
 }
 

@@ -50,6 +50,20 @@ int vfetch_jit_memory_open(size_t bytes, uint8_t **rw, uint8_t **rx, struct vfet
     VFETCH_ENOMEM (the mapping is then released). */
 int vfetch_jit_memory_seal(struct vfetch_jit_code *code, size_t used);
 
+/** A view of a plan's code for a disassembler (vfetch_*_plan_jit_code): zero bytes where the
+    plan has none (has_code 0). */
+static inline void vfetch_jit_view(const struct vfetch_jit_code *code, int has_code,
+                                   struct vfetch_jit_code_view *view)
+{
+    *view = (struct vfetch_jit_code_view){ 0 };
+    if (!has_code)
+        return;
+    view->bytes = code->mapping;
+    view->size = code->code_end;
+    view->entry = (size_t)((const uint8_t *)code->entry - (const uint8_t *)code->mapping);
+    view->address = (uint64_t)(uintptr_t)code->mapping;
+}
+
 /** Release a code mapping (sealed or not). NULL and zeroed codes are allowed. */
 void vfetch_jit_memory_free(struct vfetch_jit_code *code);
 

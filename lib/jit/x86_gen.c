@@ -1654,55 +1654,53 @@ static void copy_step(struct gen *g, int wide, int32_t disp, int bswap, uint64_t
     x86_op(&g->a, wide ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, disp, 0);
 }
 
+/* Of rax >= step bytes (a multiple of 4) from rdi to rdx: `step` (16, or 32 in ymm) at a
+   time, the last `step` again where they overlap the previous ones (the same bytes written
+   twice: source and output do not overlap); then on to `end`. */
+static void copy_steps(struct gen *g, unsigned step, int bswap, uint64_t ctrl, unsigned end)
+{
+    struct x86_asm *a = &g->a;
+    const int wide = step == 32;
+    const unsigned loop = x86_label(a), done = x86_label(a);
+    x86_bind(a, loop);
+    copy_step(g, wide, 0, bswap, ctrl);
+    E(ADD_RDI_I, 0, step);
+    E(ADD_RDX_I, 0, step);
+    E(SUB_RAX_I, 0, step);
+    E(CMP_RAX_I, 0, step);
+    x86_jump(a, X86_JNB, loop);
+    E(TEST_RAX_RAX, 0, 0);
+    x86_jump(a, X86_JZ, done);
+    E(ADD_RDI_RAX, 0, 0);
+    E(ADD_RDX_RAX, 0, 0);
+    copy_step(g, wide, -(int32_t)step, bswap, ctrl);
+    x86_bind(a, done);
+    if (wide)
+        E(VZEROUPPER, 0, 0);
+    x86_jump(a, X86_JMP, end);
+}
+
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
    and the output stride is the vertex size): count * size bytes (a multiple of 4), 32 at a
-   time and the last 32 again where they overlap the previous step (the same bytes written
-   twice: source and output do not overlap); 16 and 16 below 32 bytes; words below 16. */
+   time (SSE4.1: 16) and the last 32 again where they overlap the previous step; 16 and 16
+   below 32 bytes; words below 16. */
 static void emit_word_copy(struct gen *g, int bswap)
 {
     static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
                                          8,  15, 14, 13, 12, 3,  2,  1,  0,  7,  6,
                                          5,  4,  11, 10, 9,  8,  15, 14, 13, 12 };
     struct x86_asm *a = &g->a;
-    const unsigned wide = x86_label(a), wide_end = x86_label(a), half = x86_label(a),
-                   word = x86_label(a), end = x86_label(a);
+    const unsigned half = x86_label(a), word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
     E(IMUL_RAX_RCX_I, 0, g->vsize);
-    if (a->sse) { /* 16 bytes at a time, the last 16 again where they overlap */
-        const unsigned step = x86_label(a);
+    if (a->sse) { /* 16 bytes at a time */
         E(CMP_RAX_I, 0, 16);
         x86_jump(a, X86_JB, word);
-        x86_bind(a, step);
-        copy_step(g, 0, 0, bswap, ctrl);
-        E(ADD_RDI_I, 0, 16);
-        E(ADD_RDX_I, 0, 16);
-        E(SUB_RAX_I, 0, 16);
-        E(CMP_RAX_I, 0, 16);
-        x86_jump(a, X86_JNB, step);
-        E(TEST_RAX_RAX, 0, 0);
-        x86_jump(a, X86_JZ, end);
-        E(ADD_RDI_RAX, 0, 0);
-        E(ADD_RDX_RAX, 0, 0);
-        copy_step(g, 0, -16, bswap, ctrl);
-        x86_jump(a, X86_JMP, end);
+        copy_steps(g, 16, bswap, ctrl, end);
     } else {
         E(CMP_RAX_I, 0, 32);
         x86_jump(a, X86_JB, half);
-        x86_bind(a, wide);
-        copy_step(g, 1, 0, bswap, ctrl);
-        E(ADD_RDI_I, 0, 32);
-        E(ADD_RDX_I, 0, 32);
-        E(SUB_RAX_I, 0, 32);
-        E(CMP_RAX_I, 0, 32);
-        x86_jump(a, X86_JNB, wide);
-        E(TEST_RAX_RAX, 0, 0);
-        x86_jump(a, X86_JZ, wide_end);
-        E(ADD_RDI_RAX, 0, 0); /* the last 32 bytes, again in part */
-        E(ADD_RDX_RAX, 0, 0);
-        copy_step(g, 1, -32, bswap, ctrl);
-        x86_bind(a, wide_end);
-        E(VZEROUPPER, 0, 0);
-        x86_jump(a, X86_JMP, end);
+        copy_steps(g, 32, bswap, ctrl, end);
         x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
         E(CMP_RAX_I, 0, 16);
         x86_jump(a, X86_JB, word);
