@@ -185,6 +185,7 @@ static const char *const error_names[] = {
     "VFETCH_ETEXEL_RESERVED_YUV_MODE", "VFETCH_ETEXEL_YUV_FORMAT", "VFETCH_ETEXEL_POW2FIX_FORMAT",
     "VFETCH_ETEXEL_RGBA8_INEXACT", "VFETCH_ETEXEL_SURFACE_LAYOUT", "VFETCH_ETEXEL_REGION", "VFETCH_ETEXEL_SHORT_SURFACE",
     "VFETCH_EGX_TEXTURE_FORMAT", "VFETCH_EGX_TLUT_FORMAT", "VFETCH_EGX_SHORT_PALETTE",
+    "VFETCH_EPRIM_TYPE", "VFETCH_EPRIM_INDEX_RANGE",
 };
 _Static_assert(sizeof error_names / sizeof error_names[0] == -VFETCH_ECOUNT,
                "a name for every error code of include/vfetch/vfetch.h");

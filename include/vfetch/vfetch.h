@@ -178,7 +178,12 @@ enum vfetch_error {
     VFETCH_ETEXEL_REGION = -35,        /**< the region is not inside the surface */
     VFETCH_ETEXEL_SHORT_SURFACE = -36, /**< the surface buffer ends before the texels read */
 
-    VFETCH_ECOUNT = -40 /**< one below the lowest code (not an error code) */
+    /* Primitives and index buffers (vfetch/prim.h). */
+    VFETCH_EPRIM_TYPE = -40,        /**< a primitive word the front-end does not define */
+    VFETCH_EPRIM_INDEX_RANGE = -41, /**< an index a draw writes would not fit the output width,
+                                         or would be the restart index */
+
+    VFETCH_ECOUNT = -42 /**< one below the lowest code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

@@ -1,0 +1,151 @@
+/*
+ * vfetch/prim.h: guest primitives to host index buffers.
+ *
+ * An emulator's vertex pipeline converts a guest draw's vertices (vfetch_gx_run and the other
+ * families) and turns its primitive into something the host draws: hosts lack quads, fans and
+ * polygons, and some lack primitive restart. A primitive plan is compiled once from the guest's
+ * primitive word and the emulator's options (host restart, output width, line and point
+ * expansion); each draw is then one call with its vertex count and where its vertices start in
+ * the host vertex buffer, and writes the draw's indices.
+ *
+ * GameCube/Wii (VFETCH_PRIM_GX): the draw command's primitive, the orders byte-identical to
+ * Dolphin's IndexGenerator in each of its four modes (restart on/off x line/point expansion
+ * on/off), its odd cases included; docs/prim.md has every order.
+ *
+ * Contract as in the other families: a description with defaults (vfetch_prim_desc_init),
+ * compiled to an immutable plan that threads may share, run per draw, info, free; every error a
+ * distinct negative code (vfetch.h), nothing written on error.
+ */
+#ifndef VFETCH_PRIM_H
+#define VFETCH_PRIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfetch/vfetch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Whose primitive words a plan reads. */
+enum vfetch_prim_frontend {
+    VFETCH_PRIM_GX = 0, /**< GameCube/Wii draw commands */
+};
+
+/** GX draw commands' primitives: the command byte with its VAT bits (2:0) clear. */
+enum vfetch_gx_primitive {
+    VFETCH_GX_QUADS = 0x80,
+    VFETCH_GX_QUADS_2 = 0x88, /**< drawn as QUADS (as Dolphin does) */
+    VFETCH_GX_TRIANGLES = 0x90,
+    VFETCH_GX_TRIANGLE_STRIP = 0x98,
+    VFETCH_GX_TRIANGLE_FAN = 0xA0,
+    VFETCH_GX_LINES = 0xA8,
+    VFETCH_GX_LINE_STRIP = 0xB0,
+    VFETCH_GX_POINTS = 0xB8,
+};
+
+/** What the host draws a plan's indices as. */
+enum vfetch_prim_topology {
+    VFETCH_TOPOLOGY_POINT_LIST = 0,
+    VFETCH_TOPOLOGY_LINE_LIST = 1,
+    VFETCH_TOPOLOGY_TRIANGLE_LIST = 2,
+    VFETCH_TOPOLOGY_TRIANGLE_STRIP = 3, /**< with primitive restart */
+};
+
+/** A primitive plan's options: the guest's primitive, and what the host can draw. */
+struct vfetch_prim_desc {
+    /** Whose primitive words `primitive` is. Default VFETCH_PRIM_GX. */
+    enum vfetch_prim_frontend frontend;
+    /** The guest primitive. GX: an enum vfetch_gx_primitive value (a draw command byte with
+        its VAT bits clear; any other value is VFETCH_EPRIM_TYPE). No default. */
+    uint32_t primitive;
+    /** Nonzero: the host has primitive restart, and triangles go out as strips, each ended by
+        the restart index (the output width's all-ones value: 0xFFFF, 0xFFFFFFFF). 0 (the
+        default): lists. Points and lines do not depend on it unless expanded. */
+    uint8_t restart;
+    /** Nonzero: lines and points are expanded to quads in the host's vertex shader (Dolphin's
+        "VS line/point expansion"): each index is vertex * 4 + corner (the shader reads the
+        vertex as index >> 2, the corner as its low two bits), drawn as triangles (strips with
+        restart). Triangle primitives ignore it. Default 0. */
+    uint8_t expand_lines_points;
+    /** The output's index width: VFETCH_INDEX_U16 (the default) or VFETCH_INDEX_U32. */
+    enum vfetch_index_type index_type;
+};
+
+/** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices. */
+void vfetch_prim_desc_init(struct vfetch_prim_desc *desc);
+
+/** An immutable compiled primitive plan. */
+typedef struct vfetch_prim_plan vfetch_prim_plan;
+
+/**
+ * Compile a description. VFETCH_EINVAL (NULL arguments, a frontend or index_type out of
+ * range), VFETCH_EPRIM_TYPE (a primitive the frontend does not define), VFETCH_ENOMEM.
+ */
+int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **out_plan);
+
+/** Free a plan. NULL is allowed. */
+void vfetch_prim_plan_free(vfetch_prim_plan *plan);
+
+/** What a plan writes. */
+struct vfetch_prim_plan_info {
+    /** What the host draws the indices as. */
+    enum vfetch_prim_topology topology;
+    /** Bytes per index (2, 4). */
+    uint32_t index_bytes;
+    /** The restart index the plan writes (0 without restart). */
+    uint32_t restart_index;
+    /** Nonzero where an index is vertex * 4 + corner (expanded lines and points). */
+    uint32_t expanded;
+    /** The ISA level of its kernel ("c" for the reference). */
+    const char *level;
+};
+
+/** Fill *info. VFETCH_EINVAL for NULL arguments, else 0. */
+int vfetch_prim_plan_info(const vfetch_prim_plan *plan, struct vfetch_prim_plan_info *info);
+
+/**
+ * The number of indices a draw of `count` vertices writes (docs/prim.md has the formula per
+ * primitive and option): what out_capacity must hold. SIZE_MAX if it would not fit a size_t.
+ */
+size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count);
+
+/** One draw. */
+struct vfetch_prim_run_params {
+    /** The guest draw's vertices (any number, 0 included; vertices a primitive cannot use,
+        such as a triangle list's last count % 3, write nothing). */
+    uint32_t count;
+    /** The host vertex of the draw's first vertex: its vertices are base_index ..
+        base_index + count - 1 (Dolphin's base index: the vertices already in the batch). */
+    uint32_t base_index;
+    /** Where the indices go (of the plan's width, aligned to it), out_capacity of them. */
+    void *out;
+    size_t out_capacity;
+};
+
+/** What a draw wrote. */
+struct vfetch_prim_result {
+    /** Indices written: out[0 .. written). */
+    size_t written;
+};
+
+/** Zero everything. */
+void vfetch_prim_run_params_init(struct vfetch_prim_run_params *params);
+
+/**
+ * Write a draw's indices. Checks first, then writes: VFETCH_EINVAL (NULL plan or params, NULL
+ * or misaligned out with indices to write), VFETCH_EOVERFLOW (the index count does not fit a
+ * size_t), VFETCH_EPRIM_INDEX_RANGE (an index the draw writes would not fit the output width,
+ * or would equal the restart index: base_index + count - 1, times 4 plus 3 where expanded,
+ * must stay below it), VFETCH_ESHORT_OUTPUT (out_capacity below vfetch_prim_index_count). On
+ * error nothing is written and *result is untouched. result may be NULL.
+ */
+int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
+                    struct vfetch_prim_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

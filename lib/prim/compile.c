@@ -1,0 +1,263 @@
+/*
+ * Primitive plans (vfetch/prim.h): a guest primitive and the host's options compiled to a mode
+ * and its affine program laid out for the level's kernel; a draw checked (index count, range,
+ * room), then written: the groups by the kernel, the tail here, or the whole draw by the
+ * reference at the reference level.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "prim/prim_internal.h"
+
+void vfetch_prim_desc_init(struct vfetch_prim_desc *desc)
+{
+    if (!desc)
+        return;
+    memset(desc, 0, sizeof *desc);
+    desc->frontend = VFETCH_PRIM_GX;
+    desc->index_type = VFETCH_INDEX_U16;
+}
+
+void vfetch_prim_run_params_init(struct vfetch_prim_run_params *params)
+{
+    if (params)
+        memset(params, 0, sizeof *params);
+}
+
+/* A GX draw command's primitive, or -1. QUADS_2 is drawn as QUADS (Dolphin). */
+static int gx_kind(uint32_t primitive)
+{
+    switch (primitive) {
+    case VFETCH_GX_QUADS:
+    case VFETCH_GX_QUADS_2: return PRIM_QUADS;
+    case VFETCH_GX_TRIANGLES: return PRIM_TRIANGLES;
+    case VFETCH_GX_TRIANGLE_STRIP: return PRIM_TRIANGLE_STRIP;
+    case VFETCH_GX_TRIANGLE_FAN: return PRIM_TRIANGLE_FAN;
+    case VFETCH_GX_LINES: return PRIM_LINES;
+    case VFETCH_GX_LINE_STRIP: return PRIM_LINE_STRIP;
+    case VFETCH_GX_POINTS: return PRIM_POINTS;
+    default: return -1;
+    }
+}
+
+static enum vfetch_prim_topology topology_of(const struct prim_mode *m)
+{
+    const int triangles = m->kind <= PRIM_TRIANGLE_FAN || m->expand;
+    if (triangles)
+        return m->restart ? VFETCH_TOPOLOGY_TRIANGLE_STRIP : VFETCH_TOPOLOGY_TRIANGLE_LIST;
+    return m->kind == PRIM_POINTS ? VFETCH_TOPOLOGY_POINT_LIST : VFETCH_TOPOLOGY_LINE_LIST;
+}
+
+/* The program's vectors for a kernel of `lanes` indices a vector of `bytes` bytes each. */
+static void lay_out(const struct prim_program *p, uint32_t restart_index, int wide,
+                    uint32_t lanes, struct prim_vectors *v)
+{
+    memset(v, 0, sizeof *v);
+    v->per_group = p->per_group;
+    v->lanes = lanes;
+    for (uint32_t k = 0; k < p->per_group; k++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            const uint32_t flat = k * lanes + l, g = flat / p->per_group, j = flat % p->per_group;
+            const int restart = p->restart_lanes >> j & 1;
+            const uint32_t first = restart ? restart_index : (uint32_t)(p->start[j] + (int32_t)g * p->step[j]);
+            const uint32_t step = restart ? 0 : (uint32_t)p->step[j] * lanes;
+            const uint32_t takes = restart ? 0 : 0xffffffffu;
+            if (wide) {
+                memcpy(&v->first[k][4 * l], &first, 4);
+                memcpy(&v->step[k][4 * l], &step, 4);
+                memcpy(&v->takes_base[k][4 * l], &takes, 4);
+            } else {
+                const uint16_t f = (uint16_t)first, s = (uint16_t)step, t = (uint16_t)takes;
+                memcpy(&v->first[k][2 * l], &f, 2);
+                memcpy(&v->step[k][2 * l], &s, 2);
+                memcpy(&v->takes_base[k][2 * l], &t, 2);
+            }
+        }
+}
+
+int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **out_plan)
+{
+    if (!desc || !out_plan)
+        return VFETCH_EINVAL;
+    if (desc->frontend != VFETCH_PRIM_GX ||
+        (desc->index_type != VFETCH_INDEX_U16 && desc->index_type != VFETCH_INDEX_U32))
+        return VFETCH_EINVAL;
+    const int kind = gx_kind(desc->primitive);
+    if (kind < 0)
+        return VFETCH_EPRIM_TYPE;
+    struct vfetch_prim_plan *plan = aligned_alloc(64, sizeof *plan);
+    if (!plan)
+        return VFETCH_ENOMEM;
+    memset(plan, 0, sizeof *plan);
+    plan->desc = *desc;
+    plan->mode = (struct prim_mode){
+        .kind = (enum prim_kind)kind,
+        .restart = desc->restart != 0,
+        /* expansion changes lines and points only */
+        .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES,
+        .wide = desc->index_type == VFETCH_INDEX_U32,
+    };
+    plan->topology = topology_of(&plan->mode);
+    plan->restart_index = !plan->mode.restart ? 0 : plan->mode.wide ? 0xffffffffu : 0xffffu;
+    vfetch_prim_program(&plan->mode, &plan->program);
+    struct vfetch_prim_dsp dsp;
+    vfetch_prim_dsp_init(&dsp, vfetch_cpu_allowed());
+    plan->blocks = plan->mode.wide ? dsp.blocks32 : dsp.blocks16;
+    plan->level = plan->blocks ? dsp.level : "c";
+    if (plan->blocks)
+        lay_out(&plan->program, plan->mode.wide ? plan->restart_index : (uint16_t)plan->restart_index,
+                plan->mode.wide, dsp.vec_bytes / (plan->mode.wide ? 4 : 2), &plan->vectors);
+    *out_plan = plan;
+    return VFETCH_OK;
+}
+
+void vfetch_prim_plan_free(vfetch_prim_plan *plan)
+{
+    free(plan);
+}
+
+int vfetch_prim_plan_info(const vfetch_prim_plan *plan, struct vfetch_prim_plan_info *info)
+{
+    if (!plan || !info)
+        return VFETCH_EINVAL;
+    memset(info, 0, sizeof *info);
+    info->topology = plan->topology;
+    info->index_bytes = plan->mode.wide ? 4 : 2;
+    info->restart_index = plan->restart_index;
+    info->expanded = (uint32_t)plan->mode.expand;
+    info->level = plan->level;
+    return VFETCH_OK;
+}
+
+/*
+ * The indices after the last whole group (group `groups`, vertex v0 = its first): where out is
+ * NULL, only counted. QUADS: three vertices left draw one triangle; a strip with restart ends
+ * with the restart index; a strip without, an odd triangle count's last triangle; a fan with
+ * restart, the two or one triangles past its strips of three.
+ */
+static size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64_t groups,
+                        uint64_t base, uint32_t restart_index, void *out)
+{
+    uint64_t v[5];
+    size_t n = 0;
+    const uint64_t b = base, c = count;
+    switch (m->kind) {
+    case PRIM_QUADS:
+        if (c % 4 == 3) {
+            v[n++] = b + c - 3;
+            v[n++] = b + c - 2;
+            v[n++] = b + c - 1;
+            if (m->restart)
+                v[n++] = restart_index;
+        }
+        break;
+    case PRIM_TRIANGLE_STRIP:
+        if (m->restart) {
+            v[n++] = restart_index;
+        } else if (c >= 3 && (c - 2) % 2) {
+            const uint64_t k = b + 2 * groups;
+            v[n++] = k;
+            v[n++] = k + 1;
+            v[n++] = k + 2;
+        }
+        break;
+    case PRIM_TRIANGLE_FAN:
+        if (m->restart && c >= 3) {
+            const uint64_t t = c - 2, k = 3 * groups;
+            if (t - k == 2) {
+                v[n++] = b + k + 1;
+                v[n++] = b + k + 2;
+                v[n++] = b;
+                v[n++] = b + k + 3;
+                v[n++] = restart_index;
+            } else if (t - k == 1) {
+                v[n++] = b;
+                v[n++] = b + k + 1;
+                v[n++] = b + k + 2;
+                v[n++] = restart_index;
+            }
+        }
+        break;
+    default: break;
+    }
+    if (out)
+        for (size_t i = 0; i < n; i++) {
+            if (m->wide)
+                ((uint32_t *)out)[i] = (uint32_t)v[i];
+            else
+                ((uint16_t *)out)[i] = (uint16_t)v[i];
+        }
+    return n;
+}
+
+/* Indices of a draw, in 64 bits (groups times their size plus the tail's). */
+static uint64_t index_count(const vfetch_prim_plan *plan, uint32_t count)
+{
+    const uint64_t groups = vfetch_prim_groups(&plan->mode, count);
+    return groups * plan->program.per_group +
+           prim_tail(&plan->mode, count, groups, 0, 0, NULL);
+}
+
+size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count)
+{
+    if (!plan)
+        return 0;
+    const uint64_t n = index_count(plan, count);
+    return n > SIZE_MAX ? SIZE_MAX : (size_t)n;
+}
+
+/* The highest vertex (from 0) a draw's indices name, or -1 where it writes no vertex index. */
+static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
+{
+    const int64_t n = count;
+    switch (m->kind) {
+    case PRIM_QUADS: return n % 4 == 3 ? n - 1 : 4 * (n / 4) - 1;
+    case PRIM_TRIANGLES: return 3 * (n / 3) - 1;
+    case PRIM_TRIANGLE_STRIP: return m->restart || n >= 3 ? n - 1 : -1;
+    case PRIM_TRIANGLE_FAN: return n >= 3 ? n - 1 : -1;
+    case PRIM_LINES: return 2 * (n / 2) - 1;
+    case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : -1;
+    default: return n - 1;
+    }
+}
+
+int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
+                    struct vfetch_prim_result *result)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    const struct prim_mode *m = &plan->mode;
+    const uint64_t total = index_count(plan, params->count);
+    const size_t width = m->wide ? 4 : 2;
+    if (total && (!params->out || (uintptr_t)params->out % width))
+        return VFETCH_EINVAL;
+    if (total > SIZE_MAX / width)
+        return VFETCH_EOVERFLOW;
+    /* the highest index written must fit the width, below the restart index where there is one */
+    const int64_t last = last_vertex(m, params->count);
+    if (last >= 0) {
+        const uint64_t vertex = (uint64_t)params->base_index + (uint64_t)last;
+        const uint64_t highest = m->expand ? 4 * vertex + 3 : vertex;
+        const uint64_t limit = m->wide ? 0xffffffffu : 0xffffu;
+        if (highest > limit || (m->restart && highest == limit))
+            return VFETCH_EPRIM_INDEX_RANGE;
+    }
+    if (total > params->out_capacity)
+        return VFETCH_ESHORT_OUTPUT;
+    size_t written;
+    if (!plan->blocks) {
+        written = vfetch_prim_ref(m, params->count, params->base_index, params->out);
+    } else {
+        const uint64_t groups = vfetch_prim_groups(m, params->count);
+        const uint32_t base = plan->program.scale * params->base_index; /* fits: checked */
+        if (groups)
+            plan->blocks(&plan->vectors, base, (size_t)groups, params->out);
+        written = (size_t)groups * plan->program.per_group;
+        written += prim_tail(m, params->count, groups, params->base_index, plan->restart_index,
+                             (uint8_t *)params->out + written * width);
+    }
+    if (result)
+        result->written = written;
+    return VFETCH_OK;
+}

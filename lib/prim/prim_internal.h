@@ -1,0 +1,104 @@
+/*
+ * The primitive family's internals (vfetch/prim.h, docs/prim.md): the reference (the oracle,
+ * one direct loop per primitive and option), the affine programs the fast path runs, the
+ * kernel table and the plan. Not installed.
+ */
+#ifndef VFETCH_PRIM_INTERNAL_H
+#define VFETCH_PRIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ladder.h"
+#include "vfetch/prim.h"
+
+/** The primitives the generators know, whatever front-end named them. */
+enum prim_kind {
+    PRIM_QUADS,
+    PRIM_TRIANGLES,
+    PRIM_TRIANGLE_STRIP,
+    PRIM_TRIANGLE_FAN,
+    PRIM_LINES,
+    PRIM_LINE_STRIP,
+    PRIM_POINTS,
+    PRIM_KINDS
+};
+
+/** A draw as the generators see it: the kind and the options that change the order. */
+struct prim_mode {
+    enum prim_kind kind;
+    int restart;  /* strips ended by the restart index */
+    int expand;   /* lines and points: index = vertex * 4 + corner */
+    int wide;     /* 32-bit indices */
+};
+
+/** The reference: the draw's indices into out (NULL: only count them); returns how many.
+    Values are computed in 64 bits and stored truncated to the width (the caller checked the
+    range). */
+size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out);
+
+/* The most indices of a group (VS-expanded lines: 6). */
+#define PRIM_GROUP_MAX 6
+
+/*
+ * A draw's indices as groups of one pattern: group g (g = 0 .. groups - 1) writes `per_group`
+ * indices, index j being the restart index where restart_lanes has bit j, else
+ * scale * base + start[j] + g * step[j]. Every primitive is such a run of groups followed by a
+ * short tail (prim_tail): the fast path writes the groups by vectors.
+ */
+struct prim_program {
+    uint32_t per_group;
+    uint32_t restart_lanes;
+    uint32_t scale; /* 1, or 4 where an index is vertex * 4 + corner */
+    int32_t start[PRIM_GROUP_MAX];
+    int32_t step[PRIM_GROUP_MAX];
+};
+
+/** The program of a mode, and how many whole groups a draw of `count` vertices has. */
+void vfetch_prim_program(const struct prim_mode *m, struct prim_program *p);
+uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count);
+
+/* The widest vector a level's kernel writes: 64 bytes (avx512). */
+#define PRIM_VEC_BYTES 64
+
+/**
+ * A program laid out for a kernel of `lanes` indices a vector: one block = `lanes` groups =
+ * per_group vectors; vector k's lane l is index k * lanes + l of the block, its value at block
+ * 0 (restart lanes hold the restart index), what a block adds to it (0 on restart lanes), and
+ * an all-ones mask on the lanes that take the base (not the restart ones).
+ */
+struct prim_vectors {
+    _Alignas(64) uint8_t first[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
+    _Alignas(64) uint8_t step[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
+    _Alignas(64) uint8_t takes_base[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
+    uint32_t per_group;
+    uint32_t lanes; /* groups a block: indices a vector */
+};
+
+/** A level's kernels: groups 0 .. groups - 1 (whole blocks stored as they are, the last part
+    of a block through a copy on the stack: nothing past them is written), `base` (scale *
+    base_index) added to the lanes that take it. */
+typedef void vfetch_prim_blocks_fn(const struct prim_vectors *v, uint32_t base, size_t groups,
+                                   void *out);
+
+struct vfetch_prim_dsp {
+    vfetch_prim_blocks_fn *blocks16, *blocks32;
+    uint32_t vec_bytes; /* bytes a vector (0: no kernel, the reference runs) */
+    const char *level;
+};
+
+VFETCH_LADDER_DECLARE(vfetch_prim_init, struct vfetch_prim_dsp);
+void vfetch_prim_dsp_init(struct vfetch_prim_dsp *dsp, unsigned allowed);
+
+struct vfetch_prim_plan {
+    struct vfetch_prim_desc desc;
+    struct prim_mode mode;
+    struct prim_program program;
+    enum vfetch_prim_topology topology;
+    uint32_t restart_index; /* the width's all ones, with restart; else 0 */
+    vfetch_prim_blocks_fn *blocks; /* the level's kernel for the width, or NULL */
+    const char *level;
+    struct prim_vectors vectors; /* the program laid out for the kernel */
+};
+
+#endif

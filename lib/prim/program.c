@@ -1,0 +1,105 @@
+/*
+ * The fast path's description of each primitive: a run of groups of one pattern, affine in the
+ * group number (struct prim_program), and a short tail. A level's kernel writes the groups a
+ * block of vectors at a time (lib/simd/prim_tmpl.c); the tail and the groups past the last
+ * whole block are written here, one index at a time. Checked against the reference
+ * (lib/prim/ref.c) at every level, every count to 1,024 (checkasm --kernel prim).
+ */
+#include <string.h>
+
+#include "prim/prim_internal.h"
+
+/* A pattern: indices per group, their starts and steps (relative to scale * base), and the
+   lanes that hold the restart index. */
+static void pattern(struct prim_program *p, uint32_t scale, uint32_t n, const int32_t *start,
+                    const int32_t *step, uint32_t restart_lanes)
+{
+    memset(p, 0, sizeof *p);
+    p->per_group = n;
+    p->scale = scale;
+    p->restart_lanes = restart_lanes;
+    for (uint32_t j = 0; j < n; j++) {
+        p->start[j] = start[j];
+        p->step[j] = step[j];
+    }
+}
+
+void vfetch_prim_program(const struct prim_mode *m, struct prim_program *p)
+{
+    const int r = m->restart;
+    switch (m->kind) {
+    case PRIM_QUADS: {
+        static const int32_t strip[] = { 1, 2, 0, 3, 0 }, list[] = { 0, 1, 2, 0, 2, 3 },
+                             step[] = { 4, 4, 4, 4, 4, 4 };
+        if (r)
+            pattern(p, 1, 5, strip, step, 1u << 4);
+        else
+            pattern(p, 1, 6, list, step, 0);
+        break;
+    }
+    case PRIM_TRIANGLES: {
+        static const int32_t start[] = { 0, 1, 2, 0 }, step[] = { 3, 3, 3, 3 };
+        pattern(p, 1, r ? 4 : 3, start, step, r ? 1u << 3 : 0);
+        break;
+    }
+    case PRIM_TRIANGLE_STRIP: {
+        /* with restart the vertices themselves; without, two triangles a group */
+        static const int32_t iota[] = { 0 }, one[] = { 1 };
+        static const int32_t pair[] = { 0, 1, 2, 1, 3, 2 }, step[] = { 2, 2, 2, 2, 2, 2 };
+        if (r)
+            pattern(p, 1, 1, iota, one, 0);
+        else
+            pattern(p, 1, 6, pair, step, 0);
+        break;
+    }
+    case PRIM_TRIANGLE_FAN: {
+        /* (b, b+k+1, b+k+2): the first index stays b; with restart three triangles a strip */
+        static const int32_t list[] = { 0, 1, 2 }, list_step[] = { 0, 1, 1 };
+        static const int32_t strip[] = { 1, 2, 0, 3, 4, 0 }, strip_step[] = { 3, 3, 0, 3, 3, 0 };
+        if (r)
+            pattern(p, 1, 6, strip, strip_step, 1u << 5);
+        else
+            pattern(p, 1, 3, list, list_step, 0);
+        break;
+    }
+    case PRIM_LINES:
+    case PRIM_LINE_STRIP:
+    case PRIM_POINTS: {
+        /* a line from v to w (LINES: w = v + 1, v = b + 2i; LINE_STRIP: v = b + i; POINTS: w =
+           v): expanded, corners 0 and 1 of v, 2 and 3 of w, in units of vertex * 4 */
+        const int32_t advance = m->kind == PRIM_LINES ? 2 : 1;
+        if (m->expand) {
+            const int32_t w = m->kind == PRIM_POINTS ? 0 : 4;
+            const int32_t list[] = { 0, 1, w + 2, 1, w + 2, w + 3 };
+            const int32_t strip[] = { 0, 1, w + 2, w + 3, 0 };
+            const int32_t step[] = { 4 * advance, 4 * advance, 4 * advance,
+                                     4 * advance, 4 * advance, 4 * advance };
+            if (r)
+                pattern(p, 4, 5, strip, step, 1u << 4);
+            else
+                pattern(p, 4, 6, list, step, 0);
+        } else {
+            static const int32_t pair[] = { 0, 1 };
+            const int32_t step[] = { advance, advance };
+            pattern(p, 1, m->kind == PRIM_POINTS ? 1 : 2, pair, step, 0);
+        }
+        break;
+    }
+    default: memset(p, 0, sizeof *p); break;
+    }
+}
+
+uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count)
+{
+    const uint64_t n = count;
+    switch (m->kind) {
+    case PRIM_QUADS: return n / 4;
+    case PRIM_TRIANGLES: return n / 3;
+    case PRIM_TRIANGLE_STRIP: return m->restart ? n : n >= 3 ? (n - 2) / 2 : 0;
+    case PRIM_TRIANGLE_FAN: return n < 3 ? 0 : m->restart ? (n - 2) / 3 : n - 2;
+    case PRIM_LINES: return n / 2;
+    case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case PRIM_POINTS: return n;
+    default: return 0;
+    }
+}

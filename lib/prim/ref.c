@@ -1,0 +1,171 @@
+/*
+ * The primitive reference: each primitive and option as the plain loop docs/prim.md's table
+ * describes, one index at a time. It is the oracle the fast path (affine programs run by
+ * vectors, lib/prim/program.c and lib/simd/prim_tmpl.c) is checked against, and what the
+ * reference level "c" runs. GX's orders are Dolphin's IndexGenerator's in its four modes,
+ * written from the orders the peer kit observed (../shared/peers/dolphin-index/README.md).
+ */
+#include "prim/prim_internal.h"
+
+struct sink {
+    void *out;
+    int wide;
+    size_t n;
+};
+
+static inline void put(struct sink *s, uint64_t value)
+{
+    if (s->out) {
+        if (s->wide)
+            ((uint32_t *)s->out)[s->n] = (uint32_t)value;
+        else
+            ((uint16_t *)s->out)[s->n] = (uint16_t)value;
+    }
+    s->n++;
+}
+
+/* A line from vertex v to vertex w, or a point v (w = v), expanded to the quad of its four
+   corners (index = vertex * 4 + corner): triangles (c0, c1, c2) (c1, c2, c3) without restart,
+   a strip c0 c1 c2 c3 and the restart index with it. Lines take corners 0 and 1 at v, 2 and 3
+   at w. */
+static void put_quad(struct sink *s, uint64_t v, uint64_t w, int restart, uint64_t r)
+{
+    const uint64_t c0 = 4 * v, c1 = 4 * v + 1, c2 = 4 * w + 2, c3 = 4 * w + 3;
+    if (restart) {
+        put(s, c0);
+        put(s, c1);
+        put(s, c2);
+        put(s, c3);
+        put(s, r);
+    } else {
+        put(s, c0);
+        put(s, c1);
+        put(s, c2);
+        put(s, c1);
+        put(s, c2);
+        put(s, c3);
+    }
+}
+
+size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
+{
+    struct sink s = { out, m->wide, 0 };
+    const uint64_t n = count, b = base, r = m->wide ? 0xffffffffu : 0xffffu;
+    switch (m->kind) {
+    case PRIM_QUADS:
+        /* quads q = b + 4i: (q, q+1, q+2) (q, q+2, q+3), or the strip q+1 q+2 q q+3; three
+           vertices left over draw one triangle, one or two nothing */
+        for (uint64_t i = 0; i + 4 <= n; i += 4) {
+            const uint64_t q = b + i;
+            if (m->restart) {
+                put(&s, q + 1);
+                put(&s, q + 2);
+                put(&s, q);
+                put(&s, q + 3);
+                put(&s, r);
+            } else {
+                put(&s, q);
+                put(&s, q + 1);
+                put(&s, q + 2);
+                put(&s, q);
+                put(&s, q + 2);
+                put(&s, q + 3);
+            }
+        }
+        if (n % 4 == 3) {
+            put(&s, b + n - 3);
+            put(&s, b + n - 2);
+            put(&s, b + n - 1);
+            if (m->restart)
+                put(&s, r);
+        }
+        break;
+    case PRIM_TRIANGLES:
+        for (uint64_t i = 0; i + 3 <= n; i += 3) {
+            put(&s, b + i);
+            put(&s, b + i + 1);
+            put(&s, b + i + 2);
+            if (m->restart)
+                put(&s, r);
+        }
+        break;
+    case PRIM_TRIANGLE_STRIP:
+        if (m->restart) { /* the vertices as they are, then the restart index, whatever n */
+            for (uint64_t i = 0; i < n; i++)
+                put(&s, b + i);
+            put(&s, r);
+        } else { /* triangle k: (v, v+1, v+2) where k is even, (v, v+2, v+1) where odd */
+            for (uint64_t k = 0; k + 3 <= n; k++) {
+                const uint64_t v = b + k;
+                put(&s, v);
+                put(&s, k % 2 ? v + 2 : v + 1);
+                put(&s, k % 2 ? v + 1 : v + 2);
+            }
+        }
+        break;
+    case PRIM_TRIANGLE_FAN:
+        if (n < 3)
+            break;
+        if (!m->restart) { /* triangle k: (b, b+k+1, b+k+2) */
+            for (uint64_t k = 0; k + 3 <= n; k++) {
+                put(&s, b);
+                put(&s, b + k + 1);
+                put(&s, b + k + 2);
+            }
+        } else { /* three triangles a strip of five, then the two or one left */
+            const uint64_t t = n - 2;
+            uint64_t k = 0;
+            for (; k + 3 <= t; k += 3) {
+                put(&s, b + k + 1);
+                put(&s, b + k + 2);
+                put(&s, b);
+                put(&s, b + k + 3);
+                put(&s, b + k + 4);
+                put(&s, r);
+            }
+            if (t - k == 2) {
+                put(&s, b + k + 1);
+                put(&s, b + k + 2);
+                put(&s, b);
+                put(&s, b + k + 3);
+                put(&s, r);
+            } else if (t - k == 1) {
+                put(&s, b);
+                put(&s, b + k + 1);
+                put(&s, b + k + 2);
+                put(&s, r);
+            }
+        }
+        break;
+    case PRIM_LINES:
+        for (uint64_t i = 0; i + 2 <= n; i += 2) {
+            if (m->expand) {
+                put_quad(&s, b + i, b + i + 1, m->restart, r);
+            } else {
+                put(&s, b + i);
+                put(&s, b + i + 1);
+            }
+        }
+        break;
+    case PRIM_LINE_STRIP:
+        for (uint64_t i = 0; i + 2 <= n; i++) {
+            if (m->expand) {
+                put_quad(&s, b + i, b + i + 1, m->restart, r);
+            } else {
+                put(&s, b + i);
+                put(&s, b + i + 1);
+            }
+        }
+        break;
+    case PRIM_POINTS:
+        for (uint64_t i = 0; i < n; i++) {
+            if (m->expand)
+                put_quad(&s, b + i, b + i, m->restart, r);
+            else
+                put(&s, b + i);
+        }
+        break;
+    default: break;
+    }
+    return s.n;
+}

@@ -1,0 +1,94 @@
+/*
+ * The primitive kernels (vfetch/prim.h) per ISA level: a draw's groups of indices, each group
+ * the same pattern moved by a step per lane (lib/prim/program.c), written a block of vectors at
+ * a time: one block is `lanes` groups, per_group vectors; each vector is its block-0 value plus
+ * the base, then steps by one add per block. One store and one add a vector: quads without
+ * restart at avx2 are 64 vertices for 12 instructions. The last part of a block goes through a
+ * copy on the stack, so that nothing past the draw's indices is written. 16- and 32-bit
+ * indices; a kernel per pattern size, so that the vectors stay in registers.
+ */
+#include <string.h>
+
+#include "prim/prim_internal.h"
+#include "simd/vec.h"
+
+#define VEC_BYTES (VEC_BITS / 8)
+
+#if VEC_BITS == 512
+#define vi_add16 simde_mm512_add_epi16
+#define vi_set16(x) simde_mm512_set1_epi16((int16_t)(x))
+#define vi_storeu(p, x) simde_mm512_storeu_si512((void *)(p), (x))
+#elif VEC_BITS == 256
+#define vi_add16 simde_mm256_add_epi16
+#define vi_set16(x) simde_mm256_set1_epi16((int16_t)(x))
+#define vi_storeu(p, x) simde_mm256_storeu_si256((void *)(p), (x))
+#else
+#define vi_add16 simde_mm_add_epi16
+#define vi_set16(x) simde_mm_set1_epi16((int16_t)(x))
+#define vi_storeu(p, x) simde_mm_storeu_si128((void *)(p), (x))
+#endif
+#define vi_add32 vi_add
+#define vi_set32 vi_set1
+
+/* groups 0 .. groups - 1 of a pattern of P indices of W bits */
+#define PRIM_KERNEL(W, P)                                                                   \
+    static void NAME(prim_blocks##W##_##P)(const struct prim_vectors *v, uint32_t base,     \
+                                           size_t groups, void *out)                        \
+    {                                                                                       \
+        const size_t lanes = VEC_BYTES / (W / 8);                                           \
+        const vi b = vi_set##W(base);                                                       \
+        vi acc[P], step[P];                                                                 \
+        for (unsigned k = 0; k < P; k++) {                                                  \
+            acc[k] = vi_add##W(vi_loadu(v->first[k]), vi_and(b, vi_loadu(v->takes_base[k])));\
+            step[k] = vi_loadu(v->step[k]);                                                 \
+        }                                                                                   \
+        uint8_t *o = out;                                                                   \
+        for (size_t blocks = groups / lanes; blocks; blocks--) {                            \
+            for (unsigned k = 0; k < P; k++) {                                              \
+                vi_storeu(o + k * VEC_BYTES, acc[k]);                                       \
+                acc[k] = vi_add##W(acc[k], step[k]);                                        \
+            }                                                                               \
+            o += P * VEC_BYTES;                                                             \
+        }                                                                                   \
+        const size_t rest = groups % lanes;                                                 \
+        if (rest) {                                                                         \
+            _Alignas(64) uint8_t tail[P * VEC_BYTES];                                       \
+            for (unsigned k = 0; k < P; k++)                                                \
+                vi_storeu(tail + k * VEC_BYTES, acc[k]);                                    \
+            memcpy(o, tail, rest * P * (W / 8));                                            \
+        }                                                                                   \
+    }
+
+#define PRIM_KERNELS(W)                                                                     \
+    PRIM_KERNEL(W, 1)                                                                       \
+    PRIM_KERNEL(W, 2)                                                                       \
+    PRIM_KERNEL(W, 3)                                                                       \
+    PRIM_KERNEL(W, 4)                                                                       \
+    PRIM_KERNEL(W, 5)                                                                       \
+    PRIM_KERNEL(W, 6)                                                                       \
+    static void NAME(prim_blocks##W)(const struct prim_vectors *v, uint32_t base,           \
+                                     size_t groups, void *out)                              \
+    {                                                                                       \
+        switch (v->per_group) {                                                             \
+        case 1: NAME(prim_blocks##W##_1)(v, base, groups, out); break;                      \
+        case 2: NAME(prim_blocks##W##_2)(v, base, groups, out); break;                      \
+        case 3: NAME(prim_blocks##W##_3)(v, base, groups, out); break;                      \
+        case 4: NAME(prim_blocks##W##_4)(v, base, groups, out); break;                      \
+        case 5: NAME(prim_blocks##W##_5)(v, base, groups, out); break;                      \
+        default: NAME(prim_blocks##W##_6)(v, base, groups, out); break;                     \
+        }                                                                                   \
+    }
+
+PRIM_KERNELS(16)
+PRIM_KERNELS(32)
+
+#define PRIM_STR2(x) #x
+#define PRIM_STR(x) PRIM_STR2(x)
+
+void NAME(vfetch_prim_init)(struct vfetch_prim_dsp *dsp)
+{
+    dsp->blocks16 = NAME(prim_blocks16);
+    dsp->blocks32 = NAME(prim_blocks32);
+    dsp->vec_bytes = VEC_BYTES;
+    dsp->level = PRIM_STR(VFETCH_ISA);
+}

@@ -1,0 +1,190 @@
+/*
+ * checkasm's primitive part (--kernel prim): vfetch_prim_run at every level against the
+ * reference (lib/prim/ref.c), index for index. Every GX primitive x restart x line/point
+ * expansion x 16/32-bit indices, every count from 0 to 1,024 (quick: 300) and a few larger
+ * ones, at base index 0, a random one and the highest the width allows for the draw; the
+ * output exactly as long as the draw's indices and ending at a PROT_NONE page (and, every
+ * other count, starting right after one), so that a kernel writing one index too many crashes.
+ * The same draws with one index less of room must be VFETCH_ESHORT_OUTPUT with nothing written,
+ * and with the base one higher than the width allows VFETCH_EPRIM_INDEX_RANGE.
+ * Replay: test_checkasm --kernel prim --seed N [--isa LEVEL].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "prim/prim_internal.h"
+#include "vfetch/prim.h"
+
+static const uint32_t gx_primitives[] = {
+    VFETCH_GX_QUADS,     VFETCH_GX_QUADS_2, VFETCH_GX_TRIANGLES,  VFETCH_GX_TRIANGLE_STRIP,
+    VFETCH_GX_TRIANGLE_FAN, VFETCH_GX_LINES, VFETCH_GX_LINE_STRIP, VFETCH_GX_POINTS,
+};
+
+/* The highest index a draw at base 0 writes besides restarts (from the reference, into
+   `scratch`), or -1 where it writes none. */
+static int64_t highest_index(const struct prim_mode *m, uint32_t count, void *scratch)
+{
+    struct prim_mode wide = *m; /* 32 bits: no index of a 16-bit draw wraps */
+    wide.wide = 1;
+    const size_t n = vfetch_prim_ref(&wide, count, 0, scratch);
+    int64_t top = -1;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t v = ((uint32_t *)scratch)[i];
+        if ((!m->restart || v != 0xffffffffu) && (int64_t)v > top)
+            top = v;
+    }
+    return top;
+}
+
+/* The highest base index at which the draw still fits the width (its highest index below the
+   restart index, or at most all ones), given its highest index at base 0; -1 if at none. */
+static int64_t highest_base(const struct prim_mode *m, int64_t highest)
+{
+    const int64_t limit = m->wide ? 0xffffffffll : 0xffffll, top = m->restart ? limit - 1 : limit;
+    if (highest < 0)
+        return UINT32_MAX; /* no vertex index: any base */
+    return highest > top ? -1 : (top - highest) / (m->expand ? 4 : 1);
+}
+
+static unsigned mismatches;
+
+/* One draw through the plan, against the reference, on a guarded output of exactly its
+   indices. */
+static void run_case(const vfetch_prim_plan *plan, const struct prim_mode *m, const char *level,
+                     uint32_t prim, uint32_t count, uint32_t base, bool at_head, void *want)
+{
+    const size_t width = m->wide ? 4 : 2;
+    const size_t n = vfetch_prim_ref(m, count, base, want);
+    test_checks++;
+    if (vfetch_prim_index_count(plan, count) != n) {
+        if (mismatches++ < 10)
+            printf("  prim %s 0x%02x restart %d expand %d %u-bit: %u vertices: index count %zu, "
+                   "reference %zu\n", level, prim, m->restart, m->expand, m->wide ? 32 : 16,
+                   count, vfetch_prim_index_count(plan, count), n);
+        test_failures++;
+        return;
+    }
+    uint8_t *alloc;
+    uint8_t *out = place(n * width, at_head, 0, &alloc);
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = count;
+    p.base_index = base;
+    p.out = out;
+    p.out_capacity = n;
+    struct vfetch_prim_result r = { 12345 };
+    const int err = vfetch_prim_run(plan, &p, &r);
+    if (err || r.written != n || memcmp(out, want, n * width)) {
+        if (mismatches++ < 10) {
+            size_t at = 0;
+            while (!err && at < n && !memcmp(out + at * width, (uint8_t *)want + at * width, width))
+                at++;
+            printf("  prim %s 0x%02x restart %d expand %d %u-bit: %u vertices at base %u: %s, "
+                   "%zu written of %zu, first difference at index %zu\n",
+                   level, prim, m->restart, m->expand, m->wide ? 32 : 16, count, base,
+                   vfetch_strerror(err), r.written, n, at);
+        }
+        test_failures++;
+    }
+    /* one index less of room: refused, nothing written */
+    if (n) {
+        memset(out, 0x5a, n * width);
+        p.out_capacity = n - 1;
+        test_checks++;
+        const int short_err = vfetch_prim_run(plan, &p, &r);
+        size_t kept = 0;
+        while (kept < n * width && out[kept] == 0x5a)
+            kept++;
+        if (short_err != VFETCH_ESHORT_OUTPUT || kept != n * width) {
+            if (mismatches++ < 10)
+                printf("  prim %s 0x%02x: %u vertices, room for %zu of %zu: %s, %zu bytes kept\n",
+                       level, prim, count, n - 1, n, vfetch_strerror(short_err), kept);
+            test_failures++;
+        }
+    }
+    guard_free(alloc);
+}
+
+/* The draw at the first base past the highest: refused before anything is written. */
+static void check_range(const vfetch_prim_plan *plan, const struct prim_mode *m, uint32_t prim,
+                        uint32_t count, int64_t base)
+{
+    uint32_t out[16];
+    memset(out, 0x5a, sizeof out);
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = count;
+    p.base_index = (uint32_t)base;
+    p.out = out;
+    p.out_capacity = sizeof out / (m->wide ? 4 : 2);
+    test_checks++;
+    const int err = vfetch_prim_run(plan, &p, NULL);
+    int untouched = 1;
+    for (size_t i = 0; i < sizeof out / 4; i++)
+        untouched &= out[i] == 0x5a5a5a5au;
+    if (err != VFETCH_EPRIM_INDEX_RANGE || !untouched) {
+        if (mismatches++ < 10)
+            printf("  prim 0x%02x restart %d expand %d: %u vertices at base %u: %s\n", prim,
+                   m->restart, m->expand, count, p.base_index, vfetch_strerror(err));
+        test_failures++;
+    }
+}
+
+void check_prim(void)
+{
+    if (!checkasm_wants("prim"))
+        return;
+    rng_seed_for("prim");
+    const unsigned before = test_failures;
+    const uint32_t top_count = opt_quick ? 300 : 1024;
+    static const uint32_t large[] = { 4095, 4096, 16380, 16383, 65534 };
+    void *want = malloc((6 * (size_t)65535 + 1) * 4);
+    if (!want)
+        exit(2);
+    const unsigned mask = vfetch_get_cpu_mask();
+    unsigned draws = 0;
+    for (unsigned l = 0; l <= num_levels; l++) { /* the reference level "c" first */
+        vfetch_set_cpu_mask(l ? level_mask(l - 1) : 0);
+        const char *level = l ? levels[l - 1].name : "c";
+        for (size_t pi = 0; pi < sizeof gx_primitives / sizeof gx_primitives[0]; pi++)
+            for (unsigned opts = 0; opts < 8; opts++) {
+                struct vfetch_prim_desc d;
+                vfetch_prim_desc_init(&d);
+                d.primitive = gx_primitives[pi];
+                d.restart = (uint8_t)(opts & 1);
+                d.expand_lines_points = (uint8_t)(opts >> 1 & 1);
+                d.index_type = opts & 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                vfetch_prim_plan *plan;
+                if (vfetch_prim_compile(&d, &plan)) {
+                    test_failures++;
+                    continue;
+                }
+                const struct prim_mode *m = &plan->mode;
+                for (uint32_t count = 0; count <= top_count + 5; count++) {
+                    const uint32_t n = count <= top_count ? count : large[count - top_count - 1];
+                    const int64_t hi = highest_base(m, highest_index(m, n, want));
+                    if (hi < 0)
+                        continue; /* does not fit the width at any base */
+                    const uint32_t high = hi > UINT32_MAX ? UINT32_MAX : (uint32_t)hi;
+                    const uint32_t bases[3] = { 0, rnd_below(high < 1000 ? high + 1 : 1000),
+                                                high };
+                    for (unsigned b = 0; b < 3; b++) {
+                        if (n > 4096 && b == 1)
+                            continue;
+                        run_case(plan, m, level, d.primitive, n, bases[b], (n + b) % 2, want);
+                        draws++;
+                    }
+                    if (n <= 64 && hi < UINT32_MAX)
+                        check_range(plan, m, d.primitive, n, hi + 1);
+                }
+                vfetch_prim_plan_free(plan);
+            }
+    }
+    vfetch_set_cpu_mask(mask);
+    free(want);
+    printf("  prim: %u draws (8 GX primitives x restart x expansion x 16/32 bits, counts 0-%u "
+           "and up to 65,534, three bases, at %u levels and the reference) against the "
+           "reference%s\n", draws, top_count, num_levels, test_failures == before ? "" : "  FAILED");
+}
