@@ -1,0 +1,244 @@
+/*
+ * vfetch/prim.h through its public API: the defaults, the plan info, the orders of a 7-vertex
+ * draw in Dolphin's four modes (docs/prim.md's table), QUADS_2 as QUADS, 32-bit output, the
+ * base index, and every error: its code, in its order, with nothing written. (checkasm --kernel
+ * prim checks every level against the reference; the peer kit against Dolphin.)
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "vfetch/prim.h"
+
+static vfetch_prim_plan *plan_of(uint32_t primitive, int restart, int expand, int wide)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.primitive = primitive;
+    d.restart = (uint8_t)restart;
+    d.expand_lines_points = (uint8_t)expand;
+    d.index_type = wide ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    return plan;
+}
+
+/* A draw's 16-bit indices as a string: "0 1 2 R ..." */
+static const char *draw16(uint32_t primitive, int restart, int expand, uint32_t count,
+                          uint32_t base)
+{
+    static char text[512];
+    uint16_t out[64];
+    vfetch_prim_plan *plan = plan_of(primitive, restart, expand, 0);
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = count;
+    p.base_index = base;
+    p.out = out;
+    p.out_capacity = 64;
+    struct vfetch_prim_result r = { 0 };
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(r.written, vfetch_prim_index_count(plan, count));
+    size_t at = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < r.written && at < sizeof text - 8; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at, i ? (out[i] == 0xffff ? " R" : " %u")
+                                                              : (out[i] == 0xffff ? "R" : "%u"),
+                               out[i]);
+    vfetch_prim_plan_free(plan);
+    return text;
+}
+
+#define CHECK_DRAW(prim, restart, expand, count, base, want)                                \
+    do {                                                                                    \
+        const char *got_ = draw16(prim, restart, expand, count, base);                      \
+        test_checks++;                                                                      \
+        if (strcmp(got_, want)) {                                                           \
+            test_failures++;                                                                \
+            fprintf(stderr, "%s:%d: %s restart %d expand %d count %u: got \"%s\", want \"%s\"\n", \
+                    __FILE__, __LINE__, #prim, restart, expand, count, got_, want);         \
+        }                                                                                   \
+    } while (0)
+
+static void test_orders(void)
+{
+    /* restart off, no expansion */
+    CHECK_DRAW(VFETCH_GX_QUADS, 0, 0, 7, 0, "0 1 2 0 2 3 4 5 6");
+    CHECK_DRAW(VFETCH_GX_QUADS_2, 0, 0, 7, 0, "0 1 2 0 2 3 4 5 6");
+    CHECK_DRAW(VFETCH_GX_TRIANGLES, 0, 0, 7, 0, "0 1 2 3 4 5");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_STRIP, 0, 0, 7, 0, "0 1 2 1 3 2 2 3 4 3 5 4 4 5 6");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_FAN, 0, 0, 7, 0, "0 1 2 0 2 3 0 3 4 0 4 5 0 5 6");
+    CHECK_DRAW(VFETCH_GX_LINES, 0, 0, 7, 0, "0 1 2 3 4 5");
+    CHECK_DRAW(VFETCH_GX_LINE_STRIP, 0, 0, 7, 0, "0 1 1 2 2 3 3 4 4 5 5 6");
+    CHECK_DRAW(VFETCH_GX_POINTS, 0, 0, 7, 0, "0 1 2 3 4 5 6");
+    /* restart on */
+    CHECK_DRAW(VFETCH_GX_QUADS, 1, 0, 7, 0, "1 2 0 3 R 4 5 6 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLES, 1, 0, 7, 0, "0 1 2 R 3 4 5 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_STRIP, 1, 0, 7, 0, "0 1 2 3 4 5 6 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_FAN, 1, 0, 7, 0, "1 2 0 3 4 R 4 5 0 6 R");
+    CHECK_DRAW(VFETCH_GX_LINES, 1, 0, 7, 0, "0 1 2 3 4 5");
+    /* expansion, restart off and on */
+    CHECK_DRAW(VFETCH_GX_LINES, 0, 1, 7, 0,
+               "0 1 6 1 6 7 8 9 14 9 14 15 16 17 22 17 22 23");
+    CHECK_DRAW(VFETCH_GX_LINES, 1, 1, 7, 0, "0 1 6 7 R 8 9 14 15 R 16 17 22 23 R");
+    CHECK_DRAW(VFETCH_GX_LINE_STRIP, 1, 1, 3, 0, "0 1 6 7 R 4 5 10 11 R");
+    CHECK_DRAW(VFETCH_GX_POINTS, 0, 1, 2, 0, "0 1 2 1 2 3 4 5 6 5 6 7");
+    CHECK_DRAW(VFETCH_GX_POINTS, 1, 1, 2, 0, "0 1 2 3 R 4 5 6 7 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLES, 0, 1, 3, 0, "0 1 2"); /* triangles ignore expansion */
+    /* Dolphin's odd cases: a strip with restart writes its vertices and R whatever the count */
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_STRIP, 1, 0, 0, 0, "R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_STRIP, 1, 0, 2, 5, "5 6 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_STRIP, 0, 0, 2, 5, "");
+    CHECK_DRAW(VFETCH_GX_QUADS, 0, 0, 3, 0, "0 1 2"); /* three vertices: one triangle */
+    CHECK_DRAW(VFETCH_GX_QUADS, 1, 0, 6, 0, "1 2 0 3 R");
+    /* fan with restart, two and one triangles past the strips of three */
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_FAN, 1, 0, 4, 0, "1 2 0 3 R");
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_FAN, 1, 0, 3, 0, "0 1 2 R");
+    /* the base index */
+    CHECK_DRAW(VFETCH_GX_TRIANGLE_FAN, 0, 0, 4, 100, "100 101 102 100 102 103");
+    CHECK_DRAW(VFETCH_GX_POINTS, 1, 1, 1, 10, "40 41 42 43 R");
+}
+
+static void test_defaults_info_wide(void)
+{
+    struct vfetch_prim_desc d;
+    memset(&d, 0x5a, sizeof d);
+    vfetch_prim_desc_init(&d);
+    CHECK_EQ(d.frontend, VFETCH_PRIM_GX);
+    CHECK_EQ(d.primitive, 0);
+    CHECK_EQ(d.restart, 0);
+    CHECK_EQ(d.expand_lines_points, 0);
+    CHECK_EQ(d.index_type, VFETCH_INDEX_U16);
+    vfetch_prim_desc_init(NULL); /* allowed */
+    struct vfetch_prim_plan_info info;
+    vfetch_prim_plan *plan = plan_of(VFETCH_GX_QUADS, 1, 0, 1);
+    CHECK_EQ(vfetch_prim_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.topology, VFETCH_TOPOLOGY_TRIANGLE_STRIP);
+    CHECK_EQ(info.index_bytes, 4);
+    CHECK_EQ(info.restart_index, 0xffffffffu);
+    CHECK(info.level != NULL);
+    CHECK_EQ(vfetch_prim_plan_info(NULL, &info), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_prim_plan_info(plan, NULL), VFETCH_EINVAL);
+    /* 32-bit indices past 65535 */
+    uint32_t out[12];
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = 4;
+    p.base_index = 70000;
+    p.out = out;
+    p.out_capacity = 12;
+    struct vfetch_prim_result r;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(r.written, 5);
+    CHECK_EQ(out[0], 70001);
+    CHECK_EQ(out[2], 70000);
+    CHECK_EQ(out[4], 0xffffffffu);
+    vfetch_prim_plan_free(plan);
+    plan = plan_of(VFETCH_GX_LINES, 0, 1, 0);
+    CHECK_EQ(vfetch_prim_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.topology, VFETCH_TOPOLOGY_TRIANGLE_LIST);
+    CHECK_EQ(info.expanded, 1);
+    CHECK_EQ(info.restart_index, 0);
+    vfetch_prim_plan_free(plan);
+    plan = plan_of(VFETCH_GX_POINTS, 1, 0, 0);
+    CHECK_EQ(vfetch_prim_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.topology, VFETCH_TOPOLOGY_POINT_LIST);
+    vfetch_prim_plan_free(plan);
+    vfetch_prim_plan_free(NULL); /* allowed */
+}
+
+/* Every refusal: its code, and nothing written. */
+static void test_errors(void)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EPRIM_TYPE); /* no primitive */
+    CHECK(plan == NULL);
+    static const uint32_t reserved[] = { 0x00, 0x78, 0x81, 0xC0, 0xFF, 0x100 };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        d.primitive = reserved[i];
+        CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EPRIM_TYPE);
+    }
+    d.primitive = VFETCH_GX_QUADS;
+    CHECK_EQ(vfetch_prim_compile(NULL, &plan), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_prim_compile(&d, NULL), VFETCH_EINVAL);
+    d.index_type = VFETCH_INDEX_NONE;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
+    d.index_type = (enum vfetch_index_type)7;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
+    d.index_type = VFETCH_INDEX_U16;
+    d.frontend = (enum vfetch_prim_frontend)3;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
+
+    plan = plan_of(VFETCH_GX_QUADS, 1, 0, 0);
+    uint16_t out[16];
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = 8;
+    p.out = out;
+    p.out_capacity = 16;
+    struct vfetch_prim_result r = { 777 };
+    CHECK_EQ(vfetch_prim_run(NULL, &p, &r), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_prim_run(plan, NULL, &r), VFETCH_EINVAL);
+    memset(out, 0x5a, sizeof out);
+    p.out = NULL;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EINVAL);
+    p.out = (uint8_t *)out + 1; /* misaligned */
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EINVAL);
+    p.out = out;
+    p.out_capacity = 9; /* 10 needed */
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_ESHORT_OUTPUT);
+    p.out_capacity = 16;
+    p.base_index = 0xffff - 7; /* the last vertex would be 0xffff: the restart index */
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    /* the range check comes before the room check */
+    p.out_capacity = 1;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    int untouched = 1;
+    for (size_t i = 0; i < 16; i++)
+        untouched &= out[i] == 0x5a5a;
+    CHECK(untouched);
+    CHECK_EQ(r.written, 777); /* result untouched on error */
+    /* one vertex lower fits, and a draw of nothing needs no output */
+    p.base_index = 0xffff - 8;
+    p.out_capacity = 16;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(out[8], 0xffff - 1);
+    p.count = 0;
+    p.out = NULL;
+    p.out_capacity = 0;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(r.written, 0);
+    CHECK_EQ(vfetch_prim_run(plan, &p, NULL), VFETCH_OK); /* result may be NULL */
+    vfetch_prim_plan_free(plan);
+    /* without restart, 0xffff is an index; expanded lines reach it at vertex 16383 */
+    plan = plan_of(VFETCH_GX_LINES, 0, 1, 0);
+    p.count = 2;
+    p.base_index = 16382;
+    p.out = out;
+    p.out_capacity = 16;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(out[5], 0xffff);
+    p.base_index = 16383;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    vfetch_prim_plan_free(plan);
+    CHECK(strcmp(vfetch_strerror(VFETCH_EPRIM_TYPE), vfetch_strerror(VFETCH_EPRIM_INDEX_RANGE)));
+    /* the index count: 6 per quad, and SIZE_MAX never for 32-bit counts on 64-bit hosts */
+    plan = plan_of(VFETCH_GX_LINE_STRIP, 0, 1, 1);
+    CHECK_EQ(vfetch_prim_index_count(plan, 0), 0);
+    CHECK_EQ(vfetch_prim_index_count(plan, 1), 0);
+    CHECK_EQ(vfetch_prim_index_count(plan, 3), 12);
+    if (sizeof(size_t) > 4)
+        CHECK_EQ(vfetch_prim_index_count(plan, UINT32_MAX), 6 * (size_t)(UINT32_MAX - 1));
+    CHECK_EQ(vfetch_prim_index_count(NULL, 3), 0);
+    vfetch_prim_plan_free(plan);
+}
+
+int main(void)
+{
+    test_orders();
+    test_defaults_info_wide();
+    test_errors();
+    return test_summary("prim");
+}
