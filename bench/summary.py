@@ -31,7 +31,7 @@ import os
 import subprocess
 import sys
 
-FAMILIES = ["kernel", "plan", "texel", "texture", "replay", "compile"]
+FAMILIES = ["kernel", "plan", "prim", "texel", "texture", "replay", "compile"]
 PACKED = "-packed"
 
 

@@ -26,6 +26,8 @@
  *                                                  baselines of the output and of its RGBA8 size;
  *                                                  isa "plain": a plain block-at-a-time BC1/BC4
  *                                                  decoder (the single-header shape), a yardstick
+ *   prim/gx-<primitive>[-restart]/<isa>/<n>        one GX draw's 16-bit host indices
+ *                                                  (vfetch_prim_run; lines and points expanded)
  *   texture/gx-<format>/<isa>/<w>x<h>              vfetch_gx_texture_decode of a whole GX
  *                                                  texture (8x8, 256x256, 1024x1024) of random
  *                                                  bytes to RGBA8, rows packed; formats as the
@@ -56,6 +58,7 @@
 #include "vfetch/gx.h"
 #include "vfetch/gx_texture.h"
 #include "vfetch/maxwell.h"
+#include "vfetch/prim.h"
 #include "vfetch/r300.h"
 #include "vfetch/texel.h"
 
@@ -1464,6 +1467,82 @@ static void bench_gx_texture(bmc_state *st, void *user)
     bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
 }
 
+/* ---- primitives to index buffers ---- */
+
+struct prim_job {
+    vfetch_prim_plan *plan;
+    uint32_t n;
+    size_t indices, bytes;
+};
+
+static void bench_prim(bmc_state *st, void *user)
+{
+    const struct prim_job *job = user;
+    struct vfetch_prim_run_params p = { job->n, 0, bench_out, OUT_BYTES / 4 };
+    struct vfetch_prim_result r;
+    while (bmc_keep_running(st)) {
+        if (vfetch_prim_run(job->plan, &p, &r) != 0) {
+            bmc_skip_with_error(st, "vfetch_prim_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
+    bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
+}
+
+/* prim/gx-<primitive>[-restart]/<isa>/<vertices>: one GX draw's 16-bit indices at base 0, each
+   primitive without and with restart (lines and points expanded in the vertex shader, as
+   Dolphin's Metal and VS-expanding backends draw them), against memcpy of the same bytes and the
+   reference ("ref"). */
+static void register_prim(void)
+{
+    static const struct { const char *name; uint32_t primitive; } prims[] = {
+        { "quads", VFETCH_GX_QUADS }, { "triangles", VFETCH_GX_TRIANGLES },
+        { "strip", VFETCH_GX_TRIANGLE_STRIP }, { "fan", VFETCH_GX_TRIANGLE_FAN },
+        { "lines", VFETCH_GX_LINES }, { "line-strip", VFETCH_GX_LINE_STRIP },
+        { "points", VFETCH_GX_POINTS },
+    };
+    static const uint32_t counts[] = { 16, 256, 4096, 16380 };
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        for (size_t k = 0; k < sizeof prims / sizeof prims[0]; k++)
+            for (int restart = 0; restart < 2; restart++) {
+                struct vfetch_prim_desc d;
+                vfetch_prim_desc_init(&d);
+                d.primitive = prims[k].primitive;
+                d.restart = (uint8_t)restart;
+                d.expand_lines_points = prims[k].primitive >= VFETCH_GX_LINES;
+                vfetch_prim_plan *plan;
+                if (vfetch_prim_compile(&d, &plan))
+                    abort();
+                struct vfetch_prim_plan_info info;
+                vfetch_prim_plan_info(plan, &info);
+                if (strcmp(info.level, l ? levels[l].name : "c") != 0) {
+                    vfetch_prim_plan_free(plan); /* level not built */
+                    continue;
+                }
+                for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+                    struct prim_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    job->plan = plan; /* shared by the counts, freed at exit */
+                    job->n = counts[i];
+                    job->indices = vfetch_prim_index_count(plan, counts[i]);
+                    job->bytes = job->indices * 2;
+                    char name[160];
+                    snprintf(name, sizeof name, "prim/gx-%s%s/%s/%u", prims[k].name,
+                             restart ? "-restart" : "", levels[l].name, counts[i]);
+                    bmc_register(name, bench_prim, job);
+                    register_memcpy(job->bytes);
+                }
+            }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
 static void register_gx_texture(void)
 {
     const size_t max_source = (size_t)GX_TEXTURE_MAX_SIDE * GX_TEXTURE_MAX_SIDE * 4; /* RGBA8 */
@@ -1572,6 +1651,7 @@ int main(int argc, char **argv)
     register_replay(captures_dir);
     register_texel();
     register_gx_texture();
+    register_prim();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX);
     bmc_register("compile/gx-portable/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX_PORTABLE);

@@ -33,6 +33,7 @@
 #include "vfetch/gx.h"
 #include "vfetch/gx_texture.h"
 #include "vfetch/maxwell.h"
+#include "vfetch/prim.h"
 #include "vfetch/r300.h"
 #include "vfetch/texel.h"
 
@@ -96,6 +97,12 @@ static const struct {
       "                    [--palette-format P] [--palette FILE] [--region X,Y,W,H] IN OUT.png\n"
       "      decode a GX texture as it lies in memory (IN; for C4, C8, C14X2 the palette FILE\n"
       "      as in TMEM) into an 8-bit RGBA PNG (F, P: as for explain gx-texture)\n" },
+    { "prim",
+      "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--base N] [--u32]\n"
+      "      print the host indices of a GX draw of COUNT vertices (PRIMITIVE: QUADS,\n"
+      "      QUADS_2, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN, LINES, LINE_STRIP, POINTS or\n"
+      "      the command byte 0x80..0xB8; --restart: host primitive restart, --expand: lines\n"
+      "      and points expanded in the vertex shader; R is the restart index)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2503,6 +2510,95 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
     return 0;
 }
 
+/* ---- prim: a GX draw's host indices (vfetch/prim.h, docs/prim.md) ---- */
+
+static const char *const prim_valued[] = { "--base", NULL };
+static const char *const prim_flags[] = { "--restart", "--expand", "--u32", NULL };
+static const struct {
+    const char *name;
+    uint32_t primitive;
+} gx_prim_names[] = {
+    { "QUADS", VFETCH_GX_QUADS },         { "QUADS_2", VFETCH_GX_QUADS_2 },
+    { "TRIANGLES", VFETCH_GX_TRIANGLES }, { "TRIANGLE_STRIP", VFETCH_GX_TRIANGLE_STRIP },
+    { "TRIANGLE_FAN", VFETCH_GX_TRIANGLE_FAN }, { "LINES", VFETCH_GX_LINES },
+    { "LINE_STRIP", VFETCH_GX_LINE_STRIP }, { "POINTS", VFETCH_GX_POINTS },
+};
+static const char *const topology_names[] = { "point list", "line list", "triangle list",
+                                              "triangle strip" };
+
+static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
+{
+    struct args a = ARGS("prim", prim_valued, prim_flags, argc, argv, out, errs);
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    const char *operand[3] = { NULL, NULL, NULL }, *opt, *val;
+    int operands = 0, kind;
+    uint32_t base = 0;
+    while ((kind = next_arg(&a, &opt, &val)) != ARG_END) {
+        if (kind == ARG_OPERAND && operands < 3) {
+            operand[operands++] = opt;
+            continue;
+        }
+        if (kind != ARG_OPTION)
+            return args_stopped(&a, kind, opt);
+        if (!strcmp(opt, "--restart"))
+            d.restart = 1;
+        else if (!strcmp(opt, "--expand"))
+            d.expand_lines_points = 1;
+        else if (!strcmp(opt, "--u32"))
+            d.index_type = VFETCH_INDEX_U32;
+        else if (word_option(&a, opt, val, &base)) /* --base */
+            return 1;
+    }
+    if (operands != 3 || strcmp(operand[0], "gx"))
+        return usage_error(errs, a.cmd, "prim: it needs gx, a primitive and a vertex count");
+    size_t k = 0;
+    while (k < sizeof gx_prim_names / sizeof gx_prim_names[0] &&
+           strcmp(operand[1], gx_prim_names[k].name))
+        k++;
+    if (k < sizeof gx_prim_names / sizeof gx_prim_names[0])
+        d.primitive = gx_prim_names[k].primitive;
+    else if (parse_numbers(operand[1], ',', 0xffffffffu, &d.primitive, 1) != 1)
+        return usage_error(errs, a.cmd, "prim: %.40s: not a primitive name or command byte",
+                           operand[1]);
+    uint32_t count;
+    if (parse_numbers(operand[2], ',', 0xffffffffu, &count, 1) != 1 || count > 1u << 20)
+        return usage_error(errs, a.cmd, "prim: %.40s: not a vertex count of 0..1048576",
+                           operand[2]);
+    vfetch_prim_plan *plan;
+    int err = vfetch_prim_compile(&d, &plan);
+    if (err)
+        return refusal(errs, err, "prim gx %.40s", operand[1]);
+    const size_t n = vfetch_prim_index_count(plan, count);
+    const size_t width = d.index_type == VFETCH_INDEX_U32 ? 4 : 2;
+    void *indices = malloc(n ? n * width : 1);
+    if (!indices) {
+        vfetch_prim_plan_free(plan);
+        return refusal(errs, VFETCH_ENOMEM, "prim: %zu indices", n);
+    }
+    struct vfetch_prim_run_params p = { count, base, indices, n };
+    struct vfetch_prim_result r;
+    err = vfetch_prim_run(plan, &p, &r);
+    if (!err) {
+        struct vfetch_prim_plan_info info;
+        vfetch_prim_plan_info(plan, &info);
+        fprintf(out, "%s: %zu indices, drawn as a %s%s\n", operand[1], r.written,
+                topology_names[info.topology],
+                info.restart_index ? " (R: the restart index)" : "");
+        for (size_t i = 0; i < r.written; i++) {
+            const uint32_t v = width == 4 ? ((uint32_t *)indices)[i] : ((uint16_t *)indices)[i];
+            if (info.restart_index && v == info.restart_index)
+                fputs(i ? " R" : "R", out);
+            else
+                fprintf(out, i ? " %u" : "%u", v);
+        }
+        fputc('\n', out);
+    }
+    free(indices);
+    vfetch_prim_plan_free(plan);
+    return err ? refusal(errs, err, "prim gx %.40s %u at base %u", operand[1], count, base) : 0;
+}
+
 int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
 {
     if (argc < 2)
@@ -2521,6 +2617,8 @@ int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
         return cmd_gx(argc, argv, out, errs);
     if (!strcmp(cmd, "aam"))
         return cmd_aam(argc, argv, out, errs);
+    if (!strcmp(cmd, "prim"))
+        return cmd_prim(argc, argv, out, errs);
     if (!strcmp(cmd, "help") || is_help(cmd))
         return cmd_help(argc, argv, out, errs);
     /* The commands without arguments. */

@@ -78,6 +78,18 @@ echo "$msg" | grep -q "reserved R300 DATA_TYPE"; check "reserved type message" $
 "$tool" explain r300 --bogus 2>/dev/null; [ $? -eq 1 ]; check "usage error exits 1" $?
 "$tool" --version | grep -q "^vfetch 0.2.0"; check "version" $?
 
+# vfetch prim: a GX draw's host indices (docs/prim.md)
+out=$("$tool" prim gx TRIANGLE_FAN 7 --restart); rc=$?
+check "prim exits 0" $rc
+echo "$out" | grep -qx "1 2 0 3 4 R 4 5 0 6 R"; check "prim gx TRIANGLE_FAN 7 --restart: Dolphin's order" $?
+echo "$out" | grep -q "drawn as a triangle strip"; check "prim names the host topology" $?
+out=$("$tool" prim gx 0xA8 4 --expand --base 2)
+echo "$out" | grep -qx "8 9 14 9 14 15 16 17 22 17 22 23"; check "prim gx LINES by command byte, expanded, base 2" $?
+"$tool" prim gx 0xC0 4 2>/dev/null; [ $? -eq 2 ]; check "prim: a reserved primitive exits 2" $?
+msg=$("$tool" prim gx QUADS 4 --restart --base 65532 2>&1 >/dev/null)
+echo "$msg" | grep -q "VFETCH_EPRIM_INDEX_RANGE"; check "prim: an index past the width is refused" $?
+"$tool" prim r300 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: only gx so far, a usage error" $?
+
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)
 out=$("$tool" explain maxwell --attr 0x38200000,0x16000000 --stream 0x1018 --bmap 32,33,34,35,36,37,38,39,191); rc=$?
 check "explain maxwell exits 0" $rc

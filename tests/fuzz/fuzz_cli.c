@@ -142,6 +142,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else if (rc == 0)
             FUZZ_REQUIRE(strstr(cli_out, "output: ") && cli_count_lines(cli_out, "hash ") == 1,
                          "explain succeeded without the plan's size and hash");
+    } else if (!strcmp(cmd, "prim")) {
+        /* a draw's indices: the header line and one line of them, else a refusal or a usage
+           error */
+        FUZZ_REQUIRE(rc == 1 || rc == 2 ||
+                         (rc == 0 && cli_count_lines(cli_out, "") == 2 && strstr(cli_out, " indices, drawn as a ")),
+                     "prim: exit %d", rc);
     } else if (!strcmp(cmd, "aam")) {
         if (argc == 2) /* the whole map: 256 rows and the two range rows */
             FUZZ_REQUIRE(rc == 0 && cli_count_lines(cli_out, "|") == 258, "aam: exit %d", rc);
