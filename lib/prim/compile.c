@@ -64,14 +64,14 @@ static void lay_out(const struct prim_program *p, uint32_t restart_index, int wi
             const uint32_t step = restart ? 0 : (uint32_t)p->step[j] * lanes;
             const uint32_t takes = restart ? 0 : 0xffffffffu;
             if (wide) {
-                memcpy(&v->first[k][4 * l], &first, 4);
-                memcpy(&v->step[k][4 * l], &step, 4);
-                memcpy(&v->takes_base[k][4 * l], &takes, 4);
+                memcpy(&v->first[4 * flat], &first, 4);
+                memcpy(&v->step[4 * flat], &step, 4);
+                memcpy(&v->takes_base[4 * flat], &takes, 4);
             } else {
                 const uint16_t f = (uint16_t)first, s = (uint16_t)step, t = (uint16_t)takes;
-                memcpy(&v->first[k][2 * l], &f, 2);
-                memcpy(&v->step[k][2 * l], &s, 2);
-                memcpy(&v->takes_base[k][2 * l], &t, 2);
+                memcpy(&v->first[2 * flat], &f, 2);
+                memcpy(&v->step[2 * flat], &s, 2);
+                memcpy(&v->takes_base[2 * flat], &t, 2);
             }
         }
 }
@@ -104,6 +104,7 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     struct vfetch_prim_dsp dsp;
     vfetch_prim_dsp_init(&dsp, vfetch_cpu_allowed());
     plan->blocks = plan->mode.wide ? dsp.blocks32 : dsp.blocks16;
+    plan->small = dsp.small;
     plan->level = plan->blocks ? dsp.level : "c";
     if (plan->blocks)
         lay_out(&plan->program, plan->mode.wide ? plan->restart_index : (uint16_t)plan->restart_index,
@@ -131,15 +132,14 @@ int vfetch_prim_plan_info(const vfetch_prim_plan *plan, struct vfetch_prim_plan_
 }
 
 /*
- * The indices after the last whole group (group `groups`, vertex v0 = its first): where out is
- * NULL, only counted. QUADS: three vertices left draw one triangle; a strip with restart ends
- * with the restart index; a strip without, an odd triangle count's last triangle; a fan with
- * restart, the two or one triangles past its strips of three.
+ * The indices after the last whole group (group `groups`) into v (at most 5), their number:
+ * QUADS: three vertices left draw one triangle; a strip with restart ends with the restart
+ * index; a strip without, an odd triangle count's last triangle; a fan with restart, the two
+ * or one triangles past its strips of three.
  */
-static size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64_t groups,
-                        uint64_t base, uint32_t restart_index, void *out)
+static inline size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64_t groups,
+                               uint64_t base, uint32_t restart_index, uint64_t v[5])
 {
-    uint64_t v[5];
     size_t n = 0;
     const uint64_t b = base, c = count;
     switch (m->kind) {
@@ -181,22 +181,16 @@ static size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64_t grou
         break;
     default: break;
     }
-    if (out)
-        for (size_t i = 0; i < n; i++) {
-            if (m->wide)
-                ((uint32_t *)out)[i] = (uint32_t)v[i];
-            else
-                ((uint16_t *)out)[i] = (uint16_t)v[i];
-        }
     return n;
 }
 
 /* Indices of a draw, in 64 bits (groups times their size plus the tail's). */
 static uint64_t index_count(const vfetch_prim_plan *plan, uint32_t count)
 {
+    uint64_t tail[5];
     const uint64_t groups = vfetch_prim_groups(&plan->mode, count);
     return groups * plan->program.per_group +
-           prim_tail(&plan->mode, count, groups, 0, 0, NULL);
+           prim_tail(&plan->mode, count, groups, 0, 0, tail);
 }
 
 size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count)
@@ -228,14 +222,18 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
     if (!plan || !params)
         return VFETCH_EINVAL;
     const struct prim_mode *m = &plan->mode;
-    const uint64_t total = index_count(plan, params->count);
+    const uint32_t count = params->count;
+    const uint64_t groups = vfetch_prim_groups(m, count);
+    uint64_t tail[5];
+    const size_t tail_n = prim_tail(m, count, groups, params->base_index, plan->restart_index, tail);
+    const uint64_t body = groups * plan->program.per_group, total = body + tail_n;
     const size_t width = m->wide ? 4 : 2;
     if (total && (!params->out || (uintptr_t)params->out % width))
         return VFETCH_EINVAL;
     if (total > SIZE_MAX / width)
         return VFETCH_EOVERFLOW;
     /* the highest index written must fit the width, below the restart index where there is one */
-    const int64_t last = last_vertex(m, params->count);
+    const int64_t last = last_vertex(m, count);
     if (last >= 0) {
         const uint64_t vertex = (uint64_t)params->base_index + (uint64_t)last;
         const uint64_t highest = m->expand ? 4 * vertex + 3 : vertex;
@@ -245,19 +243,23 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
     }
     if (total > params->out_capacity)
         return VFETCH_ESHORT_OUTPUT;
-    size_t written;
     if (!plan->blocks) {
-        written = vfetch_prim_ref(m, params->count, params->base_index, params->out);
+        vfetch_prim_ref(m, count, params->base_index, params->out);
     } else {
-        const uint64_t groups = vfetch_prim_groups(m, params->count);
         const uint32_t base = plan->program.scale * params->base_index; /* fits: checked */
-        if (groups)
+        if (groups < plan->vectors.lanes) { /* within the first block: short draws */
+            if (body)
+                plan->small(&plan->vectors, base, (size_t)body, m->wide, params->out);
+        } else
             plan->blocks(&plan->vectors, base, (size_t)groups, params->out);
-        written = (size_t)groups * plan->program.per_group;
-        written += prim_tail(m, params->count, groups, params->base_index, plan->restart_index,
-                             (uint8_t *)params->out + written * width);
+        if (m->wide)
+            for (size_t i = 0; i < tail_n; i++)
+                ((uint32_t *)params->out)[body + i] = (uint32_t)tail[i];
+        else
+            for (size_t i = 0; i < tail_n; i++)
+                ((uint16_t *)params->out)[body + i] = (uint16_t)tail[i];
     }
     if (result)
-        result->written = written;
+        result->written = (size_t)total;
     return VFETCH_OK;
 }

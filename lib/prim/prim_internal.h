@@ -54,9 +54,24 @@ struct prim_program {
     int32_t step[PRIM_GROUP_MAX];
 };
 
-/** The program of a mode, and how many whole groups a draw of `count` vertices has. */
+/** The program of a mode. */
 void vfetch_prim_program(const struct prim_mode *m, struct prim_program *p);
-uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count);
+
+/** How many whole groups of its program a draw of `count` vertices has. */
+static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count)
+{
+    const uint64_t n = count;
+    switch (m->kind) {
+    case PRIM_QUADS: return n / 4;
+    case PRIM_TRIANGLES: return n / 3;
+    case PRIM_TRIANGLE_STRIP: return m->restart ? n : n >= 3 ? (n - 2) / 2 : 0;
+    case PRIM_TRIANGLE_FAN: return n < 3 ? 0 : m->restart ? (n - 2) / 3 : n - 2;
+    case PRIM_LINES: return n / 2;
+    case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case PRIM_POINTS: return n;
+    default: return 0;
+    }
+}
 
 /* The widest vector a level's kernel writes: 64 bytes (avx512). */
 #define PRIM_VEC_BYTES 64
@@ -68,9 +83,10 @@ uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count);
  * an all-ones mask on the lanes that take the base (not the restart ones).
  */
 struct prim_vectors {
-    _Alignas(64) uint8_t first[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
-    _Alignas(64) uint8_t step[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
-    _Alignas(64) uint8_t takes_base[PRIM_GROUP_MAX][PRIM_VEC_BYTES];
+    /* vector k at byte k * the level's vector size: the block's indices one after another */
+    _Alignas(64) uint8_t first[PRIM_GROUP_MAX * PRIM_VEC_BYTES];
+    _Alignas(64) uint8_t step[PRIM_GROUP_MAX * PRIM_VEC_BYTES];
+    _Alignas(64) uint8_t takes_base[PRIM_GROUP_MAX * PRIM_VEC_BYTES];
     uint32_t per_group;
     uint32_t lanes; /* groups a block: indices a vector */
 };
@@ -81,8 +97,13 @@ struct prim_vectors {
 typedef void vfetch_prim_blocks_fn(const struct prim_vectors *v, uint32_t base, size_t groups,
                                    void *out);
 
+/** The first n indices of a draw within the first block (n > 0). */
+typedef void vfetch_prim_small_fn(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
+                                  void *out);
+
 struct vfetch_prim_dsp {
     vfetch_prim_blocks_fn *blocks16, *blocks32;
+    vfetch_prim_small_fn *small;
     uint32_t vec_bytes; /* bytes a vector (0: no kernel, the reference runs) */
     const char *level;
 };
@@ -97,6 +118,7 @@ struct vfetch_prim_plan {
     enum vfetch_prim_topology topology;
     uint32_t restart_index; /* the width's all ones, with restart; else 0 */
     vfetch_prim_blocks_fn *blocks; /* the level's kernel for the width, or NULL */
+    vfetch_prim_small_fn *small;
     const char *level;
     struct prim_vectors vectors; /* the program laid out for the kernel */
 };

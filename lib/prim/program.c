@@ -88,18 +88,3 @@ void vfetch_prim_program(const struct prim_mode *m, struct prim_program *p)
     default: memset(p, 0, sizeof *p); break;
     }
 }
-
-uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t count)
-{
-    const uint64_t n = count;
-    switch (m->kind) {
-    case PRIM_QUADS: return n / 4;
-    case PRIM_TRIANGLES: return n / 3;
-    case PRIM_TRIANGLE_STRIP: return m->restart ? n : n >= 3 ? (n - 2) / 2 : 0;
-    case PRIM_TRIANGLE_FAN: return n < 3 ? 0 : m->restart ? (n - 2) / 3 : n - 2;
-    case PRIM_LINES: return n / 2;
-    case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
-    case PRIM_POINTS: return n;
-    default: return 0;
-    }
-}

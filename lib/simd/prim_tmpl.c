@@ -39,8 +39,9 @@
         const vi b = vi_set##W(base);                                                       \
         vi acc[P], step[P];                                                                 \
         for (unsigned k = 0; k < P; k++) {                                                  \
-            acc[k] = vi_add##W(vi_loadu(v->first[k]), vi_and(b, vi_loadu(v->takes_base[k])));\
-            step[k] = vi_loadu(v->step[k]);                                                 \
+            acc[k] = vi_add##W(vi_loadu(v->first + k * VEC_BYTES),                          \
+                               vi_and(b, vi_loadu(v->takes_base + k * VEC_BYTES)));          \
+            step[k] = vi_loadu(v->step + k * VEC_BYTES);                                    \
         }                                                                                   \
         uint8_t *o = out;                                                                   \
         for (size_t blocks = groups / lanes; blocks; blocks--) {                            \
@@ -82,12 +83,52 @@
 PRIM_KERNELS(16)
 PRIM_KERNELS(32)
 
+/* The n (< one block) first indices of a draw: the block's first values plus the base where
+   they take it, 16 bytes at a time, the last 2 to 14 bytes stored as 8, 4 and 2 (nothing past
+   them). A short draw is a few instructions, not a block. */
+static void NAME(prim_small)(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
+                             void *out)
+{
+    const simde__m128i b = wide ? simde_mm_set1_epi32((int32_t)base)
+                                : simde_mm_set1_epi16((int16_t)base);
+    const size_t bytes = n * (wide ? 4 : 2);
+    uint8_t *o = out;
+    size_t at = 0;
+    for (;; at += 16) {
+        const simde__m128i f = simde_mm_loadu_si128((const void *)(v->first + at));
+        const simde__m128i t = simde_mm_and_si128(b, simde_mm_loadu_si128((const void *)(v->takes_base + at)));
+        const simde__m128i x = wide ? simde_mm_add_epi32(f, t) : simde_mm_add_epi16(f, t);
+        const size_t left = bytes - at;
+        if (left >= 16) {
+            simde_mm_storeu_si128((void *)(o + at), x);
+            if (left == 16)
+                return;
+            continue;
+        }
+        uint8_t lane[16];
+        simde_mm_storeu_si128((void *)lane, x);
+        size_t k = 0;
+        if (left & 8) {
+            memcpy(o + at, lane, 8);
+            k = 8;
+        }
+        if (left & 4) {
+            memcpy(o + at + k, lane + k, 4);
+            k += 4;
+        }
+        if (left & 2)
+            memcpy(o + at + k, lane + k, 2);
+        return;
+    }
+}
+
 #define PRIM_STR2(x) #x
 #define PRIM_STR(x) PRIM_STR2(x)
 
 void NAME(vfetch_prim_init)(struct vfetch_prim_dsp *dsp)
 {
     dsp->blocks16 = NAME(prim_blocks16);
+    dsp->small = NAME(prim_small);
     dsp->blocks32 = NAME(prim_blocks32);
     dsp->vec_bytes = VEC_BYTES;
     dsp->level = PRIM_STR(VFETCH_ISA);
