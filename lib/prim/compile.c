@@ -228,9 +228,9 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
     const size_t tail_n = prim_tail(m, count, groups, params->base_index, plan->restart_index, tail);
     const uint64_t body = groups * plan->program.per_group, total = body + tail_n;
     const size_t width = m->wide ? 4 : 2;
-    if (total && (!params->out || (uintptr_t)params->out % width))
+    if (total && (!params->out || ((uintptr_t)params->out & (width - 1))))
         return VFETCH_EINVAL;
-    if (total > SIZE_MAX / width)
+    if (sizeof(size_t) < 8 && total > SIZE_MAX / width) /* 32-bit hosts only */
         return VFETCH_EOVERFLOW;
     /* the highest index written must fit the width, below the restart index where there is one */
     const int64_t last = last_vertex(m, count);
