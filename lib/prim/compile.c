@@ -76,6 +76,37 @@ static void lay_out(const struct prim_program *p, uint32_t restart_index, int wi
         }
 }
 
+/* The plan's draw shape, as vfetch_prim_groups and prim_tail would compute it (checkasm
+   compares every count's result with the reference). */
+static void shape_of(struct vfetch_prim_plan *plan)
+{
+    static const uint64_t magic[5] = { 0, 1ull << 33, 1ull << 32, 2863311531ull, 1ull << 31 };
+    const struct prim_mode *m = &plan->mode;
+    uint32_t min = 0, off = 0, div = 1, vertices = 0;
+    switch (m->kind) {
+    case PRIM_QUADS: div = vertices = 4; plan->tail_varies = 1; break;
+    case PRIM_TRIANGLES: div = vertices = 3; break;
+    case PRIM_TRIANGLE_STRIP:
+        if (m->restart)
+            plan->restart_tail = 1;
+        else
+            min = 3, off = 2, div = 2, plan->tail_varies = 1;
+        break;
+    case PRIM_TRIANGLE_FAN:
+        min = 3, off = 2, div = m->restart ? 3 : 1;
+        plan->tail_varies = (uint8_t)m->restart;
+        break;
+    case PRIM_LINES: div = vertices = 2; break;
+    case PRIM_LINE_STRIP: min = 2, off = 1; break;
+    default: break;
+    }
+    plan->group_min = min;
+    plan->group_off = off;
+    plan->group_magic = magic[div];
+    plan->group_vertices = vertices;
+    plan->limit = (m->wide ? 0xffffffffu : 0xffffu) - (m->restart ? 1u : 0u);
+}
+
 int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **out_plan)
 {
     if (!desc || !out_plan)
@@ -103,6 +134,7 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     vfetch_prim_program(&plan->mode, &plan->program);
     struct vfetch_prim_dsp dsp;
     vfetch_prim_dsp_init(&dsp, vfetch_cpu_allowed());
+    shape_of(plan);
     plan->blocks = plan->mode.wide ? dsp.blocks32 : dsp.blocks16;
     plan->small = dsp.small;
     plan->level = plan->blocks ? dsp.level : "c";
@@ -216,11 +248,57 @@ static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
     }
 }
 
+static int run_general(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
+                       struct vfetch_prim_result *result);
+
+/* The short way: a draw with a kernel, no tail or the restart index alone (QUADS of a whole
+   number of quads), that passes every check. 1: not such a draw (the general way runs it and
+   reports). */
+static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *p,
+                            struct vfetch_prim_result *result)
+{
+    const uint32_t n = p->count;
+    if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)))
+        return 1;
+    const uint64_t groups = n >= plan->group_min ? (uint64_t)(n - plan->group_off) * plan->group_magic >> 33 : 0;
+    const uint64_t body = groups * plan->program.per_group, total = body + plan->restart_tail;
+    const size_t width = plan->mode.wide ? 4 : 2;
+    if (!groups || !p->out || ((uintptr_t)p->out & (width - 1)) || total > p->out_capacity)
+        return 1;
+    const uint64_t last = plan->group_vertices ? groups * plan->group_vertices - 1 : n - 1;
+    const uint64_t highest = plan->program.scale * ((uint64_t)p->base_index + last) +
+                             (plan->program.scale - 1);
+    if (highest > plan->limit)
+        return 1;
+    const uint32_t base = plan->program.scale * p->base_index;
+    if (groups < plan->vectors.lanes)
+        plan->small(&plan->vectors, base, (size_t)body, plan->mode.wide, p->out);
+    else
+        plan->blocks(&plan->vectors, base, (size_t)groups, p->out);
+    if (plan->restart_tail) {
+        if (plan->mode.wide)
+            ((uint32_t *)p->out)[body] = plan->restart_index;
+        else
+            ((uint16_t *)p->out)[body] = (uint16_t)plan->restart_index;
+    }
+    if (result)
+        result->written = (size_t)total;
+    return 0;
+}
+
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
                     struct vfetch_prim_result *result)
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
+    return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
+}
+
+/* Every other draw: checked in order, then written (the tail by the C above). */
+static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
+                                                 const struct vfetch_prim_run_params *params,
+                                                 struct vfetch_prim_result *result)
+{
     const struct prim_mode *m = &plan->mode;
     const uint32_t count = params->count;
     const uint64_t groups = vfetch_prim_groups(m, count);

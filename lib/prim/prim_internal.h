@@ -119,6 +119,15 @@ struct vfetch_prim_plan {
     uint32_t restart_index; /* the width's all ones, with restart; else 0 */
     vfetch_prim_blocks_fn *blocks; /* the level's kernel for the width, or NULL */
     vfetch_prim_small_fn *small;
+    /* A draw's shape without a switch (vfetch_prim_run's short way): groups = count >=
+       group_min ? (count - group_off) * group_magic >> 33 : 0 (an exact division by 1 to 4);
+       its last vertex count - 1, or groups * group_vertices - 1 where group_vertices is set
+       (lists); its tail the restart index alone (restart_tail), none, or one the general way
+       takes (tail_varies: QUADS where count % 4 is 3, a strip without restart, a fan with) */
+    uint32_t group_min, group_off, group_vertices;
+    uint64_t group_magic;
+    uint8_t restart_tail, tail_varies;
+    uint32_t limit; /* the highest index the width allows (below the restart index) */
     const char *level;
     struct prim_vectors vectors; /* the program laid out for the kernel */
 };
