@@ -533,7 +533,53 @@ def make_cli_seeds():
         write(t, name, data)
 
 
+def make_prim_seeds():
+    """fuzz_prim: level, primitive pick (< 240: one of the eight, by pick % 8), flags (bit 0
+    restart, bit 1 expansion, bits 2-4 width: 0-2 u16, 3-5 u32, 6-7 out of range), count pick
+    (< 200 itself, < 250 a u16 follows, else a u32 & 2^20 - 1), base pick (< 128 small, < 192
+    near the limit, else raw) and the u32, room (< 128 exact, < 192 one short, < 240 slack,
+    else none), where (< 240 at the guard page, < 250 misaligned, else NULL)."""
+    t = "prim"
+    clean(t)
+
+    def case(prim=0, flags=0, count=7, base_pick=0, base=0, room=0, where=0, level=0, raw=None):
+        d = u8(level) + u8(prim if raw is None else 240)
+        d += u8(flags)
+        if raw is not None:
+            d = u8(level) + u8(240) + u32(raw) + u8(flags)
+        if count < 200:
+            d += u8(count)
+        elif count < 65536:
+            d += u8(200) + u16(count)
+        else:
+            d += u8(250) + u32(count)
+        return d + u8(base_pick) + u32(base) + u8(room) + u8(where)
+
+    names = ["quads", "quads2", "triangles", "strip", "fan", "lines", "line-strip", "points"]
+    for k, name in enumerate(names):
+        for flags, mode in ((0, "pr0-vs0"), (1, "pr1-vs0"), (2, "pr0-vs1"), (3, "pr1-vs1")):
+            write(t, "%s-%s-7" % (name, mode), case(prim=k, flags=flags, count=7))
+        write(t, "%s-u32-big" % name, case(prim=k, flags=1 | 3 << 2, count=70000, base_pick=0))
+        write(t, "%s-near-limit" % name, case(prim=k, flags=1, count=9, base_pick=128, base=0))
+    write(t, "strip-restart-0", case(prim=3, flags=1, count=0))
+    write(t, "quads-3", case(prim=0, count=3))
+    write(t, "fan-restart-4", case(prim=4, flags=1, count=4))
+    write(t, "short-room", case(prim=0, count=8, room=128))
+    write(t, "slack", case(prim=0, count=8, room=200))
+    write(t, "no-room", case(prim=0, count=8, room=250))
+    write(t, "misaligned", case(prim=0, count=8, where=245))
+    write(t, "null-out", case(prim=0, count=8, where=255))
+    write(t, "null-out-empty", case(prim=2, count=2, where=255))
+    write(t, "reserved", case(raw=0xC0))
+    write(t, "reserved-zero", case(raw=0))
+    write(t, "width-none", case(prim=0, flags=6 << 2))
+    write(t, "width-bad", case(prim=0, flags=7 << 2))
+    write(t, "lower-level", case(prim=0, count=100, level=200))
+    write(t, "expanded-lines-overflow", case(prim=6, flags=2, count=20000))
+
+
 def main():
+    make_prim_seeds()
     make_plan_seeds()
     make_r300_seeds()
     make_gx_seeds()
