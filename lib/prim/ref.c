@@ -138,17 +138,8 @@ size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
         }
         break;
     case PRIM_LINES:
-        for (uint64_t i = 0; i + 2 <= n; i += 2) {
-            if (m->expand) {
-                put_quad(&s, b + i, b + i + 1, m->restart, r);
-            } else {
-                put(&s, b + i);
-                put(&s, b + i + 1);
-            }
-        }
-        break;
-    case PRIM_LINE_STRIP:
-        for (uint64_t i = 0; i + 2 <= n; i++) {
+    case PRIM_LINE_STRIP: /* lines from vertex b+i to b+i+1: i = 0, 2, ... or 0, 1, ... */
+        for (uint64_t i = 0; i + 2 <= n; i += m->kind == PRIM_LINES ? 2 : 1) {
             if (m->expand) {
                 put_quad(&s, b + i, b + i + 1, m->restart, r);
             } else {
