@@ -30,33 +30,56 @@
 #define vi_add32 vi_add
 #define vi_set32 vi_set1
 
-/* groups 0 .. groups - 1 of a pattern of P indices of W bits */
+/* Vector k of a pattern of P (registers a<k>, s<k>: its value and its step a block; where k
+   is past P they are never used and the compiler drops them). */
+#define PRIM_INIT(W, P, k)                                                                  \
+    const vi a##k##_0 = (P) > (k) ? vi_add##W(vi_loadu(v->first + (k) * VEC_BYTES),        \
+                                              vi_and(b, vi_loadu(v->takes_base + (k) * VEC_BYTES))) \
+                                  : b;                                                      \
+    const vi s##k = (P) > (k) ? vi_loadu(v->step + (k) * VEC_BYTES) : b;                   \
+    vi a##k = a##k##_0;
+#define PRIM_STEP(W, P, k)                                                                  \
+    if ((P) > (k)) {                                                                        \
+        vi_storeu(o + (k) * VEC_BYTES, a##k);                                               \
+        a##k = vi_add##W(a##k, s##k);                                                       \
+    }
+#define PRIM_SPILL(P, k)                                                                    \
+    if ((P) > (k))                                                                          \
+        vi_storeu(tail + (k) * VEC_BYTES, a##k);
+
+/* groups 0 .. groups - 1 of a pattern of P indices of W bits, the vectors in registers */
 #define PRIM_KERNEL(W, P)                                                                   \
     static void NAME(prim_blocks##W##_##P)(const struct prim_vectors *v, uint32_t base,     \
                                            size_t groups, void *out)                        \
     {                                                                                       \
         const size_t lanes = VEC_BYTES / (W / 8);                                           \
         const vi b = vi_set##W(base);                                                       \
-        vi acc[P], step[P];                                                                 \
-        for (unsigned k = 0; k < P; k++) {                                                  \
-            acc[k] = vi_add##W(vi_loadu(v->first + k * VEC_BYTES),                          \
-                               vi_and(b, vi_loadu(v->takes_base + k * VEC_BYTES)));          \
-            step[k] = vi_loadu(v->step + k * VEC_BYTES);                                    \
-        }                                                                                   \
+        PRIM_INIT(W, P, 0)                                                                  \
+        PRIM_INIT(W, P, 1)                                                                  \
+        PRIM_INIT(W, P, 2)                                                                  \
+        PRIM_INIT(W, P, 3)                                                                  \
+        PRIM_INIT(W, P, 4)                                                                  \
+        PRIM_INIT(W, P, 5)                                                                  \
         uint8_t *o = out;                                                                   \
         for (size_t blocks = groups / lanes; blocks; blocks--) {                            \
-            for (unsigned k = 0; k < P; k++) {                                              \
-                vi_storeu(o + k * VEC_BYTES, acc[k]);                                       \
-                acc[k] = vi_add##W(acc[k], step[k]);                                        \
-            }                                                                               \
-            o += P * VEC_BYTES;                                                             \
+            PRIM_STEP(W, P, 0)                                                              \
+            PRIM_STEP(W, P, 1)                                                              \
+            PRIM_STEP(W, P, 2)                                                              \
+            PRIM_STEP(W, P, 3)                                                              \
+            PRIM_STEP(W, P, 4)                                                              \
+            PRIM_STEP(W, P, 5)                                                              \
+            o += (P) * VEC_BYTES;                                                           \
         }                                                                                   \
         const size_t rest = groups % lanes;                                                 \
         if (rest) {                                                                         \
-            _Alignas(64) uint8_t tail[P * VEC_BYTES];                                       \
-            for (unsigned k = 0; k < P; k++)                                                \
-                vi_storeu(tail + k * VEC_BYTES, acc[k]);                                    \
-            memcpy(o, tail, rest * P * (W / 8));                                            \
+            _Alignas(64) uint8_t tail[(P) * VEC_BYTES];                                     \
+            PRIM_SPILL(P, 0)                                                                \
+            PRIM_SPILL(P, 1)                                                                \
+            PRIM_SPILL(P, 2)                                                                \
+            PRIM_SPILL(P, 3)                                                                \
+            PRIM_SPILL(P, 4)                                                                \
+            PRIM_SPILL(P, 5)                                                                \
+            memcpy(o, tail, rest * (P) * (W / 8));                                          \
         }                                                                                   \
     }
 
