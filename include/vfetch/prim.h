@@ -10,7 +10,9 @@
  *
  * GameCube/Wii (VFETCH_PRIM_GX): the draw command's primitive, the orders byte-identical to
  * Dolphin's IndexGenerator in each of its four modes (restart on/off x line/point expansion
- * on/off), its odd cases included; docs/prim.md has every order.
+ * on/off), its odd cases included. R300/R500 (VFETCH_PRIM_R300): VAP_VF_CNTL's PRIM_TYPE as
+ * point, line and triangle lists in the orders of Mesa's u_indices (its generate tables, the
+ * provoking vertex converted from the guest's to the host's). docs/prim.md has every order.
  *
  * Contract as in the other families: a description with defaults (vfetch_prim_desc_init),
  * compiled to an immutable plan that threads may share, run per draw, info, free; every error a
@@ -30,7 +32,29 @@ extern "C" {
 
 /** Whose primitive words a plan reads. */
 enum vfetch_prim_frontend {
-    VFETCH_PRIM_GX = 0, /**< GameCube/Wii draw commands */
+    VFETCH_PRIM_GX = 0,   /**< GameCube/Wii draw commands */
+    VFETCH_PRIM_R300 = 1, /**< R300/R500 VAP_VF_CNTL PRIM_TYPE */
+};
+
+/** R300/R500 VAP_VF_CNTL PRIM_TYPE (bits 3:0). 0 (none) and 7..11 (triangle type 2, rectangle
+    list, three-vertex point and line lists) are VFETCH_EPRIM_TYPE. */
+enum vfetch_r300_primitive {
+    VFETCH_R300_POINTS = 1,
+    VFETCH_R300_LINES = 2,
+    VFETCH_R300_LINE_STRIP = 3,
+    VFETCH_R300_TRIANGLES = 4,
+    VFETCH_R300_TRIANGLE_FAN = 5,
+    VFETCH_R300_TRIANGLE_STRIP = 6,
+    VFETCH_R300_LINE_LOOP = 12,
+    VFETCH_R300_QUADS = 13,
+    VFETCH_R300_QUAD_STRIP = 14,
+    VFETCH_R300_POLYGON = 15,
+};
+
+/** Which vertex of a primitive provokes its flat-shaded attributes. */
+enum vfetch_prim_provoking {
+    VFETCH_PROVOKING_FIRST = 0,
+    VFETCH_PROVOKING_LAST = 1,
 };
 
 /** GX draw commands' primitives: the command byte with its VAT bits (2:0) clear. */
@@ -58,7 +82,8 @@ struct vfetch_prim_desc {
     /** Whose primitive words `primitive` is. Default VFETCH_PRIM_GX. */
     enum vfetch_prim_frontend frontend;
     /** The guest primitive. GX: an enum vfetch_gx_primitive value (a draw command byte with
-        its VAT bits clear; any other value is VFETCH_EPRIM_TYPE). No default. */
+        its VAT bits clear); R300: an enum vfetch_r300_primitive value (VAP_VF_CNTL bits 3:0).
+        Any other value is VFETCH_EPRIM_TYPE. No default. */
     uint32_t primitive;
     /** Nonzero: the host has primitive restart, and triangles go out as strips, each ended by
         the restart index (the output width's all-ones value: 0xFFFF, 0xFFFFFFFF). 0 (the
@@ -71,9 +96,14 @@ struct vfetch_prim_desc {
     uint8_t expand_lines_points;
     /** The output's index width: VFETCH_INDEX_U16 (the default) or VFETCH_INDEX_U32. */
     enum vfetch_index_type index_type;
+    /** R300: the provoking vertex of the guest's primitives and of the host's; where they
+        differ each triangle is rotated and each line reversed (Mesa's u_indices orders). GX
+        plans take Dolphin's orders and ignore them. Default first and first. */
+    enum vfetch_prim_provoking guest_provoking, host_provoking;
 };
 
-/** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices. */
+/** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices, first
+    provoking vertex in and out. */
 void vfetch_prim_desc_init(struct vfetch_prim_desc *desc);
 
 /** An immutable compiled primitive plan. */

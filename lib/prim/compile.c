@@ -41,8 +41,30 @@ static int gx_kind(uint32_t primitive)
     }
 }
 
+/* An R300 VAP_VF_CNTL PRIM_TYPE, or -1 (none, and the types 7..11 this does not draw). */
+static int r300_kind(uint32_t primitive)
+{
+    switch (primitive) {
+    case VFETCH_R300_POINTS: return PRIM_M_POINTS;
+    case VFETCH_R300_LINES: return PRIM_M_LINES;
+    case VFETCH_R300_LINE_STRIP: return PRIM_M_LINE_STRIP;
+    case VFETCH_R300_TRIANGLES: return PRIM_M_TRIANGLES;
+    case VFETCH_R300_TRIANGLE_FAN: return PRIM_M_TRIANGLE_FAN;
+    case VFETCH_R300_TRIANGLE_STRIP: return PRIM_M_TRIANGLE_STRIP;
+    case VFETCH_R300_LINE_LOOP: return PRIM_M_LINE_LOOP;
+    case VFETCH_R300_QUADS: return PRIM_M_QUADS;
+    case VFETCH_R300_QUAD_STRIP: return PRIM_M_QUAD_STRIP;
+    case VFETCH_R300_POLYGON: return PRIM_M_POLYGON;
+    default: return -1;
+    }
+}
+
 static enum vfetch_prim_topology topology_of(const struct prim_mode *m)
 {
+    if (m->kind >= PRIM_M_POINTS) /* Mesa's: lists */
+        return m->kind == PRIM_M_POINTS                                ? VFETCH_TOPOLOGY_POINT_LIST
+               : m->kind >= PRIM_M_LINES && m->kind <= PRIM_M_LINE_LOOP ? VFETCH_TOPOLOGY_LINE_LIST
+                                                                        : VFETCH_TOPOLOGY_TRIANGLE_LIST;
     const int triangles = m->kind <= PRIM_TRIANGLE_FAN || m->expand;
     if (triangles)
         return m->restart ? VFETCH_TOPOLOGY_TRIANGLE_STRIP : VFETCH_TOPOLOGY_TRIANGLE_LIST;
@@ -98,6 +120,15 @@ static void shape_of(struct vfetch_prim_plan *plan)
         break;
     case PRIM_LINES: div = vertices = 2; break;
     case PRIM_LINE_STRIP: min = 2, off = 1; break;
+    case PRIM_M_LINES: div = vertices = 2; break;
+    case PRIM_M_LINE_STRIP: min = 2, off = 1; break;
+    case PRIM_M_TRIANGLES: div = vertices = 3; break;
+    case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_POLYGON: min = 3, off = 2; break;
+    case PRIM_M_QUADS: div = vertices = 4; break;
+    case PRIM_M_QUAD_STRIP: min = 4, off = 2, div = 2; break;
+    case PRIM_M_LINE_LOOP:
+    case PRIM_M_TRIANGLE_STRIP: plan->tail_varies = 1; break;
     default: break;
     }
     plan->group_min = min;
@@ -111,10 +142,13 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
 {
     if (!desc || !out_plan)
         return VFETCH_EINVAL;
-    if (desc->frontend != VFETCH_PRIM_GX ||
-        (desc->index_type != VFETCH_INDEX_U16 && desc->index_type != VFETCH_INDEX_U32))
+    if ((desc->frontend != VFETCH_PRIM_GX && desc->frontend != VFETCH_PRIM_R300) ||
+        (desc->index_type != VFETCH_INDEX_U16 && desc->index_type != VFETCH_INDEX_U32) ||
+        (unsigned)desc->guest_provoking > VFETCH_PROVOKING_LAST ||
+        (unsigned)desc->host_provoking > VFETCH_PROVOKING_LAST)
         return VFETCH_EINVAL;
-    const int kind = gx_kind(desc->primitive);
+    const int r300 = desc->frontend == VFETCH_PRIM_R300;
+    const int kind = r300 ? r300_kind(desc->primitive) : gx_kind(desc->primitive);
     if (kind < 0)
         return VFETCH_EPRIM_TYPE;
     struct vfetch_prim_plan *plan = aligned_alloc(64, sizeof *plan);
@@ -124,10 +158,12 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     plan->desc = *desc;
     plan->mode = (struct prim_mode){
         .kind = (enum prim_kind)kind,
-        .restart = desc->restart != 0,
-        /* expansion changes lines and points only */
-        .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES,
+        /* R300's lists take no restart; expansion changes GX's lines and points only */
+        .restart = desc->restart != 0 && !r300,
+        .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES && !r300,
         .wide = desc->index_type == VFETCH_INDEX_U32,
+        .pv_in_last = r300 && desc->guest_provoking == VFETCH_PROVOKING_LAST,
+        .pv_out_last = r300 && desc->host_provoking == VFETCH_PROVOKING_LAST,
     };
     plan->topology = topology_of(&plan->mode);
     plan->restart_index = !plan->mode.restart ? 0 : plan->mode.wide ? 0xffffffffu : 0xffffu;
@@ -211,6 +247,25 @@ static inline size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64
             }
         }
         break;
+    case PRIM_M_LINE_LOOP: { /* closed: the last vertex back to the first */
+        const uint64_t t = vfetch_prim_mesa_trim(m->kind, count);
+        if (t) {
+            const int same = m->pv_in_last == m->pv_out_last;
+            v[n++] = same ? b + t - 1 : b;
+            v[n++] = same ? b : b + t - 1;
+        }
+        break;
+    }
+    case PRIM_M_TRIANGLE_STRIP: { /* an odd triangle count's last triangle, from an even vertex */
+        const uint64_t t = vfetch_prim_mesa_trim(m->kind, count);
+        if (t && (t - 2) % 2) {
+            const uint64_t i = b + 2 * groups, a[3] = { i, i + 1, i + 2 };
+            const unsigned first = m->pv_in_last == m->pv_out_last ? 0 : !m->pv_in_last ? 1 : 2;
+            for (unsigned j = 0; j < 3; j++)
+                v[n++] = a[(first + j) % 3];
+        }
+        break;
+    }
     default: break;
     }
     return n;
@@ -236,6 +291,8 @@ size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count)
 /* The highest vertex (from 0) a draw's indices name, or -1 where it writes no vertex index. */
 static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
 {
+    if (m->kind >= PRIM_M_POINTS) /* R300: every vertex Mesa's trimming keeps */
+        return (int64_t)vfetch_prim_mesa_trim(m->kind, count) - 1;
     const int64_t n = count;
     switch (m->kind) {
     case PRIM_QUADS: return n % 4 == 3 ? n - 1 : 4 * (n / 4) - 1;
@@ -321,7 +378,9 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
     }
     if (total > params->out_capacity)
         return VFETCH_ESHORT_OUTPUT;
-    if (!plan->blocks) {
+    /* (R300's triangle strips take their triangles' parity from the absolute vertex number:
+       from an odd first vertex the groups of the kernel do not fit, the reference runs) */
+    if (!plan->blocks || (m->kind == PRIM_M_TRIANGLE_STRIP && params->base_index % 2)) {
         vfetch_prim_ref(m, count, params->base_index, params->out);
     } else {
         const uint32_t base = plan->program.scale * params->base_index; /* fits: checked */

@@ -14,6 +14,7 @@
 
 /** The primitives the generators know, whatever front-end named them. */
 enum prim_kind {
+    /* GX's, in Dolphin's orders */
     PRIM_QUADS,
     PRIM_TRIANGLES,
     PRIM_TRIANGLE_STRIP,
@@ -21,6 +22,18 @@ enum prim_kind {
     PRIM_LINES,
     PRIM_LINE_STRIP,
     PRIM_POINTS,
+    /* R300's (VAP_VF_CNTL PRIM_TYPE), in Mesa's u_indices orders: lists out, the provoking
+       vertex converted */
+    PRIM_M_POINTS,
+    PRIM_M_LINES,
+    PRIM_M_LINE_STRIP,
+    PRIM_M_LINE_LOOP,
+    PRIM_M_TRIANGLES,
+    PRIM_M_TRIANGLE_STRIP,
+    PRIM_M_TRIANGLE_FAN,
+    PRIM_M_QUADS,
+    PRIM_M_QUAD_STRIP,
+    PRIM_M_POLYGON,
     PRIM_KINDS
 };
 
@@ -30,7 +43,26 @@ struct prim_mode {
     int restart;  /* strips ended by the restart index */
     int expand;   /* lines and points: index = vertex * 4 + corner */
     int wide;     /* 32-bit indices */
+    int pv_in_last;  /* R300: the guest's provoking vertex is the last */
+    int pv_out_last; /* R300: the host's */
 };
+
+/** Mesa's trimming of a draw of `count` vertices to its whole primitives (u_trim_pipe_prim). */
+static inline uint32_t vfetch_prim_mesa_trim(enum prim_kind kind, uint32_t count)
+{
+    switch (kind) {
+    case PRIM_M_LINES: return count - count % 2;
+    case PRIM_M_LINE_STRIP:
+    case PRIM_M_LINE_LOOP: return count < 2 ? 0 : count;
+    case PRIM_M_TRIANGLES: return count - count % 3;
+    case PRIM_M_TRIANGLE_STRIP:
+    case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_POLYGON: return count < 3 ? 0 : count;
+    case PRIM_M_QUADS: return count - count % 4;
+    case PRIM_M_QUAD_STRIP: return count < 4 ? 0 : count - count % 2;
+    default: return count;
+    }
+}
 
 /** The reference: the draw's indices into out (NULL: only count them); returns how many.
     Values are computed in 64 bits and stored truncated to the width (the caller checked the
@@ -69,6 +101,21 @@ static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t co
     case PRIM_LINES: return n / 2;
     case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
     case PRIM_POINTS: return n;
+    default: break;
+    }
+    /* R300: after Mesa's trimming */
+    const uint64_t t = vfetch_prim_mesa_trim(m->kind, count);
+    switch (m->kind) {
+    case PRIM_M_POINTS: return t;
+    case PRIM_M_LINES: return t / 2;
+    case PRIM_M_LINE_STRIP:
+    case PRIM_M_LINE_LOOP: return t ? t - 1 : 0;
+    case PRIM_M_TRIANGLES: return t / 3;
+    case PRIM_M_TRIANGLE_STRIP: return t ? (t - 2) / 2 : 0; /* two triangles a group */
+    case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_POLYGON: return t ? t - 2 : 0;
+    case PRIM_M_QUADS: return t / 4;
+    case PRIM_M_QUAD_STRIP: return t ? (t - 2) / 2 : 0;
     default: return 0;
     }
 }

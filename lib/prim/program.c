@@ -24,8 +24,88 @@ static void pattern(struct prim_program *p, uint32_t scale, uint32_t n, const in
     }
 }
 
+/* Mesa's triangle (three lanes: starts and steps) with the provoking vertex converted:
+   as it is, (v1, v2, v0) from first to last, (v2, v0, v1) from last to first. */
+static void mesa_tri(const struct prim_mode *m, int32_t *start, int32_t *step, int32_t a0,
+                     int32_t s0, int32_t a1, int32_t s1, int32_t a2, int32_t s2)
+{
+    const int32_t a[3] = { a0, a1, a2 }, st[3] = { s0, s1, s2 };
+    const unsigned first = m->pv_in_last == m->pv_out_last ? 0 : !m->pv_in_last ? 1 : 2;
+    for (unsigned j = 0; j < 3; j++) {
+        start[j] = a[(first + j) % 3];
+        step[j] = st[(first + j) % 3];
+    }
+}
+
+/* R300's primitives in Mesa's orders (lib/prim/ref.c): a triangle strip's groups are two
+   triangles from an even vertex (a draw from an odd one runs the reference). */
+static void mesa_program(const struct prim_mode *m, struct prim_program *p)
+{
+    int32_t start[PRIM_GROUP_MAX] = { 0 }, step[PRIM_GROUP_MAX] = { 0 };
+    uint32_t n = 3;
+    const int same = m->pv_in_last == m->pv_out_last;
+    switch (m->kind) {
+    case PRIM_M_POINTS:
+        n = 1, step[0] = 1;
+        break;
+    case PRIM_M_LINES:
+    case PRIM_M_LINE_STRIP:
+    case PRIM_M_LINE_LOOP: {
+        const int32_t advance = m->kind == PRIM_M_LINES ? 2 : 1;
+        n = 2;
+        start[0] = same ? 0 : 1;
+        start[1] = same ? 1 : 0;
+        step[0] = step[1] = advance;
+        break;
+    }
+    case PRIM_M_TRIANGLES:
+        mesa_tri(m, start, step, 0, 3, 1, 3, 2, 3);
+        break;
+    case PRIM_M_TRIANGLE_STRIP:
+        n = 6;
+        mesa_tri(m, start, step, 0, 2, 1, 2, 2, 2);
+        if (m->pv_in_last)
+            mesa_tri(m, start + 3, step + 3, 2, 2, 1, 2, 3, 2);
+        else
+            mesa_tri(m, start + 3, step + 3, 1, 2, 3, 2, 2, 2);
+        break;
+    case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_POLYGON: /* the draw's first vertex: start 0, step 0 */
+        if (m->pv_in_last == (m->kind == PRIM_M_TRIANGLE_FAN))
+            mesa_tri(m, start, step, 0, 0, 1, 1, 2, 1);
+        else
+            mesa_tri(m, start, step, 1, 1, 2, 1, 0, 0);
+        break;
+    case PRIM_M_QUADS:
+    case PRIM_M_QUAD_STRIP: {
+        /* the quad's corners, then two triangles of them as ref.c's put_quad_tris */
+        const int32_t adv = m->kind == PRIM_M_QUADS ? 4 : 2;
+        int32_t q[4] = { 0, 1, 2, 3 };
+        if (m->kind == PRIM_M_QUAD_STRIP) {
+            static const int32_t last[4] = { 2, 0, 1, 3 }, first[4] = { 0, 1, 3, 2 };
+            memcpy(q, m->pv_in_last ? last : first, sizeof q);
+        }
+        n = 6;
+        if (m->pv_in_last) {
+            mesa_tri(m, start, step, q[0], adv, q[1], adv, q[3], adv);
+            mesa_tri(m, start + 3, step + 3, q[1], adv, q[2], adv, q[3], adv);
+        } else {
+            mesa_tri(m, start, step, q[0], adv, q[1], adv, q[2], adv);
+            mesa_tri(m, start + 3, step + 3, q[0], adv, q[2], adv, q[3], adv);
+        }
+        break;
+    }
+    default: break;
+    }
+    pattern(p, 1, n, start, step, 0);
+}
+
 void vfetch_prim_program(const struct prim_mode *m, struct prim_program *p)
 {
+    if (m->kind >= PRIM_M_POINTS) {
+        mesa_program(m, p);
+        return;
+    }
     const int r = m->restart;
     switch (m->kind) {
     case PRIM_QUADS: {

@@ -47,8 +47,115 @@ static void put_quad(struct sink *s, uint64_t v, uint64_t w, int restart, uint64
     }
 }
 
+/* A triangle as Mesa's u_indices writes it: as it is where the provoking vertex conventions
+   agree, (v1, v2, v0) from first to last, (v2, v0, v1) from last to first. */
+static void put_tri(struct sink *s, const struct prim_mode *m, uint64_t v0, uint64_t v1,
+                    uint64_t v2)
+{
+    if (m->pv_in_last == m->pv_out_last) {
+        put(s, v0);
+        put(s, v1);
+        put(s, v2);
+    } else if (!m->pv_in_last) {
+        put(s, v1);
+        put(s, v2);
+        put(s, v0);
+    } else {
+        put(s, v2);
+        put(s, v0);
+        put(s, v1);
+    }
+}
+
+/* A line: reversed where the conventions differ. */
+static void put_line(struct sink *s, const struct prim_mode *m, uint64_t v0, uint64_t v1)
+{
+    put(s, m->pv_in_last == m->pv_out_last ? v0 : v1);
+    put(s, m->pv_in_last == m->pv_out_last ? v1 : v0);
+}
+
+/* A quad as two triangles: (v0,v1,v2) (v0,v2,v3) with the first vertex provoking,
+   (v0,v1,v3) (v1,v2,v3) with the last. */
+static void put_quad_tris(struct sink *s, const struct prim_mode *m, uint64_t v0, uint64_t v1,
+                          uint64_t v2, uint64_t v3)
+{
+    if (m->pv_in_last) {
+        put_tri(s, m, v0, v1, v3);
+        put_tri(s, m, v1, v2, v3);
+    } else {
+        put_tri(s, m, v0, v1, v2);
+        put_tri(s, m, v0, v2, v3);
+    }
+}
+
+/* R300's primitives in Mesa's orders (u_indices_gen.py's generate functions), after Mesa's
+   trimming; the draw's first vertex b is Mesa's `start`. */
+static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
+{
+    struct sink s = { out, m->wide, 0 };
+    const uint64_t n = vfetch_prim_mesa_trim(m->kind, count), b = base;
+    switch (m->kind) {
+    case PRIM_M_POINTS:
+        for (uint64_t i = 0; i < n; i++)
+            put(&s, b + i);
+        break;
+    case PRIM_M_LINES:
+        for (uint64_t i = 0; i + 2 <= n; i += 2)
+            put_line(&s, m, b + i, b + i + 1);
+        break;
+    case PRIM_M_LINE_STRIP:
+    case PRIM_M_LINE_LOOP:
+        for (uint64_t i = 0; i + 2 <= n; i++)
+            put_line(&s, m, b + i, b + i + 1);
+        if (m->kind == PRIM_M_LINE_LOOP && n) /* closed: the last vertex back to the first */
+            put_line(&s, m, b + n - 1, b);
+        break;
+    case PRIM_M_TRIANGLES:
+        for (uint64_t i = 0; i + 3 <= n; i += 3)
+            put_tri(&s, m, b + i, b + i + 1, b + i + 2);
+        break;
+    case PRIM_M_TRIANGLE_STRIP: /* the parity of the absolute vertex number, as Mesa's */
+        for (uint64_t k = 0; k + 3 <= n; k++) {
+            const uint64_t i = b + k, odd = i & 1;
+            if (m->pv_in_last)
+                put_tri(&s, m, i + odd, i + 1 - odd, i + 2);
+            else
+                put_tri(&s, m, i, i + 1 + odd, i + 2 - odd);
+        }
+        break;
+    case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_POLYGON: {
+        /* a fan's first vertex provokes last, a polygon's first: they differ in order only */
+        const int fan = m->kind == PRIM_M_TRIANGLE_FAN;
+        for (uint64_t k = 0; k + 3 <= n; k++) {
+            if (m->pv_in_last == fan)
+                put_tri(&s, m, b, b + k + 1, b + k + 2);
+            else
+                put_tri(&s, m, b + k + 1, b + k + 2, b);
+        }
+        break;
+    }
+    case PRIM_M_QUADS:
+        for (uint64_t i = 0; i + 4 <= n; i += 4)
+            put_quad_tris(&s, m, b + i, b + i + 1, b + i + 2, b + i + 3);
+        break;
+    case PRIM_M_QUAD_STRIP:
+        for (uint64_t i = 0; i + 4 <= n; i += 2) {
+            if (m->pv_in_last)
+                put_quad_tris(&s, m, b + i + 2, b + i, b + i + 1, b + i + 3);
+            else
+                put_quad_tris(&s, m, b + i, b + i + 1, b + i + 3, b + i + 2);
+        }
+        break;
+    default: break;
+    }
+    return s.n;
+}
+
 size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
 {
+    if (m->kind >= PRIM_M_POINTS)
+        return mesa_ref(m, count, base, out);
     struct sink s = { out, m->wide, 0 };
     const uint64_t n = count, b = base, r = m->wide ? 0xffffffffu : 0xffffu;
     switch (m->kind) {

@@ -17,6 +17,13 @@
 #include "prim/prim_internal.h"
 #include "vfetch/prim.h"
 
+static const uint32_t r300_primitives[] = {
+    VFETCH_R300_POINTS,     VFETCH_R300_LINES,          VFETCH_R300_LINE_STRIP,
+    VFETCH_R300_TRIANGLES,  VFETCH_R300_TRIANGLE_FAN,   VFETCH_R300_TRIANGLE_STRIP,
+    VFETCH_R300_LINE_LOOP,  VFETCH_R300_QUADS,          VFETCH_R300_QUAD_STRIP,
+    VFETCH_R300_POLYGON,
+};
+
 static const uint32_t gx_primitives[] = {
     VFETCH_GX_QUADS,     VFETCH_GX_QUADS_2, VFETCH_GX_TRIANGLES,  VFETCH_GX_TRIANGLE_STRIP,
     VFETCH_GX_TRIANGLE_FAN, VFETCH_GX_LINES, VFETCH_GX_LINE_STRIP, VFETCH_GX_POINTS,
@@ -148,13 +155,24 @@ void check_prim(void)
     for (unsigned l = 0; l <= num_levels; l++) { /* the reference level "c" first */
         vfetch_set_cpu_mask(l ? level_mask(l - 1) : 0);
         const char *level = l ? levels[l - 1].name : "c";
-        for (size_t pi = 0; pi < sizeof gx_primitives / sizeof gx_primitives[0]; pi++)
+        const size_t num_gx = sizeof gx_primitives / sizeof gx_primitives[0];
+        const size_t num_r300 = sizeof r300_primitives / sizeof r300_primitives[0];
+        for (size_t pi = 0; pi < num_gx + num_r300; pi++)
             for (unsigned opts = 0; opts < 8; opts++) {
+                /* GX: restart, expansion, width; R300: the guest's and the host's provoking
+                   vertex, width */
+                const int r300 = pi >= num_gx;
                 struct vfetch_prim_desc d;
                 vfetch_prim_desc_init(&d);
-                d.primitive = gx_primitives[pi];
-                d.restart = (uint8_t)(opts & 1);
-                d.expand_lines_points = (uint8_t)(opts >> 1 & 1);
+                d.frontend = r300 ? VFETCH_PRIM_R300 : VFETCH_PRIM_GX;
+                d.primitive = r300 ? r300_primitives[pi - num_gx] : gx_primitives[pi];
+                if (r300) {
+                    d.guest_provoking = (enum vfetch_prim_provoking)(opts & 1);
+                    d.host_provoking = (enum vfetch_prim_provoking)(opts >> 1 & 1);
+                } else {
+                    d.restart = (uint8_t)(opts & 1);
+                    d.expand_lines_points = (uint8_t)(opts >> 1 & 1);
+                }
                 d.index_type = opts & 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
                 vfetch_prim_plan *plan;
                 if (vfetch_prim_compile(&d, &plan)) {
@@ -168,7 +186,8 @@ void check_prim(void)
                     if (hi < 0)
                         continue; /* does not fit the width at any base */
                     const uint32_t high = hi > UINT32_MAX ? UINT32_MAX : (uint32_t)hi;
-                    const uint32_t bases[3] = { 0, rnd_below(high < 1000 ? high + 1 : 1000),
+                    /* (R300's strips: an odd base takes the other parity) */
+                    const uint32_t bases[3] = { 0, rnd_below(high < 1000 ? high + 1 : 1000) | (count & 1),
                                                 high };
                     for (unsigned b = 0; b < 3; b++) {
                         if (n > 4096 && b == 1)
@@ -184,7 +203,8 @@ void check_prim(void)
     }
     vfetch_set_cpu_mask(mask);
     free(want);
-    printf("  prim: %u draws (8 GX primitives x restart x expansion x 16/32 bits, counts 0-%u "
-           "and up to 65,534, three bases, at %u levels and the reference) against the "
-           "reference%s\n", draws, top_count, num_levels, test_failures == before ? "" : "  FAILED");
+    printf("  prim: %u draws (8 GX primitives x restart x expansion, 10 R300 primitives x "
+           "provoking vertex in x out, 16/32 bits, counts 0-%u and up to 65,534, three bases, at "
+           "%u levels and the reference) against the reference%s\n", draws, top_count, num_levels,
+           test_failures == before ? "" : "  FAILED");
 }

@@ -23,13 +23,11 @@ static vfetch_prim_plan *plan_of(uint32_t primitive, int restart, int expand, in
     return plan;
 }
 
-/* A draw's 16-bit indices as a string: "0 1 2 R ..." */
-static const char *draw16(uint32_t primitive, int restart, int expand, uint32_t count,
-                          uint32_t base)
+/* A plan's draw of 16-bit indices as a string: "0 1 2 R ..." (the plan freed) */
+static const char *draw_of(vfetch_prim_plan *plan, uint32_t count, uint32_t base)
 {
     static char text[512];
     uint16_t out[64];
-    vfetch_prim_plan *plan = plan_of(primitive, restart, expand, 0);
     struct vfetch_prim_run_params p;
     vfetch_prim_run_params_init(&p);
     p.count = count;
@@ -47,6 +45,98 @@ static const char *draw16(uint32_t primitive, int restart, int expand, uint32_t 
                                out[i]);
     vfetch_prim_plan_free(plan);
     return text;
+}
+
+static const char *draw16(uint32_t primitive, int restart, int expand, uint32_t count,
+                          uint32_t base)
+{
+    return draw_of(plan_of(primitive, restart, expand, 0), count, base);
+}
+
+/* An R300 draw: the guest's and the host's provoking vertex (0 first, 1 last) */
+static const char *draw_r300(uint32_t primitive, int pv_in, int pv_out, uint32_t count,
+                             uint32_t base)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_R300;
+    d.primitive = primitive;
+    d.guest_provoking = (enum vfetch_prim_provoking)pv_in;
+    d.host_provoking = (enum vfetch_prim_provoking)pv_out;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    return draw_of(plan, count, base);
+}
+
+#define CHECK_R300(prim, pv_in, pv_out, count, base, want)                                  \
+    do {                                                                                    \
+        const char *got_ = draw_r300(prim, pv_in, pv_out, count, base);                     \
+        test_checks++;                                                                      \
+        if (strcmp(got_, want)) {                                                           \
+            test_failures++;                                                                \
+            fprintf(stderr, "%s:%d: R300 %s pv %d->%d count %u base %u: got \"%s\", want \"%s\"\n", \
+                    __FILE__, __LINE__, #prim, pv_in, pv_out, count, base, got_, want);     \
+        }                                                                                   \
+    } while (0)
+
+/* Mesa's u_indices orders (its generate tables), worked by hand from u_indices_gen.py: a
+   triangle rotated (v1,v2,v0) from first to last provoking vertex, (v2,v0,v1) from last to
+   first; a line reversed; quads split by the guest's convention. */
+static void test_r300_orders(void)
+{
+    CHECK_R300(VFETCH_R300_QUADS, 0, 0, 4, 0, "0 1 2 0 2 3");
+    CHECK_R300(VFETCH_R300_QUADS, 0, 1, 4, 0, "1 2 0 2 3 0");
+    CHECK_R300(VFETCH_R300_QUADS, 1, 1, 4, 0, "0 1 3 1 2 3");
+    CHECK_R300(VFETCH_R300_QUADS, 1, 0, 4, 0, "3 0 1 3 1 2");
+    CHECK_R300(VFETCH_R300_QUADS, 0, 0, 7, 10, "10 11 12 10 12 13"); /* trimmed to 4 */
+    CHECK_R300(VFETCH_R300_QUAD_STRIP, 0, 0, 6, 0, "0 1 3 0 3 2 2 3 5 2 5 4");
+    CHECK_R300(VFETCH_R300_QUAD_STRIP, 1, 1, 5, 0, "2 0 3 0 1 3"); /* trimmed to 4 */
+    CHECK_R300(VFETCH_R300_QUAD_STRIP, 0, 0, 3, 0, "");
+    CHECK_R300(VFETCH_R300_LINE_LOOP, 0, 0, 3, 0, "0 1 1 2 2 0");
+    CHECK_R300(VFETCH_R300_LINE_LOOP, 0, 1, 3, 0, "1 0 2 1 0 2");
+    CHECK_R300(VFETCH_R300_LINE_LOOP, 0, 0, 1, 0, "");
+    CHECK_R300(VFETCH_R300_LINES, 1, 0, 5, 0, "1 0 3 2");
+    CHECK_R300(VFETCH_R300_LINE_STRIP, 0, 0, 3, 4, "4 5 5 6");
+    CHECK_R300(VFETCH_R300_POINTS, 1, 0, 3, 2, "2 3 4");
+    CHECK_R300(VFETCH_R300_TRIANGLES, 0, 1, 7, 0, "1 2 0 4 5 3");
+    /* a strip's parity is the absolute vertex number's (Mesa's generate runs from `start`) */
+    CHECK_R300(VFETCH_R300_TRIANGLE_STRIP, 0, 0, 5, 0, "0 1 2 1 3 2 2 3 4");
+    CHECK_R300(VFETCH_R300_TRIANGLE_STRIP, 0, 0, 4, 1, "1 3 2 2 3 4");
+    CHECK_R300(VFETCH_R300_TRIANGLE_STRIP, 1, 1, 4, 0, "0 1 2 2 1 3");
+    CHECK_R300(VFETCH_R300_TRIANGLE_FAN, 0, 0, 5, 0, "1 2 0 2 3 0 3 4 0");
+    CHECK_R300(VFETCH_R300_TRIANGLE_FAN, 1, 1, 5, 0, "0 1 2 0 2 3 0 3 4");
+    CHECK_R300(VFETCH_R300_POLYGON, 0, 0, 5, 0, "0 1 2 0 2 3 0 3 4");
+    CHECK_R300(VFETCH_R300_POLYGON, 1, 1, 5, 0, "1 2 0 2 3 0 3 4 0");
+    CHECK_R300(VFETCH_R300_POLYGON, 0, 1, 4, 0, "1 2 0 2 3 0");
+    /* the reserved and undrawn types */
+    static const uint32_t refused[] = { 0, 7, 8, 9, 10, 11, 16, 0x80 };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        struct vfetch_prim_desc d;
+        vfetch_prim_desc_init(&d);
+        d.frontend = VFETCH_PRIM_R300;
+        d.primitive = refused[i];
+        vfetch_prim_plan *plan = NULL;
+        CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EPRIM_TYPE);
+    }
+    /* provoking options out of range */
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_R300;
+    d.primitive = VFETCH_R300_QUADS;
+    d.host_provoking = (enum vfetch_prim_provoking)2;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
+    /* R300 plans are lists: restart and expansion do not apply */
+    d.host_provoking = VFETCH_PROVOKING_FIRST;
+    d.restart = 1;
+    d.expand_lines_points = 1;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    struct vfetch_prim_plan_info info;
+    CHECK_EQ(vfetch_prim_plan_info(plan, &info), VFETCH_OK);
+    CHECK_EQ(info.topology, VFETCH_TOPOLOGY_TRIANGLE_LIST);
+    CHECK_EQ(info.restart_index, 0);
+    CHECK_EQ(info.expanded, 0);
+    vfetch_prim_plan_free(plan);
 }
 
 #define CHECK_DRAW(prim, restart, expand, count, base, want)                                \
@@ -238,6 +328,7 @@ static void test_errors(void)
 int main(void)
 {
     test_orders();
+    test_r300_orders();
     test_defaults_info_wide();
     test_errors();
     return test_summary("prim");
