@@ -99,10 +99,14 @@ static const struct {
       "      as in TMEM) into an 8-bit RGBA PNG (F, P: as for explain gx-texture)\n" },
     { "prim",
       "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--base N] [--u32]\n"
-      "      print the host indices of a GX draw of COUNT vertices (PRIMITIVE: QUADS,\n"
+      "  vfetch prim r300 PRIMITIVE COUNT [--guest-last] [--host-last] [--base N] [--u32]\n"
+      "      print the host indices of a draw of COUNT vertices (gx PRIMITIVE: QUADS,\n"
       "      QUADS_2, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN, LINES, LINE_STRIP, POINTS or\n"
       "      the command byte 0x80..0xB8; --restart: host primitive restart, --expand: lines\n"
-      "      and points expanded in the vertex shader; R is the restart index)\n" },
+      "      and points expanded in the vertex shader; R is the restart index. r300\n"
+      "      PRIMITIVE: POINTS, LINES, LINE_STRIP, TRIANGLES, TRIANGLE_FAN, TRIANGLE_STRIP,\n"
+      "      LINE_LOOP, QUADS, QUAD_STRIP, POLYGON or PRIM_TYPE 1..15; the provoking vertex\n"
+      "      first unless --guest-last / --host-last)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2513,7 +2517,8 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
 /* ---- prim: a GX draw's host indices (vfetch/prim.h, docs/prim.md) ---- */
 
 static const char *const prim_valued[] = { "--base", NULL };
-static const char *const prim_flags[] = { "--restart", "--expand", "--u32", NULL };
+static const char *const prim_flags[] = { "--restart", "--expand", "--u32", "--guest-last",
+                                          "--host-last", NULL };
 static const struct {
     const char *name;
     uint32_t primitive;
@@ -2522,6 +2527,16 @@ static const struct {
     { "TRIANGLES", VFETCH_GX_TRIANGLES }, { "TRIANGLE_STRIP", VFETCH_GX_TRIANGLE_STRIP },
     { "TRIANGLE_FAN", VFETCH_GX_TRIANGLE_FAN }, { "LINES", VFETCH_GX_LINES },
     { "LINE_STRIP", VFETCH_GX_LINE_STRIP }, { "POINTS", VFETCH_GX_POINTS },
+};
+static const struct {
+    const char *name;
+    uint32_t primitive;
+} r300_prim_names[] = {
+    { "POINTS", VFETCH_R300_POINTS },       { "LINES", VFETCH_R300_LINES },
+    { "LINE_STRIP", VFETCH_R300_LINE_STRIP }, { "TRIANGLES", VFETCH_R300_TRIANGLES },
+    { "TRIANGLE_FAN", VFETCH_R300_TRIANGLE_FAN }, { "TRIANGLE_STRIP", VFETCH_R300_TRIANGLE_STRIP },
+    { "LINE_LOOP", VFETCH_R300_LINE_LOOP }, { "QUADS", VFETCH_R300_QUADS },
+    { "QUAD_STRIP", VFETCH_R300_QUAD_STRIP }, { "POLYGON", VFETCH_R300_POLYGON },
 };
 static const char *const topology_names[] = { "point list", "line list", "triangle list",
                                               "triangle strip" };
@@ -2547,17 +2562,27 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
             d.expand_lines_points = 1;
         else if (!strcmp(opt, "--u32"))
             d.index_type = VFETCH_INDEX_U32;
+        else if (!strcmp(opt, "--guest-last"))
+            d.guest_provoking = VFETCH_PROVOKING_LAST;
+        else if (!strcmp(opt, "--host-last"))
+            d.host_provoking = VFETCH_PROVOKING_LAST;
         else if (word_option(&a, opt, val, &base)) /* --base */
             return 1;
     }
-    if (operands != 3 || strcmp(operand[0], "gx"))
-        return usage_error(errs, a.cmd, "prim: it needs gx, a primitive and a vertex count");
-    size_t k = 0;
-    while (k < sizeof gx_prim_names / sizeof gx_prim_names[0] &&
-           strcmp(operand[1], gx_prim_names[k].name))
-        k++;
-    if (k < sizeof gx_prim_names / sizeof gx_prim_names[0])
-        d.primitive = gx_prim_names[k].primitive;
+    const int r300 = operands == 3 && !strcmp(operand[0], "r300");
+    if (operands != 3 || (strcmp(operand[0], "gx") && !r300))
+        return usage_error(errs, a.cmd, "prim: it needs gx or r300, a primitive and a vertex "
+                           "count");
+    d.frontend = r300 ? VFETCH_PRIM_R300 : VFETCH_PRIM_GX;
+    int named = 0;
+    for (size_t k = 0; !r300 && k < sizeof gx_prim_names / sizeof gx_prim_names[0]; k++)
+        if (!strcmp(operand[1], gx_prim_names[k].name))
+            d.primitive = gx_prim_names[k].primitive, named = 1;
+    for (size_t k = 0; r300 && k < sizeof r300_prim_names / sizeof r300_prim_names[0]; k++)
+        if (!strcmp(operand[1], r300_prim_names[k].name))
+            d.primitive = r300_prim_names[k].primitive, named = 1;
+    if (named)
+        ;
     else if (parse_numbers(operand[1], ',', 0xffffffffu, &d.primitive, 1) != 1)
         return usage_error(errs, a.cmd, "prim: %.40s: not a primitive name or command byte",
                            operand[1]);
@@ -2568,7 +2593,7 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
     vfetch_prim_plan *plan;
     int err = vfetch_prim_compile(&d, &plan);
     if (err)
-        return refusal(errs, err, "prim gx %.40s", operand[1]);
+        return refusal(errs, err, "prim %s %.40s", operand[0], operand[1]);
     const size_t n = vfetch_prim_index_count(plan, count);
     const size_t width = d.index_type == VFETCH_INDEX_U32 ? 4 : 2;
     void *indices = malloc(n ? n * width : 1);
@@ -2596,7 +2621,9 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
     }
     free(indices);
     vfetch_prim_plan_free(plan);
-    return err ? refusal(errs, err, "prim gx %.40s %u at base %u", operand[1], count, base) : 0;
+    return err ? refusal(errs, err, "prim %s %.40s %u at base %u", operand[0], operand[1], count,
+                         base)
+               : 0;
 }
 
 int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)

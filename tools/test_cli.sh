@@ -88,7 +88,12 @@ echo "$out" | grep -qx "8 9 14 9 14 15 16 17 22 17 22 23"; check "prim gx LINES 
 "$tool" prim gx 0xC0 4 2>/dev/null; [ $? -eq 2 ]; check "prim: a reserved primitive exits 2" $?
 msg=$("$tool" prim gx QUADS 4 --restart --base 65532 2>&1 >/dev/null)
 echo "$msg" | grep -q "VFETCH_EPRIM_INDEX_RANGE"; check "prim: an index past the width is refused" $?
-"$tool" prim r300 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: only gx so far, a usage error" $?
+out=$("$tool" prim r300 QUAD_STRIP 6)
+echo "$out" | grep -qx "0 1 3 0 3 2 2 3 5 2 5 4"; check "prim r300 QUAD_STRIP 6: Mesa's order" $?
+out=$("$tool" prim r300 QUADS 4 --host-last)
+echo "$out" | grep -qx "1 2 0 2 3 0"; check "prim r300 QUADS to a last-vertex host: rotated" $?
+"$tool" prim r300 7 4 2>/dev/null; [ $? -eq 2 ]; check "prim r300: triangle type 2 refused" $?
+"$tool" prim maxwell QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx or r300, a usage error" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)
 out=$("$tool" explain maxwell --attr 0x38200000,0x16000000 --stream 0x1018 --bmap 32,33,34,35,36,37,38,39,191); rc=$?

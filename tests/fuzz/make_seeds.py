@@ -476,6 +476,7 @@ def make_cli_seeds():
         "prim-fan-restart": args("prim", "gx", "TRIANGLE_FAN", "7", "--restart"),
         "prim-lines-expand": args("prim", "gx", "0xA8", "4", "--expand", "--base", "2"),
         "prim-range": args("prim", "gx", "QUADS", "4", "--restart", "--base", "65532"),
+        "prim-r300-quad-strip": args("prim", "r300", "QUAD_STRIP", "6", "--guest-last", "--host-last"),
         "explain-gx": args("explain", "gx"),
         "explain-float3": args("explain", "r300", "--psc", "0x2002", "--vtx-size", "3"),
         "explain-reserved-type": args("explain", "r300", "--psc", "0x200D", "--vtx-size", "3"),
