@@ -1,6 +1,7 @@
 /*
  * Fuzz target: primitive plans and draws (include/vfetch/prim.h). The input gives the ISA
- * level, the primitive word (mostly one of the eight GX values), restart, line/point expansion,
+ * level, the front-end (GX or R300, with R300's provoking vertex in and out), the primitive word
+ * (mostly one of the front-end's values), restart, line/point expansion,
  * the index width (now and then out of range), the vertex count (mostly small, sometimes up to
  * 2^20), the base index (0, small, or near the width's limit), the output's room (exact, one
  * short, with slack, none) and its address (at a guard page, misaligned, NULL). Checked:
@@ -25,6 +26,36 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const uint32_t gx_primitives[8] = { 0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0, 0xB8 };
+static const uint32_t r300_primitives[10] = { 1, 2, 3, 4, 5, 6, 12, 13, 14, 15 };
+
+/* R300 (docs/prim.md): indices of a draw after Mesa's trimming, and its last vertex. */
+static uint64_t model_count_r300(uint32_t prim, uint64_t n, int64_t *last)
+{
+    uint64_t t;
+    switch (prim) {
+    case 2: t = n - n % 2; break;
+    case 3:
+    case 12: t = n < 2 ? 0 : n; break;
+    case 4: t = n - n % 3; break;
+    case 5:
+    case 6:
+    case 15: t = n < 3 ? 0 : n; break;
+    case 13: t = n - n % 4; break;
+    case 14: t = n < 4 ? 0 : n - n % 2; break;
+    default: t = n; break;
+    }
+    *last = (int64_t)t - 1;
+    switch (prim) {
+    case 3: return t ? 2 * (t - 1) : 0;
+    case 12: return 2 * t;
+    case 5:
+    case 6:
+    case 14:
+    case 15: return t ? 3 * (t - 2) : 0;
+    case 13: return 6 * (t / 4);
+    default: return t; /* points, lines, triangles */
+    }
+}
 
 /* The model: indices of a draw (docs/prim.md), and the highest vertex its indices name (-1:
    none). */
@@ -65,8 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_input in = fuzz_input_make(data, size);
     const unsigned mask = fuzz_level_mask(fuzz_u8(&in));
     const uint8_t pick = fuzz_u8(&in), flags = fuzz_u8(&in);
-    const uint32_t prim = pick < 240 ? gx_primitives[pick % 8] : fuzz_u32(&in);
-    const int restart = flags & 1, expand = flags >> 1 & 1;
+    const int r300 = flags >> 5 & 1;
+    const uint32_t prim = pick >= 240 ? fuzz_u32(&in)
+                          : r300     ? r300_primitives[pick % 10]
+                                     : gx_primitives[pick % 8];
+    /* (R300: lists, its provoking vertices from bits 6 and 7; restart and expansion ignored) */
+    const int restart = (flags & 1) && !r300, expand = flags >> 1 & 1;
     const unsigned width_pick = flags >> 2 & 7;
     const enum vfetch_index_type type = width_pick < 3 ? VFETCH_INDEX_U16
                                         : width_pick < 6 ? VFETCH_INDEX_U32
@@ -89,9 +124,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.restart = (uint8_t)restart;
     d.expand_lines_points = (uint8_t)expand;
     d.index_type = type;
+    if (r300) {
+        d.frontend = VFETCH_PRIM_R300;
+        d.restart = (uint8_t)(flags & 1); /* ignored */
+        d.guest_provoking = (enum vfetch_prim_provoking)(flags >> 6 & 1);
+        d.host_provoking = (enum vfetch_prim_provoking)(flags >> 7 & 1);
+    }
     int valid = 0;
-    for (unsigned i = 0; i < 8; i++)
+    for (unsigned i = 0; i < 8 && !r300; i++)
         valid |= prim == gx_primitives[i];
+    for (unsigned i = 0; i < 10 && r300; i++)
+        valid |= prim == r300_primitives[i];
     const int type_ok = type == VFETCH_INDEX_U16 || type == VFETCH_INDEX_U32;
     vfetch_prim_plan *plan = (vfetch_prim_plan *)(uintptr_t)1, *ref = NULL;
     fuzz_use_levels(mask);
@@ -108,7 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_use_best_levels();
 
     int64_t last;
-    const uint64_t total = model_count(prim, restart, expand, count, &last);
+    const uint64_t total = r300 ? model_count_r300(prim, count, &last)
+                                : model_count(prim, restart, expand, count, &last);
     FUZZ_REQUIRE(vfetch_prim_index_count(plan, count) == total, "index count of %u: %zu, model %llu",
                  count, vfetch_prim_index_count(plan, count), (unsigned long long)total);
     const size_t w = type == VFETCH_INDEX_U32 ? 4 : 2;
@@ -127,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *out = null_out ? NULL : buf + (bytes - capacity * w) - (misaligned ? 1 : 0);
     uint8_t *out_ref = null_out ? NULL : got + (bytes - capacity * w) - (misaligned ? 1 : 0);
 
-    const int expanded = expand && prim >= 0xA8;
+    const int expanded = expand && prim >= 0xA8 && !r300;
     const uint64_t highest = last < 0 ? 0 : (expanded ? 4 * ((uint64_t)base + (uint64_t)last) + 3
                                                       : (uint64_t)base + (uint64_t)last);
     int want = VFETCH_OK;

@@ -544,10 +544,9 @@ def make_prim_seeds():
     clean(t)
 
     def case(prim=0, flags=0, count=7, base_pick=0, base=0, room=0, where=0, level=0, raw=None):
-        d = u8(level) + u8(prim if raw is None else 240)
-        d += u8(flags)
+        d = u8(level) + u8(prim if raw is None else 240) + u8(flags)
         if raw is not None:
-            d = u8(level) + u8(240) + u32(raw) + u8(flags)
+            d += u32(raw)
         if count < 200:
             d += u8(count)
         elif count < 65536:
@@ -577,6 +576,11 @@ def make_prim_seeds():
     write(t, "width-bad", case(prim=0, flags=7 << 2))
     write(t, "lower-level", case(prim=0, count=100, level=200))
     write(t, "expanded-lines-overflow", case(prim=6, flags=2, count=20000))
+    for k, name in enumerate(["points", "lines", "line-strip", "triangles", "fan", "strip",
+                              "line-loop", "quads", "quad-strip", "polygon"]):
+        for pv, mode in ((0, "first-first"), (0xC0, "last-last"), (0x40, "last-first"), (0x80, "first-last")):
+            write(t, "r300-%s-%s" % (name, mode), case(prim=k, flags=0x20 | pv, count=9, base_pick=0, base=3))
+    write(t, "r300-reserved", case(raw=7, flags=0x20))
 
 
 def main():
