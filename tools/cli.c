@@ -99,14 +99,15 @@ static const struct {
       "      as in TMEM) into an 8-bit RGBA PNG (F, P: as for explain gx-texture)\n" },
     { "prim",
       "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--base N] [--u32]\n"
-      "  vfetch prim r300 PRIMITIVE COUNT [--guest-last] [--host-last] [--base N] [--u32]\n"
+      "  vfetch prim r300|maxwell PRIMITIVE COUNT [--guest-last] [--host-last] [--base N] [--u32]\n"
       "      print the host indices of a draw of COUNT vertices (gx PRIMITIVE: QUADS,\n"
       "      QUADS_2, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN, LINES, LINE_STRIP, POINTS or\n"
       "      the command byte 0x80..0xB8; --restart: host primitive restart, --expand: lines\n"
       "      and points expanded in the vertex shader; R is the restart index. r300\n"
       "      PRIMITIVE: POINTS, LINES, LINE_STRIP, TRIANGLES, TRIANGLE_FAN, TRIANGLE_STRIP,\n"
-      "      LINE_LOOP, QUADS, QUAD_STRIP, POLYGON or PRIM_TYPE 1..15; the provoking vertex\n"
-      "      first unless --guest-last / --host-last)\n" },
+      "      LINE_LOOP, QUADS, QUAD_STRIP, POLYGON or PRIM_TYPE 1..15; maxwell: the same\n"
+      "      names or BEGIN's 0..9; the provoking vertex first unless --guest-last /\n"
+      "      --host-last)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2519,25 +2520,42 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
 static const char *const prim_valued[] = { "--base", NULL };
 static const char *const prim_flags[] = { "--restart", "--expand", "--u32", "--guest-last",
                                           "--host-last", NULL };
+/* Each front-end's primitives by name (vfetch/prim.h) */
 static const struct {
+    enum vfetch_prim_frontend frontend;
     const char *name;
     uint32_t primitive;
-} gx_prim_names[] = {
-    { "QUADS", VFETCH_GX_QUADS },         { "QUADS_2", VFETCH_GX_QUADS_2 },
-    { "TRIANGLES", VFETCH_GX_TRIANGLES }, { "TRIANGLE_STRIP", VFETCH_GX_TRIANGLE_STRIP },
-    { "TRIANGLE_FAN", VFETCH_GX_TRIANGLE_FAN }, { "LINES", VFETCH_GX_LINES },
-    { "LINE_STRIP", VFETCH_GX_LINE_STRIP }, { "POINTS", VFETCH_GX_POINTS },
+} prim_names[] = {
+    { VFETCH_PRIM_GX, "QUADS", VFETCH_GX_QUADS },
+    { VFETCH_PRIM_GX, "QUADS_2", VFETCH_GX_QUADS_2 },
+    { VFETCH_PRIM_GX, "TRIANGLES", VFETCH_GX_TRIANGLES },
+    { VFETCH_PRIM_GX, "TRIANGLE_STRIP", VFETCH_GX_TRIANGLE_STRIP },
+    { VFETCH_PRIM_GX, "TRIANGLE_FAN", VFETCH_GX_TRIANGLE_FAN },
+    { VFETCH_PRIM_GX, "LINES", VFETCH_GX_LINES },
+    { VFETCH_PRIM_GX, "LINE_STRIP", VFETCH_GX_LINE_STRIP },
+    { VFETCH_PRIM_GX, "POINTS", VFETCH_GX_POINTS },
+    { VFETCH_PRIM_R300, "POINTS", VFETCH_R300_POINTS },
+    { VFETCH_PRIM_R300, "LINES", VFETCH_R300_LINES },
+    { VFETCH_PRIM_R300, "LINE_STRIP", VFETCH_R300_LINE_STRIP },
+    { VFETCH_PRIM_R300, "TRIANGLES", VFETCH_R300_TRIANGLES },
+    { VFETCH_PRIM_R300, "TRIANGLE_FAN", VFETCH_R300_TRIANGLE_FAN },
+    { VFETCH_PRIM_R300, "TRIANGLE_STRIP", VFETCH_R300_TRIANGLE_STRIP },
+    { VFETCH_PRIM_R300, "LINE_LOOP", VFETCH_R300_LINE_LOOP },
+    { VFETCH_PRIM_R300, "QUADS", VFETCH_R300_QUADS },
+    { VFETCH_PRIM_R300, "QUAD_STRIP", VFETCH_R300_QUAD_STRIP },
+    { VFETCH_PRIM_R300, "POLYGON", VFETCH_R300_POLYGON },
+    { VFETCH_PRIM_MAXWELL, "POINTS", VFETCH_MAXWELL_POINTS },
+    { VFETCH_PRIM_MAXWELL, "LINES", VFETCH_MAXWELL_LINES },
+    { VFETCH_PRIM_MAXWELL, "LINE_LOOP", VFETCH_MAXWELL_LINE_LOOP },
+    { VFETCH_PRIM_MAXWELL, "LINE_STRIP", VFETCH_MAXWELL_LINE_STRIP },
+    { VFETCH_PRIM_MAXWELL, "TRIANGLES", VFETCH_MAXWELL_TRIANGLES },
+    { VFETCH_PRIM_MAXWELL, "TRIANGLE_STRIP", VFETCH_MAXWELL_TRIANGLE_STRIP },
+    { VFETCH_PRIM_MAXWELL, "TRIANGLE_FAN", VFETCH_MAXWELL_TRIANGLE_FAN },
+    { VFETCH_PRIM_MAXWELL, "QUADS", VFETCH_MAXWELL_QUADS },
+    { VFETCH_PRIM_MAXWELL, "QUAD_STRIP", VFETCH_MAXWELL_QUAD_STRIP },
+    { VFETCH_PRIM_MAXWELL, "POLYGON", VFETCH_MAXWELL_POLYGON },
 };
-static const struct {
-    const char *name;
-    uint32_t primitive;
-} r300_prim_names[] = {
-    { "POINTS", VFETCH_R300_POINTS },       { "LINES", VFETCH_R300_LINES },
-    { "LINE_STRIP", VFETCH_R300_LINE_STRIP }, { "TRIANGLES", VFETCH_R300_TRIANGLES },
-    { "TRIANGLE_FAN", VFETCH_R300_TRIANGLE_FAN }, { "TRIANGLE_STRIP", VFETCH_R300_TRIANGLE_STRIP },
-    { "LINE_LOOP", VFETCH_R300_LINE_LOOP }, { "QUADS", VFETCH_R300_QUADS },
-    { "QUAD_STRIP", VFETCH_R300_QUAD_STRIP }, { "POLYGON", VFETCH_R300_POLYGON },
-};
+static const char *const prim_frontend_names[] = { "gx", "r300", "maxwell" };
 static const char *const topology_names[] = { "point list", "line list", "triangle list",
                                               "triangle strip" };
 
@@ -2569,18 +2587,18 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
         else if (word_option(&a, opt, val, &base)) /* --base */
             return 1;
     }
-    const int r300 = operands == 3 && !strcmp(operand[0], "r300");
-    if (operands != 3 || (strcmp(operand[0], "gx") && !r300))
-        return usage_error(errs, a.cmd, "prim: it needs gx or r300, a primitive and a vertex "
-                           "count");
-    d.frontend = r300 ? VFETCH_PRIM_R300 : VFETCH_PRIM_GX;
+    int frontend = -1;
+    for (int f = 0; operands == 3 && f < 3; f++)
+        if (!strcmp(operand[0], prim_frontend_names[f]))
+            frontend = f;
+    if (frontend < 0)
+        return usage_error(errs, a.cmd, "prim: it needs gx, r300 or maxwell, a primitive and a "
+                           "vertex count");
+    d.frontend = (enum vfetch_prim_frontend)frontend;
     int named = 0;
-    for (size_t k = 0; !r300 && k < sizeof gx_prim_names / sizeof gx_prim_names[0]; k++)
-        if (!strcmp(operand[1], gx_prim_names[k].name))
-            d.primitive = gx_prim_names[k].primitive, named = 1;
-    for (size_t k = 0; r300 && k < sizeof r300_prim_names / sizeof r300_prim_names[0]; k++)
-        if (!strcmp(operand[1], r300_prim_names[k].name))
-            d.primitive = r300_prim_names[k].primitive, named = 1;
+    for (size_t k = 0; k < sizeof prim_names / sizeof prim_names[0]; k++)
+        if (prim_names[k].frontend == d.frontend && !strcmp(operand[1], prim_names[k].name))
+            d.primitive = prim_names[k].primitive, named = 1;
     if (named)
         ;
     else if (parse_numbers(operand[1], ',', 0xffffffffu, &d.primitive, 1) != 1)

@@ -93,7 +93,13 @@ echo "$out" | grep -qx "0 1 3 0 3 2 2 3 5 2 5 4"; check "prim r300 QUAD_STRIP 6:
 out=$("$tool" prim r300 QUADS 4 --host-last)
 echo "$out" | grep -qx "1 2 0 2 3 0"; check "prim r300 QUADS to a last-vertex host: rotated" $?
 "$tool" prim r300 7 4 2>/dev/null; [ $? -eq 2 ]; check "prim r300: triangle type 2 refused" $?
-"$tool" prim maxwell QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx or r300, a usage error" $?
+out=$("$tool" prim maxwell LINE_LOOP 3 --host-last)
+echo "$out" | grep -qx "1 0 2 1 0 2"; check "prim maxwell LINE_LOOP 3 to a last-vertex host: Mesa's order" $?
+out=$("$tool" prim maxwell 7 4)
+echo "$out" | grep -qx "0 1 2 0 2 3"; check "prim maxwell 7 (BEGIN's QUADS) 4" $?
+msg=$("$tool" prim maxwell 0xA 4 2>&1 >/dev/null); [ $? -eq 2 ]; check "prim maxwell: adjacency refused" $?
+echo "$msg" | grep -q "VFETCH_EPRIM_TYPE"; check "prim maxwell: adjacency's error named" $?
+"$tool" prim nv50 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx, r300 or maxwell, a usage error" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)
 out=$("$tool" explain maxwell --attr 0x38200000,0x16000000 --stream 0x1018 --bmap 32,33,34,35,36,37,38,39,191); rc=$?

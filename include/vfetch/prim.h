@@ -12,7 +12,9 @@
  * Dolphin's IndexGenerator in each of its four modes (restart on/off x line/point expansion
  * on/off), its odd cases included. R300/R500 (VFETCH_PRIM_R300): VAP_VF_CNTL's PRIM_TYPE as
  * point, line and triangle lists in the orders of Mesa's u_indices (its generate tables, the
- * provoking vertex converted from the guest's to the host's). docs/prim.md has every order.
+ * provoking vertex converted from the guest's to the host's). Maxwell (VFETCH_PRIM_MAXWELL):
+ * the BEGIN method's primitive (Maxwell3D's topology), its ten OpenGL-style primitives in the
+ * same Mesa orders as R300's. docs/prim.md has every order.
  *
  * Contract as in the other families: a description with defaults (vfetch_prim_desc_init),
  * compiled to an immutable plan that threads may share, run per draw, info, free; every error a
@@ -34,6 +36,24 @@ extern "C" {
 enum vfetch_prim_frontend {
     VFETCH_PRIM_GX = 0,   /**< GameCube/Wii draw commands */
     VFETCH_PRIM_R300 = 1, /**< R300/R500 VAP_VF_CNTL PRIM_TYPE */
+    VFETCH_PRIM_MAXWELL = 2, /**< NVIDIA Maxwell BEGIN (the draw's primitive topology) */
+};
+
+/** Maxwell BEGIN's primitive (NV9097 BEGIN OP; yuzu's Maxwell3D PrimitiveTopology). The
+    adjacency lists and strips (0xA..0xD) and patches (0xE) are VFETCH_EPRIM_TYPE: a host that
+    draws them (geometry and tessellation shaders) takes them as they are, without an index
+    buffer. */
+enum vfetch_maxwell_primitive {
+    VFETCH_MAXWELL_POINTS = 0,
+    VFETCH_MAXWELL_LINES = 1,
+    VFETCH_MAXWELL_LINE_LOOP = 2,
+    VFETCH_MAXWELL_LINE_STRIP = 3,
+    VFETCH_MAXWELL_TRIANGLES = 4,
+    VFETCH_MAXWELL_TRIANGLE_STRIP = 5,
+    VFETCH_MAXWELL_TRIANGLE_FAN = 6,
+    VFETCH_MAXWELL_QUADS = 7,
+    VFETCH_MAXWELL_QUAD_STRIP = 8,
+    VFETCH_MAXWELL_POLYGON = 9,
 };
 
 /** R300/R500 VAP_VF_CNTL PRIM_TYPE (bits 3:0). 0 (none) and 7..11 (triangle type 2, rectangle
@@ -82,8 +102,9 @@ struct vfetch_prim_desc {
     /** Whose primitive words `primitive` is. Default VFETCH_PRIM_GX. */
     enum vfetch_prim_frontend frontend;
     /** The guest primitive. GX: an enum vfetch_gx_primitive value (a draw command byte with
-        its VAT bits clear); R300: an enum vfetch_r300_primitive value (VAP_VF_CNTL bits 3:0).
-        Any other value is VFETCH_EPRIM_TYPE. No default. */
+        its VAT bits clear); R300: an enum vfetch_r300_primitive value (VAP_VF_CNTL bits 3:0);
+        Maxwell: an enum vfetch_maxwell_primitive value. Any other value is VFETCH_EPRIM_TYPE.
+        No default. */
     uint32_t primitive;
     /** Nonzero: the host has primitive restart, and triangles go out as strips, each ended by
         the restart index (the output width's all-ones value: 0xFFFF, 0xFFFFFFFF). 0 (the
@@ -96,9 +117,9 @@ struct vfetch_prim_desc {
     uint8_t expand_lines_points;
     /** The output's index width: VFETCH_INDEX_U16 (the default) or VFETCH_INDEX_U32. */
     enum vfetch_index_type index_type;
-    /** R300: the provoking vertex of the guest's primitives and of the host's; where they
-        differ each triangle is rotated and each line reversed (Mesa's u_indices orders). GX
-        plans take Dolphin's orders and ignore them. Default first and first. */
+    /** R300 and Maxwell: the provoking vertex of the guest's primitives and of the host's;
+        where they differ each triangle is rotated and each line reversed (Mesa's u_indices
+        orders). GX plans take Dolphin's orders and ignore them. Default first and first. */
     enum vfetch_prim_provoking guest_provoking, host_provoking;
 };
 

@@ -59,6 +59,25 @@ static int r300_kind(uint32_t primitive)
     }
 }
 
+/* A Maxwell BEGIN primitive, or -1 (adjacency and patches go to the host as they are). The
+   ten it shares with OpenGL are R300's, in Mesa's orders as there. */
+static int maxwell_kind(uint32_t primitive)
+{
+    switch (primitive) {
+    case VFETCH_MAXWELL_POINTS: return PRIM_M_POINTS;
+    case VFETCH_MAXWELL_LINES: return PRIM_M_LINES;
+    case VFETCH_MAXWELL_LINE_LOOP: return PRIM_M_LINE_LOOP;
+    case VFETCH_MAXWELL_LINE_STRIP: return PRIM_M_LINE_STRIP;
+    case VFETCH_MAXWELL_TRIANGLES: return PRIM_M_TRIANGLES;
+    case VFETCH_MAXWELL_TRIANGLE_STRIP: return PRIM_M_TRIANGLE_STRIP;
+    case VFETCH_MAXWELL_TRIANGLE_FAN: return PRIM_M_TRIANGLE_FAN;
+    case VFETCH_MAXWELL_QUADS: return PRIM_M_QUADS;
+    case VFETCH_MAXWELL_QUAD_STRIP: return PRIM_M_QUAD_STRIP;
+    case VFETCH_MAXWELL_POLYGON: return PRIM_M_POLYGON;
+    default: return -1;
+    }
+}
+
 static enum vfetch_prim_topology topology_of(const struct prim_mode *m)
 {
     if (m->kind >= PRIM_M_POINTS) /* Mesa's: lists */
@@ -142,13 +161,16 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
 {
     if (!desc || !out_plan)
         return VFETCH_EINVAL;
-    if ((desc->frontend != VFETCH_PRIM_GX && desc->frontend != VFETCH_PRIM_R300) ||
+    if ((unsigned)desc->frontend > VFETCH_PRIM_MAXWELL ||
         (desc->index_type != VFETCH_INDEX_U16 && desc->index_type != VFETCH_INDEX_U32) ||
         (unsigned)desc->guest_provoking > VFETCH_PROVOKING_LAST ||
         (unsigned)desc->host_provoking > VFETCH_PROVOKING_LAST)
         return VFETCH_EINVAL;
-    const int r300 = desc->frontend == VFETCH_PRIM_R300;
-    const int kind = r300 ? r300_kind(desc->primitive) : gx_kind(desc->primitive);
+    /* R300 and Maxwell: Mesa's lists */
+    const int mesa = desc->frontend != VFETCH_PRIM_GX;
+    const int kind = desc->frontend == VFETCH_PRIM_R300      ? r300_kind(desc->primitive)
+                     : desc->frontend == VFETCH_PRIM_MAXWELL ? maxwell_kind(desc->primitive)
+                                                             : gx_kind(desc->primitive);
     if (kind < 0)
         return VFETCH_EPRIM_TYPE;
     struct vfetch_prim_plan *plan = aligned_alloc(64, sizeof *plan);
@@ -158,12 +180,12 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     plan->desc = *desc;
     plan->mode = (struct prim_mode){
         .kind = (enum prim_kind)kind,
-        /* R300's lists take no restart; expansion changes GX's lines and points only */
-        .restart = desc->restart != 0 && !r300,
-        .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES && !r300,
+        /* Mesa's lists take no restart; expansion changes GX's lines and points only */
+        .restart = desc->restart != 0 && !mesa,
+        .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES && !mesa,
         .wide = desc->index_type == VFETCH_INDEX_U32,
-        .pv_in_last = r300 && desc->guest_provoking == VFETCH_PROVOKING_LAST,
-        .pv_out_last = r300 && desc->host_provoking == VFETCH_PROVOKING_LAST,
+        .pv_in_last = mesa && desc->guest_provoking == VFETCH_PROVOKING_LAST,
+        .pv_out_last = mesa && desc->host_provoking == VFETCH_PROVOKING_LAST,
     };
     plan->topology = topology_of(&plan->mode);
     plan->restart_index = !plan->mode.restart ? 0 : plan->mode.wide ? 0xffffffffu : 0xffffu;
@@ -291,7 +313,7 @@ size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count)
 /* The highest vertex (from 0) a draw's indices name, or -1 where it writes no vertex index. */
 static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
 {
-    if (m->kind >= PRIM_M_POINTS) /* R300: every vertex Mesa's trimming keeps */
+    if (m->kind >= PRIM_M_POINTS) /* R300, Maxwell: every vertex Mesa's trimming keeps */
         return (int64_t)vfetch_prim_mesa_trim(m->kind, count) - 1;
     const int64_t n = count;
     switch (m->kind) {
@@ -378,7 +400,7 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
     }
     if (total > params->out_capacity)
         return VFETCH_ESHORT_OUTPUT;
-    /* (R300's triangle strips take their triangles' parity from the absolute vertex number:
+    /* (Mesa-order triangle strips take their triangles' parity from the absolute vertex number:
        from an odd first vertex the groups of the kernel do not fit, the reference runs) */
     if (!plan->blocks || (m->kind == PRIM_M_TRIANGLE_STRIP && params->base_index % 2)) {
         vfetch_prim_ref(m, count, params->base_index, params->out);

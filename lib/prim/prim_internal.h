@@ -22,8 +22,8 @@ enum prim_kind {
     PRIM_LINES,
     PRIM_LINE_STRIP,
     PRIM_POINTS,
-    /* R300's (VAP_VF_CNTL PRIM_TYPE), in Mesa's u_indices orders: lists out, the provoking
-       vertex converted */
+    /* R300's (VAP_VF_CNTL PRIM_TYPE) and Maxwell's, in Mesa's u_indices orders: lists out,
+       the provoking vertex converted */
     PRIM_M_POINTS,
     PRIM_M_LINES,
     PRIM_M_LINE_STRIP,
@@ -43,8 +43,8 @@ struct prim_mode {
     int restart;  /* strips ended by the restart index */
     int expand;   /* lines and points: index = vertex * 4 + corner */
     int wide;     /* 32-bit indices */
-    int pv_in_last;  /* R300: the guest's provoking vertex is the last */
-    int pv_out_last; /* R300: the host's */
+    int pv_in_last;  /* R300, Maxwell: the guest's provoking vertex is the last */
+    int pv_out_last; /* R300, Maxwell: the host's */
 };
 
 /** Mesa's trimming of a draw of `count` vertices to its whole primitives (u_trim_pipe_prim). */
@@ -103,7 +103,7 @@ static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t co
     case PRIM_POINTS: return n;
     default: break;
     }
-    /* R300: after Mesa's trimming */
+    /* R300, Maxwell: after Mesa's trimming */
     const uint64_t t = vfetch_prim_mesa_trim(m->kind, count);
     switch (m->kind) {
     case PRIM_M_POINTS: return t;

@@ -37,7 +37,7 @@ static void mesa_tri(const struct prim_mode *m, int32_t *start, int32_t *step, i
     }
 }
 
-/* R300's primitives in Mesa's orders (lib/prim/ref.c): a triangle strip's groups are two
+/* R300's and Maxwell's primitives in Mesa's orders (lib/prim/ref.c): a triangle strip's groups are two
    triangles from an even vertex (a draw from an odd one runs the reference). */
 static void mesa_program(const struct prim_mode *m, struct prim_program *p)
 {

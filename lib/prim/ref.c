@@ -88,8 +88,8 @@ static void put_quad_tris(struct sink *s, const struct prim_mode *m, uint64_t v0
     }
 }
 
-/* R300's primitives in Mesa's orders (u_indices_gen.py's generate functions), after Mesa's
-   trimming; the draw's first vertex b is Mesa's `start`. */
+/* R300's and Maxwell's primitives in Mesa's orders (u_indices_gen.py's generate functions),
+   after Mesa's trimming; the draw's first vertex b is Mesa's `start`. */
 static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
 {
     struct sink s = { out, m->wide, 0 };

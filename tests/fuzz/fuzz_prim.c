@@ -1,12 +1,14 @@
 /*
  * Fuzz target: primitive plans and draws (include/vfetch/prim.h). The input gives the ISA
- * level, the front-end (GX or R300, with R300's provoking vertex in and out), the primitive word
+ * level, the front-end (GX, R300 or Maxwell, with the provoking vertex in and out of the last
+ * two), the primitive word
  * (mostly one of the front-end's values), restart, line/point expansion,
  * the index width (now and then out of range), the vertex count (mostly small, sometimes up to
  * 2^20), the base index (0, small, or near the width's limit), the output's room (exact, one
  * short, with slack, none) and its address (at a guard page, misaligned, NULL). Checked:
  *
- *   - compile succeeds exactly for the eight GX primitives and a valid width, else
+ *   - compile succeeds exactly for the front-end's primitives (GX's eight, R300's ten, Maxwell's
+ *     0..9) and a valid width, else
  *     VFETCH_EPRIM_TYPE / VFETCH_EINVAL, leaving *out untouched;
  *   - vfetch_prim_index_count is the model's count (docs/prim.md's formulas);
  *   - run returns what the model of the header's checks says (EINVAL, EPRIM_INDEX_RANGE with the
@@ -27,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const uint32_t gx_primitives[8] = { 0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0, 0xB8 };
 static const uint32_t r300_primitives[10] = { 1, 2, 3, 4, 5, 6, 12, 13, 14, 15 };
+/* Maxwell's 0..9 (points, lines, line loop, line strip, triangles, strip, fan, quads, quad
+   strip, polygon) as the R300 primitive of the same shape */
+static const uint32_t maxwell_as_r300[10] = { 1, 2, 12, 3, 4, 6, 5, 13, 14, 15 };
 
 /* R300 (docs/prim.md): indices of a draw after Mesa's trimming, and its last vertex. */
 static uint64_t model_count_r300(uint32_t prim, uint64_t n, int64_t *last)
@@ -96,10 +101,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_input in = fuzz_input_make(data, size);
     const unsigned mask = fuzz_level_mask(fuzz_u8(&in));
     const uint8_t pick = fuzz_u8(&in), flags = fuzz_u8(&in);
-    const int r300 = flags >> 5 & 1;
+    const int r300 = flags >> 5 & 1; /* Mesa's orders: R300, or Maxwell */
+    const int maxwell = r300 && (pick / 10) % 2;
     const uint32_t prim = pick >= 240 ? fuzz_u32(&in)
+                          : maxwell  ? pick % 10
                           : r300     ? r300_primitives[pick % 10]
                                      : gx_primitives[pick % 8];
+    /* (the model reads a Maxwell primitive as its R300 twin; 0: none) */
+    const uint32_t model_prim = !maxwell ? prim : prim < 10 ? maxwell_as_r300[prim] : 0;
     /* (R300: lists, its provoking vertices from bits 6 and 7; restart and expansion ignored) */
     const int restart = (flags & 1) && !r300, expand = flags >> 1 & 1;
     const unsigned width_pick = flags >> 2 & 7;
@@ -125,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.expand_lines_points = (uint8_t)expand;
     d.index_type = type;
     if (r300) {
-        d.frontend = VFETCH_PRIM_R300;
+        d.frontend = maxwell ? VFETCH_PRIM_MAXWELL : VFETCH_PRIM_R300;
         d.restart = (uint8_t)(flags & 1); /* ignored */
         d.guest_provoking = (enum vfetch_prim_provoking)(flags >> 6 & 1);
         d.host_provoking = (enum vfetch_prim_provoking)(flags >> 7 & 1);
@@ -134,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned i = 0; i < 8 && !r300; i++)
         valid |= prim == gx_primitives[i];
     for (unsigned i = 0; i < 10 && r300; i++)
-        valid |= prim == r300_primitives[i];
+        valid |= model_prim == r300_primitives[i];
     const int type_ok = type == VFETCH_INDEX_U16 || type == VFETCH_INDEX_U32;
     vfetch_prim_plan *plan = (vfetch_prim_plan *)(uintptr_t)1, *ref = NULL;
     fuzz_use_levels(mask);
@@ -151,7 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_use_best_levels();
 
     int64_t last;
-    const uint64_t total = r300 ? model_count_r300(prim, count, &last)
+    const uint64_t total = r300 ? model_count_r300(model_prim, count, &last)
                                 : model_count(prim, restart, expand, count, &last);
     FUZZ_REQUIRE(vfetch_prim_index_count(plan, count) == total, "index count of %u: %zu, model %llu",
                  count, vfetch_prim_index_count(plan, count), (unsigned long long)total);

@@ -477,6 +477,7 @@ def make_cli_seeds():
         "prim-lines-expand": args("prim", "gx", "0xA8", "4", "--expand", "--base", "2"),
         "prim-range": args("prim", "gx", "QUADS", "4", "--restart", "--base", "65532"),
         "prim-r300-quad-strip": args("prim", "r300", "QUAD_STRIP", "6", "--guest-last", "--host-last"),
+        "prim-maxwell-line-loop": args("prim", "maxwell", "LINE_LOOP", "5", "--host-last"),
         "explain-gx": args("explain", "gx"),
         "explain-float3": args("explain", "r300", "--psc", "0x2002", "--vtx-size", "3"),
         "explain-reserved-type": args("explain", "r300", "--psc", "0x200D", "--vtx-size", "3"),
@@ -535,16 +536,19 @@ def make_cli_seeds():
 
 
 def make_prim_seeds():
-    """fuzz_prim: level, primitive pick (< 240: one of the eight, by pick % 8), flags (bit 0
-    restart, bit 1 expansion, bits 2-4 width: 0-2 u16, 3-5 u32, 6-7 out of range), count pick
+    """fuzz_prim: level, primitive pick (< 240: one of the front-end's, by pick % 8 or % 10;
+    with flag bit 5 an odd pick // 10 is Maxwell, else R300; >= 240 a raw u32 follows), flags
+    (bit 0 restart, bit 1 expansion, bits 2-4 width: 0-2 u16, 3-5 u32, 6-7 out of range, bit 5
+    Mesa's front-ends, bits 6-7 their provoking vertex in and out), count pick
     (< 200 itself, < 250 a u16 follows, else a u32 & 2^20 - 1), base pick (< 128 small, < 192
     near the limit, else raw) and the u32, room (< 128 exact, < 192 one short, < 240 slack,
     else none), where (< 240 at the guard page, < 250 misaligned, else NULL)."""
     t = "prim"
     clean(t)
 
-    def case(prim=0, flags=0, count=7, base_pick=0, base=0, room=0, where=0, level=0, raw=None):
-        d = u8(level) + u8(prim if raw is None else 240) + u8(flags)
+    def case(prim=0, flags=0, count=7, base_pick=0, base=0, room=0, where=0, level=0, raw=None,
+             raw_pick=240):
+        d = u8(level) + u8(prim if raw is None else raw_pick) + u8(flags)
         if raw is not None:
             d += u32(raw)
         if count < 200:
@@ -581,6 +585,13 @@ def make_prim_seeds():
         for pv, mode in ((0, "first-first"), (0xC0, "last-last"), (0x40, "last-first"), (0x80, "first-last")):
             write(t, "r300-%s-%s" % (name, mode), case(prim=k, flags=0x20 | pv, count=9, base_pick=0, base=3))
     write(t, "r300-reserved", case(raw=7, flags=0x20))
+    # Maxwell (flag 0x20 and an odd pick // 10): primitive pick % 10 is its BEGIN value
+    for k, name in enumerate(["points", "lines", "line-loop", "line-strip", "triangles", "strip",
+                              "fan", "quads", "quad-strip", "polygon"]):
+        for pv, mode in ((0, "first-first"), (0x40, "last-first")):
+            write(t, "maxwell-%s-%s" % (name, mode), case(prim=10 + k, flags=0x20 | pv, count=9, base=3))
+    write(t, "maxwell-adjacency", case(raw=0xA, raw_pick=250, flags=0x20))
+    write(t, "maxwell-patches", case(raw=0xE, raw_pick=250, flags=0x20))
 
 
 def main():

@@ -1,7 +1,7 @@
 /*
  * vfetch/prim.h through its public API: the defaults, the plan info, the orders of a 7-vertex
- * draw in Dolphin's four modes (docs/prim.md's table), QUADS_2 as QUADS, 32-bit output, the
- * base index, and every error: its code, in its order, with nothing written. (checkasm --kernel
+ * draw in Dolphin's four modes (docs/prim.md's table), QUADS_2 as QUADS, R300's and Maxwell's
+ * Mesa orders, 32-bit output, the base index, and every error: its code, in its order, with nothing written. (checkasm --kernel
  * prim checks every level against the reference; the peer kit against Dolphin.)
  */
 #include <stdint.h>
@@ -325,10 +325,78 @@ static void test_errors(void)
     vfetch_prim_plan_free(plan);
 }
 
+/* A Maxwell draw, as draw_r300 */
+static const char *draw_maxwell(uint32_t primitive, int pv_in, int pv_out, uint32_t count,
+                                uint32_t base)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_MAXWELL;
+    d.primitive = primitive;
+    d.guest_provoking = (enum vfetch_prim_provoking)pv_in;
+    d.host_provoking = (enum vfetch_prim_provoking)pv_out;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    return draw_of(plan, count, base);
+}
+
+/* Maxwell's ten OpenGL primitives are R300's in Mesa's orders: a few spelled out, then every
+   one against its R300 twin at every small count, base parity and provoking pair. */
+static void test_maxwell(void)
+{
+    CHECK(strcmp(draw_maxwell(VFETCH_MAXWELL_QUADS, 0, 1, 4, 0), "1 2 0 2 3 0") == 0);
+    CHECK(strcmp(draw_maxwell(VFETCH_MAXWELL_LINE_LOOP, 0, 0, 3, 0), "0 1 1 2 2 0") == 0);
+    CHECK(strcmp(draw_maxwell(VFETCH_MAXWELL_TRIANGLE_FAN, 1, 1, 5, 0), "0 1 2 0 2 3 0 3 4") == 0);
+    CHECK(strcmp(draw_maxwell(VFETCH_MAXWELL_POINTS, 0, 0, 2, 9), "9 10") == 0);
+    static const uint32_t twins[10][2] = {
+        { VFETCH_MAXWELL_POINTS, VFETCH_R300_POINTS },
+        { VFETCH_MAXWELL_LINES, VFETCH_R300_LINES },
+        { VFETCH_MAXWELL_LINE_LOOP, VFETCH_R300_LINE_LOOP },
+        { VFETCH_MAXWELL_LINE_STRIP, VFETCH_R300_LINE_STRIP },
+        { VFETCH_MAXWELL_TRIANGLES, VFETCH_R300_TRIANGLES },
+        { VFETCH_MAXWELL_TRIANGLE_STRIP, VFETCH_R300_TRIANGLE_STRIP },
+        { VFETCH_MAXWELL_TRIANGLE_FAN, VFETCH_R300_TRIANGLE_FAN },
+        { VFETCH_MAXWELL_QUADS, VFETCH_R300_QUADS },
+        { VFETCH_MAXWELL_QUAD_STRIP, VFETCH_R300_QUAD_STRIP },
+        { VFETCH_MAXWELL_POLYGON, VFETCH_R300_POLYGON },
+    };
+    static char got[512];
+    for (unsigned t = 0; t < 10; t++)
+        for (unsigned pv = 0; pv < 4; pv++)
+            for (uint32_t count = 0; count <= 20; count++)
+                for (uint32_t base = 0; base < 3; base++) {
+                    strcpy(got, draw_maxwell(twins[t][0], pv & 1, pv >> 1, count, base * 5));
+                    const char *want = draw_r300(twins[t][1], pv & 1, pv >> 1, count, base * 5);
+                    test_checks++;
+                    if (strcmp(got, want) != 0) {
+                        fprintf(stderr, "Maxwell %u pv %u count %u base %u: got \"%s\", want \"%s\"\n",
+                                twins[t][0], pv, count, base * 5, got, want);
+                        test_failures++;
+                    }
+                }
+    /* adjacency (0xA..0xD) and patches (0xE) are the host's; past them nothing is defined */
+    for (uint32_t prim = 0xA; prim <= 0x10; prim++) {
+        struct vfetch_prim_desc d;
+        vfetch_prim_desc_init(&d);
+        d.frontend = VFETCH_PRIM_MAXWELL;
+        d.primitive = prim;
+        vfetch_prim_plan *plan = NULL;
+        CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EPRIM_TYPE);
+        CHECK(plan == NULL);
+    }
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = (enum vfetch_prim_frontend)3;
+    d.primitive = 0;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
+}
+
 int main(void)
 {
     test_orders();
     test_r300_orders();
+    test_maxwell();
     test_defaults_info_wide();
     test_errors();
     return test_summary("prim");
