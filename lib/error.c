@@ -71,7 +71,7 @@ const char *vfetch_strerror(int code)
         return "unusable texel surface layout (size or depth 0, wrong depth, pitch too short)";
     case VFETCH_ETEXEL_REGION: return "the texel region is not inside the surface";
     case VFETCH_ETEXEL_SHORT_SURFACE: return "the texel surface buffer ends before the texels read";
-    case VFETCH_EPRIM_TYPE: return "a primitive word the front-end does not define";
+    case VFETCH_EPRIM_TYPE: return "a primitive word the front-end does not define, or cannot convert between the provoking vertices asked";
     case VFETCH_EPRIM_INDEX_RANGE:
         return "an index of the draw would not fit the output width, or would be the restart index";
     default: return "unknown error";

@@ -106,8 +106,9 @@ static const struct {
       "      and points expanded in the vertex shader; R is the restart index. r300\n"
       "      PRIMITIVE: POINTS, LINES, LINE_STRIP, TRIANGLES, TRIANGLE_FAN, TRIANGLE_STRIP,\n"
       "      LINE_LOOP, QUADS, QUAD_STRIP, POLYGON or PRIM_TYPE 1..15; maxwell: the same\n"
-      "      names or BEGIN's 0..9; the provoking vertex first unless --guest-last /\n"
-      "      --host-last)\n" },
+      "      names, LINES_ADJACENCY, LINE_STRIP_ADJACENCY, TRIANGLES_ADJACENCY,\n"
+      "      TRIANGLE_STRIP_ADJACENCY or BEGIN's 0..13; the provoking vertex first unless\n"
+      "      --guest-last / --host-last)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2554,10 +2555,16 @@ static const struct {
     { VFETCH_PRIM_MAXWELL, "QUADS", VFETCH_MAXWELL_QUADS },
     { VFETCH_PRIM_MAXWELL, "QUAD_STRIP", VFETCH_MAXWELL_QUAD_STRIP },
     { VFETCH_PRIM_MAXWELL, "POLYGON", VFETCH_MAXWELL_POLYGON },
+    { VFETCH_PRIM_MAXWELL, "LINES_ADJACENCY", VFETCH_MAXWELL_LINES_ADJACENCY },
+    { VFETCH_PRIM_MAXWELL, "LINE_STRIP_ADJACENCY", VFETCH_MAXWELL_LINE_STRIP_ADJACENCY },
+    { VFETCH_PRIM_MAXWELL, "TRIANGLES_ADJACENCY", VFETCH_MAXWELL_TRIANGLES_ADJACENCY },
+    { VFETCH_PRIM_MAXWELL, "TRIANGLE_STRIP_ADJACENCY", VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY },
 };
 static const char *const prim_frontend_names[] = { "gx", "r300", "maxwell" };
-static const char *const topology_names[] = { "point list", "line list", "triangle list",
-                                              "triangle strip" };
+static const char *const topology_names[] = {
+    "point list", "line list", "triangle list", "triangle strip", "line list with adjacency",
+    "line strip with adjacency", "triangle list with adjacency", "triangle strip with adjacency",
+};
 
 static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
 {

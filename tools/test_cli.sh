@@ -97,8 +97,11 @@ out=$("$tool" prim maxwell LINE_LOOP 3 --host-last)
 echo "$out" | grep -qx "1 0 2 1 0 2"; check "prim maxwell LINE_LOOP 3 to a last-vertex host: Mesa's order" $?
 out=$("$tool" prim maxwell 7 4)
 echo "$out" | grep -qx "0 1 2 0 2 3"; check "prim maxwell 7 (BEGIN's QUADS) 4" $?
-msg=$("$tool" prim maxwell 0xA 4 2>&1 >/dev/null); [ $? -eq 2 ]; check "prim maxwell: adjacency refused" $?
-echo "$msg" | grep -q "VFETCH_EPRIM_TYPE"; check "prim maxwell: adjacency's error named" $?
+out=$("$tool" prim maxwell LINE_STRIP_ADJACENCY 5 --guest-last)
+echo "$out" | grep -qx "3 2 1 0 4 3 2 1"; check "prim maxwell LINE_STRIP_ADJACENCY between conventions: a list, reversed" $?
+echo "$out" | grep -q "drawn as a line list with adjacency"; check "prim maxwell: the adjacency topology named" $?
+msg=$("$tool" prim maxwell 0xE 4 2>&1 >/dev/null); [ $? -eq 2 ]; check "prim maxwell: patches refused" $?
+echo "$msg" | grep -q "VFETCH_EPRIM_TYPE"; check "prim maxwell: the patches' error named" $?
 "$tool" prim nv50 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx, r300 or maxwell, a usage error" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)

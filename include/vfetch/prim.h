@@ -14,7 +14,8 @@
  * point, line and triangle lists in the orders of Mesa's u_indices (its generate tables, the
  * provoking vertex converted from the guest's to the host's). Maxwell (VFETCH_PRIM_MAXWELL):
  * the BEGIN method's primitive (Maxwell3D's topology), its ten OpenGL-style primitives in the
- * same Mesa orders as R300's. docs/prim.md has every order.
+ * same Mesa orders as R300's, its adjacency primitives passed through. docs/prim.md has every
+ * order.
  *
  * Contract as in the other families: a description with defaults (vfetch_prim_desc_init),
  * compiled to an immutable plan that threads may share, run per draw, info, free; every error a
@@ -40,9 +41,11 @@ enum vfetch_prim_frontend {
 };
 
 /** Maxwell BEGIN's primitive (NV9097 BEGIN OP; yuzu's Maxwell3D PrimitiveTopology). The
-    adjacency lists and strips (0xA..0xD) and patches (0xE) are VFETCH_EPRIM_TYPE: a host that
-    draws them (geometry and tessellation shaders) takes them as they are, without an index
-    buffer. */
+    adjacency primitives pass through to the host's (VFETCH_TOPOLOGY_*_ADJACENCY): lists with
+    the provoking vertex converted as Mesa converts them, a line strip as it is or, where the
+    conventions differ, as a list of its lines; a triangle strip with adjacency only where the
+    conventions agree (else VFETCH_EPRIM_TYPE). Patches (0xE) are VFETCH_EPRIM_TYPE: they need
+    the guest's patch size and tessellation on the host, not an index buffer. */
 enum vfetch_maxwell_primitive {
     VFETCH_MAXWELL_POINTS = 0,
     VFETCH_MAXWELL_LINES = 1,
@@ -54,6 +57,10 @@ enum vfetch_maxwell_primitive {
     VFETCH_MAXWELL_QUADS = 7,
     VFETCH_MAXWELL_QUAD_STRIP = 8,
     VFETCH_MAXWELL_POLYGON = 9,
+    VFETCH_MAXWELL_LINES_ADJACENCY = 0xA,
+    VFETCH_MAXWELL_LINE_STRIP_ADJACENCY = 0xB,
+    VFETCH_MAXWELL_TRIANGLES_ADJACENCY = 0xC,
+    VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY = 0xD,
 };
 
 /** R300/R500 VAP_VF_CNTL PRIM_TYPE (bits 3:0). 0 (none) and 7..11 (triangle type 2, rectangle
@@ -95,6 +102,11 @@ enum vfetch_prim_topology {
     VFETCH_TOPOLOGY_LINE_LIST = 1,
     VFETCH_TOPOLOGY_TRIANGLE_LIST = 2,
     VFETCH_TOPOLOGY_TRIANGLE_STRIP = 3, /**< with primitive restart */
+    /* Maxwell's adjacency primitives (geometry shader input) */
+    VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY = 4,
+    VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY = 5,
+    VFETCH_TOPOLOGY_TRIANGLE_LIST_ADJACENCY = 6,
+    VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY = 7,
 };
 
 /** A primitive plan's options: the guest's primitive, and what the host can draw. */

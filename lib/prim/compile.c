@@ -59,8 +59,8 @@ static int r300_kind(uint32_t primitive)
     }
 }
 
-/* A Maxwell BEGIN primitive, or -1 (adjacency and patches go to the host as they are). The
-   ten it shares with OpenGL are R300's, in Mesa's orders as there. */
+/* A Maxwell BEGIN primitive, or -1 (patches). The ten it shares with OpenGL are R300's, in
+   Mesa's orders as there; the adjacency primitives pass through. */
 static int maxwell_kind(uint32_t primitive)
 {
     switch (primitive) {
@@ -74,12 +74,25 @@ static int maxwell_kind(uint32_t primitive)
     case VFETCH_MAXWELL_QUADS: return PRIM_M_QUADS;
     case VFETCH_MAXWELL_QUAD_STRIP: return PRIM_M_QUAD_STRIP;
     case VFETCH_MAXWELL_POLYGON: return PRIM_M_POLYGON;
+    case VFETCH_MAXWELL_LINES_ADJACENCY: return PRIM_M_LINES_ADJ;
+    case VFETCH_MAXWELL_LINE_STRIP_ADJACENCY: return PRIM_M_LINE_STRIP_ADJ;
+    case VFETCH_MAXWELL_TRIANGLES_ADJACENCY: return PRIM_M_TRIANGLES_ADJ;
+    case VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY: return PRIM_M_TRIANGLE_STRIP_ADJ;
     default: return -1;
     }
 }
 
 static enum vfetch_prim_topology topology_of(const struct prim_mode *m)
 {
+    const int same = m->pv_in_last == m->pv_out_last;
+    switch (m->kind) { /* adjacency: as the guest's, a line strip a list where it must be */
+    case PRIM_M_LINES_ADJ: return VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY;
+    case PRIM_M_LINE_STRIP_ADJ:
+        return same ? VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY : VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY;
+    case PRIM_M_TRIANGLES_ADJ: return VFETCH_TOPOLOGY_TRIANGLE_LIST_ADJACENCY;
+    case PRIM_M_TRIANGLE_STRIP_ADJ: return VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY;
+    default: break;
+    }
     if (m->kind >= PRIM_M_POINTS) /* Mesa's: lists */
         return m->kind == PRIM_M_POINTS                                ? VFETCH_TOPOLOGY_POINT_LIST
                : m->kind >= PRIM_M_LINES && m->kind <= PRIM_M_LINE_LOOP ? VFETCH_TOPOLOGY_LINE_LIST
@@ -146,8 +159,19 @@ static void shape_of(struct vfetch_prim_plan *plan)
     case PRIM_M_POLYGON: min = 3, off = 2; break;
     case PRIM_M_QUADS: div = vertices = 4; break;
     case PRIM_M_QUAD_STRIP: min = 4, off = 2, div = 2; break;
+    case PRIM_M_LINES_ADJ: div = vertices = 4; break;
+    case PRIM_M_LINE_STRIP_ADJ:
+        if (m->pv_in_last == m->pv_out_last)
+            min = 4; /* the strip as it is: count indices */
+        else
+            min = 4, off = 3;
+        break;
     case PRIM_M_LINE_LOOP:
-    case PRIM_M_TRIANGLE_STRIP: plan->tail_varies = 1; break;
+    case PRIM_M_TRIANGLE_STRIP:
+    case PRIM_M_TRIANGLES_ADJ:       /* (groups of six: the general way divides) */
+    case PRIM_M_TRIANGLE_STRIP_ADJ: /* (an odd count trimmed) */
+        plan->tail_varies = 1;
+        break;
     default: break;
     }
     plan->group_min = min;
@@ -171,7 +195,9 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     const int kind = desc->frontend == VFETCH_PRIM_R300      ? r300_kind(desc->primitive)
                      : desc->frontend == VFETCH_PRIM_MAXWELL ? maxwell_kind(desc->primitive)
                                                              : gx_kind(desc->primitive);
-    if (kind < 0)
+    /* Mesa converts a triangle strip with adjacency between conventions by naming vertices
+       past the draw's ends: not done, the strip passes through only as it is */
+    if (kind < 0 || (kind == PRIM_M_TRIANGLE_STRIP_ADJ && desc->guest_provoking != desc->host_provoking))
         return VFETCH_EPRIM_TYPE;
     struct vfetch_prim_plan *plan = aligned_alloc(64, sizeof *plan);
     if (!plan)

@@ -34,6 +34,12 @@ enum prim_kind {
     PRIM_M_QUADS,
     PRIM_M_QUAD_STRIP,
     PRIM_M_POLYGON,
+    /* Maxwell's adjacency primitives, passed through (lists: the provoking vertex converted as
+       Mesa does; a line strip converted to a list where it must be) */
+    PRIM_M_LINES_ADJ,
+    PRIM_M_LINE_STRIP_ADJ,
+    PRIM_M_TRIANGLES_ADJ,
+    PRIM_M_TRIANGLE_STRIP_ADJ,
     PRIM_KINDS
 };
 
@@ -60,6 +66,10 @@ static inline uint32_t vfetch_prim_mesa_trim(enum prim_kind kind, uint32_t count
     case PRIM_M_POLYGON: return count < 3 ? 0 : count;
     case PRIM_M_QUADS: return count - count % 4;
     case PRIM_M_QUAD_STRIP: return count < 4 ? 0 : count - count % 2;
+    case PRIM_M_LINES_ADJ: return count - count % 4;
+    case PRIM_M_LINE_STRIP_ADJ: return count < 4 ? 0 : count;
+    case PRIM_M_TRIANGLES_ADJ: return count - count % 6;
+    case PRIM_M_TRIANGLE_STRIP_ADJ: return count < 6 ? 0 : count - count % 2;
     default: return count;
     }
 }
@@ -116,6 +126,11 @@ static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t co
     case PRIM_M_POLYGON: return t ? t - 2 : 0;
     case PRIM_M_QUADS: return t / 4;
     case PRIM_M_QUAD_STRIP: return t ? (t - 2) / 2 : 0;
+    case PRIM_M_LINES_ADJ: return t / 4;
+    case PRIM_M_LINE_STRIP_ADJ: /* as it is, or a list of its segments */
+        return m->pv_in_last == m->pv_out_last ? t : t ? t - 3 : 0;
+    case PRIM_M_TRIANGLES_ADJ: return t / 6;
+    case PRIM_M_TRIANGLE_STRIP_ADJ: return t; /* as it is */
     default: return 0;
     }
 }

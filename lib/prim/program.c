@@ -95,6 +95,28 @@ static void mesa_program(const struct prim_mode *m, struct prim_program *p)
         }
         break;
     }
+    case PRIM_M_LINES_ADJ:
+    case PRIM_M_LINE_STRIP_ADJ:
+        if (m->kind == PRIM_M_LINE_STRIP_ADJ && same) { /* the strip as it is */
+            n = 1, step[0] = 1;
+            break;
+        }
+        n = 4; /* a list: each line's four vertices, reversed where the conventions differ */
+        for (int32_t j = 0; j < 4; j++) {
+            start[j] = same ? j : 3 - j;
+            step[j] = m->kind == PRIM_M_LINES_ADJ ? 4 : 1;
+        }
+        break;
+    case PRIM_M_TRIANGLES_ADJ:
+        n = 6;
+        for (int32_t j = 0; j < 6; j++) {
+            start[j] = same ? j : (j + 4) % 6;
+            step[j] = 6;
+        }
+        break;
+    case PRIM_M_TRIANGLE_STRIP_ADJ:
+        n = 1, step[0] = 1;
+        break;
     default: break;
     }
     pattern(p, 1, n, start, step, 0);

@@ -88,6 +88,15 @@ static void put_quad_tris(struct sink *s, const struct prim_mode *m, uint64_t v0
     }
 }
 
+/* Mesa's line with adjacency (v0 v1 v2 v3, the line v1-v2): reversed where the provoking
+   vertex conventions differ. */
+static void put_line_adj(struct sink *s, const struct prim_mode *m, uint64_t v0)
+{
+    const int same = m->pv_in_last == m->pv_out_last;
+    for (uint64_t j = 0; j < 4; j++)
+        put(s, same ? v0 + j : v0 + 3 - j);
+}
+
 /* R300's and Maxwell's primitives in Mesa's orders (u_indices_gen.py's generate functions),
    after Mesa's trimming; the draw's first vertex b is Mesa's `start`. */
 static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
@@ -146,6 +155,27 @@ static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
             else
                 put_quad_tris(&s, m, b + i, b + i + 1, b + i + 3, b + i + 2);
         }
+        break;
+    case PRIM_M_LINES_ADJ:
+        for (uint64_t i = 0; i + 4 <= n; i += 4)
+            put_line_adj(&s, m, b + i);
+        break;
+    case PRIM_M_LINE_STRIP_ADJ: /* the strip as it is, or its segments as a list */
+        if (m->pv_in_last == m->pv_out_last)
+            for (uint64_t i = 0; i < n; i++)
+                put(&s, b + i);
+        else
+            for (uint64_t i = 0; i + 4 <= n; i++)
+                put_line_adj(&s, m, b + i);
+        break;
+    case PRIM_M_TRIANGLES_ADJ: /* (v0 .. v5), or (v4 v5 v0 v1 v2 v3) where they differ */
+        for (uint64_t i = 0; i + 6 <= n; i += 6)
+            for (uint64_t j = 0; j < 6; j++)
+                put(&s, b + i + (m->pv_in_last == m->pv_out_last ? j : (j + 4) % 6));
+        break;
+    case PRIM_M_TRIANGLE_STRIP_ADJ: /* as it is (the plan refuses differing conventions) */
+        for (uint64_t i = 0; i < n; i++)
+            put(&s, b + i);
         break;
     default: break;
     }

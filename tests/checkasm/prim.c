@@ -5,6 +5,7 @@
  * ones, at base index 0, a random one and the highest the width allows for the draw; the
  * output exactly as long as the draw's indices and ending at a PROT_NONE page (and, every
  * other count, starting right after one), so that a kernel writing one index too many crashes.
+ * Every other draw again with room to spare: the same indices, nothing written past them.
  * The same draws with one index less of room must be VFETCH_ESHORT_OUTPUT with nothing written,
  * and with the base one higher than the width allows VFETCH_EPRIM_INDEX_RANGE.
  * Replay: test_checkasm --kernel prim --seed N [--isa LEVEL].
@@ -22,6 +23,12 @@ static const uint32_t r300_primitives[] = {
     VFETCH_R300_TRIANGLES,  VFETCH_R300_TRIANGLE_FAN,   VFETCH_R300_TRIANGLE_STRIP,
     VFETCH_R300_LINE_LOOP,  VFETCH_R300_QUADS,          VFETCH_R300_QUAD_STRIP,
     VFETCH_R300_POLYGON,
+};
+
+/* Maxwell's own: the adjacency primitives (its other ten are R300's, tests/prim) */
+static const uint32_t maxwell_primitives[] = {
+    VFETCH_MAXWELL_LINES_ADJACENCY, VFETCH_MAXWELL_LINE_STRIP_ADJACENCY,
+    VFETCH_MAXWELL_TRIANGLES_ADJACENCY, VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY,
 };
 
 static const uint32_t gx_primitives[] = {
@@ -95,6 +102,31 @@ static void run_case(const vfetch_prim_plan *plan, const struct prim_mode *m, co
         }
         test_failures++;
     }
+    /* (every other draw) room to spare: the same indices, nothing past them written, so that a
+       way that takes a draw for longer than it is shows */
+    if (!at_head) {
+        const size_t spare = 8;
+        uint8_t *alloc2;
+        uint8_t *roomy = place((n + spare) * width, 0, 0, &alloc2);
+        memset(roomy, 0x5a, (n + spare) * width);
+        p.out = roomy;
+        p.out_capacity = n + spare;
+        test_checks++;
+        const int roomy_err = vfetch_prim_run(plan, &p, &r);
+        size_t kept = n * width;
+        while (kept < (n + spare) * width && roomy[kept] == 0x5a)
+            kept++;
+        if (roomy_err || r.written != n || memcmp(roomy, want, n * width) ||
+            kept != (n + spare) * width) {
+            if (mismatches++ < 10)
+                printf("  prim %s 0x%02x: %u vertices at base %u with room for %zu more: %s, "
+                       "%zu written of %zu\n", level, prim, count, base, spare,
+                       vfetch_strerror(roomy_err), r.written, n);
+            test_failures++;
+        }
+        guard_free(alloc2);
+        p.out = out;
+    }
     /* one index less of room: refused, nothing written */
     if (n) {
         memset(out, 0x5a, n * width);
@@ -157,15 +189,18 @@ void check_prim(void)
         const char *level = l ? levels[l - 1].name : "c";
         const size_t num_gx = sizeof gx_primitives / sizeof gx_primitives[0];
         const size_t num_r300 = sizeof r300_primitives / sizeof r300_primitives[0];
-        for (size_t pi = 0; pi < num_gx + num_r300; pi++)
+        const size_t num_maxwell = sizeof maxwell_primitives / sizeof maxwell_primitives[0];
+        for (size_t pi = 0; pi < num_gx + num_r300 + num_maxwell; pi++)
             for (unsigned opts = 0; opts < 8; opts++) {
-                /* GX: restart, expansion, width; R300: the guest's and the host's provoking
-                   vertex, width */
-                const int r300 = pi >= num_gx;
+                /* GX: restart, expansion, width; R300, Maxwell: the guest's and the host's
+                   provoking vertex, width */
+                const int r300 = pi >= num_gx, maxwell = pi >= num_gx + num_r300;
                 struct vfetch_prim_desc d;
                 vfetch_prim_desc_init(&d);
-                d.frontend = r300 ? VFETCH_PRIM_R300 : VFETCH_PRIM_GX;
-                d.primitive = r300 ? r300_primitives[pi - num_gx] : gx_primitives[pi];
+                d.frontend = maxwell ? VFETCH_PRIM_MAXWELL : r300 ? VFETCH_PRIM_R300 : VFETCH_PRIM_GX;
+                d.primitive = maxwell ? maxwell_primitives[pi - num_gx - num_r300]
+                              : r300  ? r300_primitives[pi - num_gx]
+                                      : gx_primitives[pi];
                 if (r300) {
                     d.guest_provoking = (enum vfetch_prim_provoking)(opts & 1);
                     d.host_provoking = (enum vfetch_prim_provoking)(opts >> 1 & 1);
@@ -175,10 +210,14 @@ void check_prim(void)
                 }
                 d.index_type = opts & 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
                 vfetch_prim_plan *plan;
-                if (vfetch_prim_compile(&d, &plan)) {
+                const int refused = d.primitive == VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY && maxwell &&
+                                    d.guest_provoking != d.host_provoking;
+                if (vfetch_prim_compile(&d, &plan) != (refused ? VFETCH_EPRIM_TYPE : VFETCH_OK)) {
                     test_failures++;
                     continue;
                 }
+                if (refused)
+                    continue;
                 const struct prim_mode *m = &plan->mode;
                 for (uint32_t count = 0; count <= top_count + 5; count++) {
                     const uint32_t n = count <= top_count ? count : large[count - top_count - 1];
@@ -203,8 +242,8 @@ void check_prim(void)
     }
     vfetch_set_cpu_mask(mask);
     free(want);
-    printf("  prim: %u draws (8 GX primitives x restart x expansion, 10 R300 primitives x "
-           "provoking vertex in x out, 16/32 bits, counts 0-%u and up to 65,534, three bases, at "
+    printf("  prim: %u draws (8 GX primitives x restart x expansion, 10 R300 primitives and 4 "
+           "Maxwell adjacency primitives x provoking vertex in x out, 16/32 bits, counts 0-%u and up to 65,534, three bases, at "
            "%u levels and the reference) against the reference%s\n", draws, top_count, num_levels,
            test_failures == before ? "" : "  FAILED");
 }

@@ -8,7 +8,8 @@
  * short, with slack, none) and its address (at a guard page, misaligned, NULL). Checked:
  *
  *   - compile succeeds exactly for the front-end's primitives (GX's eight, R300's ten, Maxwell's
- *     0..9) and a valid width, else
+ *     0..0xD but a triangle strip with adjacency between differing provoking conventions) and a
+ *     valid width, else
  *     VFETCH_EPRIM_TYPE / VFETCH_EINVAL, leaving *out untouched;
  *   - vfetch_prim_index_count is the model's count (docs/prim.md's formulas);
  *   - run returns what the model of the header's checks says (EINVAL, EPRIM_INDEX_RANGE with the
@@ -62,6 +63,18 @@ static uint64_t model_count_r300(uint32_t prim, uint64_t n, int64_t *last)
     }
 }
 
+/* Maxwell's adjacency primitives (0xA..0xD, docs/prim.md): passed through after Mesa's
+   trimming, a line strip between differing provoking conventions as a list of its lines. */
+static uint64_t model_count_adjacency(uint32_t prim, int same, uint64_t n, int64_t *last)
+{
+    const uint64_t t = prim == 0xA   ? n - n % 4
+                       : prim == 0xB ? (n < 4 ? 0 : n)
+                       : prim == 0xC ? n - n % 6
+                                     : (n < 6 ? 0 : n - n % 2);
+    *last = (int64_t)t - 1;
+    return prim == 0xB && !same ? (t ? 4 * (t - 3) : 0) : t;
+}
+
 /* The model: indices of a draw (docs/prim.md), and the highest vertex its indices name (-1:
    none). */
 static uint64_t model_count(uint32_t prim, int restart, int expand, uint64_t n, int64_t *last)
@@ -104,11 +117,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int r300 = flags >> 5 & 1; /* Mesa's orders: R300, or Maxwell */
     const int maxwell = r300 && (pick / 10) % 2;
     const uint32_t prim = pick >= 240 ? fuzz_u32(&in)
-                          : maxwell  ? pick % 10
+                          : maxwell  ? pick % 14
                           : r300     ? r300_primitives[pick % 10]
                                      : gx_primitives[pick % 8];
-    /* (the model reads a Maxwell primitive as its R300 twin; 0: none) */
+    /* (the model reads a Maxwell primitive as its R300 twin, 0: none; its adjacency ones apart) */
     const uint32_t model_prim = !maxwell ? prim : prim < 10 ? maxwell_as_r300[prim] : 0;
+    const int adjacency = maxwell && prim >= 0xA && prim <= 0xD;
+    const int same_pv = (flags >> 6 & 1) == (flags >> 7 & 1);
     /* (R300: lists, its provoking vertices from bits 6 and 7; restart and expansion ignored) */
     const int restart = (flags & 1) && !r300, expand = flags >> 1 & 1;
     const unsigned width_pick = flags >> 2 & 7;
@@ -144,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         valid |= prim == gx_primitives[i];
     for (unsigned i = 0; i < 10 && r300; i++)
         valid |= model_prim == r300_primitives[i];
+    valid |= adjacency && (prim != 0xD || same_pv); /* a strip with adjacency: only as it is */
     const int type_ok = type == VFETCH_INDEX_U16 || type == VFETCH_INDEX_U32;
     vfetch_prim_plan *plan = (vfetch_prim_plan *)(uintptr_t)1, *ref = NULL;
     fuzz_use_levels(mask);
@@ -160,7 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_use_best_levels();
 
     int64_t last;
-    const uint64_t total = r300 ? model_count_r300(model_prim, count, &last)
+    const uint64_t total = adjacency ? model_count_adjacency(prim, same_pv, count, &last)
+                           : r300    ? model_count_r300(model_prim, count, &last)
                                 : model_count(prim, restart, expand, count, &last);
     FUZZ_REQUIRE(vfetch_prim_index_count(plan, count) == total, "index count of %u: %zu, model %llu",
                  count, vfetch_prim_index_count(plan, count), (unsigned long long)total);

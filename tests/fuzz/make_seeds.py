@@ -478,6 +478,7 @@ def make_cli_seeds():
         "prim-range": args("prim", "gx", "QUADS", "4", "--restart", "--base", "65532"),
         "prim-r300-quad-strip": args("prim", "r300", "QUAD_STRIP", "6", "--guest-last", "--host-last"),
         "prim-maxwell-line-loop": args("prim", "maxwell", "LINE_LOOP", "5", "--host-last"),
+        "prim-maxwell-strip-adj": args("prim", "maxwell", "TRIANGLE_STRIP_ADJACENCY", "8", "--guest-last"),
         "explain-gx": args("explain", "gx"),
         "explain-float3": args("explain", "r300", "--psc", "0x2002", "--vtx-size", "3"),
         "explain-reserved-type": args("explain", "r300", "--psc", "0x200D", "--vtx-size", "3"),
@@ -585,12 +586,13 @@ def make_prim_seeds():
         for pv, mode in ((0, "first-first"), (0xC0, "last-last"), (0x40, "last-first"), (0x80, "first-last")):
             write(t, "r300-%s-%s" % (name, mode), case(prim=k, flags=0x20 | pv, count=9, base_pick=0, base=3))
     write(t, "r300-reserved", case(raw=7, flags=0x20))
-    # Maxwell (flag 0x20 and an odd pick // 10): primitive pick % 10 is its BEGIN value
+    # Maxwell (flag 0x20 and an odd pick // 10): primitive pick % 14 is its BEGIN value
     for k, name in enumerate(["points", "lines", "line-loop", "line-strip", "triangles", "strip",
-                              "fan", "quads", "quad-strip", "polygon"]):
+                              "fan", "quads", "quad-strip", "polygon", "lines-adj",
+                              "line-strip-adj", "triangles-adj", "triangle-strip-adj"]):
+        pick = next(p for p in range(240) if (p // 10) % 2 and p % 14 == k)
         for pv, mode in ((0, "first-first"), (0x40, "last-first")):
-            write(t, "maxwell-%s-%s" % (name, mode), case(prim=10 + k, flags=0x20 | pv, count=9, base=3))
-    write(t, "maxwell-adjacency", case(raw=0xA, raw_pick=250, flags=0x20))
+            write(t, "maxwell-%s-%s" % (name, mode), case(prim=pick, flags=0x20 | pv, count=13, base=3))
     write(t, "maxwell-patches", case(raw=0xE, raw_pick=250, flags=0x20))
 
 

@@ -374,8 +374,8 @@ static void test_maxwell(void)
                         test_failures++;
                     }
                 }
-    /* adjacency (0xA..0xD) and patches (0xE) are the host's; past them nothing is defined */
-    for (uint32_t prim = 0xA; prim <= 0x10; prim++) {
+    /* patches (0xE) and past them: refused */
+    for (uint32_t prim = 0xE; prim <= 0x10; prim++) {
         struct vfetch_prim_desc d;
         vfetch_prim_desc_init(&d);
         d.frontend = VFETCH_PRIM_MAXWELL;
@@ -392,11 +392,82 @@ static void test_maxwell(void)
     CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL);
 }
 
+/* The topology a Maxwell plan draws */
+static int maxwell_topology(uint32_t primitive, int pv_in, int pv_out)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_MAXWELL;
+    d.primitive = primitive;
+    d.guest_provoking = (enum vfetch_prim_provoking)pv_in;
+    d.host_provoking = (enum vfetch_prim_provoking)pv_out;
+    vfetch_prim_plan *plan = NULL;
+    struct vfetch_prim_plan_info info = { 0 };
+    if (vfetch_prim_compile(&d, &plan) != VFETCH_OK)
+        return -1;
+    vfetch_prim_plan_info(plan, &info);
+    vfetch_prim_plan_free(plan);
+    return (int)info.topology;
+}
+
+/* Maxwell's adjacency primitives pass through, trimmed as Mesa trims them: lists with the
+   provoking vertex converted as Mesa converts them (a line reversed, a triangle's six
+   vertices rotated by four), a line strip as it is or as a list of its lines, a triangle
+   strip only as it is. */
+static void test_maxwell_adjacency(void)
+{
+    const uint32_t lines = VFETCH_MAXWELL_LINES_ADJACENCY,
+                   line_strip = VFETCH_MAXWELL_LINE_STRIP_ADJACENCY,
+                   tris = VFETCH_MAXWELL_TRIANGLES_ADJACENCY,
+                   tri_strip = VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY;
+    CHECK(strcmp(draw_maxwell(lines, 0, 0, 9, 0), "0 1 2 3 4 5 6 7") == 0);
+    CHECK(strcmp(draw_maxwell(lines, 1, 0, 9, 0), "3 2 1 0 7 6 5 4") == 0);
+    CHECK(strcmp(draw_maxwell(lines, 0, 0, 3, 0), "") == 0);
+    CHECK_EQ(maxwell_topology(lines, 1, 0), VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY);
+    CHECK(strcmp(draw_maxwell(line_strip, 1, 1, 5, 0), "0 1 2 3 4") == 0);
+    CHECK(strcmp(draw_maxwell(line_strip, 0, 0, 3, 0), "") == 0);
+    CHECK_EQ(maxwell_topology(line_strip, 0, 0), VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY);
+    CHECK(strcmp(draw_maxwell(line_strip, 0, 1, 5, 10), "13 12 11 10 14 13 12 11") == 0);
+    CHECK_EQ(maxwell_topology(line_strip, 0, 1), VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY);
+    CHECK(strcmp(draw_maxwell(tris, 0, 0, 7, 2), "2 3 4 5 6 7") == 0);
+    CHECK(strcmp(draw_maxwell(tris, 1, 0, 13, 2), "6 7 2 3 4 5 12 13 8 9 10 11") == 0);
+    CHECK(strcmp(draw_maxwell(tris, 0, 1, 5, 0), "") == 0);
+    CHECK_EQ(maxwell_topology(tris, 0, 0), VFETCH_TOPOLOGY_TRIANGLE_LIST_ADJACENCY);
+    CHECK(strcmp(draw_maxwell(tri_strip, 0, 0, 7, 0), "0 1 2 3 4 5") == 0);
+    CHECK(strcmp(draw_maxwell(tri_strip, 1, 1, 8, 1), "1 2 3 4 5 6 7 8") == 0);
+    CHECK(strcmp(draw_maxwell(tri_strip, 0, 0, 5, 0), "") == 0);
+    CHECK_EQ(maxwell_topology(tri_strip, 0, 0), VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY);
+    /* a triangle strip with adjacency between conventions: refused */
+    CHECK_EQ(maxwell_topology(tri_strip, 0, 1), -1);
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_MAXWELL;
+    d.primitive = tri_strip;
+    d.guest_provoking = VFETCH_PROVOKING_LAST;
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EPRIM_TYPE);
+    CHECK(plan == NULL);
+    /* the index count and range: the trimmed strip's last vertex */
+    d.guest_provoking = VFETCH_PROVOKING_FIRST;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_prim_index_count(plan, 9), 8);
+    uint16_t out[8];
+    struct vfetch_prim_run_params p = { 9, 65535 - 7, out, 8 };
+    struct vfetch_prim_result r = { 0 };
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(r.written, 8);
+    CHECK_EQ(out[7], 65535);
+    p.base_index++;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    vfetch_prim_plan_free(plan);
+}
+
 int main(void)
 {
     test_orders();
     test_r300_orders();
     test_maxwell();
+    test_maxwell_adjacency();
     test_defaults_info_wide();
     test_errors();
     return test_summary("prim");
