@@ -49,7 +49,9 @@ size_t vfetch_peer_indices(int gx_primitive, uint32_t count, uint32_t base_index
     const vfetch_prim_plan *plan = plans[primitive][restart][vs_expand];
     if (!plan && !(plan = plan_for(primitive, restart, vs_expand)))
         return VFETCH_PEER_ERROR;
-    struct vfetch_prim_run_params p = { count, base_index, out, out_capacity };
+    struct vfetch_prim_run_params p = {
+        .count = count, .base_index = base_index, .out = out, .out_capacity = out_capacity
+    };
     struct vfetch_prim_result r;
     return vfetch_prim_run(plan, &p, &r) ? VFETCH_PEER_ERROR : r.written;
 }

@@ -1478,7 +1478,7 @@ struct prim_job {
 static void bench_prim(bmc_state *st, void *user)
 {
     const struct prim_job *job = user;
-    struct vfetch_prim_run_params p = { job->n, 0, bench_out, OUT_BYTES / 4 };
+    struct vfetch_prim_run_params p = { .count = job->n, .out = bench_out, .out_capacity = OUT_BYTES / 4 };
     struct vfetch_prim_result r;
     while (bmc_keep_running(st)) {
         if (vfetch_prim_run(job->plan, &p, &r) != 0) {

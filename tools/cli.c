@@ -2626,7 +2626,7 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
         vfetch_prim_plan_free(plan);
         return refusal(errs, VFETCH_ENOMEM, "prim: %zu indices", n);
     }
-    struct vfetch_prim_run_params p = { count, base, indices, n };
+    struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = indices, .out_capacity = n };
     struct vfetch_prim_result r;
     err = vfetch_prim_run(plan, &p, &r);
     if (!err) {

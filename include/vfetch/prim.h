@@ -133,6 +133,27 @@ struct vfetch_prim_desc {
         where they differ each triangle is rotated and each line reversed (Mesa's u_indices
         orders). GX plans take Dolphin's orders and ignore them. Default first and first. */
     enum vfetch_prim_provoking guest_provoking, host_provoking;
+    /** R300 and Maxwell: the bytes of the guest's index buffer entries, 1, 2 or 4 (u8, u16,
+        u32); the draw's count is then its entries, read from run params' `indices`, each
+        primitive's vertices being entries (as Mesa's translate functions read them). 0 (the
+        default): a draw's vertices are consecutive. GX plans take 0 (GX's indices are its
+        attributes', vfetch_gx_run's). */
+    uint8_t guest_index_bytes;
+    /** Nonzero: the guest's 2- and 4-byte entries are big-endian. Default 0 (little). */
+    uint8_t guest_big_endian;
+    /** Nonzero: an entry equal to guest_restart_index (compared as the entry's unsigned value)
+        is primitive restart: it ends the primitive, whose vertices so far are dropped where
+        incomplete, and the next entry starts a new one (OpenGL's rule). Lists and the
+        converted primitives are converted a run of entries at a time; a strip with adjacency
+        drawn as it is gets the host's restart index there (plan info). Default 0. */
+    uint8_t guest_restart;
+    uint32_t guest_restart_index;
+    /** Nonzero (with an index buffer): range mode. The draw's smallest and largest entries
+        (restart entries aside) come back in the result, and each index written is
+        base_index + entry - smallest: convert the guest's records smallest .. largest once,
+        to host vertices base_index onwards, instead of one record per entry. 0 (the default):
+        each index is base_index + entry. */
+    uint8_t range;
 };
 
 /** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices, first
@@ -185,12 +206,20 @@ struct vfetch_prim_run_params {
     /** Where the indices go (of the plan's width, aligned to it), out_capacity of them. */
     void *out;
     size_t out_capacity;
+    /** A plan with an index buffer (guest_index_bytes): the draw's `count` entries, and the
+        bytes readable there. NULL and 0 for a plan without one. */
+    const void *indices;
+    size_t indices_size;
 };
 
 /** What a draw wrote. */
 struct vfetch_prim_result {
     /** Indices written: out[0 .. written). */
     size_t written;
+    /** A plan with an index buffer: the smallest and largest entry of the draw (restart
+        entries aside), the guest records it reads; with no such entry 1 and 0 (an empty
+        range: largest - smallest + 1 is 0). 0 and 0 for a plan without one. */
+    uint32_t min_index, max_index;
 };
 
 /** Zero everything. */
@@ -203,6 +232,14 @@ void vfetch_prim_run_params_init(struct vfetch_prim_run_params *params);
  * or would equal the restart index: base_index + count - 1, times 4 plus 3 where expanded,
  * must stay below it), VFETCH_ESHORT_OUTPUT (out_capacity below vfetch_prim_index_count). On
  * error nothing is written and *result is untouched. result may be NULL.
+ *
+ * With an index buffer, in this order: VFETCH_EINVAL (as above, or NULL indices with entries
+ * to read; indices given to a plan without an index buffer), VFETCH_EOVERFLOW (the entries'
+ * bytes do not fit a size_t), VFETCH_ESHORT_INDICES (indices_size below count entries),
+ * VFETCH_ESHORT_OUTPUT (out_capacity below vfetch_prim_index_count(plan, count): the most a
+ * draw of count entries writes; restart writes fewer), VFETCH_EPRIM_INDEX_RANGE (base_index +
+ * the largest entry, less the smallest in range mode, above the width's all-ones value, or
+ * equal to the host's restart index where the plan writes one).
  */
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
                     struct vfetch_prim_result *result);

@@ -181,6 +181,28 @@ static void shape_of(struct vfetch_prim_plan *plan)
     plan->limit = (m->wide ? 0xffffffffu : 0xffffu) - (m->restart ? 1u : 0u);
 }
 
+/* An index buffer's plan: its format, and how its draws are written (lib/prim/indexed.c). */
+static void guest_of(struct vfetch_prim_plan *plan, const struct vfetch_prim_desc *desc)
+{
+    const struct prim_program *p = &plan->program;
+    plan->guest = (struct prim_guest){
+        .bytes = desc->guest_index_bytes,
+        .big = desc->guest_big_endian != 0 && desc->guest_index_bytes > 1,
+        .restart = desc->guest_restart != 0,
+        .restart_index = desc->guest_restart_index,
+    };
+    plan->range = desc->range != 0;
+    int identity = p->scale == 1 && !p->restart_lanes;
+    for (uint32_t j = 0; j < p->per_group; j++)
+        identity &= p->start[j] == (int32_t)j && p->step[j] == (int32_t)p->per_group;
+    plan->identity = (uint8_t)identity;
+    /* the strips drawn as they are keep their restart entries, as the host's */
+    const enum prim_kind k = plan->mode.kind;
+    plan->pass_restart = plan->guest.restart &&
+                         (plan->topology == VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY ||
+                          k == PRIM_M_TRIANGLE_STRIP_ADJ);
+}
+
 int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **out_plan)
 {
     if (!desc || !out_plan)
@@ -188,7 +210,10 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     if ((unsigned)desc->frontend > VFETCH_PRIM_MAXWELL ||
         (desc->index_type != VFETCH_INDEX_U16 && desc->index_type != VFETCH_INDEX_U32) ||
         (unsigned)desc->guest_provoking > VFETCH_PROVOKING_LAST ||
-        (unsigned)desc->host_provoking > VFETCH_PROVOKING_LAST)
+        (unsigned)desc->host_provoking > VFETCH_PROVOKING_LAST ||
+        (desc->guest_index_bytes != 0 && desc->guest_index_bytes != 1 &&
+         desc->guest_index_bytes != 2 && desc->guest_index_bytes != 4) ||
+        (desc->guest_index_bytes && desc->frontend == VFETCH_PRIM_GX))
         return VFETCH_EINVAL;
     /* R300 and Maxwell: Mesa's lists */
     const int mesa = desc->frontend != VFETCH_PRIM_GX;
@@ -214,10 +239,16 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
         .pv_out_last = mesa && desc->host_provoking == VFETCH_PROVOKING_LAST,
     };
     plan->topology = topology_of(&plan->mode);
-    plan->restart_index = !plan->mode.restart ? 0 : plan->mode.wide ? 0xffffffffu : 0xffffu;
     vfetch_prim_program(&plan->mode, &plan->program);
+    if (desc->guest_index_bytes)
+        guest_of(plan, desc);
+    plan->restart_index = !plan->mode.restart && !plan->pass_restart ? 0
+                          : plan->mode.wide                          ? 0xffffffffu
+                                                                     : 0xffffu;
     struct vfetch_prim_dsp dsp;
     vfetch_prim_dsp_init(&dsp, vfetch_cpu_allowed());
+    plan->scan = dsp.scan ? dsp.scan : vfetch_prim_scan_ref;
+    plan->convert = dsp.convert;
     shape_of(plan);
     plan->blocks = plan->mode.wide ? dsp.blocks32 : dsp.blocks16;
     plan->small = dsp.small;
@@ -319,9 +350,12 @@ static inline size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64
     return n;
 }
 
-/* Indices of a draw, in 64 bits (groups times their size plus the tail's). */
-static uint64_t index_count(const vfetch_prim_plan *plan, uint32_t count)
+/* Indices of a draw, in 64 bits (groups times their size plus the tail's); a strip that keeps
+   its restart entries passes every entry. */
+uint64_t vfetch_prim_plan_count(const vfetch_prim_plan *plan, uint32_t count)
 {
+    if (plan->pass_restart)
+        return count;
     uint64_t tail[5];
     const uint64_t groups = vfetch_prim_groups(&plan->mode, count);
     return groups * plan->program.per_group +
@@ -332,7 +366,7 @@ size_t vfetch_prim_index_count(const vfetch_prim_plan *plan, uint32_t count)
 {
     if (!plan)
         return 0;
-    const uint64_t n = index_count(plan, count);
+    const uint64_t n = vfetch_prim_plan_count(plan, count);
     return n > SIZE_MAX ? SIZE_MAX : (size_t)n;
 }
 
@@ -363,7 +397,8 @@ static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_pr
                             struct vfetch_prim_result *result)
 {
     const uint32_t n = p->count;
-    if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)))
+    if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)) ||
+        p->indices)
         return 1;
     const uint64_t groups = n >= plan->group_min ? (uint64_t)(n - plan->group_off) * plan->group_magic >> 33 : 0;
     const uint64_t body = groups * plan->program.per_group, total = body + plan->restart_tail;
@@ -396,6 +431,8 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
+    if (plan->guest.bytes)
+        return vfetch_prim_run_indexed(plan, params, result);
     return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
 }
 
@@ -411,7 +448,7 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
     const size_t tail_n = prim_tail(m, count, groups, params->base_index, plan->restart_index, tail);
     const uint64_t body = groups * plan->program.per_group, total = body + tail_n;
     const size_t width = m->wide ? 4 : 2;
-    if (total && (!params->out || ((uintptr_t)params->out & (width - 1))))
+    if ((total && (!params->out || ((uintptr_t)params->out & (width - 1)))) || params->indices)
         return VFETCH_EINVAL;
     if (sizeof(size_t) < 8 && total > SIZE_MAX / width) /* 32-bit hosts only */
         return VFETCH_EOVERFLOW;

@@ -79,6 +79,35 @@ static inline uint32_t vfetch_prim_mesa_trim(enum prim_kind kind, uint32_t count
     range). */
 size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out);
 
+/** A guest index buffer's format (vfetch_prim_desc's guest_* fields). */
+struct prim_guest {
+    uint32_t bytes;         /* 1, 2 or 4 */
+    uint32_t big;           /* big-endian entries */
+    uint32_t restart;       /* entries equal to restart_index are primitive restart */
+    uint32_t restart_index;
+};
+
+/** Entry i of a guest index buffer, zero-extended. */
+static inline uint32_t vfetch_prim_entry(const void *in, const struct prim_guest *g, size_t i)
+{
+    const uint8_t *p = (const uint8_t *)in + i * g->bytes;
+    switch (g->bytes) {
+    case 1: return p[0];
+    case 2: return g->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+    default:
+        return g->big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+    }
+}
+
+/** The reference for a draw through a guest index buffer of `count` entries: each run of
+    entries between restart entries drawn as its own draw of consecutive vertices, whose
+    vertex k is the run's entry k plus `delta` (mod 2^32); or, with `pass_restart` (a strip
+    drawn as it is), every entry plus delta and restart entries as `host_restart`. */
+size_t vfetch_prim_ref_indexed(const struct prim_mode *m, const struct prim_guest *g,
+                               int pass_restart, const void *in, uint32_t count, uint32_t delta,
+                               uint32_t host_restart, void *out);
+
 /* The most indices of a group (VS-expanded lines: 6). */
 #define PRIM_GROUP_MAX 6
 
@@ -163,14 +192,32 @@ typedef void vfetch_prim_blocks_fn(const struct prim_vectors *v, uint32_t base, 
 typedef void vfetch_prim_small_fn(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
                                   void *out);
 
+/** A guest index buffer's smallest and largest entries (restart entries aside where g->restart):
+    *min, *max (UINT32_MAX and 0 where there is none); returns nonzero if a restart entry was
+    seen. */
+typedef int vfetch_prim_scan_fn(const void *in, size_t count, const struct prim_guest *g,
+                                uint32_t *min, uint32_t *max);
+
+/** Entries 0 .. count - 1 of a guest index buffer to indices of 16 or 32 bits (wide): each
+    entry plus delta (mod 2^32, then the width), restart entries (where g->restart) as
+    host_restart. */
+typedef void vfetch_prim_convert_fn(const void *in, size_t count, const struct prim_guest *g,
+                                    uint32_t delta, uint32_t host_restart, int wide, void *out);
+
+/** The scan's reference (and the reference level's scan). */
+vfetch_prim_scan_fn vfetch_prim_scan_ref;
+
 struct vfetch_prim_dsp {
     vfetch_prim_blocks_fn *blocks16, *blocks32;
     vfetch_prim_small_fn *small;
+    vfetch_prim_scan_fn *scan;
+    vfetch_prim_convert_fn *convert;
     uint32_t vec_bytes; /* bytes a vector (0: no kernel, the reference runs) */
     const char *level;
 };
 
 VFETCH_LADDER_DECLARE(vfetch_prim_init, struct vfetch_prim_dsp);
+VFETCH_LADDER_DECLARE(vfetch_prim_index_init, struct vfetch_prim_dsp);
 void vfetch_prim_dsp_init(struct vfetch_prim_dsp *dsp, unsigned allowed);
 
 struct vfetch_prim_plan {
@@ -191,7 +238,23 @@ struct vfetch_prim_plan {
     uint8_t restart_tail, tail_varies;
     uint32_t limit; /* the highest index the width allows (below the restart index) */
     const char *level;
+    /* A guest index buffer (guest.bytes nonzero): its format; range mode; `identity`: the
+       program writes vertex k as index k (lists whose provoking vertices agree, points,
+       strips drawn as they are), which the convert kernel writes; `pass_restart`: a strip
+       drawn as it is whose restart entries become the host's restart index */
+    struct prim_guest guest;
+    uint8_t range, identity, pass_restart;
+    vfetch_prim_scan_fn *scan;
+    vfetch_prim_convert_fn *convert;
     struct prim_vectors vectors; /* the program laid out for the kernel */
 };
+
+/** The most indices a draw of `count` vertices (or entries) writes, in 64 bits. */
+uint64_t vfetch_prim_plan_count(const vfetch_prim_plan *plan, uint32_t count);
+
+/** vfetch_prim_run for a plan with a guest index buffer (lib/prim/indexed.c). */
+int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
+                            const struct vfetch_prim_run_params *params,
+                            struct vfetch_prim_result *result);
 
 #endif

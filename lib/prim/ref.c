@@ -7,14 +7,22 @@
  */
 #include "prim/prim_internal.h"
 
+/* Where indices go; with `in`, a draw through a guest index buffer: vertex v is entry
+   at + v plus delta. */
 struct sink {
     void *out;
     int wide;
     size_t n;
+    const void *in;
+    const struct prim_guest *g;
+    size_t at;
+    uint32_t delta;
 };
 
 static inline void put(struct sink *s, uint64_t value)
 {
+    if (s->in)
+        value = (uint32_t)(vfetch_prim_entry(s->in, s->g, s->at + value) + s->delta);
     if (s->out) {
         if (s->wide)
             ((uint32_t *)s->out)[s->n] = (uint32_t)value;
@@ -99,9 +107,10 @@ static void put_line_adj(struct sink *s, const struct prim_mode *m, uint64_t v0)
 
 /* R300's and Maxwell's primitives in Mesa's orders (u_indices_gen.py's generate functions),
    after Mesa's trimming; the draw's first vertex b is Mesa's `start`. */
-static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
+static size_t mesa_ref(struct sink *sink, const struct prim_mode *m, uint32_t count,
+                       uint32_t base)
 {
-    struct sink s = { out, m->wide, 0 };
+    struct sink s = *sink;
     const uint64_t n = vfetch_prim_mesa_trim(m->kind, count), b = base;
     switch (m->kind) {
     case PRIM_M_POINTS:
@@ -179,14 +188,15 @@ static size_t mesa_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
         break;
     default: break;
     }
+    sink->n = s.n;
     return s.n;
 }
 
 size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base, void *out)
 {
+    struct sink s = { out, m->wide, 0, NULL, NULL, 0, 0 };
     if (m->kind >= PRIM_M_POINTS)
-        return mesa_ref(m, count, base, out);
-    struct sink s = { out, m->wide, 0 };
+        return mesa_ref(&s, m, count, base);
     const uint64_t n = count, b = base, r = m->wide ? 0xffffffffu : 0xffffu;
     switch (m->kind) {
     case PRIM_QUADS:
@@ -296,4 +306,52 @@ size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
     default: break;
     }
     return s.n;
+}
+
+/* Through a guest index buffer: a run of entries between restart entries at a time, each a
+   draw of consecutive vertices 0 .. run - 1 mapped to the run's entries (OpenGL's restart:
+   the run's incomplete primitives dropped as a draw's are); a strip drawn as it is passes
+   every entry, restart entries as the host's restart index. */
+size_t vfetch_prim_ref_indexed(const struct prim_mode *m, const struct prim_guest *g,
+                               int pass_restart, const void *in, uint32_t count, uint32_t delta,
+                               uint32_t host_restart, void *out)
+{
+    struct sink s = { out, m->wide, 0, NULL, g, 0, delta };
+    if (pass_restart) {
+        for (uint32_t i = 0; i < count; i++) {
+            const uint32_t e = vfetch_prim_entry(in, g, i);
+            put(&s, g->restart && e == g->restart_index ? host_restart : (uint32_t)(e + delta));
+        }
+        return s.n;
+    }
+    s.in = in;
+    uint32_t start = 0;
+    for (uint32_t i = 0; i <= count; i++) {
+        if (i < count && !(g->restart && vfetch_prim_entry(in, g, i) == g->restart_index))
+            continue;
+        s.at = start; /* the run start .. i - 1 */
+        mesa_ref(&s, m, i - start, 0);
+        start = i + 1;
+    }
+    return s.n;
+}
+
+/* The scan's reference: every entry, restart entries aside. */
+int vfetch_prim_scan_ref(const void *in, size_t count, const struct prim_guest *g, uint32_t *min,
+                         uint32_t *max)
+{
+    uint32_t lo = UINT32_MAX, hi = 0;
+    int restarted = 0;
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t e = vfetch_prim_entry(in, g, i);
+        if (g->restart && e == g->restart_index) {
+            restarted = 1;
+            continue;
+        }
+        lo = e < lo ? e : lo;
+        hi = e > hi ? e : hi;
+    }
+    *min = lo;
+    *max = hi;
+    return restarted;
 }

@@ -60,14 +60,14 @@ unsigned mismatch_reports;
 
 /* What --kernel takes besides the kernels' names (kernels[]); --list prints both. */
 static const char *const family_names[] = { "record", "gx-index", "texel", "gx-texture", "jit",
-                                             "prim" };
+                                             "prim", "prim-index" };
 
 /* Which share of --part a kernel or family falls in: kernels alternate by their place in
    kernels[]; the families go where they even the two halves out (record, about 3 s here, to
    the second; gx-index and texel, about 4 s together, to the first), mod N. */
 static unsigned share_of(const char *name)
 {
-    static const unsigned family_share[] = { 1, 0, 0, 1, 0, 1 }; /* by family_names[] */
+    static const unsigned family_share[] = { 1, 0, 0, 1, 0, 1, 0 }; /* by family_names[] */
     for (unsigned i = 0; i < num_kernels; i++)
         if (!strcmp(name, kernels[i].name))
             return i % opt_parts;
@@ -664,5 +664,6 @@ int main(int argc, char **argv)
     check_gx_texture();
     check_jit();
     check_prim();
+    check_prim_index();
     return test_summary("checkasm");
 }

@@ -180,5 +180,6 @@ void check_texel(void);     /* texel.c: the texel kernels ("texel") */
 void check_gx_texture(void); /* gx_texture.c: the GX texture kernels ("gx-texture") */
 void check_jit(void);       /* jit.c: the JIT tier's generated code ("jit") */
 void check_prim(void);      /* prim.c: primitives to index buffers ("prim") */
+void check_prim_index(void); /* prim_index.c: draws through guest index buffers ("prim-index") */
 
 #endif

@@ -88,7 +88,7 @@ static void run_case(const vfetch_prim_plan *plan, const struct prim_mode *m, co
     p.base_index = base;
     p.out = out;
     p.out_capacity = n;
-    struct vfetch_prim_result r = { 12345 };
+    struct vfetch_prim_result r = { .written = 12345 };
     const int err = vfetch_prim_run(plan, &p, &r);
     if (err || r.written != n || memcmp(out, want, n * width)) {
         if (mismatches++ < 10) {

@@ -208,8 +208,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else if (total > capacity)
         want = VFETCH_ESHORT_OUTPUT;
 
-    struct vfetch_prim_run_params p = { count, base, out, capacity };
-    struct vfetch_prim_result r = { 12345 }, rr = { 12345 };
+    struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = out, .out_capacity = capacity };
+    struct vfetch_prim_result r = { .written = 12345 }, rr = { .written = 12345 };
     err = vfetch_prim_run(plan, &p, &r);
     FUZZ_REQUIRE(err == want, "0x%x restart %d expand %d %zu-bit: %u vertices at base %u, room %zu: %d, model %d",
                  prim, restart, expand, 8 * w, count, base, capacity, err, want);

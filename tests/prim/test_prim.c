@@ -268,7 +268,7 @@ static void test_errors(void)
     p.count = 8;
     p.out = out;
     p.out_capacity = 16;
-    struct vfetch_prim_result r = { 777 };
+    struct vfetch_prim_result r = { .written = 777 };
     CHECK_EQ(vfetch_prim_run(NULL, &p, &r), VFETCH_EINVAL);
     CHECK_EQ(vfetch_prim_run(plan, NULL, &r), VFETCH_EINVAL);
     memset(out, 0x5a, sizeof out);
@@ -452,12 +452,205 @@ static void test_maxwell_adjacency(void)
     CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
     CHECK_EQ(vfetch_prim_index_count(plan, 9), 8);
     uint16_t out[8];
-    struct vfetch_prim_run_params p = { 9, 65535 - 7, out, 8 };
+    struct vfetch_prim_run_params p = { .count = 9, .base_index = 65535 - 7, .out = out, .out_capacity = 8 };
     struct vfetch_prim_result r = { 0 };
     CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
     CHECK_EQ(r.written, 8);
     CHECK_EQ(out[7], 65535);
     p.base_index++;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    vfetch_prim_plan_free(plan);
+}
+
+/* A draw through a guest index buffer of `n` entries given as 32-bit values, stored as
+   `bytes`-byte entries in the order asked; 16- or 32-bit output printed as draw_of does. */
+static const char *draw_indexed(struct vfetch_prim_desc d, const uint32_t *entries, uint32_t n,
+                                uint32_t base, struct vfetch_prim_result *r_out)
+{
+    static char text[512];
+    uint8_t in[256];
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t b = 0; b < d.guest_index_bytes; b++)
+            in[i * d.guest_index_bytes + b] = (uint8_t)(entries[i] >> (d.guest_big_endian
+                                                                          ? 8 * (d.guest_index_bytes - 1 - b)
+                                                                          : 8 * b));
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    uint32_t out[64];
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = n;
+    p.base_index = base;
+    p.out = out;
+    p.out_capacity = 64;
+    p.indices = in;
+    p.indices_size = (size_t)n * d.guest_index_bytes;
+    struct vfetch_prim_result r = { 0 };
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK(r.written <= vfetch_prim_index_count(plan, n));
+    struct vfetch_prim_plan_info info;
+    vfetch_prim_plan_info(plan, &info);
+    const int wide = d.index_type == VFETCH_INDEX_U32;
+    size_t at = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < r.written && at < sizeof text - 12; i++) {
+        const uint32_t v = wide ? out[i] : ((uint16_t *)out)[i];
+        const int restart = info.restart_index && v == info.restart_index;
+        at += (size_t)snprintf(text + at, sizeof text - at, restart ? "%sR" : "%s%u", i ? " " : "", v);
+    }
+    if (r_out)
+        *r_out = r;
+    vfetch_prim_plan_free(plan);
+    return text;
+}
+
+static struct vfetch_prim_desc indexed_desc(enum vfetch_prim_frontend frontend, uint32_t primitive,
+                                            uint8_t bytes)
+{
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = frontend;
+    d.primitive = primitive;
+    d.guest_index_bytes = bytes;
+    return d;
+}
+
+/* Draws through guest index buffers: entries as the primitive's vertices (Mesa's translate
+   orders), widening and narrowing, big-endian entries, restart as OpenGL's, range mode, a
+   strip with adjacency passing restart to the host, and every error in its order. */
+static void test_indexed(void)
+{
+    struct vfetch_prim_result r;
+    /* u8 triangles, the last incomplete one dropped, base added */
+    struct vfetch_prim_desc d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLES, 1);
+    const uint32_t tri[] = { 5, 6, 7, 8, 9, 10, 11 };
+    CHECK(strcmp(draw_indexed(d, tri, 7, 100, &r), "105 106 107 108 109 110") == 0);
+    CHECK_EQ(r.min_index, 5);
+    CHECK_EQ(r.max_index, 11); /* every entry, the dropped one's too */
+    /* to a last-vertex host: Mesa's rotation of the entries */
+    d.host_provoking = VFETCH_PROVOKING_LAST;
+    CHECK(strcmp(draw_indexed(d, tri, 6, 0, NULL), "6 7 5 9 10 8") == 0);
+    /* big-endian u16 quads cut by restart: each run its own quads */
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_QUADS, 2);
+    d.guest_big_endian = 1;
+    d.guest_restart = 1;
+    d.guest_restart_index = 0xFFFF;
+    const uint32_t quads[] = { 0, 1, 2, 3, 0xFFFF, 4, 5, 6, 0xFFFF, 7, 8, 0x109, 0x10A };
+    CHECK(strcmp(draw_indexed(d, quads, 13, 0, &r), "0 1 2 0 2 3 7 8 265 7 265 266") == 0);
+    CHECK_EQ(r.min_index, 0);
+    CHECK_EQ(r.max_index, 0x10A);
+    /* without restart the same entries are one draw: 0xFFFF is a vertex */
+    d.guest_restart = 0;
+    d.index_type = VFETCH_INDEX_U32;
+    CHECK(strcmp(draw_indexed(d, quads, 8, 0, NULL), "0 1 2 0 2 3 65535 4 5 65535 5 6") == 0);
+    /* a fan cut by restart starts again at the next entry */
+    d = indexed_desc(VFETCH_PRIM_MAXWELL, VFETCH_MAXWELL_TRIANGLE_FAN, 2);
+    d.guest_restart = 1;
+    d.guest_restart_index = 9;
+    d.guest_provoking = d.host_provoking = VFETCH_PROVOKING_LAST;
+    const uint32_t fan[] = { 20, 21, 22, 23, 9, 30, 31, 32 };
+    CHECK(strcmp(draw_indexed(d, fan, 8, 0, NULL), "20 21 22 20 22 23 30 31 32") == 0);
+    /* u8 widened to u32, a strip cut by the u8 restart index; Mesa's strip parity from the
+       run's first entry */
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLE_STRIP, 1);
+    d.index_type = VFETCH_INDEX_U32;
+    d.guest_restart = 1;
+    d.guest_restart_index = 0xFF;
+    const uint32_t strip[] = { 0, 1, 2, 3, 0xFF, 4, 5, 6, 7 };
+    CHECK(strcmp(draw_indexed(d, strip, 9, 0, NULL), "0 1 2 1 3 2 4 5 6 5 7 6") == 0);
+    /* a restart index no u8 entry can hold: nothing restarts */
+    d.guest_restart_index = 0x1FF;
+    CHECK(strcmp(draw_indexed(d, strip, 5, 0, NULL), "0 1 2 1 3 2 2 3 255") == 0);
+    /* range mode: entries rebased to the base, the range returned */
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLES, 4);
+    d.range = 1;
+    const uint32_t far[] = { 1000000, 1000002, 1000001 };
+    CHECK(strcmp(draw_indexed(d, far, 3, 5, &r), "5 7 6") == 0);
+    CHECK_EQ(r.min_index, 1000000);
+    CHECK_EQ(r.max_index, 1000002);
+    /* a line strip with adjacency drawn as it is: restart passed to the host's */
+    d = indexed_desc(VFETCH_PRIM_MAXWELL, VFETCH_MAXWELL_LINE_STRIP_ADJACENCY, 2);
+    d.guest_restart = 1;
+    d.guest_restart_index = 0xFFFF;
+    const uint32_t adj[] = { 0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7 };
+    CHECK(strcmp(draw_indexed(d, adj, 9, 0, NULL), "0 1 2 3 R 4 5 6 7") == 0);
+    /* every entry a restart: nothing, an empty range */
+    const uint32_t none[] = { 0xFFFF, 0xFFFF };
+    CHECK(strcmp(draw_indexed(d, none, 2, 0, &r), "R R") == 0);
+    CHECK_EQ(r.min_index, 1);
+    CHECK_EQ(r.max_index, 0);
+
+    /* errors, in order, nothing written */
+    d = indexed_desc(VFETCH_PRIM_GX, VFETCH_GX_TRIANGLES, 2);
+    vfetch_prim_plan *plan = NULL;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL); /* GX has no index buffer */
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLES, 3);
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_EINVAL); /* 3-byte entries */
+    CHECK(plan == NULL);
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLES, 4);
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    const uint32_t entries[6] = { 1, 2, 3, 70000, 70001, 70002 };
+    uint16_t out[8];
+    memset(out, 0x5a, sizeof out);
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = 3;
+    p.out = out;
+    p.out_capacity = 8;
+    r.written = 777;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EINVAL); /* no indices */
+    p.indices = entries;
+    p.indices_size = 11;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_ESHORT_INDICES);
+    p.indices_size = 12;
+    p.out_capacity = 2;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_ESHORT_OUTPUT);
+    p.out_capacity = 8;
+    p.indices = entries + 3; /* 70000.. does not fit 16 bits */
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    p.base_index = 65535 - 3; /* 1..3 at that base: the highest 65535 fits, one more not */
+    p.indices = entries;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK_EQ(out[2], 65535);
+    p.base_index++;
+    memset(out, 0x5a, sizeof out);
+    r.written = 777;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
+    CHECK_EQ(r.written, 777);
+    int untouched = 1;
+    for (size_t i = 0; i < 8; i++)
+        untouched &= out[i] == 0x5a5a;
+    CHECK(untouched);
+    vfetch_prim_plan_free(plan);
+    /* range mode makes 70000.. fit */
+    d.range = 1;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    p.base_index = 0;
+    p.indices = entries + 3;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK(out[0] == 0 && out[1] == 1 && out[2] == 2);
+    vfetch_prim_plan_free(plan);
+    /* indices given to a plan of consecutive vertices */
+    d = indexed_desc(VFETCH_PRIM_R300, VFETCH_R300_TRIANGLES, 0);
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EINVAL);
+    vfetch_prim_plan_free(plan);
+    /* the pass-through strip's restart index is the host's: an entry reaching it is refused */
+    d = indexed_desc(VFETCH_PRIM_MAXWELL, VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY, 4);
+    d.guest_restart = 1;
+    d.guest_restart_index = 0;
+    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
+    struct vfetch_prim_plan_info info;
+    vfetch_prim_plan_info(plan, &info);
+    CHECK_EQ(info.restart_index, 0xFFFF);
+    CHECK_EQ(info.topology, VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY);
+    const uint32_t top[3] = { 65534, 0, 65535 };
+    p.indices = top;
+    p.indices_size = 12;
+    p.count = 2;
+    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
+    CHECK(out[0] == 65534 && out[1] == 65535); /* the restart entry as the host's */
+    p.indices = top + 1;
     CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_EPRIM_INDEX_RANGE);
     vfetch_prim_plan_free(plan);
 }
@@ -468,6 +661,7 @@ int main(void)
     test_r300_orders();
     test_maxwell();
     test_maxwell_adjacency();
+    test_indexed();
     test_defaults_info_wide();
     test_errors();
     return test_summary("prim");

@@ -1,0 +1,61 @@
+/*
+ * Draws through a guest index buffer (R300, Maxwell; vfetch/prim.h's guest_* fields): the
+ * checks in the header's order, one scan of the entries for their smallest and largest (the
+ * range check, range mode's rebasing) and whether a restart entry is there, then the indices:
+ * the level's convert kernel where the plan writes vertex k as index k (lists whose provoking
+ * vertices agree, points, strips drawn as they are) and no run of entries ends early, the
+ * reference's loops otherwise (quads, fans, strips and the rest, or a draw cut by restart:
+ * generated orders mapped through the entries, as Mesa's translate functions do).
+ */
+#include <stdint.h>
+
+#include "prim/prim_internal.h"
+
+int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
+                            const struct vfetch_prim_run_params *params,
+                            struct vfetch_prim_result *result)
+{
+    const struct prim_mode *m = &plan->mode;
+    const struct prim_guest *g = &plan->guest;
+    const uint32_t count = params->count;
+    const uint64_t bound = vfetch_prim_plan_count(plan, count);
+    const size_t width = m->wide ? 4 : 2;
+    if ((bound && (!params->out || ((uintptr_t)params->out & (width - 1)))) ||
+        (count && !params->indices))
+        return VFETCH_EINVAL;
+    if ((uint64_t)count * g->bytes > SIZE_MAX || (sizeof(size_t) < 8 && bound > SIZE_MAX / width))
+        return VFETCH_EOVERFLOW;
+    if (params->indices_size < (size_t)count * g->bytes)
+        return VFETCH_ESHORT_INDICES;
+    if (bound > params->out_capacity)
+        return VFETCH_ESHORT_OUTPUT;
+
+    uint32_t lo = UINT32_MAX, hi = 0;
+    const int restarted = count ? plan->scan(params->indices, count, g, &lo, &hi) : 0;
+    const int any = lo <= hi; /* an entry that is not restart */
+    const uint32_t sub = plan->range && any ? lo : 0;
+    if (any) {
+        const uint64_t top = (uint64_t)params->base_index + (hi - sub);
+        const uint64_t limit = (m->wide ? 0xffffffffu : 0xffffu) - (plan->pass_restart ? 1u : 0u);
+        if (top > limit)
+            return VFETCH_EPRIM_INDEX_RANGE;
+    }
+    const uint32_t delta = params->base_index - sub;
+    size_t written;
+    if (plan->identity && plan->convert && (!restarted || plan->pass_restart)) {
+        /* one run: the lists' whole primitives, or a strip's entries as they are */
+        written = plan->pass_restart ? count : (size_t)bound;
+        if (written)
+            plan->convert(params->indices, written, g, delta, plan->restart_index, m->wide,
+                          params->out);
+    } else {
+        written = vfetch_prim_ref_indexed(m, g, plan->pass_restart, params->indices, count,
+                                          delta, plan->restart_index, params->out);
+    }
+    if (result) {
+        result->written = written;
+        result->min_index = any ? lo : 1;
+        result->max_index = any ? hi : 0;
+    }
+    return VFETCH_OK;
+}

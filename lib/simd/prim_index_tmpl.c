@@ -1,0 +1,196 @@
+/*
+ * The guest index buffer kernels (vfetch/prim.h's guest_* fields, lib/prim/indexed.c) per ISA
+ * level: the scan (smallest and largest entry, restart entries aside, and whether one was
+ * there) and the conversion of entries to host indices (byte swap, widening or narrowing, the
+ * delta added, restart entries as the host's restart index). 16 bytes of entries a step at
+ * every level; the last entries one at a time. Checked against lib/prim/ref.c's loops at every
+ * level (checkasm --kernel prim).
+ */
+#include <string.h>
+
+#include "prim/prim_internal.h"
+#include "simd/vec.h"
+#include <simde/x86/sse4.1.h> /* min/max of unsigned 16- and 32-bit lanes (emulated at sse2) */
+
+typedef simde__m128i v128;
+
+static inline v128 load(const uint8_t *p)
+{
+    return simde_mm_loadu_si128((const void *)p);
+}
+
+static inline void store(uint8_t *p, v128 x)
+{
+    simde_mm_storeu_si128((void *)p, x);
+}
+
+/* Each 16-bit lane's bytes swapped; each 32-bit lane's. */
+static inline v128 swap16(v128 v)
+{
+    return simde_mm_or_si128(simde_mm_slli_epi16(v, 8), simde_mm_srli_epi16(v, 8));
+}
+
+static inline v128 swap32(v128 v)
+{
+    v = swap16(v);
+    return simde_mm_or_si128(simde_mm_slli_epi32(v, 16), simde_mm_srli_epi32(v, 16));
+}
+
+/* Whether an entry of `bytes` can equal the restart index at all. */
+static inline int restart_fits(const struct prim_guest *g)
+{
+    return g->restart && (g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0);
+}
+
+/* The scan of one width: B the entry's bits, the vector part then the last entries. */
+#define SCAN_BODY(B, SWAP)                                                                  \
+    {                                                                                       \
+        const v128 r = simde_mm_set1_epi##B((int##B##_t)g->restart_index);                  \
+        v128 lo = simde_mm_set1_epi##B(-1), hi = simde_mm_setzero_si128(),                  \
+             seen = simde_mm_setzero_si128();                                               \
+        const size_t lanes = 16 / (B / 8);                                                  \
+        for (; i + lanes <= count; i += lanes) {                                            \
+            v128 v = load(p + i * (B / 8));                                                 \
+            if (g->big)                                                                     \
+                v = SWAP(v);                                                                \
+            if (check) {                                                                    \
+                const v128 eq = simde_mm_cmpeq_epi##B(v, r);                                \
+                seen = simde_mm_or_si128(seen, eq);                                         \
+                lo = simde_mm_min_epu##B(lo, simde_mm_or_si128(v, eq));                     \
+                hi = simde_mm_max_epu##B(hi, simde_mm_andnot_si128(eq, v));                 \
+            } else {                                                                        \
+                lo = simde_mm_min_epu##B(lo, v);                                            \
+                hi = simde_mm_max_epu##B(hi, v);                                            \
+            }                                                                               \
+        }                                                                                   \
+        uint##B##_t los[16 / (B / 8)], his[16 / (B / 8)];                                   \
+        store((uint8_t *)los, lo);                                                          \
+        store((uint8_t *)his, hi);                                                          \
+        restarted = simde_mm_movemask_epi8(seen) != 0;                                      \
+        /* (a vector lane that saw only restart entries holds all ones and 0: min > max) */ \
+        for (size_t l = 0; l < lanes; l++)                                                  \
+            if (los[l] <= his[l]) {                                                         \
+                min = los[l] < min ? los[l] : min;                                          \
+                max = his[l] > max ? his[l] : max;                                          \
+            }                                                                               \
+    }
+
+static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest *g,
+                           uint32_t *out_min, uint32_t *out_max)
+{
+    const uint8_t *p = in;
+    const int check = restart_fits(g);
+    uint32_t min = UINT32_MAX, max = 0;
+    int restarted = 0;
+    size_t i = 0;
+    if (g->bytes == 1)
+        SCAN_BODY(8, swap16)
+    else if (g->bytes == 2)
+        SCAN_BODY(16, swap16)
+    else
+        SCAN_BODY(32, swap32)
+    for (; i < count; i++) {
+        const uint32_t e = vfetch_prim_entry(in, g, i);
+        if (check && e == g->restart_index) {
+            restarted = 1;
+            continue;
+        }
+        min = e < min ? e : min;
+        max = e > max ? e : max;
+    }
+    *out_min = min;
+    *out_max = max;
+    return restarted;
+}
+
+/* x + delta, and host_restart where mask is set */
+#define PLUS(W, x, mask)                                                                    \
+    simde_mm_or_si128(simde_mm_andnot_si128((mask), simde_mm_add_epi##W((x), d##W)),         \
+                      simde_mm_and_si128((mask), hr##W))
+
+/* Four 32-bit lanes (values below 2^16) narrowed to 16 bits, twice, packed into one vector. */
+static inline v128 narrow(v128 a, v128 b)
+{
+    a = simde_mm_srai_epi32(simde_mm_slli_epi32(a, 16), 16);
+    b = simde_mm_srai_epi32(simde_mm_slli_epi32(b, 16), 16);
+    return simde_mm_packs_epi32(a, b);
+}
+
+static void NAME(prim_convert)(const void *in, size_t count, const struct prim_guest *g,
+                               uint32_t delta, uint32_t host_restart, int wide, void *out)
+{
+    const uint8_t *p = in;
+    uint8_t *o = out;
+    const int check = restart_fits(g);
+    const v128 zero = simde_mm_setzero_si128(), d16 = simde_mm_set1_epi16((int16_t)delta),
+               d32 = simde_mm_set1_epi32((int32_t)delta),
+               hr16 = simde_mm_set1_epi16((int16_t)host_restart),
+               hr32 = simde_mm_set1_epi32((int32_t)host_restart);
+    size_t i = 0;
+    if (g->bytes == 1) { /* 16 entries a step */
+        const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
+        for (; i + 16 <= count; i += 16) {
+            const v128 v = load(p + i);
+            const v128 eq = check ? simde_mm_cmpeq_epi8(v, r) : zero;
+            const v128 w0 = simde_mm_unpacklo_epi8(v, zero), w1 = simde_mm_unpackhi_epi8(v, zero);
+            const v128 m0 = simde_mm_unpacklo_epi8(eq, eq), m1 = simde_mm_unpackhi_epi8(eq, eq);
+            if (!wide) {
+                store(o + 2 * i, PLUS(16, w0, m0));
+                store(o + 2 * i + 16, PLUS(16, w1, m1));
+            } else {
+                store(o + 4 * i, PLUS(32, simde_mm_unpacklo_epi16(w0, zero), simde_mm_unpacklo_epi16(m0, m0)));
+                store(o + 4 * i + 16, PLUS(32, simde_mm_unpackhi_epi16(w0, zero), simde_mm_unpackhi_epi16(m0, m0)));
+                store(o + 4 * i + 32, PLUS(32, simde_mm_unpacklo_epi16(w1, zero), simde_mm_unpacklo_epi16(m1, m1)));
+                store(o + 4 * i + 48, PLUS(32, simde_mm_unpackhi_epi16(w1, zero), simde_mm_unpackhi_epi16(m1, m1)));
+            }
+        }
+    } else if (g->bytes == 2) { /* 8 entries a step */
+        const v128 r = simde_mm_set1_epi16((int16_t)g->restart_index);
+        for (; i + 8 <= count; i += 8) {
+            v128 v = load(p + 2 * i);
+            if (g->big)
+                v = swap16(v);
+            const v128 eq = check ? simde_mm_cmpeq_epi16(v, r) : zero;
+            if (!wide) {
+                store(o + 2 * i, PLUS(16, v, eq));
+            } else {
+                store(o + 4 * i, PLUS(32, simde_mm_unpacklo_epi16(v, zero), simde_mm_unpacklo_epi16(eq, eq)));
+                store(o + 4 * i + 16, PLUS(32, simde_mm_unpackhi_epi16(v, zero), simde_mm_unpackhi_epi16(eq, eq)));
+            }
+        }
+    } else { /* 8 entries a step */
+        const v128 r = simde_mm_set1_epi32((int32_t)g->restart_index);
+        for (; i + 8 <= count; i += 8) {
+            v128 v0 = load(p + 4 * i), v1 = load(p + 4 * i + 16);
+            if (g->big) {
+                v0 = swap32(v0);
+                v1 = swap32(v1);
+            }
+            const v128 e0 = check ? simde_mm_cmpeq_epi32(v0, r) : zero;
+            const v128 e1 = check ? simde_mm_cmpeq_epi32(v1, r) : zero;
+            const v128 x0 = PLUS(32, v0, e0), x1 = PLUS(32, v1, e1);
+            if (!wide) { /* every value below 2^16: the range was checked */
+                store(o + 2 * i, narrow(x0, x1));
+            } else {
+                store(o + 4 * i, x0);
+                store(o + 4 * i + 16, x1);
+            }
+        }
+    }
+    for (; i < count; i++) {
+        const uint32_t e = vfetch_prim_entry(in, g, i);
+        const uint32_t x = check && e == g->restart_index ? host_restart : e + delta;
+        if (wide)
+            memcpy(o + 4 * i, &x, 4);
+        else {
+            const uint16_t h = (uint16_t)x;
+            memcpy(o + 2 * i, &h, 2);
+        }
+    }
+}
+
+void NAME(vfetch_prim_index_init)(struct vfetch_prim_dsp *dsp)
+{
+    dsp->scan = NAME(prim_scan);
+    dsp->convert = NAME(prim_convert);
+}
