@@ -100,6 +100,8 @@ static const struct {
     { "prim",
       "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--base N] [--u32]\n"
       "  vfetch prim r300|maxwell PRIMITIVE COUNT [--guest-last] [--host-last] [--base N] [--u32]\n"
+      "             [--indices LIST [--index-bytes 1|2|4] [--big-endian] [--restart-index N]\n"
+      "             [--range]]\n"
       "      print the host indices of a draw of COUNT vertices (gx PRIMITIVE: QUADS,\n"
       "      QUADS_2, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN, LINES, LINE_STRIP, POINTS or\n"
       "      the command byte 0x80..0xB8; --restart: host primitive restart, --expand: lines\n"
@@ -108,7 +110,9 @@ static const struct {
       "      LINE_LOOP, QUADS, QUAD_STRIP, POLYGON or PRIM_TYPE 1..15; maxwell: the same\n"
       "      names, LINES_ADJACENCY, LINE_STRIP_ADJACENCY, TRIANGLES_ADJACENCY,\n"
       "      TRIANGLE_STRIP_ADJACENCY or BEGIN's 0..13; the provoking vertex first unless\n"
-      "      --guest-last / --host-last)\n" },
+      "      --guest-last / --host-last; --indices: a draw of COUNT entries of a guest index\n"
+      "      buffer, of --index-bytes each (default 2), --restart-index its restart entry,\n"
+      "      --range: indices rebased to the smallest entry)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2518,9 +2522,10 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
 
 /* ---- prim: a GX draw's host indices (vfetch/prim.h, docs/prim.md) ---- */
 
-static const char *const prim_valued[] = { "--base", NULL };
+static const char *const prim_valued[] = { "--base", "--indices", "--index-bytes",
+                                           "--restart-index", NULL };
 static const char *const prim_flags[] = { "--restart", "--expand", "--u32", "--guest-last",
-                                          "--host-last", NULL };
+                                          "--host-last", "--big-endian", "--range", NULL };
 /* Each front-end's primitives by name (vfetch/prim.h) */
 static const struct {
     enum vfetch_prim_frontend frontend;
@@ -2572,8 +2577,8 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
     struct vfetch_prim_desc d;
     vfetch_prim_desc_init(&d);
     const char *operand[3] = { NULL, NULL, NULL }, *opt, *val;
-    int operands = 0, kind;
-    uint32_t base = 0;
+    int operands = 0, kind, entries_n = 0;
+    uint32_t base = 0, entries[256], index_bytes = 2;
     while ((kind = next_arg(&a, &opt, &val)) != ARG_END) {
         if (kind == ARG_OPERAND && operands < 3) {
             operand[operands++] = opt;
@@ -2591,7 +2596,21 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
             d.guest_provoking = VFETCH_PROVOKING_LAST;
         else if (!strcmp(opt, "--host-last"))
             d.host_provoking = VFETCH_PROVOKING_LAST;
-        else if (word_option(&a, opt, val, &base)) /* --base */
+        else if (!strcmp(opt, "--big-endian"))
+            d.guest_big_endian = 1;
+        else if (!strcmp(opt, "--range"))
+            d.range = 1;
+        else if (!strcmp(opt, "--indices")) {
+            if (list_option(&a, opt, val, entries, 256, &entries_n))
+                return 1;
+        } else if (!strcmp(opt, "--index-bytes")) {
+            if (word_option(&a, opt, val, &index_bytes))
+                return 1;
+        } else if (!strcmp(opt, "--restart-index")) {
+            d.guest_restart = 1;
+            if (word_option(&a, opt, val, &d.guest_restart_index))
+                return 1;
+        } else if (word_option(&a, opt, val, &base)) /* --base */
             return 1;
     }
     int frontend = -1;
@@ -2615,6 +2634,18 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
     if (parse_numbers(operand[2], ',', 0xffffffffu, &count, 1) != 1 || count > 1u << 20)
         return usage_error(errs, a.cmd, "prim: %.40s: not a vertex count of 0..1048576",
                            operand[2]);
+    /* an index buffer: the entries in the byte order asked (COUNT of them are read) */
+    uint8_t in[256 * 4];
+    if (entries_n) {
+        if (index_bytes != 1 && index_bytes != 2 && index_bytes != 4)
+            return usage_error(errs, a.cmd, "prim: --index-bytes %u: not 1, 2 or 4", index_bytes);
+        d.guest_index_bytes = (uint8_t)index_bytes;
+        for (int i = 0; i < entries_n; i++)
+            for (uint32_t b = 0; b < index_bytes; b++)
+                in[i * index_bytes + b] = (uint8_t)(entries[i] >> (d.guest_big_endian
+                                                                       ? 8 * (index_bytes - 1 - b)
+                                                                       : 8 * b));
+    }
     vfetch_prim_plan *plan;
     int err = vfetch_prim_compile(&d, &plan);
     if (err)
@@ -2627,6 +2658,10 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
         return refusal(errs, VFETCH_ENOMEM, "prim: %zu indices", n);
     }
     struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = indices, .out_capacity = n };
+    if (entries_n) {
+        p.indices = in;
+        p.indices_size = (size_t)entries_n * index_bytes;
+    }
     struct vfetch_prim_result r;
     err = vfetch_prim_run(plan, &p, &r);
     if (!err) {
@@ -2643,6 +2678,9 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
                 fprintf(out, i ? " %u" : "%u", v);
         }
         fputc('\n', out);
+        if (entries_n)
+            fprintf(out, "entries %u..%u%s\n", r.min_index, r.max_index,
+                    d.range ? " (rebased to the base)" : "");
     }
     free(indices);
     vfetch_prim_plan_free(plan);

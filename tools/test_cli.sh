@@ -102,6 +102,16 @@ echo "$out" | grep -qx "3 2 1 0 4 3 2 1"; check "prim maxwell LINE_STRIP_ADJACEN
 echo "$out" | grep -q "drawn as a line list with adjacency"; check "prim maxwell: the adjacency topology named" $?
 msg=$("$tool" prim maxwell 0xE 4 2>&1 >/dev/null); [ $? -eq 2 ]; check "prim maxwell: patches refused" $?
 echo "$msg" | grep -q "VFETCH_EPRIM_TYPE"; check "prim maxwell: the patches' error named" $?
+out=$("$tool" prim r300 QUADS 13 --indices 0,1,2,3,65535,4,5,6,65535,7,8,9,10 --restart-index 65535 --u32)
+echo "$out" | grep -qx "0 1 2 0 2 3 7 8 9 7 9 10"; check "prim r300 QUADS through an index buffer cut by restart" $?
+echo "$out" | grep -qx "entries 0..10"; check "prim --indices prints the entries' range" $?
+out=$("$tool" prim maxwell TRIANGLES 3 --indices 1000000,1000002,1000001 --index-bytes 4 --range --base 5)
+echo "$out" | grep -qx "5 7 6"; check "prim --range rebases the entries to the base" $?
+out=$("$tool" prim r300 TRIANGLES 3 --indices 0x0100,0x0200,0x0300 --big-endian)
+echo "$out" | grep -qx "256 512 768"; check "prim --big-endian: entries stored and read big-endian" $?
+msg=$("$tool" prim r300 TRIANGLES 4 --indices 1,2,3 2>&1 >/dev/null); [ $? -eq 2 ]; check "prim: fewer entries than COUNT refused" $?
+echo "$msg" | grep -q "VFETCH_ESHORT_INDICES"; check "prim: the short index buffer's error named" $?
+"$tool" prim r300 TRIANGLES 3 --indices 1,2,3 --index-bytes 3 2>/dev/null; [ $? -eq 1 ]; check "prim --index-bytes 3: a usage error" $?
 "$tool" prim nv50 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx, r300 or maxwell, a usage error" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)

@@ -143,10 +143,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(strstr(cli_out, "output: ") && cli_count_lines(cli_out, "hash ") == 1,
                          "explain succeeded without the plan's size and hash");
     } else if (!strcmp(cmd, "prim")) {
-        /* a draw's indices: the header line and one line of them, else a refusal or a usage
-           error */
+        /* a draw's indices: the header line and one line of them (and the entries' range with
+           --indices), else a refusal or a usage error */
+        const int lines = cli_count_lines(cli_out, "");
         FUZZ_REQUIRE(rc == 1 || rc == 2 ||
-                         (rc == 0 && cli_count_lines(cli_out, "") == 2 && strstr(cli_out, " indices, drawn as a ")),
+                         (rc == 0 && strstr(cli_out, " indices, drawn as a ") &&
+                          (lines == 2 || (lines == 3 && cli_count_lines(cli_out, "entries ") == 1))),
                      "prim: exit %d", rc);
     } else if (!strcmp(cmd, "aam")) {
         if (argc == 2) /* the whole map: 256 rows and the two range rows */

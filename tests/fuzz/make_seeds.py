@@ -479,6 +479,8 @@ def make_cli_seeds():
         "prim-r300-quad-strip": args("prim", "r300", "QUAD_STRIP", "6", "--guest-last", "--host-last"),
         "prim-maxwell-line-loop": args("prim", "maxwell", "LINE_LOOP", "5", "--host-last"),
         "prim-maxwell-strip-adj": args("prim", "maxwell", "TRIANGLE_STRIP_ADJACENCY", "8", "--guest-last"),
+        "prim-indices": args("prim", "r300", "QUADS", "9", "--indices", "0,1,2,3,255,4,5,6,7",
+                             "--index-bytes", "1", "--restart-index", "255", "--range"),
         "explain-gx": args("explain", "gx"),
         "explain-float3": args("explain", "r300", "--psc", "0x2002", "--vtx-size", "3"),
         "explain-reserved-type": args("explain", "r300", "--psc", "0x200D", "--vtx-size", "3"),
@@ -596,7 +598,58 @@ def make_prim_seeds():
     write(t, "maxwell-patches", case(raw=0xE, raw_pick=250, flags=0x20))
 
 
+def make_prim_indexed_seeds():
+    """fuzz_prim_indexed: level, primitive pick (< 250: R300's ten by pick % 10, Maxwell's by
+    pick % 15; else a raw u32), flags (bit 0 Maxwell, bit 1 u32 output, bits 2-3 provoking in and
+    out), format (bits 0-2 the entry size 1, 2, 4, 1, 2, 4, 3, 8; bit 3 big-endian, bit 4
+    restart, bit 5 range, bits 6-7 the restart index: all ones, 0, 1, a u32), count pick (< 220
+    itself, else a u16), bound pick (< 128: 1 + 3 pick, < 192: 65536, else none), restart rate,
+    size pick (< 200 exact, < 240 a byte short, else NULL), base pick and its u32, room, where,
+    the generator's seed, then the entries' bytes."""
+    t = "prim_indexed"
+    clean(t)
+
+    def case(prim=0, flags=0, fmt=0, count=12, bound_pick=10, rate=0, size_pick=0, base_pick=0,
+             base=0, room=0, where=0, level=0, entries=b"", raw=None, restart_raw=None):
+        d = u8(level) + u8(prim if raw is None else 250) + u8(flags) + u8(fmt)
+        if raw is not None:
+            d += u32(raw)
+        if restart_raw is not None:
+            d += u32(restart_raw)
+        d += u8(count) if count < 220 else u8(220) + u16(count)
+        d += u8(bound_pick) + u8(rate) + u8(size_pick) + u8(base_pick) + u32(base)
+        d += u8(room) + u8(where) + u32(7) + u32(0)
+        return d + entries
+
+    r300 = ["points", "lines", "line-strip", "triangles", "fan", "strip", "line-loop", "quads",
+            "quad-strip", "polygon"]
+    for k, name in enumerate(r300):
+        for fmt, form in ((0, "u8"), (1 | 8, "u16-big"), (2, "u32"), (1 | 16, "u16-restart"),
+                          (2 | 32, "u32-range")):
+            write(t, "r300-%s-%s" % (name, form), case(prim=k, fmt=fmt, rate=60 if fmt & 16 else 0))
+    maxwell = ["points", "lines", "line-loop", "line-strip", "triangles", "strip", "fan", "quads",
+               "quad-strip", "polygon", "lines-adj", "line-strip-adj", "triangles-adj",
+               "triangle-strip-adj", "patches"]
+    for k, name in enumerate(maxwell):
+        write(t, "maxwell-%s-u16-restart" % name, case(prim=k, flags=1, fmt=1 | 16, rate=80))
+    write(t, "maxwell-line-strip-adj-pv", case(prim=11, flags=1 | 4, fmt=2 | 16, rate=80))
+    write(t, "big-count", case(prim=3, fmt=1, count=5000, bound_pick=130))
+    write(t, "u32-to-u16-range", case(prim=3, fmt=2, bound_pick=200))
+    write(t, "u32-to-u16-range-mode", case(prim=3, fmt=2 | 32, bound_pick=200))
+    write(t, "near-limit", case(prim=3, fmt=1, base_pick=170, base=3))
+    write(t, "short-indices", case(prim=3, fmt=1, size_pick=210))
+    write(t, "null-indices", case(prim=3, fmt=1, size_pick=250))
+    write(t, "short-room", case(prim=3, fmt=1, room=170))
+    write(t, "misaligned", case(prim=3, fmt=1, where=245))
+    write(t, "entry-size-3", case(prim=3, fmt=6))
+    write(t, "restart-zero", case(prim=3, fmt=1 | 16 | 64, rate=90))
+    write(t, "restart-raw", case(prim=3, fmt=2 | 16 | 192, rate=90, restart_raw=5, bound_pick=3))
+    write(t, "many-restart", case(prim=3, fmt=1 | 16, rate=255, count=40))
+    write(t, "raw-primitive", case(raw=0x40, flags=1))
+
+
 def main():
+    make_prim_indexed_seeds()
     make_prim_seeds()
     make_plan_seeds()
     make_r300_seeds()
