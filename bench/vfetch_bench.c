@@ -28,6 +28,12 @@
  *                                                  decoder (the single-header shape), a yardstick
  *   prim/gx-<primitive>[-restart]/<isa>/<n>        one GX draw's 16-bit host indices
  *                                                  (vfetch_prim_run; lines and points expanded)
+ *   prim/index-u<in>-u<out>[-restart]/<isa>/<n>    a triangle list through a guest index
+ *                                                  buffer of n entries to host indices
+ *   range/r300-<config>-<mode>/<isa>/<entries>     an indexed R300 draw of a grid mesh: one
+ *                                                  record per entry (per-entry) or range mode
+ *                                                  (range: scan, rebased indices, the records
+ *                                                  smallest .. largest once)
  *   texture/gx-<format>/<isa>/<w>x<h>              vfetch_gx_texture_decode of a whole GX
  *                                                  texture (8x8, 256x256, 1024x1024) of random
  *                                                  bytes to RGBA8, rows packed; formats as the
@@ -1543,6 +1549,219 @@ static void register_prim(void)
     vfetch_set_cpu_mask(~0u);
 }
 
+/* prim/index-<in>-<out>/<isa>/<entries>: a triangle list through a guest index buffer of u8,
+   u16 or u32 entries to 16- or 32-bit host indices (the convert kernel: widening, narrowing),
+   against memcpy of the output bytes; entries below 250, every 64th the restart index where
+   "-restart" (the entries then go through the reference's runs: lists cut by restart). */
+static uint8_t *bench_entries[5]; /* by entry size: 65,536 entries of the same values */
+
+struct prim_index_job {
+    vfetch_prim_plan *plan;
+    uint32_t n, entry_bytes;
+    size_t bytes;
+};
+
+static void bench_prim_index(bmc_state *st, void *user)
+{
+    const struct prim_index_job *job = user;
+    struct vfetch_prim_run_params p = { .count = job->n, .out = bench_out,
+                                        .out_capacity = OUT_BYTES / 4,
+                                        .indices = bench_entries[job->entry_bytes],
+                                        .indices_size = (size_t)job->n * job->entry_bytes };
+    struct vfetch_prim_result r;
+    while (bmc_keep_running(st)) {
+        if (vfetch_prim_run(job->plan, &p, &r) != 0) {
+            bmc_skip_with_error(st, "vfetch_prim_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
+    bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
+}
+
+static void register_prim_index(void)
+{
+    static const struct { uint8_t in, out; } forms[] = { { 1, 2 }, { 2, 2 }, { 2, 4 }, { 4, 2 }, { 4, 4 } };
+    static const uint32_t counts[] = { 16, 4095, 65535 };
+    for (unsigned b = 1; b <= 4; b *= 2)
+        if (!(bench_entries[b] = calloc(65536, b)))
+            abort();
+    for (size_t i = 0; i < 65536; i++) {
+        const uint32_t v = (uint32_t)(rng() % 250);
+        bench_entries[1][i] = (uint8_t)v;
+        memcpy(bench_entries[2] + 2 * i, &(uint16_t){ (uint16_t)v }, 2);
+        memcpy(bench_entries[4] + 4 * i, &v, 4);
+    }
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!level_available(levels[l].flags))
+            continue;
+        vfetch_set_cpu_mask(levels[l].flags);
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+            for (int restart = 0; restart < 2; restart++) {
+                struct vfetch_prim_desc d;
+                vfetch_prim_desc_init(&d);
+                d.frontend = VFETCH_PRIM_R300;
+                d.primitive = VFETCH_R300_TRIANGLES;
+                d.guest_index_bytes = forms[f].in;
+                d.index_type = forms[f].out == 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                d.guest_restart = (uint8_t)restart;
+                d.guest_restart_index = 7; /* entries are below 250: about one in 250 */
+                vfetch_prim_plan *plan;
+                if (vfetch_prim_compile(&d, &plan))
+                    abort();
+                struct vfetch_prim_plan_info info;
+                vfetch_prim_plan_info(plan, &info);
+                if (strcmp(info.level, l ? levels[l].name : "c") != 0) {
+                    vfetch_prim_plan_free(plan);
+                    continue;
+                }
+                for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+                    struct prim_index_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    job->plan = plan;
+                    job->n = counts[i];
+                    job->entry_bytes = forms[f].in;
+                    job->bytes = vfetch_prim_index_count(plan, counts[i]) * forms[f].out;
+                    char name[160];
+                    snprintf(name, sizeof name, "prim/index-u%u-u%u%s/%s/%u", 8u * forms[f].in,
+                             8u * forms[f].out, restart ? "-restart" : "", levels[l].name,
+                             counts[i]);
+                    bmc_register(name, bench_prim_index, job);
+                    register_memcpy(job->bytes);
+                }
+            }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
+/* range/r300-<config>-{per-entry,range}/<isa>/<entries>: an indexed R300 draw of a grid mesh
+   (triangles of a side x side grid of records: each inner record in six triangles), converted
+   one output record per entry (vfetch_run through the index buffer: de-indexing) or in range
+   mode (vfetch_prim_run's scan and rebased host indices, then vfetch_run of the records
+   smallest .. largest once). */
+struct range_job {
+    vfetch_plan *plan;
+    vfetch_prim_plan *prim; /* NULL: per entry */
+    const uint16_t *mesh;
+    uint32_t entries;
+};
+
+/* The triangles of a side x side grid of records from record 1000 on (records of a larger
+   buffer, as an emulator's draw names them), row by row: 6 (side - 1)^2 entries. */
+static uint16_t *grid_mesh(uint32_t side)
+{
+    uint16_t *mesh = malloc((size_t)6 * (side - 1) * (side - 1) * 2);
+    if (!mesh)
+        abort();
+    size_t k = 0;
+    for (uint32_t y = 0; y + 1 < side; y++)
+        for (uint32_t x = 0; x + 1 < side; x++) {
+            const uint16_t a = (uint16_t)(1000 + y * side + x), b = (uint16_t)(a + 1),
+                           c = (uint16_t)(a + side), e = (uint16_t)(c + 1);
+            mesh[k++] = a;
+            mesh[k++] = c;
+            mesh[k++] = b;
+            mesh[k++] = b;
+            mesh[k++] = c;
+            mesh[k++] = e;
+        }
+    return mesh;
+}
+
+static void bench_range(bmc_state *st, void *user)
+{
+    const struct range_job *job = user;
+    struct vfetch_binding binding = { bench_src, SRC_BYTES };
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = &binding;
+    p.num_streams = 1;
+    p.out = bench_out;
+    p.out_size = OUT_BYTES / 2;
+    uint16_t *host_indices = (uint16_t *)(bench_out + OUT_BYTES / 2);
+    const struct vfetch_prim_run_params ip = {
+        .count = job->entries, .out = host_indices, .out_capacity = OUT_BYTES / 4,
+        .indices = job->mesh, .indices_size = (size_t)job->entries * 2
+    };
+    if (!job->prim) {
+        p.index_type = VFETCH_INDEX_U16;
+        p.indices = job->mesh;
+        p.indices_size = (size_t)job->entries * 2;
+        p.count = job->entries;
+    }
+    while (bmc_keep_running(st)) {
+        if (job->prim) {
+            struct vfetch_prim_result r;
+            if (vfetch_prim_run(job->prim, &ip, &r) != 0) {
+                bmc_skip_with_error(st, "vfetch_prim_run failed");
+                break;
+            }
+            p.first = r.min_index;
+            p.count = r.max_index - r.min_index + 1;
+        }
+        if (vfetch_run(job->plan, &p) != 0) {
+            bmc_skip_with_error(st, "vfetch_run failed");
+            break;
+        }
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->entries);
+}
+
+static void register_range(void)
+{
+    static const uint32_t sides[] = { 4, 27, 53 }; /* 54, 4,056 and 16,224 entries */
+    const uint16_t *meshes[3];
+    for (size_t s = 0; s < 3; s++)
+        meshes[s] = grid_mesh(sides[s]);
+    for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
+        const struct r300_config *cfg = &r300_configs[c];
+        if (cfg->immediate)
+            continue;
+        struct vfetch_r300_desc rd;
+        r300_config_desc(cfg, &rd);
+        struct vfetch_plan_desc pd;
+        if (vfetch_r300_translate(&rd, &pd))
+            abort();
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            if (!level_available(levels[l].flags))
+                continue;
+            vfetch_set_cpu_mask(levels[l].flags);
+            vfetch_plan *plan;
+            vfetch_prim_plan *prim;
+            struct vfetch_prim_desc d;
+            vfetch_prim_desc_init(&d);
+            d.frontend = VFETCH_PRIM_R300;
+            d.primitive = VFETCH_R300_TRIANGLES;
+            d.guest_index_bytes = 2;
+            d.range = 1;
+            if (vfetch_plan_compile(&pd, &plan) || vfetch_prim_compile(&d, &prim))
+                abort();
+            if (l > 0 && strcmp(plan_level(plan), levels[l].name) != 0) {
+                vfetch_plan_free(plan);
+                vfetch_prim_plan_free(prim);
+                continue;
+            }
+            for (size_t s = 0; s < 3; s++)
+                for (int range = 0; range < 2; range++) {
+                    struct range_job *job = calloc(1, sizeof *job);
+                    if (!job)
+                        abort();
+                    job->plan = plan;
+                    job->prim = range ? prim : NULL;
+                    job->mesh = meshes[s];
+                    job->entries = 6 * (sides[s] - 1) * (sides[s] - 1);
+                    char name[160];
+                    snprintf(name, sizeof name, "range/%s-%s/%s/%u", cfg->name,
+                             range ? "range" : "per-entry", levels[l].name, job->entries);
+                    bmc_register(name, bench_range, job);
+                }
+        }
+    }
+    vfetch_set_cpu_mask(~0u);
+}
+
 static void register_gx_texture(void)
 {
     const size_t max_source = (size_t)GX_TEXTURE_MAX_SIDE * GX_TEXTURE_MAX_SIDE * 4; /* RGBA8 */
@@ -1652,6 +1871,8 @@ int main(int argc, char **argv)
     register_texel();
     register_gx_texture();
     register_prim();
+    register_prim_index();
+    register_range();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX);
     bmc_register("compile/gx-portable/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX_PORTABLE);

@@ -2,17 +2,45 @@
  * The guest index buffer kernels (vfetch/prim.h's guest_* fields, lib/prim/indexed.c) per ISA
  * level: the scan (smallest and largest entry, restart entries aside, and whether one was
  * there) and the conversion of entries to host indices (byte swap, widening or narrowing, the
- * delta added, restart entries as the host's restart index). 16 bytes of entries a step at
- * every level; the last entries one at a time. Checked against lib/prim/ref.c's loops at every
- * level (checkasm --kernel prim).
+ * delta added, restart entries as the host's restart index). 32 bytes of entries a step where
+ * the level has 256-bit vectors (avx2, avx512: the entries widen lane-correctly there), then 16,
+ * the last entries one at a time. Checked against lib/prim/ref.c's loops at every level
+ * (checkasm --kernel prim-index).
  */
 #include <string.h>
 
 #include "prim/prim_internal.h"
 #include "simd/vec.h"
 #include <simde/x86/sse4.1.h> /* min/max of unsigned 16- and 32-bit lanes (emulated at sse2) */
+#if VEC_BITS >= 256
+#include <simde/x86/avx2.h>
+#endif
 
 typedef simde__m128i v128;
+#if VEC_BITS >= 256
+typedef simde__m256i v256;
+
+static inline v256 load256(const uint8_t *p)
+{
+    return simde_mm256_loadu_si256((const void *)p);
+}
+
+static inline void store256(uint8_t *p, v256 x)
+{
+    simde_mm256_storeu_si256((void *)p, x);
+}
+
+static inline v256 swap16_256(v256 v)
+{
+    return simde_mm256_or_si256(simde_mm256_slli_epi16(v, 8), simde_mm256_srli_epi16(v, 8));
+}
+
+static inline v256 swap32_256(v256 v)
+{
+    v = swap16_256(v);
+    return simde_mm256_or_si256(simde_mm256_slli_epi32(v, 16), simde_mm256_srli_epi32(v, 16));
+}
+#endif
 
 static inline v128 load(const uint8_t *p)
 {
@@ -42,6 +70,59 @@ static inline int restart_fits(const struct prim_guest *g)
     return g->restart && (g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0);
 }
 
+#if VEC_BITS >= 256
+/* 32 bytes of entries a step, folded into the 16-byte registers lo, hi and seen */
+#define SCAN_WIDE(B, SWAP)                                                                  \
+    {                                                                                       \
+        const v256 r2 = simde_mm256_set1_epi##B((int##B##_t)g->restart_index);              \
+        v256 lo2 = simde_mm256_set1_epi##B(-1), hi2 = simde_mm256_setzero_si256(),          \
+             seen2 = simde_mm256_setzero_si256();                                           \
+        v256 lo3 = lo2, hi3 = hi2; /* a second chain: min and max wait one cycle each */    \
+        if (check)                                                                          \
+            for (; i + 2 * lanes <= count; i += 2 * lanes) {                                \
+                v256 v = load256(p + i * (B / 8));                                          \
+                if (g->big)                                                                 \
+                    v = SWAP##_256(v);                                                      \
+                const v256 eq = simde_mm256_cmpeq_epi##B(v, r2);                            \
+                seen2 = simde_mm256_or_si256(seen2, eq);                                    \
+                lo2 = simde_mm256_min_epu##B(lo2, simde_mm256_or_si256(v, eq));             \
+                hi2 = simde_mm256_max_epu##B(hi2, simde_mm256_andnot_si256(eq, v));         \
+            }                                                                               \
+        else if (!g->big)                                                                   \
+            for (; i + 4 * lanes <= count; i += 4 * lanes) {                                \
+                const v256 v = load256(p + i * (B / 8)), w = load256(p + i * (B / 8) + 32); \
+                lo2 = simde_mm256_min_epu##B(lo2, v);                                       \
+                hi2 = simde_mm256_max_epu##B(hi2, v);                                       \
+                lo3 = simde_mm256_min_epu##B(lo3, w);                                       \
+                hi3 = simde_mm256_max_epu##B(hi3, w);                                       \
+            }                                                                               \
+        for (; i + 2 * lanes <= count; i += 2 * lanes) {                                    \
+            v256 v = load256(p + i * (B / 8));                                              \
+            if (g->big)                                                                     \
+                v = SWAP##_256(v);                                                          \
+            if (check) {                                                                    \
+                const v256 eq = simde_mm256_cmpeq_epi##B(v, r2);                            \
+                seen2 = simde_mm256_or_si256(seen2, eq);                                    \
+                lo2 = simde_mm256_min_epu##B(lo2, simde_mm256_or_si256(v, eq));             \
+                hi2 = simde_mm256_max_epu##B(hi2, simde_mm256_andnot_si256(eq, v));         \
+            } else {                                                                        \
+                lo2 = simde_mm256_min_epu##B(lo2, v);                                       \
+                hi2 = simde_mm256_max_epu##B(hi2, v);                                       \
+            }                                                                               \
+        }                                                                                   \
+        lo2 = simde_mm256_min_epu##B(lo2, lo3);                                             \
+        hi2 = simde_mm256_max_epu##B(hi2, hi3);                                             \
+        lo = simde_mm_min_epu##B(simde_mm256_castsi256_si128(lo2),                          \
+                                 simde_mm256_extracti128_si256(lo2, 1));                    \
+        hi = simde_mm_max_epu##B(simde_mm256_castsi256_si128(hi2),                          \
+                                 simde_mm256_extracti128_si256(hi2, 1));                    \
+        seen = simde_mm_or_si128(simde_mm256_castsi256_si128(seen2),                        \
+                                 simde_mm256_extracti128_si256(seen2, 1));                  \
+    }
+#else
+#define SCAN_WIDE(B, SWAP)
+#endif
+
 /* The scan of one width: B the entry's bits, the vector part then the last entries. */
 #define SCAN_BODY(B, SWAP)                                                                  \
     {                                                                                       \
@@ -49,6 +130,7 @@ static inline int restart_fits(const struct prim_guest *g)
         v128 lo = simde_mm_set1_epi##B(-1), hi = simde_mm_setzero_si128(),                  \
              seen = simde_mm_setzero_si128();                                               \
         const size_t lanes = 16 / (B / 8);                                                  \
+        SCAN_WIDE(B, SWAP)                                                                  \
         for (; i + lanes <= count; i += lanes) {                                            \
             v128 v = load(p + i * (B / 8));                                                 \
             if (g->big)                                                                     \
@@ -116,6 +198,79 @@ static inline v128 narrow(v128 a, v128 b)
     return simde_mm_packs_epi32(a, b);
 }
 
+#if VEC_BITS >= 256
+/* x + delta, and host_restart where mask is set (256 bits) */
+#define PLUS256(W, x, mask)                                                                 \
+    (check ? simde_mm256_or_si256(simde_mm256_andnot_si256((mask), simde_mm256_add_epi##W((x), e##W)), \
+                                  simde_mm256_and_si256((mask), h##W))                      \
+           : simde_mm256_add_epi##W((x), e##W))
+
+/* The 256-bit steps of prim_convert: entries widened with the lane-correct cvtepu forms,
+   narrowed with a pack and a qword permute. Returns the entries done. Inlined twice, with
+   check constant, so that a buffer without restart pays no blend. */
+VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim_guest *g, int check,
+                           uint32_t delta, uint32_t host_restart, int wide, uint8_t *o)
+{
+    const v256 e16 = simde_mm256_set1_epi16((int16_t)delta), e32 = simde_mm256_set1_epi32((int32_t)delta),
+               h16 = simde_mm256_set1_epi16((int16_t)host_restart),
+               h32 = simde_mm256_set1_epi32((int32_t)host_restart), zero = simde_mm256_setzero_si256();
+    size_t i = 0;
+    if (g->bytes == 1 && !wide) { /* 16 entries a step */
+        const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
+        for (; i + 16 <= count; i += 16) {
+            const v128 v = load(p + i);
+            const v256 m = check ? simde_mm256_cvtepi8_epi16(simde_mm_cmpeq_epi8(v, r)) : zero;
+            store256(o + 2 * i, PLUS256(16, simde_mm256_cvtepu8_epi16(v), m));
+        }
+    } else if (g->bytes == 1) { /* 8 entries a step */
+        const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
+        for (; i + 8 <= count; i += 8) {
+            const v128 v = simde_mm_loadl_epi64((const void *)(p + i));
+            const v256 m = check ? simde_mm256_cvtepi8_epi32(simde_mm_cmpeq_epi8(v, r)) : zero;
+            store256(o + 4 * i, PLUS256(32, simde_mm256_cvtepu8_epi32(v), m));
+        }
+    } else if (g->bytes == 2 && !wide) { /* 16 entries a step */
+        const v256 r = simde_mm256_set1_epi16((int16_t)g->restart_index);
+        for (; i + 16 <= count; i += 16) {
+            v256 v = load256(p + 2 * i);
+            if (g->big)
+                v = swap16_256(v);
+            const v256 m = check ? simde_mm256_cmpeq_epi16(v, r) : zero;
+            store256(o + 2 * i, PLUS256(16, v, m));
+        }
+    } else if (g->bytes == 2) { /* 8 entries a step */
+        const v128 r = simde_mm_set1_epi16((int16_t)g->restart_index);
+        for (; i + 8 <= count; i += 8) {
+            v128 v = load(p + 2 * i);
+            if (g->big)
+                v = swap16(v);
+            const v256 m = check ? simde_mm256_cvtepi16_epi32(simde_mm_cmpeq_epi16(v, r)) : zero;
+            store256(o + 4 * i, PLUS256(32, simde_mm256_cvtepu16_epi32(v), m));
+        }
+    } else { /* 16 entries a step */
+        const v256 r = simde_mm256_set1_epi32((int32_t)g->restart_index);
+        for (; i + 16 <= count; i += 16) {
+            v256 v0 = load256(p + 4 * i), v1 = load256(p + 4 * i + 32);
+            if (g->big) {
+                v0 = swap32_256(v0);
+                v1 = swap32_256(v1);
+            }
+            const v256 x0 = PLUS256(32, v0, check ? simde_mm256_cmpeq_epi32(v0, r) : zero);
+            const v256 x1 = PLUS256(32, v1, check ? simde_mm256_cmpeq_epi32(v1, r) : zero);
+            if (wide) {
+                store256(o + 4 * i, x0);
+                store256(o + 4 * i + 32, x1);
+            } else { /* below 2^16 (checked): sign-extended halves packed, qwords reordered */
+                const v256 a = simde_mm256_srai_epi32(simde_mm256_slli_epi32(x0, 16), 16);
+                const v256 b = simde_mm256_srai_epi32(simde_mm256_slli_epi32(x1, 16), 16);
+                store256(o + 2 * i, simde_mm256_permute4x64_epi64(simde_mm256_packs_epi32(a, b), 0xD8));
+            }
+        }
+    }
+    return i;
+}
+#endif
+
 static void NAME(prim_convert)(const void *in, size_t count, const struct prim_guest *g,
                                uint32_t delta, uint32_t host_restart, int wide, void *out)
 {
@@ -127,6 +282,10 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                hr16 = simde_mm_set1_epi16((int16_t)host_restart),
                hr32 = simde_mm_set1_epi32((int32_t)host_restart);
     size_t i = 0;
+#if VEC_BITS >= 256
+    i = check ? convert_wide(p, count, g, 1, delta, host_restart, wide, o)
+              : convert_wide(p, count, g, 0, delta, host_restart, wide, o);
+#endif
     if (g->bytes == 1) { /* 16 entries a step */
         const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
         for (; i + 16 <= count; i += 16) {
