@@ -124,7 +124,7 @@ static void check_kernels_at(const struct vfetch_prim_dsp *dsp, const char *leve
             }
             const size_t w = wide ? 4 : 2;
             uint8_t *out = place(count * w, count % 3 == 0, 0, &out_alloc);
-            uint8_t *want = place(count * w + 1, 0, 0, &ref_alloc);
+            uint8_t *want = place((count + 1) * w, 0, 0, &ref_alloc);
             /* delta: any value (a 16-bit output keeps the low bits: the ranges are checked
                before the kernel runs, so entries narrowed from 32 bits stay below 2^16 there) */
             const uint32_t delta = rnd_below(3) ? rnd_below(1000) : (uint32_t)rnd();
