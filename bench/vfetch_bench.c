@@ -1479,12 +1479,16 @@ struct prim_job {
     vfetch_prim_plan *plan;
     uint32_t n;
     size_t indices, bytes;
+    const uint8_t *entries; /* a guest index buffer's n entries of entry_bytes, or NULL */
+    uint32_t entry_bytes;
 };
 
 static void bench_prim(bmc_state *st, void *user)
 {
     const struct prim_job *job = user;
-    struct vfetch_prim_run_params p = { .count = job->n, .out = bench_out, .out_capacity = OUT_BYTES / 4 };
+    struct vfetch_prim_run_params p = { .count = job->n, .out = bench_out,
+                                        .out_capacity = OUT_BYTES / 4, .indices = job->entries,
+                                        .indices_size = (size_t)job->n * job->entry_bytes };
     struct vfetch_prim_result r;
     while (bmc_keep_running(st)) {
         if (vfetch_prim_run(job->plan, &p, &r) != 0) {
@@ -1555,31 +1559,6 @@ static void register_prim(void)
    "-restart" (the entries then go through the reference's runs: lists cut by restart). */
 static uint8_t *bench_entries[5]; /* by entry size: 65,536 entries of the same values */
 
-struct prim_index_job {
-    vfetch_prim_plan *plan;
-    uint32_t n, entry_bytes;
-    size_t bytes;
-};
-
-static void bench_prim_index(bmc_state *st, void *user)
-{
-    const struct prim_index_job *job = user;
-    struct vfetch_prim_run_params p = { .count = job->n, .out = bench_out,
-                                        .out_capacity = OUT_BYTES / 4,
-                                        .indices = bench_entries[job->entry_bytes],
-                                        .indices_size = (size_t)job->n * job->entry_bytes };
-    struct vfetch_prim_result r;
-    while (bmc_keep_running(st)) {
-        if (vfetch_prim_run(job->plan, &p, &r) != 0) {
-            bmc_skip_with_error(st, "vfetch_prim_run failed");
-            break;
-        }
-    }
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
-    bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
-}
-
 static void register_prim_index(void)
 {
     static const struct { uint8_t in, out; } forms[] = { { 1, 2 }, { 2, 2 }, { 2, 4 }, { 4, 2 }, { 4, 4 } };
@@ -1617,18 +1596,19 @@ static void register_prim_index(void)
                     continue;
                 }
                 for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-                    struct prim_index_job *job = calloc(1, sizeof *job);
+                    struct prim_job *job = calloc(1, sizeof *job);
                     if (!job)
                         abort();
                     job->plan = plan;
                     job->n = counts[i];
+                    job->entries = bench_entries[forms[f].in];
                     job->entry_bytes = forms[f].in;
                     job->bytes = vfetch_prim_index_count(plan, counts[i]) * forms[f].out;
                     char name[160];
                     snprintf(name, sizeof name, "prim/index-u%u-u%u%s/%s/%u", 8u * forms[f].in,
                              8u * forms[f].out, restart ? "-restart" : "", levels[l].name,
                              counts[i]);
-                    bmc_register(name, bench_prim_index, job);
+                    bmc_register(name, bench_prim, job);
                     register_memcpy(job->bytes);
                 }
             }

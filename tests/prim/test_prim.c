@@ -53,13 +53,13 @@ static const char *draw16(uint32_t primitive, int restart, int expand, uint32_t 
     return draw_of(plan_of(primitive, restart, expand, 0), count, base);
 }
 
-/* An R300 draw: the guest's and the host's provoking vertex (0 first, 1 last) */
-static const char *draw_r300(uint32_t primitive, int pv_in, int pv_out, uint32_t count,
-                             uint32_t base)
+/* An R300 or Maxwell draw: the guest's and the host's provoking vertex (0 first, 1 last) */
+static const char *draw_mesa(enum vfetch_prim_frontend frontend, uint32_t primitive, int pv_in,
+                             int pv_out, uint32_t count, uint32_t base)
 {
     struct vfetch_prim_desc d;
     vfetch_prim_desc_init(&d);
-    d.frontend = VFETCH_PRIM_R300;
+    d.frontend = frontend;
     d.primitive = primitive;
     d.guest_provoking = (enum vfetch_prim_provoking)pv_in;
     d.host_provoking = (enum vfetch_prim_provoking)pv_out;
@@ -82,6 +82,8 @@ static const char *draw_r300(uint32_t primitive, int pv_in, int pv_out, uint32_t
 /* Mesa's u_indices orders (its generate tables), worked by hand from u_indices_gen.py: a
    triangle rotated (v1,v2,v0) from first to last provoking vertex, (v2,v0,v1) from last to
    first; a line reversed; quads split by the guest's convention. */
+#define draw_r300(...) draw_mesa(VFETCH_PRIM_R300, __VA_ARGS__)
+
 static void test_r300_orders(void)
 {
     CHECK_R300(VFETCH_R300_QUADS, 0, 0, 4, 0, "0 1 2 0 2 3");
@@ -325,20 +327,7 @@ static void test_errors(void)
     vfetch_prim_plan_free(plan);
 }
 
-/* A Maxwell draw, as draw_r300 */
-static const char *draw_maxwell(uint32_t primitive, int pv_in, int pv_out, uint32_t count,
-                                uint32_t base)
-{
-    struct vfetch_prim_desc d;
-    vfetch_prim_desc_init(&d);
-    d.frontend = VFETCH_PRIM_MAXWELL;
-    d.primitive = primitive;
-    d.guest_provoking = (enum vfetch_prim_provoking)pv_in;
-    d.host_provoking = (enum vfetch_prim_provoking)pv_out;
-    vfetch_prim_plan *plan = NULL;
-    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
-    return draw_of(plan, count, base);
-}
+#define draw_maxwell(...) draw_mesa(VFETCH_PRIM_MAXWELL, __VA_ARGS__)
 
 /* Maxwell's ten OpenGL primitives are R300's in Mesa's orders: a few spelled out, then every
    one against its R300 twin at every small count, base parity and provoking pair. */
