@@ -1501,6 +1501,46 @@ static void bench_prim(bmc_state *st, void *user)
     bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
 }
 
+/* The primitive plan of d at level l (the CPU mask set to it), or NULL where that level is not
+   built. */
+static vfetch_prim_plan *prim_plan_at(const struct vfetch_prim_desc *d, size_t l)
+{
+    vfetch_set_cpu_mask(levels[l].flags);
+    vfetch_prim_plan *plan;
+    if (vfetch_prim_compile(d, &plan))
+        abort();
+    struct vfetch_prim_plan_info info;
+    vfetch_prim_plan_info(plan, &info);
+    if (strcmp(info.level, l ? levels[l].name : "c") != 0) {
+        vfetch_prim_plan_free(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+/* prim/<what>/<isa>/<n> for each count: jobs sharing the plan (freed at exit), each with its
+   memcpy baseline of the output bytes; entries: a guest index buffer (or NULL). */
+static void add_prim_rows(vfetch_prim_plan *plan, const char *what, size_t l,
+                          const uint32_t *counts, size_t num_counts, const uint8_t *entries,
+                          uint32_t entry_bytes, uint32_t out_bytes)
+{
+    for (size_t i = 0; i < num_counts; i++) {
+        struct prim_job *job = calloc(1, sizeof *job);
+        if (!job)
+            abort();
+        job->plan = plan;
+        job->n = counts[i];
+        job->indices = vfetch_prim_index_count(plan, counts[i]);
+        job->bytes = job->indices * out_bytes;
+        job->entries = entries;
+        job->entry_bytes = entry_bytes;
+        char name[160];
+        snprintf(name, sizeof name, "prim/%s/%s/%u", what, levels[l].name, counts[i]);
+        bmc_register(name, bench_prim, job);
+        register_memcpy(job->bytes);
+    }
+}
+
 /* prim/gx-<primitive>[-restart]/<isa>/<vertices>: one GX draw's 16-bit indices at base 0, each
    primitive without and with restart (lines and points expanded in the vertex shader, as
    Dolphin's Metal and VS-expanding backends draw them), against memcpy of the same bytes and the
@@ -1517,7 +1557,6 @@ static void register_prim(void)
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         if (!level_available(levels[l].flags))
             continue;
-        vfetch_set_cpu_mask(levels[l].flags);
         for (size_t k = 0; k < sizeof prims / sizeof prims[0]; k++)
             for (int restart = 0; restart < 2; restart++) {
                 struct vfetch_prim_desc d;
@@ -1525,38 +1564,22 @@ static void register_prim(void)
                 d.primitive = prims[k].primitive;
                 d.restart = (uint8_t)restart;
                 d.expand_lines_points = prims[k].primitive >= VFETCH_GX_LINES;
-                vfetch_prim_plan *plan;
-                if (vfetch_prim_compile(&d, &plan))
-                    abort();
-                struct vfetch_prim_plan_info info;
-                vfetch_prim_plan_info(plan, &info);
-                if (strcmp(info.level, l ? levels[l].name : "c") != 0) {
-                    vfetch_prim_plan_free(plan); /* level not built */
+                vfetch_prim_plan *plan = prim_plan_at(&d, l);
+                if (!plan)
                     continue;
-                }
-                for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-                    struct prim_job *job = calloc(1, sizeof *job);
-                    if (!job)
-                        abort();
-                    job->plan = plan; /* shared by the counts, freed at exit */
-                    job->n = counts[i];
-                    job->indices = vfetch_prim_index_count(plan, counts[i]);
-                    job->bytes = job->indices * 2;
-                    char name[160];
-                    snprintf(name, sizeof name, "prim/gx-%s%s/%s/%u", prims[k].name,
-                             restart ? "-restart" : "", levels[l].name, counts[i]);
-                    bmc_register(name, bench_prim, job);
-                    register_memcpy(job->bytes);
-                }
+                char what[64];
+                snprintf(what, sizeof what, "gx-%s%s", prims[k].name, restart ? "-restart" : "");
+                add_prim_rows(plan, what, l, counts, 4, NULL, 0, 2);
             }
     }
     vfetch_set_cpu_mask(~0u);
 }
 
-/* prim/index-<in>-<out>/<isa>/<entries>: a triangle list through a guest index buffer of u8,
-   u16 or u32 entries to 16- or 32-bit host indices (the convert kernel: widening, narrowing),
-   against memcpy of the output bytes; entries below 250, every 64th the restart index where
-   "-restart" (the entries then go through the reference's runs: lists cut by restart). */
+/* prim/index-u<in>-u<out>[-restart]/<isa>/<entries>: an R300 triangle list through a guest
+   index buffer of u8, u16 or u32 entries to 16- or 32-bit host indices (the scan and the
+   convert kernel: widening, narrowing), against memcpy of the output bytes. Entries below 250;
+   with "-restart" the value 7 is the restart index (about one entry in 250): lists cut by
+   restart, converted a run at a time. */
 static uint8_t *bench_entries[5]; /* by entry size: 65,536 entries of the same values */
 
 static void register_prim_index(void)
@@ -1575,7 +1598,6 @@ static void register_prim_index(void)
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         if (!level_available(levels[l].flags))
             continue;
-        vfetch_set_cpu_mask(levels[l].flags);
         for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
             for (int restart = 0; restart < 2; restart++) {
                 struct vfetch_prim_desc d;
@@ -1585,32 +1607,15 @@ static void register_prim_index(void)
                 d.guest_index_bytes = forms[f].in;
                 d.index_type = forms[f].out == 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
                 d.guest_restart = (uint8_t)restart;
-                d.guest_restart_index = 7; /* entries are below 250: about one in 250 */
-                vfetch_prim_plan *plan;
-                if (vfetch_prim_compile(&d, &plan))
-                    abort();
-                struct vfetch_prim_plan_info info;
-                vfetch_prim_plan_info(plan, &info);
-                if (strcmp(info.level, l ? levels[l].name : "c") != 0) {
-                    vfetch_prim_plan_free(plan);
+                d.guest_restart_index = 7;
+                vfetch_prim_plan *plan = prim_plan_at(&d, l);
+                if (!plan)
                     continue;
-                }
-                for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-                    struct prim_job *job = calloc(1, sizeof *job);
-                    if (!job)
-                        abort();
-                    job->plan = plan;
-                    job->n = counts[i];
-                    job->entries = bench_entries[forms[f].in];
-                    job->entry_bytes = forms[f].in;
-                    job->bytes = vfetch_prim_index_count(plan, counts[i]) * forms[f].out;
-                    char name[160];
-                    snprintf(name, sizeof name, "prim/index-u%u-u%u%s/%s/%u", 8u * forms[f].in,
-                             8u * forms[f].out, restart ? "-restart" : "", levels[l].name,
-                             counts[i]);
-                    bmc_register(name, bench_prim, job);
-                    register_memcpy(job->bytes);
-                }
+                char what[64];
+                snprintf(what, sizeof what, "index-u%u-u%u%s", 8u * forms[f].in,
+                         8u * forms[f].out, restart ? "-restart" : "");
+                add_prim_rows(plan, what, l, counts, 3, bench_entries[forms[f].in], forms[f].in,
+                              forms[f].out);
             }
     }
     vfetch_set_cpu_mask(~0u);
