@@ -248,6 +248,7 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     struct vfetch_prim_dsp dsp;
     vfetch_prim_dsp_init(&dsp, vfetch_cpu_allowed());
     plan->scan = dsp.scan ? dsp.scan : vfetch_prim_scan_ref;
+    plan->find = dsp.find ? dsp.find : vfetch_prim_find_ref;
     plan->convert = dsp.convert;
     shape_of(plan);
     plan->blocks = plan->mode.wide ? dsp.blocks32 : dsp.blocks16;

@@ -8,34 +8,8 @@
  * generated orders mapped through the entries, as Mesa's translate functions do).
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "prim/prim_internal.h"
-
-/* The first restart entry at or after i, or count: entries read as they lie, against the
-   restart index in their byte order (an index their width cannot hold is never found). */
-static uint32_t next_restart(const uint8_t *in, const struct prim_guest *g, uint32_t i,
-                             uint32_t count)
-{
-    const uint32_t r = g->restart_index;
-    if (g->bytes == 1) {
-        if (r > 0xff)
-            return count;
-        while (i < count && in[i] != r)
-            i++;
-    } else if (g->bytes == 2) {
-        if (r > 0xffff)
-            return count;
-        const uint16_t want = g->big ? (uint16_t)(r >> 8 | r << 8) : (uint16_t)r;
-        for (uint16_t e; i < count && (memcpy(&e, in + 2 * (size_t)i, 2), e != want);)
-            i++;
-    } else {
-        const uint32_t want = g->big ? __builtin_bswap32(r) : r;
-        for (uint32_t e; i < count && (memcpy(&e, in + 4 * (size_t)i, 4), e != want);)
-            i++;
-    }
-    return i;
-}
 
 int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
                             const struct vfetch_prim_run_params *params,
@@ -80,7 +54,7 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
         uint8_t *out = params->out;
         written = 0;
         for (uint32_t start = 0, i; start <= count; start = i + 1) {
-            i = next_restart(in, g, start, count);
+            i = plan->find(in, g, start, count);
             const size_t n = (size_t)vfetch_prim_groups(m, i - start) * plan->program.per_group;
             if (n)
                 plan->convert(in + (size_t)start * g->bytes, n, g, delta, plan->restart_index,

@@ -204,14 +204,21 @@ typedef int vfetch_prim_scan_fn(const void *in, size_t count, const struct prim_
 typedef void vfetch_prim_convert_fn(const void *in, size_t count, const struct prim_guest *g,
                                     uint32_t delta, uint32_t host_restart, int wide, void *out);
 
-/** The scan's reference (and the reference level's scan). */
+/** The first restart entry (g->restart_index, its width able to hold it) of entries i ..
+    count - 1, or count. */
+typedef uint32_t vfetch_prim_find_fn(const void *in, const struct prim_guest *g, uint32_t i,
+                                     uint32_t count);
+
+/** The scan's and the search's references (and the reference level's). */
 vfetch_prim_scan_fn vfetch_prim_scan_ref;
+vfetch_prim_find_fn vfetch_prim_find_ref;
 
 struct vfetch_prim_dsp {
     vfetch_prim_blocks_fn *blocks16, *blocks32;
     vfetch_prim_small_fn *small;
     vfetch_prim_scan_fn *scan;
     vfetch_prim_convert_fn *convert;
+    vfetch_prim_find_fn *find;
     uint32_t vec_bytes; /* bytes a vector (0: no kernel, the reference runs) */
     const char *level;
 };
@@ -246,6 +253,7 @@ struct vfetch_prim_plan {
     uint8_t range, identity, pass_restart;
     vfetch_prim_scan_fn *scan;
     vfetch_prim_convert_fn *convert;
+    vfetch_prim_find_fn *find;
     struct prim_vectors vectors; /* the program laid out for the kernel */
 };
 

@@ -355,3 +355,12 @@ int vfetch_prim_scan_ref(const void *in, size_t count, const struct prim_guest *
     *max = hi;
     return restarted;
 }
+
+/* The search's reference: entry by entry. */
+uint32_t vfetch_prim_find_ref(const void *in, const struct prim_guest *g, uint32_t i,
+                              uint32_t count)
+{
+    while (i < count && vfetch_prim_entry(in, g, i) != g->restart_index)
+        i++;
+    return i;
+}

@@ -131,7 +131,14 @@ static inline int restart_fits(const struct prim_guest *g)
              seen = simde_mm_setzero_si128();                                               \
         const size_t lanes = 16 / (B / 8);                                                  \
         SCAN_WIDE(B, SWAP)                                                                  \
-        for (; i + lanes <= count; i += lanes) {                                            \
+        /* (the last part as one more vector ending at count: min and max take an entry     \
+           twice alike) */                                                                  \
+        for (;; i += lanes) {                                                               \
+            if (i + lanes > count) {                                                        \
+                if (i == count || count < lanes)                                            \
+                    break;                                                                  \
+                i = count - lanes;                                                          \
+            }                                                                               \
             v128 v = load(p + i * (B / 8));                                                 \
             if (g->big)                                                                     \
                 v = SWAP(v);                                                                \
@@ -145,16 +152,25 @@ static inline int restart_fits(const struct prim_guest *g)
                 hi = simde_mm_max_epu##B(hi, v);                                            \
             }                                                                               \
         }                                                                                   \
-        uint##B##_t los[16 / (B / 8)], his[16 / (B / 8)];                                   \
-        store((uint8_t *)los, lo);                                                          \
-        store((uint8_t *)his, hi);                                                          \
+        /* across the lanes: a lane that saw only restart entries holds all ones and 0, which \
+           neither min nor max takes; none at all leaves min above max */                    \
+        for (int shift = 8; shift >= B / 8; shift /= 2) {                                   \
+            lo = simde_mm_min_epu##B(lo, shift == 8 ? simde_mm_srli_si128(lo, 8)             \
+                                         : shift == 4 ? simde_mm_srli_si128(lo, 4)          \
+                                         : shift == 2 ? simde_mm_srli_si128(lo, 2)          \
+                                                      : simde_mm_srli_si128(lo, 1));        \
+            hi = simde_mm_max_epu##B(hi, shift == 8 ? simde_mm_srli_si128(hi, 8)             \
+                                         : shift == 4 ? simde_mm_srli_si128(hi, 4)          \
+                                         : shift == 2 ? simde_mm_srli_si128(hi, 2)          \
+                                                      : simde_mm_srli_si128(hi, 1));        \
+        }                                                                                   \
+        const uint32_t l0 = (uint32_t)simde_mm_cvtsi128_si32(lo) & type_max,                 \
+                       h0 = (uint32_t)simde_mm_cvtsi128_si32(hi) & type_max;                 \
         restarted = simde_mm_movemask_epi8(seen) != 0;                                      \
-        /* (a vector lane that saw only restart entries holds all ones and 0: min > max) */ \
-        for (size_t l = 0; l < lanes; l++)                                                  \
-            if (los[l] <= his[l]) {                                                         \
-                min = los[l] < min ? los[l] : min;                                          \
-                max = his[l] > max ? his[l] : max;                                          \
-            }                                                                               \
+        if (l0 <= h0) {                                                                     \
+            min = l0;                                                                       \
+            max = h0;                                                                       \
+        }                                                                                   \
     }
 
 static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest *g,
@@ -163,6 +179,7 @@ static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest
     const uint8_t *p = in;
     const int check = restart_fits(g);
     uint32_t min = UINT32_MAX, max = 0;
+    const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
     int restarted = 0;
     size_t i = 0;
     if (g->bytes == 1)
@@ -189,6 +206,11 @@ static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest
 #define PLUS(W, x, mask)                                                                    \
     simde_mm_or_si128(simde_mm_andnot_si128((mask), simde_mm_add_epi##W((x), d##W)),         \
                       simde_mm_and_si128((mask), hr##W))
+
+/* Before a step of L entries at i: past the last whole step, one more step ending at count
+   (its first entries converted again, to the same values) where count holds one; true: done
+   (the entries left, fewer than L, go one at a time). */
+#define LAST_STEP(L) (i + (L) > count && (i == count || count < (L) || ((i = count - (L)), 0)))
 
 /* Four 32-bit lanes (values below 2^16) narrowed to 16 bits, twice, packed into one vector. */
 static inline v128 narrow(v128 a, v128 b)
@@ -288,7 +310,9 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
 #endif
     if (g->bytes == 1) { /* 16 entries a step */
         const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
-        for (; i + 16 <= count; i += 16) {
+        for (;; i += 16) {
+            if (LAST_STEP(16))
+                break;
             const v128 v = load(p + i);
             const v128 eq = check ? simde_mm_cmpeq_epi8(v, r) : zero;
             const v128 w0 = simde_mm_unpacklo_epi8(v, zero), w1 = simde_mm_unpackhi_epi8(v, zero);
@@ -303,9 +327,24 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                 store(o + 4 * i + 48, PLUS(32, simde_mm_unpackhi_epi16(w1, zero), simde_mm_unpackhi_epi16(m1, m1)));
             }
         }
+        for (;; i += 8) { /* 8 to 15 entries: 8 a step, the last ending at count */
+            if (LAST_STEP(8))
+                break;
+            const v128 v = simde_mm_loadl_epi64((const void *)(p + i));
+            const v128 eq = check ? simde_mm_cmpeq_epi8(v, r) : zero;
+            const v128 w0 = simde_mm_unpacklo_epi8(v, zero), m0 = simde_mm_unpacklo_epi8(eq, eq);
+            if (!wide) {
+                store(o + 2 * i, PLUS(16, w0, m0));
+            } else {
+                store(o + 4 * i, PLUS(32, simde_mm_unpacklo_epi16(w0, zero), simde_mm_unpacklo_epi16(m0, m0)));
+                store(o + 4 * i + 16, PLUS(32, simde_mm_unpackhi_epi16(w0, zero), simde_mm_unpackhi_epi16(m0, m0)));
+            }
+        }
     } else if (g->bytes == 2) { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi16((int16_t)g->restart_index);
-        for (; i + 8 <= count; i += 8) {
+        for (;; i += 8) {
+            if (LAST_STEP(8))
+                break;
             v128 v = load(p + 2 * i);
             if (g->big)
                 v = swap16(v);
@@ -319,7 +358,9 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
         }
     } else { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi32((int32_t)g->restart_index);
-        for (; i + 8 <= count; i += 8) {
+        for (;; i += 8) {
+            if (LAST_STEP(8))
+                break;
             v128 v0 = load(p + 4 * i), v1 = load(p + 4 * i + 16);
             if (g->big) {
                 v0 = swap32(v0);
@@ -348,8 +389,40 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
     }
 }
 
+/* The search for the next restart entry: 16 bytes of entries compared a step (the restart
+   index in the entries' byte order), the first match's lane from the compare's byte mask. */
+static uint32_t NAME(prim_find)(const void *in, const struct prim_guest *g, uint32_t i,
+                                uint32_t count)
+{
+    const uint8_t *p = in;
+    const uint32_t r = g->restart_index, b = g->bytes;
+    if (b < 4 && r >> (8 * b))
+        return count; /* no entry can hold it */
+    const uint32_t lanes = 16 / b;
+    v128 want, eq;
+    if (b == 1)
+        want = simde_mm_set1_epi8((int8_t)r);
+    else if (b == 2)
+        want = simde_mm_set1_epi16((int16_t)(g->big ? (r >> 8 | r << 8) & 0xffff : r));
+    else
+        want = simde_mm_set1_epi32((int32_t)(g->big ? __builtin_bswap32(r) : r));
+    for (; i + lanes <= count; i += lanes) {
+        const v128 v = load(p + (size_t)i * b);
+        eq = b == 1 ? simde_mm_cmpeq_epi8(v, want)
+             : b == 2 ? simde_mm_cmpeq_epi16(v, want)
+                      : simde_mm_cmpeq_epi32(v, want);
+        const int mask = simde_mm_movemask_epi8(eq);
+        if (mask)
+            return i + (uint32_t)__builtin_ctz((unsigned)mask) / b;
+    }
+    while (i < count && vfetch_prim_entry(in, g, i) != r)
+        i++;
+    return i;
+}
+
 void NAME(vfetch_prim_index_init)(struct vfetch_prim_dsp *dsp)
 {
     dsp->scan = NAME(prim_scan);
     dsp->convert = NAME(prim_convert);
+    dsp->find = NAME(prim_find);
 }

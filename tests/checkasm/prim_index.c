@@ -2,7 +2,7 @@
  * checkasm's guest index buffer part (--kernel prim-index): draws through an index buffer
  * (vfetch/prim.h's guest_* fields) at every level against the reference (lib/prim/ref.c's
  * vfetch_prim_ref_indexed and vfetch_prim_scan_ref), index for index, and the level's scan and
- * convert kernels called directly against the same loops. Every R300 primitive and Maxwell
+ * convert kernels and the restart search called directly against the same loops. Every R300 primitive and Maxwell
  * adjacency primitive x u8/u16/u32 entries x byte order x guest restart x range mode x 16/32-bit
  * output, a random provoking pair; counts 0-48 and three larger ones; entries random below a
  * random bound, restart entries sprinkled; base 0 or random. The entries end at a PROT_NONE page,
@@ -97,7 +97,7 @@ static void run_indexed_case(const vfetch_prim_plan *plan, const char *level, ui
     guard_free(in_alloc);
 }
 
-/* The level's scan and convert kernels against the reference's loops. */
+/* The level's scan, search and convert kernels against the reference's loops. */
 static void check_kernels_at(const struct vfetch_prim_dsp *dsp, const char *level)
 {
     static const uint32_t sizes[3] = { 1, 2, 4 };
@@ -121,6 +121,19 @@ static void check_kernels_at(const struct vfetch_prim_dsp *dsp, const char *leve
                            "want %d %u..%u\n", level, 8 * g.bytes, g.big ? " big" : "", g.restart,
                            g.restart_index, count, seen, lo, hi, want_seen, want_lo, want_hi);
                 test_failures++;
+            }
+            /* the search for the next restart entry, from every start */
+            for (uint32_t from = 0; from <= count; from++) {
+                test_checks++;
+                const uint32_t got = dsp->find(in, &g, from, count);
+                const uint32_t want_at = vfetch_prim_find_ref(in, &g, from, count);
+                if (got != want_at) {
+                    if (reports++ < 10)
+                        printf("  prim-index %s find u%u%s (0x%x): %u entries from %u: %u, want "
+                               "%u\n", level, 8 * g.bytes, g.big ? " big" : "", g.restart_index,
+                               count, from, got, want_at);
+                    test_failures++;
+                }
             }
             const size_t w = wide ? 4 : 2;
             uint8_t *out = place(count * w, count % 3 == 0, 0, &out_alloc);
