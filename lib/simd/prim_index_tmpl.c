@@ -64,10 +64,16 @@ static inline v128 swap32(v128 v)
     return simde_mm_or_si128(simde_mm_slli_epi32(v, 16), simde_mm_srli_epi32(v, 16));
 }
 
-/* Whether an entry of `bytes` can equal the restart index at all. */
+/* Whether an entry of `bytes` can hold the restart index at all. */
+static inline int index_fits(const struct prim_guest *g)
+{
+    return g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0;
+}
+
+/* Whether an entry can be a restart entry: restart on, and its index within the width. */
 static inline int restart_fits(const struct prim_guest *g)
 {
-    return g->restart && (g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0);
+    return g->restart && index_fits(g);
 }
 
 #if VEC_BITS >= 256
@@ -396,7 +402,7 @@ static uint32_t NAME(prim_find)(const void *in, const struct prim_guest *g, uint
 {
     const uint8_t *p = in;
     const uint32_t r = g->restart_index, b = g->bytes;
-    if (b < 4 && r >> (8 * b))
+    if (!index_fits(g))
         return count; /* no entry can hold it */
     const uint32_t lanes = 16 / b;
     v128 want, eq;
