@@ -398,8 +398,7 @@ static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_pr
                             struct vfetch_prim_result *result)
 {
     const uint32_t n = p->count;
-    if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)) ||
-        p->indices)
+    if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)))
         return 1;
     const uint64_t groups = n >= plan->group_min ? (uint64_t)(n - plan->group_off) * plan->group_magic >> 33 : 0;
     const uint64_t body = groups * plan->program.per_group, total = body + plan->restart_tail;
@@ -432,8 +431,11 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
-    if (plan->guest.bytes)
-        return vfetch_prim_run_indexed(plan, params, result);
+    /* an index buffer's plan, or indices given to a plan without one (refused by run_general):
+       one test on the short way */
+    if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
+        return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
+                                 : run_general(plan, params, result);
     return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
 }
 
