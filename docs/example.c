@@ -1,6 +1,12 @@
-/* The README's example: compile R300 registers into a plan, convert three vertices, print. */
+/* The README's examples: compile R300 registers into a plan, convert three vertices, print;
+   then a whole GameCube/Wii draw: CP state -> format -> vertices, and its primitive -> host
+   indices. */
 #include <stdio.h>
+#include <vfetch/gx.h>
+#include <vfetch/prim.h>
 #include <vfetch/r300.h>
+
+static int gx_draw(void);
 
 int main(void)
 {
@@ -50,5 +56,68 @@ int main(void)
     /* A self-check, so that the build's test of this example can fail. The quotient goes
        through a float first: on i386 (x87) a float expression is evaluated in long double. */
     const float alpha = 128.0f / 255.0f;
-    return out[2][6] == 1.0f && out[2][7] == alpha ? 0 : 1;
+    if (out[2][6] != 1.0f || out[2][7] != alpha)
+        return 1;
+    return gx_draw();
+}
+
+/* A GX draw as an emulator's command processor meets it: LOAD_CP_REG writes, then a QUADS
+   command (0x80 | VAT 0) of 5 vertices: one quad and one vertex no primitive uses. */
+static int gx_draw(void)
+{
+    vfetch_gx_state *state;
+    if (vfetch_gx_state_create(NULL, &state)) /* vec4 layout, float colors */
+        return 1;
+    vfetch_gx_load_cp_reg(state, 0x50, 0x2200);  /* VCD_LO: position and color0 direct */
+    vfetch_gx_load_cp_reg(state, 0x70, 0x16009); /* VAT0 A: position XYZ f32, color0 RGBA8888 */
+    /* the command's vertices as they lie in the FIFO: big-endian floats, then R G B A */
+    static const unsigned char fifo[5][16] = {
+        { 0xBF, 0x80, 0, 0, 0xBF, 0x80, 0, 0, 0, 0, 0, 0, 0xFF, 0x00, 0x00, 0xFF },
+        { 0x3F, 0x80, 0, 0, 0xBF, 0x80, 0, 0, 0, 0, 0, 0, 0x00, 0xFF, 0x00, 0xFF },
+        { 0x3F, 0x80, 0, 0, 0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0xFF, 0xFF },
+        { 0xBF, 0x80, 0, 0, 0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF },
+        { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+    };
+    float vertices[5][8]; /* the host vertex buffer: position vec4, color vec4 */
+    struct vfetch_gx_result drawn;
+    int err = vfetch_gx_state_draw(state, 0, fifo, sizeof fifo, 5, vertices, sizeof vertices, &drawn);
+    vfetch_gx_state_free(state);
+    if (err) {
+        fprintf(stderr, "gx draw: %s\n", vfetch_strerror(err));
+        return 1;
+    }
+
+    /* the primitive: QUADS to a triangle list, as Dolphin's IndexGenerator writes it */
+    struct vfetch_prim_desc prim;
+    vfetch_prim_desc_init(&prim);
+    prim.primitive = VFETCH_GX_QUADS; /* the command byte & 0xF8 */
+    vfetch_prim_plan *quads;
+    if (vfetch_prim_compile(&prim, &quads))
+        return 1;
+    uint16_t indices[8];
+    struct vfetch_prim_run_params p;
+    vfetch_prim_run_params_init(&p);
+    p.count = drawn.written; /* the records the draw wrote (skipped vertices take none) */
+    p.base_index = 0;        /* where they start in the host vertex buffer */
+    p.out = indices;
+    p.out_capacity = 8;
+    struct vfetch_prim_result r;
+    err = vfetch_prim_run(quads, &p, &r);
+    vfetch_prim_plan_free(quads);
+    if (err) {
+        fprintf(stderr, "prim: %s\n", vfetch_strerror(err));
+        return 1;
+    }
+    printf("gx: %u vertices, %zu indices:", drawn.written, r.written);
+    for (size_t i = 0; i < r.written; i++)
+        printf(" %u", indices[i]);
+    printf("\nvertex 2: pos (%g, %g, %g, %g)  color (%g, %g, %g, %g)\n", vertices[2][0],
+           vertices[2][1], vertices[2][2], vertices[2][3], vertices[2][4], vertices[2][5],
+           vertices[2][6], vertices[2][7]);
+    /* the self-check: two triangles of the quad, the fifth vertex in none */
+    static const uint16_t want[6] = { 0, 1, 2, 0, 2, 3 };
+    int ok = drawn.written == 5 && r.written == 6 && vertices[2][0] == 1.0f && vertices[2][6] == 1.0f;
+    for (int i = 0; i < 6; i++)
+        ok &= indices[i] == want[i];
+    return ok ? 0 : 1;
 }

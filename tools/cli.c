@@ -98,8 +98,10 @@ static const struct {
       "      decode a GX texture as it lies in memory (IN; for C4, C8, C14X2 the palette FILE\n"
       "      as in TMEM) into an 8-bit RGBA PNG (F, P: as for explain gx-texture)\n" },
     { "prim",
-      "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--base N] [--u32]\n"
-      "  vfetch prim r300|maxwell PRIMITIVE COUNT [--guest-last] [--host-last] [--base N] [--u32]\n"
+      "  vfetch prim gx PRIMITIVE COUNT [--restart] [--expand] [--drop-incomplete] [--base N]\n"
+      "             [--u32 | --narrowest]\n"
+      "  vfetch prim r300|maxwell PRIMITIVE COUNT [--guest-last] [--host-last] [--host-fans]\n"
+      "             [--yuzu] [--base N] [--u32 | --narrowest]\n"
       "             [--indices LIST [--index-bytes 1|2|4] [--big-endian] [--restart-index N]\n"
       "             [--range]]\n"
       "      print the host indices of a draw of COUNT vertices (gx PRIMITIVE: QUADS,\n"
@@ -112,7 +114,10 @@ static const struct {
       "      TRIANGLE_STRIP_ADJACENCY or BEGIN's 0..13; the provoking vertex first unless\n"
       "      --guest-last / --host-last; --indices: a draw of COUNT entries of a guest index\n"
       "      buffer, of --index-bytes each (default 2), --restart-index its restart entry,\n"
-      "      --range: indices rebased to the smallest entry)\n" },
+      "      --range: indices rebased to the smallest entry; --host-fans: fans passed to the\n"
+      "      host, --yuzu: yuzu's orders; --narrowest: 16 or 32 bits, whichever the draw\n"
+      "      needs; --drop-incomplete: no triangle of QUADS' last three vertices, no strip\n"
+      "      below three)\n" },
     { "gx",
       "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
@@ -2525,7 +2530,9 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
 static const char *const prim_valued[] = { "--base", "--indices", "--index-bytes",
                                            "--restart-index", NULL };
 static const char *const prim_flags[] = { "--restart", "--expand", "--u32", "--guest-last",
-                                          "--host-last", "--big-endian", "--range", NULL };
+                                          "--host-last", "--big-endian", "--range",
+                                          "--narrowest", "--host-fans", "--drop-incomplete",
+                                          "--yuzu", NULL };
 /* Each front-end's primitives by name (vfetch/prim.h) */
 static const struct {
     enum vfetch_prim_frontend frontend;
@@ -2569,6 +2576,7 @@ static const char *const prim_frontend_names[] = { "gx", "r300", "maxwell" };
 static const char *const topology_names[] = {
     "point list", "line list", "triangle list", "triangle strip", "line list with adjacency",
     "line strip with adjacency", "triangle list with adjacency", "triangle strip with adjacency",
+    "triangle fan",
 };
 
 static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
@@ -2600,6 +2608,14 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
             d.guest_big_endian = 1;
         else if (!strcmp(opt, "--range"))
             d.range = 1;
+        else if (!strcmp(opt, "--narrowest"))
+            d.narrowest = 1, d.index_type = VFETCH_INDEX_U32;
+        else if (!strcmp(opt, "--host-fans"))
+            d.host_fans = 1;
+        else if (!strcmp(opt, "--drop-incomplete"))
+            d.drop_incomplete = 1;
+        else if (!strcmp(opt, "--yuzu"))
+            d.yuzu_orders = 1;
         else if (!strcmp(opt, "--indices")) {
             if (list_option(&a, opt, val, entries, 256, &entries_n))
                 return 1;
@@ -2667,12 +2683,14 @@ static int cmd_prim(int argc, char **argv, FILE *out, FILE *errs)
     if (!err) {
         struct vfetch_prim_plan_info info;
         vfetch_prim_plan_info(plan, &info);
-        fprintf(out, "%s: %zu indices, drawn as a %s%s\n", operand[1], r.written,
+        fprintf(out, "%s: %zu %sindices, drawn as a %s%s\n", operand[1], r.written,
+                !d.narrowest ? "" : r.index_bytes == 2 ? "16-bit " : "32-bit ",
                 topology_names[info.topology],
                 info.restart_index ? " (R: the restart index)" : "");
+        const uint32_t restart = r.index_bytes == 4 ? 0xffffffffu : 0xffffu;
         for (size_t i = 0; i < r.written; i++) {
-            const uint32_t v = width == 4 ? ((uint32_t *)indices)[i] : ((uint16_t *)indices)[i];
-            if (info.restart_index && v == info.restart_index)
+            const uint32_t v = r.index_bytes == 4 ? ((uint32_t *)indices)[i] : ((uint16_t *)indices)[i];
+            if (info.restart_index && v == restart)
                 fputs(i ? " R" : "R", out);
             else
                 fprintf(out, i ? " %u" : "%u", v);

@@ -113,6 +113,17 @@ msg=$("$tool" prim r300 TRIANGLES 4 --indices 1,2,3 2>&1 >/dev/null); [ $? -eq 2
 echo "$msg" | grep -q "VFETCH_ESHORT_INDICES"; check "prim: the short index buffer's error named" $?
 "$tool" prim r300 TRIANGLES 3 --indices 1,2,3 --index-bytes 3 2>/dev/null; [ $? -eq 1 ]; check "prim --index-bytes 3: a usage error" $?
 "$tool" prim nv50 QUADS 4 2>/dev/null; [ $? -eq 1 ]; check "prim: gx, r300 or maxwell, a usage error" $?
+out=$("$tool" prim gx QUADS 4 --narrowest --base 65532)
+echo "$out" | grep -q "6 16-bit indices"; check "prim --narrowest: 16 bits where the draw fits them" $?
+out=$("$tool" prim gx QUADS 4 --narrowest --base 65533)
+echo "$out" | grep -qx "65533 65534 65535 65533 65535 65536"; check "prim --narrowest: 32 bits past them" $?
+out=$("$tool" prim gx QUADS 7 --drop-incomplete)
+echo "$out" | grep -qx "0 1 2 0 2 3"; check "prim --drop-incomplete: no triangle of QUADS' last three" $?
+out=$("$tool" prim r300 TRIANGLE_FAN 5 --host-fans --base 3)
+echo "$out" | grep -qx "3 4 5 6 7"; check "prim --host-fans: a fan passed through" $?
+echo "$out" | grep -q "drawn as a triangle fan"; check "prim --host-fans: the fan topology named" $?
+out=$("$tool" prim maxwell QUAD_STRIP 4 --yuzu)
+echo "$out" | grep -qx "0 3 1 0 2 3"; check "prim maxwell --yuzu: yuzu's quad strip" $?
 
 # vfetch explain maxwell: attribute and stream words (docs/maxwell.md)
 out=$("$tool" explain maxwell --attr 0x38200000,0x16000000 --stream 0x1018 --bmap 32,33,34,35,36,37,38,39,191); rc=$?

@@ -4,8 +4,9 @@
  * An emulator's vertex pipeline converts a guest draw's vertices (vfetch_gx_run and the other
  * families) and turns its primitive into something the host draws: hosts lack quads, fans and
  * polygons, and some lack primitive restart. A primitive plan is compiled once from the guest's
- * primitive word and the emulator's options (host restart, output width, line and point
- * expansion); each draw is then one call with its vertex count and where its vertices start in
+ * primitive word and the emulator's options (host restart, output width or the narrowest,
+ * line and point expansion, provoking vertices, host fans, incomplete primitives, yuzu's
+ * orders); each draw is then one call with its vertex count and where its vertices start in
  * the host vertex buffer, and writes the draw's indices.
  *
  * GameCube/Wii (VFETCH_PRIM_GX): the draw command's primitive, the orders byte-identical to
@@ -107,6 +108,8 @@ enum vfetch_prim_topology {
     VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY = 5,
     VFETCH_TOPOLOGY_TRIANGLE_LIST_ADJACENCY = 6,
     VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY = 7,
+    /** R300 and Maxwell fans passed through (host_fans) */
+    VFETCH_TOPOLOGY_TRIANGLE_FAN = 8,
 };
 
 /** A primitive plan's options: the guest's primitive, and what the host can draw. */
@@ -129,10 +132,36 @@ struct vfetch_prim_desc {
     uint8_t expand_lines_points;
     /** The output's index width: VFETCH_INDEX_U16 (the default) or VFETCH_INDEX_U32. */
     enum vfetch_index_type index_type;
+    /** Nonzero: index_type is the widest a draw may write, and each draw takes the narrowest
+        that holds its indices: 16 bits where every index it writes, and the restart index
+        0xFFFF where it writes one, fits, else index_type's. `out` is then aligned to and
+        sized for index_type's width; the width a draw wrote is in its result. Default 0. */
+    uint8_t narrowest;
     /** R300 and Maxwell: the provoking vertex of the guest's primitives and of the host's;
         where they differ each triangle is rotated and each line reversed (Mesa's u_indices
         orders). GX plans take Dolphin's orders and ignore them. Default first and first. */
     enum vfetch_prim_provoking guest_provoking, host_provoking;
+    /** R300 and Maxwell: nonzero where the host draws triangle fans (Vulkan portability
+        subsets and D3D12 do not): a TRIANGLE_FAN whose provoking conventions agree passes
+        through as VFETCH_TOPOLOGY_TRIANGLE_FAN, its vertices as they are (through an index
+        buffer with guest_restart, its restart entries become the host's restart index). Where
+        they differ, and for polygons (whose first vertex provokes, which no host fan does),
+        the list as without it. GX plans ignore it: Dolphin batches a draw's triangles with
+        other primitives' into one list or strip. Default 0. */
+    uint8_t host_fans;
+    /** GX: nonzero drops what Dolphin draws of an incomplete primitive: the triangle of three
+        vertices left after QUADS' whole quads, and (with restart) a TRIANGLE_STRIP of fewer
+        than three vertices, which Dolphin writes as its vertices and the restart index (a
+        lone restart index for none). Default 0: Dolphin's output. R300 and Maxwell plans
+        always drop incomplete primitives, as Mesa and the hardware do, and ignore it. */
+    uint8_t drop_incomplete;
+    /** Maxwell: nonzero draws as yuzu's Vulkan renderer does (and its forks), for an emulator
+        of that family that keeps its output: QUADS as (q, q+1, q+2) (q, q+2, q+3) and
+        QUAD_STRIP's quad from vertex 2i as (2i, 2i+3, 2i+1) (2i, 2i+2, 2i+3), whatever the
+        provoking vertices (yuzu sets the host's to the guest's); with host_fans, TRIANGLE_FAN
+        and POLYGON pass through as fans (yuzu draws a polygon as one). The rest as Mesa's
+        (yuzu's line loop, drawn as a triangle list, is no order to keep). Default 0. */
+    uint8_t yuzu_orders;
     /** R300 and Maxwell: the bytes of the guest's index buffer entries, 1, 2 or 4 (u8, u16,
         u32); the draw's count is then its entries, read from run params' `indices`, each
         primitive's vertices being entries (as Mesa's translate functions read them). 0 (the
@@ -156,8 +185,9 @@ struct vfetch_prim_desc {
     uint8_t range;
 };
 
-/** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices, first
-    provoking vertex in and out. */
+/** Defaults: GX, no primitive (set one), no restart, no expansion, 16-bit indices (not the
+    narrowest), first provoking vertex in and out, no host fans, Dolphin's incomplete
+    primitives, no index buffer. */
 void vfetch_prim_desc_init(struct vfetch_prim_desc *desc);
 
 /** An immutable compiled primitive plan. */
@@ -176,9 +206,12 @@ void vfetch_prim_plan_free(vfetch_prim_plan *plan);
 struct vfetch_prim_plan_info {
     /** What the host draws the indices as. */
     enum vfetch_prim_topology topology;
-    /** Bytes per index (2, 4). */
+    /** Bytes per index (2, 4); a narrowest plan: the widest it writes (each draw's width is
+        in its result). */
     uint32_t index_bytes;
-    /** The restart index the plan writes (0 without restart). */
+    /** The restart index the plan writes (0 without restart): the width's all-ones value, the
+        one Vulkan, D3D12, Metal and OpenGL's fixed-index restart use (a narrowest plan's
+        16-bit draws write 0xFFFF). */
     uint32_t restart_index;
     /** Nonzero where an index is vertex * 4 + corner (expanded lines and points). */
     uint32_t expanded;
@@ -203,7 +236,8 @@ struct vfetch_prim_run_params {
     /** The host vertex of the draw's first vertex: its vertices are base_index ..
         base_index + count - 1 (Dolphin's base index: the vertices already in the batch). */
     uint32_t base_index;
-    /** Where the indices go (of the plan's width, aligned to it), out_capacity of them. */
+    /** Where the indices go (of the plan's width, aligned to it), out_capacity of them (a
+        narrowest plan: room for out_capacity indices of its widest width). */
     void *out;
     size_t out_capacity;
     /** A plan with an index buffer (guest_index_bytes): the draw's `count` entries, and the
@@ -220,6 +254,9 @@ struct vfetch_prim_result {
         entries aside), the guest records it reads; with no such entry 1 and 0 (an empty
         range: largest - smallest + 1 is 0). 0 and 0 for a plan without one. */
     uint32_t min_index, max_index;
+    /** The bytes of each index written (2, 4): the plan's width, or the draw's own in a
+        narrowest plan. */
+    uint32_t index_bytes;
 };
 
 /** Zero everything. */

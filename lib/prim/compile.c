@@ -91,6 +91,7 @@ static enum vfetch_prim_topology topology_of(const struct prim_mode *m)
         return same ? VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY : VFETCH_TOPOLOGY_LINE_LIST_ADJACENCY;
     case PRIM_M_TRIANGLES_ADJ: return VFETCH_TOPOLOGY_TRIANGLE_LIST_ADJACENCY;
     case PRIM_M_TRIANGLE_STRIP_ADJ: return VFETCH_TOPOLOGY_TRIANGLE_STRIP_ADJACENCY;
+    case PRIM_M_FAN_AS_IS: return VFETCH_TOPOLOGY_TRIANGLE_FAN;
     default: break;
     }
     if (m->kind >= PRIM_M_POINTS) /* Mesa's: lists */
@@ -138,11 +139,11 @@ static void shape_of(struct vfetch_prim_plan *plan)
     const struct prim_mode *m = &plan->mode;
     uint32_t min = 0, off = 0, div = 1, vertices = 0;
     switch (m->kind) {
-    case PRIM_QUADS: div = vertices = 4; plan->tail_varies = 1; break;
+    case PRIM_QUADS: div = vertices = 4; plan->tail_varies = (uint8_t)!m->drop; break;
     case PRIM_TRIANGLES: div = vertices = 3; break;
     case PRIM_TRIANGLE_STRIP:
         if (m->restart)
-            plan->restart_tail = 1;
+            plan->restart_tail = 1, min = m->drop ? 3 : 0;
         else
             min = 3, off = 2, div = 2, plan->tail_varies = 1;
         break;
@@ -160,6 +161,7 @@ static void shape_of(struct vfetch_prim_plan *plan)
     case PRIM_M_QUADS: div = vertices = 4; break;
     case PRIM_M_QUAD_STRIP: min = 4, off = 2, div = 2; break;
     case PRIM_M_LINES_ADJ: div = vertices = 4; break;
+    case PRIM_M_FAN_AS_IS: min = 3; break;
     case PRIM_M_LINE_STRIP_ADJ:
         if (m->pv_in_last == m->pv_out_last)
             min = 4; /* the strip as it is: count indices */
@@ -200,7 +202,7 @@ static void guest_of(struct vfetch_prim_plan *plan, const struct vfetch_prim_des
     const enum prim_kind k = plan->mode.kind;
     plan->pass_restart = plan->guest.restart &&
                          (plan->topology == VFETCH_TOPOLOGY_LINE_STRIP_ADJACENCY ||
-                          k == PRIM_M_TRIANGLE_STRIP_ADJ);
+                          k == PRIM_M_TRIANGLE_STRIP_ADJ || k == PRIM_M_FAN_AS_IS);
 }
 
 int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **out_plan)
@@ -217,9 +219,18 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
         return VFETCH_EINVAL;
     /* R300 and Maxwell: Mesa's lists */
     const int mesa = desc->frontend != VFETCH_PRIM_GX;
-    const int kind = desc->frontend == VFETCH_PRIM_R300      ? r300_kind(desc->primitive)
-                     : desc->frontend == VFETCH_PRIM_MAXWELL ? maxwell_kind(desc->primitive)
-                                                             : gx_kind(desc->primitive);
+    int kind = desc->frontend == VFETCH_PRIM_R300      ? r300_kind(desc->primitive)
+               : desc->frontend == VFETCH_PRIM_MAXWELL ? maxwell_kind(desc->primitive)
+                                                       : gx_kind(desc->primitive);
+    /* yuzu's orders (Maxwell): its quads, quad strips, fans and polygons whatever the
+       provoking vertex, a polygon drawn as a fan where the host has them */
+    const int yuzu = desc->yuzu_orders && desc->frontend == VFETCH_PRIM_MAXWELL &&
+                     (kind == PRIM_M_QUADS || kind == PRIM_M_QUAD_STRIP ||
+                      kind == PRIM_M_TRIANGLE_FAN || kind == PRIM_M_POLYGON);
+    /* a fan the host draws passes through where it provokes as the guest's does */
+    if (desc->host_fans && (kind == PRIM_M_TRIANGLE_FAN || (yuzu && kind == PRIM_M_POLYGON)) &&
+        (yuzu || desc->guest_provoking == desc->host_provoking))
+        kind = PRIM_M_FAN_AS_IS;
     /* Mesa converts a triangle strip with adjacency between conventions by naming vertices
        past the draw's ends: not done, the strip passes through only as it is */
     if (kind < 0 || (kind == PRIM_M_TRIANGLE_STRIP_ADJ && desc->guest_provoking != desc->host_provoking))
@@ -229,16 +240,30 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
         return VFETCH_ENOMEM;
     memset(plan, 0, sizeof *plan);
     plan->desc = *desc;
+    if (desc->narrowest && desc->index_type == VFETCH_INDEX_U32) {
+        /* the 16-bit twin each draw tries first */
+        struct vfetch_prim_desc narrow = *desc;
+        narrow.index_type = VFETCH_INDEX_U16;
+        narrow.narrowest = 0;
+        const int err = vfetch_prim_compile(&narrow, &plan->narrow);
+        if (err) {
+            free(plan);
+            return err;
+        }
+    }
     plan->mode = (struct prim_mode){
         .kind = (enum prim_kind)kind,
         /* Mesa's lists take no restart; expansion changes GX's lines and points only */
         .restart = desc->restart != 0 && !mesa,
         .expand = desc->expand_lines_points != 0 && kind >= PRIM_LINES && !mesa,
         .wide = desc->index_type == VFETCH_INDEX_U32,
-        .pv_in_last = mesa && desc->guest_provoking == VFETCH_PROVOKING_LAST,
-        .pv_out_last = mesa && desc->host_provoking == VFETCH_PROVOKING_LAST,
+        .pv_in_last = mesa && !yuzu && desc->guest_provoking == VFETCH_PROVOKING_LAST,
+        .pv_out_last = mesa && !yuzu && desc->host_provoking == VFETCH_PROVOKING_LAST,
+        .drop = desc->drop_incomplete != 0 && !mesa,
+        .yuzu = yuzu,
     };
     plan->topology = topology_of(&plan->mode);
+    plan->index_bytes = plan->mode.wide ? 4 : 2;
     vfetch_prim_program(&plan->mode, &plan->program);
     if (desc->guest_index_bytes)
         guest_of(plan, desc);
@@ -263,6 +288,8 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
 
 void vfetch_prim_plan_free(vfetch_prim_plan *plan)
 {
+    if (plan)
+        free(plan->narrow);
     free(plan);
 }
 
@@ -292,7 +319,7 @@ static inline size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64
     const uint64_t b = base, c = count;
     switch (m->kind) {
     case PRIM_QUADS:
-        if (c % 4 == 3) {
+        if (c % 4 == 3 && !m->drop) {
             v[n++] = b + c - 3;
             v[n++] = b + c - 2;
             v[n++] = b + c - 1;
@@ -302,7 +329,8 @@ static inline size_t prim_tail(const struct prim_mode *m, uint32_t count, uint64
         break;
     case PRIM_TRIANGLE_STRIP:
         if (m->restart) {
-            v[n++] = restart_index;
+            if (!m->drop || c >= 3)
+                v[n++] = restart_index;
         } else if (c >= 3 && (c - 2) % 2) {
             const uint64_t k = b + 2 * groups;
             v[n++] = k;
@@ -378,9 +406,9 @@ static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
         return (int64_t)vfetch_prim_mesa_trim(m->kind, count) - 1;
     const int64_t n = count;
     switch (m->kind) {
-    case PRIM_QUADS: return n % 4 == 3 ? n - 1 : 4 * (n / 4) - 1;
+    case PRIM_QUADS: return n % 4 == 3 && !m->drop ? n - 1 : 4 * (n / 4) - 1;
     case PRIM_TRIANGLES: return 3 * (n / 3) - 1;
-    case PRIM_TRIANGLE_STRIP: return m->restart || n >= 3 ? n - 1 : -1;
+    case PRIM_TRIANGLE_STRIP: return n >= 3 || (m->restart && !m->drop) ? n - 1 : -1;
     case PRIM_TRIANGLE_FAN: return n >= 3 ? n - 1 : -1;
     case PRIM_LINES: return 2 * (n / 2) - 1;
     case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : -1;
@@ -402,7 +430,7 @@ static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_pr
         return 1;
     const uint64_t groups = n >= plan->group_min ? (uint64_t)(n - plan->group_off) * plan->group_magic >> 33 : 0;
     const uint64_t body = groups * plan->program.per_group, total = body + plan->restart_tail;
-    const size_t width = plan->mode.wide ? 4 : 2;
+    const size_t width = plan->index_bytes;
     if (!groups || !p->out || ((uintptr_t)p->out & (width - 1)) || total > p->out_capacity)
         return 1;
     const uint64_t last = plan->group_vertices ? groups * plan->group_vertices - 1 : n - 1;
@@ -422,8 +450,26 @@ static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_pr
             ((uint16_t *)p->out)[body] = (uint16_t)plan->restart_index;
     }
     if (result)
-        result->written = (size_t)total;
+        *result = (struct vfetch_prim_result){ .written = (size_t)total, .index_bytes = (uint32_t)width };
     return 0;
+}
+
+/* A narrowest plan: its 16-bit twin where the draw's indices fit it (the twin refuses the
+   rest with VFETCH_EPRIM_INDEX_RANGE, writing nothing), else the widest, which also reports
+   an `out` not aligned for it. */
+static __attribute__((noinline)) int run_narrowest(const vfetch_prim_plan *plan,
+                                                   const struct vfetch_prim_run_params *params,
+                         struct vfetch_prim_result *result)
+{
+    if (!((uintptr_t)params->out & 3)) {
+        const int err = vfetch_prim_run(plan->narrow, params, result);
+        if (err != VFETCH_EPRIM_INDEX_RANGE)
+            return err;
+    }
+    if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
+        return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
+                                 : run_general(plan, params, result);
+    return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
 }
 
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
@@ -431,11 +477,14 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
-    /* an index buffer's plan, or indices given to a plan without one (refused by run_general):
-       one test on the short way */
-    if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
+    /* a narrowest plan, an index buffer's, or indices given to a plan without one (refused by
+       run_general): one test on the short way */
+    if ((uintptr_t)plan->narrow | (uintptr_t)plan->guest.bytes | (uintptr_t)params->indices) {
+        if (plan->narrow)
+            return run_narrowest(plan, params, result);
         return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
                                  : run_general(plan, params, result);
+    }
     return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
 }
 
@@ -450,7 +499,7 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
     uint64_t tail[5];
     const size_t tail_n = prim_tail(m, count, groups, params->base_index, plan->restart_index, tail);
     const uint64_t body = groups * plan->program.per_group, total = body + tail_n;
-    const size_t width = m->wide ? 4 : 2;
+    const size_t width = plan->index_bytes;
     if ((total && (!params->out || ((uintptr_t)params->out & (width - 1)))) || params->indices)
         return VFETCH_EINVAL;
     if (sizeof(size_t) < 8 && total > SIZE_MAX / width) /* 32-bit hosts only */
@@ -485,6 +534,6 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
                 ((uint16_t *)params->out)[body + i] = (uint16_t)tail[i];
     }
     if (result)
-        result->written = (size_t)total;
+        *result = (struct vfetch_prim_result){ .written = (size_t)total, .index_bytes = (uint32_t)width };
     return VFETCH_OK;
 }

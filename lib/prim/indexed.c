@@ -19,7 +19,7 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
     const struct prim_guest *g = &plan->guest;
     const uint32_t count = params->count;
     const uint64_t bound = vfetch_prim_plan_count(plan, count);
-    const size_t width = m->wide ? 4 : 2;
+    const size_t width = plan->index_bytes;
     if ((bound && (!params->out || ((uintptr_t)params->out & (width - 1)))) ||
         (count && !params->indices))
         return VFETCH_EINVAL;
@@ -69,6 +69,7 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
         result->written = written;
         result->min_index = any ? lo : 1;
         result->max_index = any ? hi : 0;
+        result->index_bytes = (uint32_t)width;
     }
     return VFETCH_OK;
 }

@@ -40,6 +40,8 @@ enum prim_kind {
     PRIM_M_LINE_STRIP_ADJ,
     PRIM_M_TRIANGLES_ADJ,
     PRIM_M_TRIANGLE_STRIP_ADJ,
+    /* a fan the host draws (host_fans), passed through */
+    PRIM_M_FAN_AS_IS,
     PRIM_KINDS
 };
 
@@ -51,6 +53,8 @@ struct prim_mode {
     int wide;     /* 32-bit indices */
     int pv_in_last;  /* R300, Maxwell: the guest's provoking vertex is the last */
     int pv_out_last; /* R300, Maxwell: the host's */
+    int drop;        /* GX: incomplete primitives dropped, not drawn as Dolphin draws them */
+    int yuzu;        /* Maxwell: a quad strip in yuzu's order */
 };
 
 /** Mesa's trimming of a draw of `count` vertices to its whole primitives (u_trim_pipe_prim). */
@@ -63,6 +67,7 @@ static inline uint32_t vfetch_prim_mesa_trim(enum prim_kind kind, uint32_t count
     case PRIM_M_TRIANGLES: return count - count % 3;
     case PRIM_M_TRIANGLE_STRIP:
     case PRIM_M_TRIANGLE_FAN:
+    case PRIM_M_FAN_AS_IS:
     case PRIM_M_POLYGON: return count < 3 ? 0 : count;
     case PRIM_M_QUADS: return count - count % 4;
     case PRIM_M_QUAD_STRIP: return count < 4 ? 0 : count - count % 2;
@@ -135,7 +140,8 @@ static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t co
     switch (m->kind) {
     case PRIM_QUADS: return n / 4;
     case PRIM_TRIANGLES: return n / 3;
-    case PRIM_TRIANGLE_STRIP: return m->restart ? n : n >= 3 ? (n - 2) / 2 : 0;
+    case PRIM_TRIANGLE_STRIP:
+        return m->restart ? (m->drop && n < 3 ? 0 : n) : n >= 3 ? (n - 2) / 2 : 0;
     case PRIM_TRIANGLE_FAN: return n < 3 ? 0 : m->restart ? (n - 2) / 3 : n - 2;
     case PRIM_LINES: return n / 2;
     case PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
@@ -159,7 +165,8 @@ static inline uint64_t vfetch_prim_groups(const struct prim_mode *m, uint32_t co
     case PRIM_M_LINE_STRIP_ADJ: /* as it is, or a list of its segments */
         return m->pv_in_last == m->pv_out_last ? t : t ? t - 3 : 0;
     case PRIM_M_TRIANGLES_ADJ: return t / 6;
-    case PRIM_M_TRIANGLE_STRIP_ADJ: return t; /* as it is */
+    case PRIM_M_TRIANGLE_STRIP_ADJ: /* as it is */
+    case PRIM_M_FAN_AS_IS: return t;
     default: return 0;
     }
 }
@@ -229,6 +236,8 @@ void vfetch_prim_dsp_init(struct vfetch_prim_dsp *dsp, unsigned allowed);
 
 struct vfetch_prim_plan {
     struct vfetch_prim_desc desc;
+    /* A narrowest plan: its 16-bit twin, tried first (the rest of this plan is the widest's) */
+    struct vfetch_prim_plan *narrow;
     struct prim_mode mode;
     struct prim_program program;
     enum vfetch_prim_topology topology;
@@ -244,6 +253,7 @@ struct vfetch_prim_plan {
     uint64_t group_magic;
     uint8_t restart_tail, tail_varies;
     uint32_t limit; /* the highest index the width allows (below the restart index) */
+    uint32_t index_bytes; /* 2 or 4 */
     const char *level;
     /* A guest index buffer (guest.bytes nonzero): its format; range mode; `identity`: the
        program writes vertex k as index k (lists whose provoking vertices agree, points,

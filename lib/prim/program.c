@@ -81,6 +81,13 @@ static void mesa_program(const struct prim_mode *m, struct prim_program *p)
         /* the quad's corners, then two triangles of them as ref.c's put_quad_tris */
         const int32_t adv = m->kind == PRIM_M_QUADS ? 4 : 2;
         int32_t q[4] = { 0, 1, 2, 3 };
+        if (m->kind == PRIM_M_QUAD_STRIP && m->yuzu) { /* (c0 c3 c1) (c0 c2 c3) */
+            static const int32_t yuzu[6] = { 0, 3, 1, 0, 2, 3 };
+            n = 6;
+            for (int j = 0; j < 6; j++)
+                start[j] = yuzu[j], step[j] = 2;
+            break;
+        }
         if (m->kind == PRIM_M_QUAD_STRIP) {
             static const int32_t last[4] = { 2, 0, 1, 3 }, first[4] = { 0, 1, 3, 2 };
             memcpy(q, m->pv_in_last ? last : first, sizeof q);
@@ -115,6 +122,7 @@ static void mesa_program(const struct prim_mode *m, struct prim_program *p)
         }
         break;
     case PRIM_M_TRIANGLE_STRIP_ADJ:
+    case PRIM_M_FAN_AS_IS:
         n = 1, step[0] = 1;
         break;
     default: break;

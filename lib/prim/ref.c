@@ -159,7 +159,11 @@ static size_t mesa_ref(struct sink *sink, const struct prim_mode *m, uint32_t co
         break;
     case PRIM_M_QUAD_STRIP:
         for (uint64_t i = 0; i + 4 <= n; i += 2) {
-            if (m->pv_in_last)
+            if (m->yuzu) { /* yuzu's: (c0 c3 c1) (c0 c2 c3), whatever the provoking vertex */
+                static const uint64_t order[6] = { 0, 3, 1, 0, 2, 3 };
+                for (int j = 0; j < 6; j++)
+                    put(&s, b + i + order[j]);
+            } else if (m->pv_in_last)
                 put_quad_tris(&s, m, b + i + 2, b + i, b + i + 1, b + i + 3);
             else
                 put_quad_tris(&s, m, b + i, b + i + 1, b + i + 3, b + i + 2);
@@ -183,6 +187,7 @@ static size_t mesa_ref(struct sink *sink, const struct prim_mode *m, uint32_t co
                 put(&s, b + i + (m->pv_in_last == m->pv_out_last ? j : (j + 4) % 6));
         break;
     case PRIM_M_TRIANGLE_STRIP_ADJ: /* as it is (the plan refuses differing conventions) */
+    case PRIM_M_FAN_AS_IS:
         for (uint64_t i = 0; i < n; i++)
             put(&s, b + i);
         break;
@@ -219,7 +224,7 @@ size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
                 put(&s, q + 3);
             }
         }
-        if (n % 4 == 3) {
+        if (n % 4 == 3 && !m->drop) {
             put(&s, b + n - 3);
             put(&s, b + n - 2);
             put(&s, b + n - 1);
@@ -237,7 +242,10 @@ size_t vfetch_prim_ref(const struct prim_mode *m, uint32_t count, uint32_t base,
         }
         break;
     case PRIM_TRIANGLE_STRIP:
-        if (m->restart) { /* the vertices as they are, then the restart index, whatever n */
+        if (m->restart) { /* the vertices as they are, then the restart index, whatever n
+                             (unless incomplete ones are dropped) */
+            if (m->drop && n < 3)
+                break;
             for (uint64_t i = 0; i < n; i++)
                 put(&s, b + i);
             put(&s, r);

@@ -7,7 +7,10 @@
  * other count, starting right after one), so that a kernel writing one index too many crashes.
  * Every other draw again with room to spare: the same indices, nothing written past them.
  * The same draws with one index less of room must be VFETCH_ESHORT_OUTPUT with nothing written,
- * and with the base one higher than the width allows VFETCH_EPRIM_INDEX_RANGE.
+ * and with the base one higher than the width allows VFETCH_EPRIM_INDEX_RANGE. The options
+ * too: GX's incomplete primitives dropped, R300's fans passed to the host, Maxwell's quads,
+ * quad strips, fans and polygons in yuzu's orders with host fans; and each 32-bit plan made the
+ * narrowest, drawn at base 0, the highest base its 16 bits hold and the next (16 bits, 16, 32).
  * Replay: test_checkasm --kernel prim --seed N [--isa LEVEL].
  */
 #include <stdio.h>
@@ -25,11 +28,25 @@ static const uint32_t r300_primitives[] = {
     VFETCH_R300_POLYGON,
 };
 
-/* Maxwell's own: the adjacency primitives (its other ten are R300's, tests/prim) */
+/* Maxwell's own: the adjacency primitives (its other ten are R300's, tests/prim), and the four
+   yuzu's orders change (run with them only) */
 static const uint32_t maxwell_primitives[] = {
     VFETCH_MAXWELL_LINES_ADJACENCY, VFETCH_MAXWELL_LINE_STRIP_ADJACENCY,
     VFETCH_MAXWELL_TRIANGLES_ADJACENCY, VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY,
+    VFETCH_MAXWELL_QUADS, VFETCH_MAXWELL_QUAD_STRIP, VFETCH_MAXWELL_TRIANGLE_FAN,
+    VFETCH_MAXWELL_POLYGON,
 };
+
+/* Whether opts bit 3 (the front-end's extra option) changes the primitive, and whether the
+   primitive runs without it. */
+static bool extra_option_applies(uint32_t frontend, uint32_t prim)
+{
+    if (frontend == VFETCH_PRIM_GX) /* drop_incomplete */
+        return prim == VFETCH_GX_QUADS || prim == VFETCH_GX_QUADS_2 || prim == VFETCH_GX_TRIANGLE_STRIP;
+    if (frontend == VFETCH_PRIM_R300) /* host_fans */
+        return prim == VFETCH_R300_TRIANGLE_FAN;
+    return prim < VFETCH_MAXWELL_LINES_ADJACENCY; /* yuzu_orders and host_fans */
+}
 
 static const uint32_t gx_primitives[] = {
     VFETCH_GX_QUADS,     VFETCH_GX_QUADS_2, VFETCH_GX_TRIANGLES,  VFETCH_GX_TRIANGLE_STRIP,
@@ -63,6 +80,49 @@ static int64_t highest_base(const struct prim_mode *m, int64_t highest)
 }
 
 static unsigned mismatches;
+
+/* A 32-bit plan made the narrowest: at base 0, at the highest base whose indices 16 bits hold
+   and at the next, each draw at the width it should take, against the reference at that width. */
+static void check_narrowest(struct vfetch_prim_desc d, const struct prim_mode *m, const char *level,
+                            uint32_t count, void *want)
+{
+    d.narrowest = 1;
+    vfetch_prim_plan *plan;
+    if (vfetch_prim_compile(&d, &plan) != VFETCH_OK) {
+        test_failures++;
+        return;
+    }
+    struct prim_mode narrow = *m;
+    narrow.wide = 0;
+    const int64_t highest = highest_index(m, count, want);
+    const int64_t h16 = highest_base(&narrow, highest), h32 = highest_base(m, highest);
+    const int64_t bases[3] = { 0, h16, h16 + 1 };
+    for (unsigned b = 0; b < 3; b++) {
+        if (bases[b] < 0 || bases[b] > h32 || (b && h16 >= UINT32_MAX))
+            continue;
+        const uint32_t base = (uint32_t)bases[b];
+        struct prim_mode at = *m;
+        at.wide = bases[b] > h16;
+        const size_t width = at.wide ? 4 : 2, n = vfetch_prim_ref(&at, count, base, want);
+        uint8_t *alloc;
+        uint8_t *out = place(n * 4 + 4, 0, 0, &alloc); /* room for the widest */
+        memset(out, 0x5a, n * 4 + 4);
+        struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = out, .out_capacity = n };
+        struct vfetch_prim_result r = { .written = 12345 };
+        test_checks++;
+        const int err = vfetch_prim_run(plan, &p, &r);
+        if (err || r.written != n || r.index_bytes != width || memcmp(out, want, n * width) ||
+            out[n * width] != 0x5a) {
+            if (mismatches++ < 10)
+                printf("  prim %s 0x%02x narrowest: %u vertices at base %u: %s, %zu written of "
+                       "%zu, %u-byte indices of %zu\n", level, d.primitive, count, base,
+                       vfetch_strerror(err), r.written, n, r.index_bytes, width);
+            test_failures++;
+        }
+        guard_free(alloc);
+    }
+    vfetch_prim_plan_free(plan);
+}
 
 /* One draw through the plan, against the reference, on a guarded output of exactly its
    indices. */
@@ -191,9 +251,10 @@ void check_prim(void)
         const size_t num_r300 = sizeof r300_primitives / sizeof r300_primitives[0];
         const size_t num_maxwell = sizeof maxwell_primitives / sizeof maxwell_primitives[0];
         for (size_t pi = 0; pi < num_gx + num_r300 + num_maxwell; pi++)
-            for (unsigned opts = 0; opts < 8; opts++) {
-                /* GX: restart, expansion, width; R300, Maxwell: the guest's and the host's
-                   provoking vertex, width */
+            for (unsigned opts = 0; opts < 16; opts++) {
+                /* GX: restart, expansion, width, drop_incomplete; R300, Maxwell: the guest's
+                   and the host's provoking vertex, width, host_fans (Maxwell: and yuzu's
+                   orders) */
                 const int r300 = pi >= num_gx, maxwell = pi >= num_gx + num_r300;
                 struct vfetch_prim_desc d;
                 vfetch_prim_desc_init(&d);
@@ -209,6 +270,12 @@ void check_prim(void)
                     d.expand_lines_points = (uint8_t)(opts >> 1 & 1);
                 }
                 d.index_type = opts & 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                const bool applies = extra_option_applies(d.frontend, d.primitive);
+                if ((opts & 8) && !applies)
+                    continue;
+                if (maxwell && applies && !(opts & 8))
+                    continue; /* (R300's twins) */
+                d.drop_incomplete = d.host_fans = d.yuzu_orders = (uint8_t)(opts >> 3 & 1);
                 vfetch_prim_plan *plan;
                 const int refused = d.primitive == VFETCH_MAXWELL_TRIANGLE_STRIP_ADJACENCY && maxwell &&
                                     d.guest_provoking != d.host_provoking;
@@ -236,14 +303,18 @@ void check_prim(void)
                     }
                     if (n <= 64 && hi < UINT32_MAX)
                         check_range(plan, m, d.primitive, n, hi + 1);
+                    if (m->wide && (n <= 64 || count > top_count))
+                        check_narrowest(d, m, level, n, want);
                 }
                 vfetch_prim_plan_free(plan);
             }
     }
     vfetch_set_cpu_mask(mask);
     free(want);
-    printf("  prim: %u draws (8 GX primitives x restart x expansion, 10 R300 primitives and 4 "
-           "Maxwell adjacency primitives x provoking vertex in x out, 16/32 bits, counts 0-%u and up to 65,534, three bases, at "
-           "%u levels and the reference) against the reference%s\n", draws, top_count, num_levels,
+    printf("  prim: %u draws (8 GX primitives x restart x expansion x dropping, 10 R300 "
+           "primitives x host fans and 4 Maxwell adjacency primitives and 4 in yuzu's orders x "
+           "provoking vertex in x out, 16/32 bits and the narrowest, counts 0-%u and up to "
+           "65,534, three bases, at %u levels and the reference) against the reference%s\n",
+           draws, top_count, num_levels,
            test_failures == before ? "" : "  FAILED");
 }

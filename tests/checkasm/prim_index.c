@@ -7,7 +7,9 @@
  * output, a random provoking pair; counts 0-48 and three larger ones; entries random below a
  * random bound, restart entries sprinkled; base 0 or random. The entries end at a PROT_NONE page,
  * the output too (exactly vfetch_prim_index_count long); what a draw does not write must keep its
- * canary, and an error write nothing. The kernels: every count 0-80 and every entry format,
+ * canary, and an error write nothing. Then the options: every plan again with host fans, yuzu's
+ * orders (Maxwell's quads, quad strips, fans and polygons join) and the narrowest width (32-bit
+ * plans: each draw at the width it should take). The kernels: every count 0-80 and every entry format,
  * output width and restart, entries and output each against a guard page.
  * Replay: test_checkasm --kernel prim-index --seed N [--isa LEVEL].
  */
@@ -20,7 +22,7 @@
 #include "vfetch/prim.h"
 
 static const uint32_t r300_primitives[] = { 1, 2, 3, 4, 5, 6, 12, 13, 14, 15 };
-static const uint32_t maxwell_adjacency[] = { 0xA, 0xB, 0xC, 0xD };
+static const uint32_t maxwell_own[] = { 0xA, 0xB, 0xC, 0xD, 6, 7, 8, 9 }; /* (6-9: yuzu's) */
 
 static unsigned reports;
 
@@ -44,20 +46,23 @@ static void run_indexed_case(const vfetch_prim_plan *plan, const char *level, ui
                              uint32_t count, uint32_t base, uint32_t bound, void *want)
 {
     const struct prim_guest *g = &plan->guest;
-    const struct prim_mode *m = &plan->mode;
-    const size_t width = m->wide ? 4 : 2;
     uint8_t *in_alloc, *out_alloc;
     uint8_t *in = place((size_t)count * g->bytes, count % 2, 0, &in_alloc);
     fill_entries(in, count, g, bound);
     const size_t cap = vfetch_prim_index_count(plan, count);
-    uint8_t *out = place(cap * width, count % 3 == 0, 0, &out_alloc);
-    memset(out, 0x5a, cap * width);
+    const size_t room = cap * (plan->mode.wide ? 4 : 2);
+    uint8_t *out = place(room, count % 3 == 0, 0, &out_alloc);
+    memset(out, 0x5a, room);
 
-    /* the expected result */
+    /* the expected result: a narrowest plan's draws at 16 bits where they fit them */
     uint32_t lo, hi;
     vfetch_prim_scan_ref(in, count, g, &lo, &hi);
     const int any = lo <= hi;
     const uint32_t sub = plan->range && any ? lo : 0;
+    if (plan->narrow && (!any || (uint64_t)base + (hi - sub) <= 0xffffu - (plan->pass_restart ? 1u : 0u)))
+        plan = plan->narrow;
+    const struct prim_mode *m = &plan->mode;
+    const size_t width = m->wide ? 4 : 2;
     const uint64_t limit = (m->wide ? 0xffffffffu : 0xffffu) - (plan->pass_restart ? 1u : 0u);
     int want_err = any && (uint64_t)base + (hi - sub) > limit ? VFETCH_EPRIM_INDEX_RANGE : 0;
     size_t n = 0;
@@ -76,13 +81,14 @@ static void run_indexed_case(const vfetch_prim_plan *plan, const char *level, ui
     struct vfetch_prim_result r = { .written = 12345 };
     test_checks++;
     const int err = vfetch_prim_run(plan, &p, &r);
-    size_t kept = n * width;
-    while (kept < cap * width && out[kept] == 0x5a)
+    size_t kept = err ? 0 : n * width;
+    while (kept < room && out[kept] == 0x5a)
         kept++;
     const int ok = err == want_err &&
-                   (err ? kept == cap * width && r.written == 12345
-                        : r.written == n && !memcmp(out, want, n * width) && kept == cap * width &&
-                              r.min_index == (any ? lo : 1) && r.max_index == (any ? hi : 0));
+                   (err ? kept == room && r.written == 12345
+                        : r.written == n && !memcmp(out, want, n * width) && kept == room &&
+                              r.index_bytes == width && r.min_index == (any ? lo : 1) &&
+                              r.max_index == (any ? hi : 0));
     if (!ok) {
         if (reports++ < 10)
             printf("  prim-index %s 0x%02x u%u%s restart %d range %d pv %d->%d %u-bit: %u entries "
@@ -190,13 +196,17 @@ void check_prim_index(void)
             vfetch_prim_dsp_init(&dsp, level_mask(l - 1));
             check_kernels_at(&dsp, level);
         }
-        for (unsigned pi = 0; pi < 14; pi++)
-            for (unsigned f = 0; f < 3 * 2 * 2 * 2 * 2; f++) {
+        for (unsigned pi = 0; pi < 18; pi++)
+            for (unsigned f = 0; f < 3 * 2 * 2 * 2 * 2 * 2; f++) {
+                const int options = f / 48; /* host fans, yuzu's orders, the narrowest */
+                if (pi >= 14 && !options)
+                    continue; /* (R300's twins) */
                 static const uint8_t sizes[3] = { 1, 2, 4 };
                 struct vfetch_prim_desc d;
                 vfetch_prim_desc_init(&d);
                 d.frontend = pi < 10 ? VFETCH_PRIM_R300 : VFETCH_PRIM_MAXWELL;
-                d.primitive = pi < 10 ? r300_primitives[pi] : maxwell_adjacency[pi - 10];
+                d.primitive = pi < 10 ? r300_primitives[pi] : maxwell_own[pi - 10];
+                d.host_fans = d.yuzu_orders = d.narrowest = (uint8_t)options;
                 d.guest_index_bytes = sizes[f % 3];
                 d.guest_big_endian = (uint8_t)((f / 3) % 2);
                 d.guest_restart = (uint8_t)((f / 6) % 2);
@@ -227,7 +237,8 @@ void check_prim_index(void)
     vfetch_set_cpu_mask(mask);
     free(want);
     printf("  prim-index: %u draws (10 R300 and 4 Maxwell adjacency primitives x u8/u16/u32 x byte "
-           "order x restart x range x 16/32 bits, counts 0-48 and three to 8,100, at %u levels and "
+           "order x restart x range x 16/32 bits x the options, 4 more of Maxwell's in yuzu's "
+           "orders, counts 0-48 and three to 8,100, at %u levels and "
            "the reference) and the scan and convert kernels against the reference%s\n", draws,
            num_levels, test_failures == before ? "" : "  FAILED");
 }

@@ -5,7 +5,8 @@
  * (mostly one of the front-end's values), restart, line/point expansion,
  * the index width (now and then out of range), the vertex count (mostly small, sometimes up to
  * 2^20), the base index (0, small, or near the width's limit), the output's room (exact, one
- * short, with slack, none) and its address (at a guard page, misaligned, NULL). Checked:
+ * short, with slack, none) and its address (at a guard page, misaligned, NULL), and the options
+ * (the narrowest width, host fans, GX's incomplete primitives dropped, yuzu's orders). Checked:
  *
  *   - compile succeeds exactly for the front-end's primitives (GX's eight, R300's ten, Maxwell's
  *     0..0xD but a triangle strip with adjacency between differing provoking conventions) and a
@@ -77,19 +78,24 @@ static uint64_t model_count_adjacency(uint32_t prim, int same, uint64_t n, int64
 
 /* The model: indices of a draw (docs/prim.md), and the highest vertex its indices name (-1:
    none). */
-static uint64_t model_count(uint32_t prim, int restart, int expand, uint64_t n, int64_t *last)
+static uint64_t model_count(uint32_t prim, int restart, int expand, int drop, uint64_t n,
+                            int64_t *last)
 {
     const uint64_t t = n >= 3 ? n - 2 : 0;
     expand = expand && prim >= 0xA8;
     switch (prim) {
     case 0x80:
-    case 0x88:
-        *last = n % 4 == 3 ? (int64_t)n - 1 : (int64_t)(4 * (n / 4)) - 1;
-        return (restart ? 5 : 6) * (n / 4) + (n % 4 == 3 ? (restart ? 4 : 3) : 0);
+    case 0x88: { /* three vertices left: a triangle, unless dropped */
+        const int left = n % 4 == 3 && !drop;
+        *last = left ? (int64_t)n - 1 : (int64_t)(4 * (n / 4)) - 1;
+        return (restart ? 5 : 6) * (n / 4) + (left ? (restart ? 4 : 3) : 0);
+    }
     case 0x90:
         *last = (int64_t)(3 * (n / 3)) - 1;
         return (restart ? 4 : 3) * (n / 3);
-    case 0x98:
+    case 0x98: /* (with restart, Dolphin writes a strip below three vertices unless dropped) */
+        if (drop && n < 3)
+            restart = 0;
         *last = restart || n >= 3 ? (int64_t)n - 1 : -1;
         return restart ? n + 1 : 3 * t;
     case 0xA0: {
@@ -140,7 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint32_t base = base_pick < 128 ? raw_base % 1000
                           : base_pick < 192 ? limit - raw_base % 70000u /* near the limit */
                                             : raw_base;
-    const uint8_t room = fuzz_u8(&in), where = fuzz_u8(&in);
+    const uint8_t room = fuzz_u8(&in), where = fuzz_u8(&in), more = fuzz_u8(&in);
+    const int narrowest = more & 1, host_fans = more >> 1 & 1, drop = more >> 2 & 1,
+              yuzu = more >> 3 & 1;
 
     struct vfetch_prim_desc d;
     vfetch_prim_desc_init(&d);
@@ -148,6 +156,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.restart = (uint8_t)restart;
     d.expand_lines_points = (uint8_t)expand;
     d.index_type = type;
+    d.narrowest = (uint8_t)narrowest;
+    d.host_fans = (uint8_t)host_fans;
+    d.drop_incomplete = (uint8_t)drop;
+    d.yuzu_orders = (uint8_t)yuzu;
     if (r300) {
         d.frontend = maxwell ? VFETCH_PRIM_MAXWELL : VFETCH_PRIM_R300;
         d.restart = (uint8_t)(flags & 1); /* ignored */
@@ -176,9 +188,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_use_best_levels();
 
     int64_t last;
-    const uint64_t total = adjacency ? model_count_adjacency(prim, same_pv, count, &last)
-                           : r300    ? model_count_r300(model_prim, count, &last)
-                                : model_count(prim, restart, expand, count, &last);
+    /* a fan the host draws passes through (where it provokes as the guest's, or in yuzu's
+       orders, which also draw a Maxwell polygon so) */
+    const int fan_as_is = r300 && host_fans &&
+                          ((model_prim == 5 && (same_pv || (maxwell && yuzu))) ||
+                           (maxwell && yuzu && prim == 9));
+    const uint64_t total = adjacency   ? model_count_adjacency(prim, same_pv, count, &last)
+                           : fan_as_is ? (last = count < 3 ? -1 : (int64_t)count - 1, (uint64_t)last + 1)
+                           : r300      ? model_count_r300(model_prim, count, &last)
+                                       : model_count(prim, restart, expand, drop, count, &last);
     FUZZ_REQUIRE(vfetch_prim_index_count(plan, count) == total, "index count of %u: %zu, model %llu",
                  count, vfetch_prim_index_count(plan, count), (unsigned long long)total);
     const size_t w = type == VFETCH_INDEX_U32 ? 4 : 2;
@@ -207,6 +225,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         want = VFETCH_EPRIM_INDEX_RANGE;
     else if (total > capacity)
         want = VFETCH_ESHORT_OUTPUT;
+    /* the width written: 16 bits where a narrowest draw fits them */
+    const size_t w_out = narrowest && w == 4 && !misaligned &&
+                                 (last < 0 || highest < 0xffffu + (restart ? 0u : 1u))
+                             ? 2 : w;
 
     struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = out, .out_capacity = capacity };
     struct vfetch_prim_result r = { .written = 12345 }, rr = { .written = 12345 };
@@ -222,9 +244,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_REQUIRE(r.written == total && rr.written == total, "written %zu, model %llu",
                      r.written, (unsigned long long)total);
+        FUZZ_REQUIRE(r.index_bytes == w_out && rr.index_bytes == w_out,
+                     "%u-byte indices, the reference %u, model %zu", r.index_bytes,
+                     rr.index_bytes, w_out);
+        FUZZ_REQUIRE(r.min_index == 0 && r.max_index == 0, "a range without an index buffer");
         fuzz_require_same(buf, got, bytes, "the level", "the reference");
         fuzz_require_canary(buf, 0, bytes - capacity * w, "before the output");
-        fuzz_require_canary(buf, bytes - capacity * w + total * w, bytes, "after the indices");
+        fuzz_require_canary(buf, bytes - capacity * w + total * w_out, bytes, "after the indices");
     }
     vfetch_prim_plan_free(plan);
     vfetch_prim_plan_free(ref);

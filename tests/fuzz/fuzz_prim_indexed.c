@@ -7,7 +7,7 @@
  * bound the input picks, restart entries where the input puts them), the indices' size (exact,
  * a byte short, none and NULL), the base index (0, small, near the limit, any) and the output's
  * room (vfetch_prim_index_count, one short, slack) and address (at a guard page, misaligned,
- * NULL). Checked:
+ * NULL), and the options (the narrowest width, host fans, yuzu's orders). Checked:
  *
  *   - compile succeeds exactly for the front-end's primitives and 1, 2 or 4-byte entries;
  *   - run returns what a model of the header's checks says, in its order (EINVAL,
@@ -57,6 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.guest_restart_index = restart_index;
     d.range = (uint8_t)range;
     d.index_type = type;
+    const int narrowest = flags >> 4 & 1, host_fans = flags >> 5 & 1, yuzu = flags >> 6 & 1;
+    d.narrowest = (uint8_t)narrowest;
+    d.host_fans = (uint8_t)host_fans;
+    d.yuzu_orders = (uint8_t)yuzu;
     const int same_pv = d.guest_provoking == d.host_provoking;
     int valid = maxwell ? prim <= 0xD && (prim != 0xD || same_pv) : 0;
     for (unsigned i = 0; i < 10 && !maxwell; i++)
@@ -76,7 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(vfetch_prim_compile(&d, &ref) == VFETCH_OK, "the reference plan");
     fuzz_use_best_levels();
     /* a strip with adjacency drawn as it is keeps its restart entries as the host's */
-    const int pass_restart = maxwell && restart && ((prim == 0xB && same_pv) || prim == 0xD);
+    const int fan = maxwell ? prim == 6 : prim == 5;
+    const int fan_as_is = host_fans && ((fan && (same_pv || (maxwell && yuzu))) ||
+                                        (maxwell && yuzu && prim == 9));
+    const int pass_restart = restart && ((maxwell && ((prim == 0xB && same_pv) || prim == 0xD)) ||
+                                         fan_as_is);
 
     /* the entries */
     const uint8_t count_pick = fuzz_u8(&in);
@@ -143,6 +151,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         want = VFETCH_ESHORT_OUTPUT;
     else if (any && top > limit - (pass_restart ? 1u : 0u))
         want = VFETCH_EPRIM_INDEX_RANGE;
+    /* the width written: 16 bits where a narrowest draw fits them */
+    const size_t w_out = narrowest && w == 4 && !misaligned &&
+                                 (!any || top <= 0xffffu - (pass_restart ? 1u : 0u))
+                             ? 2 : w;
 
     struct vfetch_prim_run_params p = { .count = count, .base_index = base, .out = out,
                                         .out_capacity = capacity,
@@ -165,9 +177,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(r.min_index == (any ? lo : 1) && r.max_index == (any ? hi : 0) &&
                          rr.min_index == r.min_index && rr.max_index == r.max_index,
                      "range %u..%u, model %u..%u", r.min_index, r.max_index, lo, hi);
+        FUZZ_REQUIRE(r.index_bytes == w_out && rr.index_bytes == w_out,
+                     "%u-byte indices, the reference %u, model %zu", r.index_bytes,
+                     rr.index_bytes, w_out);
+        if (fan_as_is && !pass_restart)
+            FUZZ_REQUIRE(r.written == (count < 3 ? 0 : count), "a fan passed through: %zu of %u",
+                         r.written, count);
         fuzz_require_same(buf, got, out_bytes, "the level", "the reference");
         fuzz_require_canary(buf, 0, out_bytes - capacity * w, "before the output");
-        fuzz_require_canary(buf, out_bytes - capacity * w + r.written * w, out_bytes,
+        fuzz_require_canary(buf, out_bytes - capacity * w + r.written * w_out, out_bytes,
                             "after the indices");
     }
     vfetch_prim_plan_free(plan);

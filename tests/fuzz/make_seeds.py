@@ -545,12 +545,13 @@ def make_prim_seeds():
     Mesa's front-ends, bits 6-7 their provoking vertex in and out), count pick
     (< 200 itself, < 250 a u16 follows, else a u32 & 2^20 - 1), base pick (< 128 small, < 192
     near the limit, else raw) and the u32, room (< 128 exact, < 192 one short, < 240 slack,
-    else none), where (< 240 at the guard page, < 250 misaligned, else NULL)."""
+    else none), where (< 240 at the guard page, < 250 misaligned, else NULL), options (bit 0
+    the narrowest, 1 host fans, 2 incomplete primitives dropped, 3 yuzu's orders)."""
     t = "prim"
     clean(t)
 
     def case(prim=0, flags=0, count=7, base_pick=0, base=0, room=0, where=0, level=0, raw=None,
-             raw_pick=240):
+             raw_pick=240, options=0):
         d = u8(level) + u8(prim if raw is None else raw_pick) + u8(flags)
         if raw is not None:
             d += u32(raw)
@@ -560,7 +561,7 @@ def make_prim_seeds():
             d += u8(200) + u16(count)
         else:
             d += u8(250) + u32(count)
-        return d + u8(base_pick) + u32(base) + u8(room) + u8(where)
+        return d + u8(base_pick) + u32(base) + u8(room) + u8(where) + u8(options)
 
     names = ["quads", "quads2", "triangles", "strip", "fan", "lines", "line-strip", "points"]
     for k, name in enumerate(names):
@@ -596,12 +597,23 @@ def make_prim_seeds():
         for pv, mode in ((0, "first-first"), (0x40, "last-first")):
             write(t, "maxwell-%s-%s" % (name, mode), case(prim=pick, flags=0x20 | pv, count=13, base=3))
     write(t, "maxwell-patches", case(raw=0xE, raw_pick=250, flags=0x20))
+    # the options
+    write(t, "narrowest-fits", case(prim=0, flags=3 << 2, count=8, base_pick=0, base=100, options=1))
+    write(t, "narrowest-past", case(prim=0, flags=1 | 3 << 2, count=8, base_pick=255, base=65530, options=1))
+    write(t, "narrowest-misaligned", case(prim=0, flags=3 << 2, count=8, where=245, options=1))
+    write(t, "drop-quads-7", case(prim=0, count=7, options=4))
+    write(t, "drop-strip-restart-2", case(prim=3, flags=1, count=2, options=4))
+    write(t, "r300-host-fans", case(prim=4, flags=0x20, count=9, options=2))
+    write(t, "r300-host-fans-pv", case(prim=4, flags=0x20 | 0x40, count=9, options=2))
+    for k, name in ((6, "fan"), (7, "quads"), (8, "quad-strip"), (9, "polygon")):
+        pick = next(p for p in range(240) if (p // 10) % 2 and p % 14 == k)
+        write(t, "maxwell-yuzu-%s" % name, case(prim=pick, flags=0x20 | 0x40, count=13, options=2 | 8))
 
 
 def make_prim_indexed_seeds():
     """fuzz_prim_indexed: level, primitive pick (< 250: R300's ten by pick % 10, Maxwell's by
     pick % 15; else a raw u32), flags (bit 0 Maxwell, bit 1 u32 output, bits 2-3 provoking in and
-    out), format (bits 0-2 the entry size 1, 2, 4, 1, 2, 4, 3, 8; bit 3 big-endian, bit 4
+    out, bit 4 the narrowest, 5 host fans, 6 yuzu's orders), format (bits 0-2 the entry size 1, 2, 4, 1, 2, 4, 3, 8; bit 3 big-endian, bit 4
     restart, bit 5 range, bits 6-7 the restart index: all ones, 0, 1, a u32), count pick (< 220
     itself, else a u16), bound pick (< 128: 1 + 3 pick, < 192: 65536, else none), restart rate,
     size pick (< 200 exact, < 240 a byte short, else NULL), base pick and its u32, room, where,
@@ -646,6 +658,12 @@ def make_prim_indexed_seeds():
     write(t, "restart-raw", case(prim=3, fmt=2 | 16 | 192, rate=90, restart_raw=5, bound_pick=3))
     write(t, "many-restart", case(prim=3, fmt=1 | 16, rate=255, count=40))
     write(t, "raw-primitive", case(raw=0x40, flags=1))
+    write(t, "narrowest-range", case(prim=3, flags=2 | 16, fmt=2 | 32, bound_pick=200))
+    write(t, "narrowest-wide", case(prim=3, flags=2 | 16, fmt=2, bound_pick=200))
+    write(t, "host-fans-restart", case(prim=4, flags=32, fmt=1 | 16, rate=80))
+    write(t, "maxwell-yuzu-fans-restart", case(prim=6, flags=1 | 4 | 32 | 64, fmt=1 | 16, rate=80))
+    write(t, "maxwell-yuzu-polygon", case(prim=9, flags=1 | 32 | 64, fmt=0))
+    write(t, "maxwell-yuzu-quad-strip", case(prim=8, flags=1 | 8 | 64, fmt=2))
 
 
 def main():

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "prim_draw.h"
 #include "testutil.h"
 #include "vfetch/prim.h"
 
@@ -456,41 +457,8 @@ static void test_maxwell_adjacency(void)
 static const char *draw_indexed(struct vfetch_prim_desc d, const uint32_t *entries, uint32_t n,
                                 uint32_t base, struct vfetch_prim_result *r_out)
 {
-    static char text[512];
-    uint8_t in[256];
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t b = 0; b < d.guest_index_bytes; b++)
-            in[i * d.guest_index_bytes + b] = (uint8_t)(entries[i] >> (d.guest_big_endian
-                                                                          ? 8 * (d.guest_index_bytes - 1 - b)
-                                                                          : 8 * b));
-    vfetch_prim_plan *plan = NULL;
-    CHECK_EQ(vfetch_prim_compile(&d, &plan), VFETCH_OK);
-    uint32_t out[64];
-    struct vfetch_prim_run_params p;
-    vfetch_prim_run_params_init(&p);
-    p.count = n;
-    p.base_index = base;
-    p.out = out;
-    p.out_capacity = 64;
-    p.indices = in;
-    p.indices_size = (size_t)n * d.guest_index_bytes;
-    struct vfetch_prim_result r = { 0 };
-    CHECK_EQ(vfetch_prim_run(plan, &p, &r), VFETCH_OK);
-    CHECK(r.written <= vfetch_prim_index_count(plan, n));
-    struct vfetch_prim_plan_info info;
-    vfetch_prim_plan_info(plan, &info);
-    const int wide = d.index_type == VFETCH_INDEX_U32;
-    size_t at = 0;
-    text[0] = '\0';
-    for (size_t i = 0; i < r.written && at < sizeof text - 12; i++) {
-        const uint32_t v = wide ? out[i] : ((uint16_t *)out)[i];
-        const int restart = info.restart_index && v == info.restart_index;
-        at += (size_t)snprintf(text + at, sizeof text - at, restart ? "%sR" : "%s%u", i ? " " : "", v);
-    }
-    if (r_out)
-        *r_out = r;
-    vfetch_prim_plan_free(plan);
-    return text;
+    static const uint32_t none[1] = { 0 };
+    return prim_draw(d, n ? entries : none, n, base, r_out);
 }
 
 static struct vfetch_prim_desc indexed_desc(enum vfetch_prim_frontend frontend, uint32_t primitive,
