@@ -183,6 +183,8 @@ static void shape_of(struct vfetch_prim_plan *plan)
     plan->limit = (m->wide ? 0xffffffffu : 0xffffu) - (m->restart ? 1u : 0u);
 }
 
+static void tiny_of(struct vfetch_prim_plan *plan);
+
 /* An index buffer's plan: its format, and how its draws are written (lib/prim/indexed.c). */
 static void guest_of(struct vfetch_prim_plan *plan, const struct vfetch_prim_desc *desc)
 {
@@ -282,6 +284,7 @@ int vfetch_prim_compile(const struct vfetch_prim_desc *desc, vfetch_prim_plan **
     if (plan->blocks)
         lay_out(&plan->program, plan->mode.wide ? plan->restart_index : (uint16_t)plan->restart_index,
                 plan->mode.wide, dsp.vec_bytes / (plan->mode.wide ? 4 : 2), &plan->vectors);
+    tiny_of(plan);
     *out_plan = plan;
     return VFETCH_OK;
 }
@@ -419,30 +422,117 @@ static int64_t last_vertex(const struct prim_mode *m, uint32_t count)
 static int run_general(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
                        struct vfetch_prim_result *result);
 
+/* The tiny way's table: each count below PRIM_TINY as the small kernel's first indices and the
+   tail the general way writes, kept where that is the reference's draw at base 0 (a draw is
+   affine in its base: the tiny way adds it; Mesa's strips from an odd base are not, and do
+   not take this way). */
+static void tiny_of(struct vfetch_prim_plan *plan)
+{
+    const struct prim_mode *m = &plan->mode;
+    const size_t width = plan->index_bytes;
+    const uint32_t r = plan->restart_index;
+    plan->odd_base = m->kind == PRIM_M_TRIANGLE_STRIP;
+    for (uint32_t c = 0; c < PRIM_TINY; c++) {
+        struct prim_tiny *t = &plan->tiny[c];
+        memset(t, 0, sizeof *t);
+        t->top = PRIM_TINY_NONE;
+        const int64_t last = last_vertex(m, c);
+        const uint64_t groups = vfetch_prim_groups(m, c), body = groups * plan->program.per_group;
+        if (!plan->small || plan->guest.bytes || last < 0 ||
+            body > (uint64_t)plan->vectors.lanes * plan->program.per_group)
+            continue;
+        uint64_t tail[5];
+        const size_t tail_n = prim_tail(m, c, groups, 0, r, tail);
+        uint8_t want[(6 * PRIM_TINY + 8) * 4], got[(6 * PRIM_TINY + 8) * 4];
+        if (vfetch_prim_ref(m, c, 0, want) != body + tail_n)
+            continue;
+        memcpy(got, plan->vectors.first, (size_t)body * width);
+        uint8_t takes = 0;
+        for (size_t i = 0; i < tail_n; i++) {
+            const uint32_t v = (uint32_t)tail[i];
+            takes |= (uint8_t)(!(r && v == r) << i);
+            t->tail[i] = v;
+            if (width == 4)
+                memcpy(got + (body + i) * 4, &v, 4);
+            else
+                memcpy(got + (body + i) * 2, &(uint16_t){ (uint16_t)v }, 2);
+        }
+        if (memcmp(got, want, (size_t)(body + tail_n) * width))
+            continue;
+        t->body = (uint16_t)body;
+        t->tail_n = (uint8_t)tail_n;
+        t->tail_takes = takes;
+        t->top = plan->program.scale * (uint64_t)last + plan->program.scale - 1;
+    }
+}
+
+/* A draw's result without a guest index buffer (its range 0 and 0), field by field: the
+   compiler merges the stores (a compound literal would zero the padding too). */
+static inline void set_result(struct vfetch_prim_result *result, size_t written, uint32_t index_bytes)
+{
+    result->written = written;
+    result->min_index = 0;
+    result->max_index = 0;
+    result->index_bytes = index_bytes;
+}
+
+/* The tiny way of a count with a tail: the tail, then the small kernel. Out of line, so that
+   the way itself is a leaf that ends in a kernel (no saved registers). */
+static __attribute__((noinline)) int tiny_with_tail(const vfetch_prim_plan *plan,
+                                                    const struct prim_tiny *t, uint32_t base,
+                                                    void *out)
+{
+    for (size_t i = 0; i < t->tail_n; i++) {
+        const uint32_t v = t->tail[i] + (t->tail_takes >> i & 1 ? base : 0);
+        if (plan->index_bytes == 4)
+            ((uint32_t *)out)[t->body + i] = v;
+        else
+            ((uint16_t *)out)[t->body + i] = (uint16_t)v;
+    }
+    return plan->small(&plan->vectors, base, t->body, plan->mode.wide, out);
+}
+
+/* The tiny way: a draw of fewer than PRIM_TINY vertices from its count's table entry, ending
+   in the small kernel; the general way where the entry has none or a check fails. */
+static inline int run_tiny(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *p,
+                           struct vfetch_prim_result *result)
+{
+    const struct prim_tiny *t = &plan->tiny[p->count];
+    void *out = p->out;
+    const size_t total = (size_t)t->body + t->tail_n;
+    const uint32_t scale = plan->program.scale;
+    if (!out || ((uintptr_t)out & (plan->index_bytes - 1)) || total > p->out_capacity ||
+        (uint64_t)p->base_index * scale + t->top > plan->limit || (p->base_index & plan->odd_base))
+        return run_general(plan, p, result);
+    const uint32_t base = scale * p->base_index;
+    if (result)
+        set_result(result, total, plan->index_bytes);
+    if (t->tail_n)
+        return tiny_with_tail(plan, t, base, out);
+    return plan->small(&plan->vectors, base, t->body, plan->mode.wide, out);
+}
+
 /* The short way: a draw with a kernel, no tail or the restart index alone (QUADS of a whole
-   number of quads), that passes every check. 1: not such a draw (the general way runs it and
-   reports). */
-static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *p,
+   number of quads), that passes every check, ending in the kernel; the general way runs the
+   rest (and reports). */
+static __attribute__((noinline)) int run_short(const vfetch_prim_plan *plan,
+                                               const struct vfetch_prim_run_params *p,
                             struct vfetch_prim_result *result)
 {
     const uint32_t n = p->count;
     if (!plan->blocks || (plan->tail_varies && (plan->mode.kind != PRIM_QUADS || (n & 3) == 3)))
-        return 1;
+        return run_general(plan, p, result);
     const uint64_t groups = n >= plan->group_min ? (uint64_t)(n - plan->group_off) * plan->group_magic >> 33 : 0;
     const uint64_t body = groups * plan->program.per_group, total = body + plan->restart_tail;
     const size_t width = plan->index_bytes;
     if (!groups || !p->out || ((uintptr_t)p->out & (width - 1)) || total > p->out_capacity)
-        return 1;
+        return run_general(plan, p, result);
     const uint64_t last = plan->group_vertices ? groups * plan->group_vertices - 1 : n - 1;
     const uint64_t highest = plan->program.scale * ((uint64_t)p->base_index + last) +
                              (plan->program.scale - 1);
     if (highest > plan->limit)
-        return 1;
+        return run_general(plan, p, result);
     const uint32_t base = plan->program.scale * p->base_index;
-    if (groups < plan->vectors.lanes)
-        plan->small(&plan->vectors, base, (size_t)body, plan->mode.wide, p->out);
-    else
-        plan->blocks(&plan->vectors, base, (size_t)groups, p->out);
     if (plan->restart_tail) {
         if (plan->mode.wide)
             ((uint32_t *)p->out)[body] = plan->restart_index;
@@ -450,8 +540,10 @@ static inline int run_short(const vfetch_prim_plan *plan, const struct vfetch_pr
             ((uint16_t *)p->out)[body] = (uint16_t)plan->restart_index;
     }
     if (result)
-        *result = (struct vfetch_prim_result){ .written = (size_t)total, .index_bytes = (uint32_t)width };
-    return 0;
+        set_result(result, (size_t)total, (uint32_t)width);
+    if (groups < plan->vectors.lanes)
+        return plan->small(&plan->vectors, base, (size_t)body, plan->mode.wide, p->out);
+    return plan->blocks(&plan->vectors, base, (size_t)groups, p->out);
 }
 
 /* A narrowest plan: its 16-bit twin where the draw's indices fit it (the twin refuses the
@@ -469,7 +561,7 @@ static __attribute__((noinline)) int run_narrowest(const vfetch_prim_plan *plan,
     if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
         return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
                                  : run_general(plan, params, result);
-    return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
+    return params->count < PRIM_TINY ? run_tiny(plan, params, result) : run_short(plan, params, result);
 }
 
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
@@ -485,7 +577,7 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
         return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
                                  : run_general(plan, params, result);
     }
-    return run_short(plan, params, result) ? run_general(plan, params, result) : VFETCH_OK;
+    return params->count < PRIM_TINY ? run_tiny(plan, params, result) : run_short(plan, params, result);
 }
 
 /* Every other draw: checked in order, then written (the tail by the C above). */
@@ -534,6 +626,6 @@ static __attribute__((noinline)) int run_general(const vfetch_prim_plan *plan,
                 ((uint16_t *)params->out)[body + i] = (uint16_t)tail[i];
     }
     if (result)
-        *result = (struct vfetch_prim_result){ .written = (size_t)total, .index_bytes = (uint32_t)width };
+        set_result(result, (size_t)total, (uint32_t)width);
     return VFETCH_OK;
 }

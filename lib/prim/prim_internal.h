@@ -191,13 +191,33 @@ struct prim_vectors {
 
 /** A level's kernels: groups 0 .. groups - 1 (whole blocks stored as they are, the last part
     of a block through a copy on the stack: nothing past them is written), `base` (scale *
-    base_index) added to the lanes that take it. */
-typedef void vfetch_prim_blocks_fn(const struct prim_vectors *v, uint32_t base, size_t groups,
-                                   void *out);
-
-/** The first n indices of a draw within the first block (n > 0). */
-typedef void vfetch_prim_small_fn(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
+    base_index) added to the lanes that take it. They return 0 (VFETCH_OK), so that a draw
+    can end in them. */
+typedef int vfetch_prim_blocks_fn(const struct prim_vectors *v, uint32_t base, size_t groups,
                                   void *out);
+
+/** The first n indices of a draw within the first block. */
+typedef int vfetch_prim_small_fn(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
+                                 void *out);
+
+/* Draws of fewer vertices than this take the tiny way: a table per vertex count. */
+#define PRIM_TINY 32
+
+/*
+ * A vertex count's draw on the tiny way (vfetch_prim_run): `body` indices of the program's
+ * first block (the small kernel), then `tail_n` more, each tail[i] plus the base where
+ * tail_takes has bit i (else the restart index as it is); `top`: the highest index at base 0
+ * (scale * last vertex + scale - 1), which base * scale plus it must keep within the plan's
+ * limit; PRIM_TINY_NONE where the count takes another way (compile checks every count's
+ * indices at base 0 against the reference, and gives any that differ none).
+ */
+struct prim_tiny {
+    uint64_t top;
+    uint16_t body;
+    uint8_t tail_n, tail_takes;
+    uint32_t tail[5];
+};
+#define PRIM_TINY_NONE (1ull << 40)
 
 /** A guest index buffer's smallest and largest entries (restart entries aside where g->restart):
     *min, *max (UINT32_MAX and 0 where there is none); returns nonzero if a restart entry was
@@ -254,6 +274,8 @@ struct vfetch_prim_plan {
     uint8_t restart_tail, tail_varies;
     uint32_t limit; /* the highest index the width allows (below the restart index) */
     uint32_t index_bytes; /* 2 or 4 */
+    uint32_t odd_base;    /* 1: a draw from an odd base does not take the tiny way */
+    struct prim_tiny tiny[PRIM_TINY];
     const char *level;
     /* A guest index buffer (guest.bytes nonzero): its format; range mode; `identity`: the
        program writes vertex k as index k (lists whose provoking vertices agree, points,

@@ -49,8 +49,8 @@
 
 /* groups 0 .. groups - 1 of a pattern of P indices of W bits, the vectors in registers */
 #define PRIM_KERNEL(W, P)                                                                   \
-    static void NAME(prim_blocks##W##_##P)(const struct prim_vectors *v, uint32_t base,     \
-                                           size_t groups, void *out)                        \
+    static int NAME(prim_blocks##W##_##P)(const struct prim_vectors *v, uint32_t base,      \
+                                          size_t groups, void *out)                         \
     {                                                                                       \
         const size_t lanes = VEC_BYTES / (W / 8);                                           \
         const vi b = vi_set##W(base);                                                       \
@@ -81,6 +81,7 @@
             PRIM_SPILL(P, 5)                                                                \
             memcpy(o, tail, rest * (P) * (W / 8));                                          \
         }                                                                                   \
+        return 0;                                                                           \
     }
 
 #define PRIM_KERNELS(W)                                                                     \
@@ -90,33 +91,45 @@
     PRIM_KERNEL(W, 4)                                                                       \
     PRIM_KERNEL(W, 5)                                                                       \
     PRIM_KERNEL(W, 6)                                                                       \
-    static void NAME(prim_blocks##W)(const struct prim_vectors *v, uint32_t base,           \
-                                     size_t groups, void *out)                              \
+    static int NAME(prim_blocks##W)(const struct prim_vectors *v, uint32_t base,            \
+                                    size_t groups, void *out)                               \
     {                                                                                       \
         switch (v->per_group) {                                                             \
-        case 1: NAME(prim_blocks##W##_1)(v, base, groups, out); break;                      \
-        case 2: NAME(prim_blocks##W##_2)(v, base, groups, out); break;                      \
-        case 3: NAME(prim_blocks##W##_3)(v, base, groups, out); break;                      \
-        case 4: NAME(prim_blocks##W##_4)(v, base, groups, out); break;                      \
-        case 5: NAME(prim_blocks##W##_5)(v, base, groups, out); break;                      \
-        default: NAME(prim_blocks##W##_6)(v, base, groups, out); break;                     \
+        case 1: return NAME(prim_blocks##W##_1)(v, base, groups, out);                      \
+        case 2: return NAME(prim_blocks##W##_2)(v, base, groups, out);                      \
+        case 3: return NAME(prim_blocks##W##_3)(v, base, groups, out);                      \
+        case 4: return NAME(prim_blocks##W##_4)(v, base, groups, out);                      \
+        case 5: return NAME(prim_blocks##W##_5)(v, base, groups, out);                      \
+        default: return NAME(prim_blocks##W##_6)(v, base, groups, out);                     \
         }                                                                                   \
     }
 
 PRIM_KERNELS(16)
 PRIM_KERNELS(32)
 
-/* The n (< one block) first indices of a draw: the block's first values plus the base where
-   they take it, 16 bytes at a time, the last 2 to 14 bytes stored as 8, 4 and 2 (nothing past
-   them). A short draw is a few instructions, not a block. */
-static void NAME(prim_small)(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
-                             void *out)
+/* The n (at most one block) first indices of a draw: the block's first values plus the base
+   where they take it, a whole vector at a time, then 16 bytes, the last 2 to 14 bytes stored as
+   8, 4 and 2 (nothing past them). A short draw is a few instructions, not a block. */
+static int NAME(prim_small)(const struct prim_vectors *v, uint32_t base, size_t n, int wide,
+                            void *out)
 {
-    const simde__m128i b = wide ? simde_mm_set1_epi32((int32_t)base)
-                                : simde_mm_set1_epi16((int16_t)base);
     const size_t bytes = n * (wide ? 4 : 2);
     uint8_t *o = out;
     size_t at = 0;
+#if VEC_BITS > 128
+    if (bytes >= VEC_BYTES) {
+        const vi bv = wide ? vi_set32(base) : vi_set16(base);
+        for (; bytes - at >= VEC_BYTES; at += VEC_BYTES) {
+            const vi t = vi_and(bv, vi_loadu(v->takes_base + at));
+            const vi f = vi_loadu(v->first + at);
+            vi_storeu(o + at, wide ? vi_add32(f, t) : vi_add16(f, t));
+        }
+        if (at == bytes)
+            return 0;
+    }
+#endif
+    const simde__m128i b = wide ? simde_mm_set1_epi32((int32_t)base)
+                                : simde_mm_set1_epi16((int16_t)base);
     for (;; at += 16) {
         const simde__m128i f = simde_mm_loadu_si128((const void *)(v->first + at));
         const simde__m128i t = simde_mm_and_si128(b, simde_mm_loadu_si128((const void *)(v->takes_base + at)));
@@ -125,7 +138,7 @@ static void NAME(prim_small)(const struct prim_vectors *v, uint32_t base, size_t
         if (left >= 16) {
             simde_mm_storeu_si128((void *)(o + at), x);
             if (left == 16)
-                return;
+                return 0;
             continue;
         }
         uint8_t lane[16];
@@ -141,7 +154,7 @@ static void NAME(prim_small)(const struct prim_vectors *v, uint32_t base, size_t
         }
         if (left & 2)
             memcpy(o + at + k, lane + k, 2);
-        return;
+        return 0;
     }
 }
 
