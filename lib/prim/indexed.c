@@ -11,6 +11,33 @@
 
 #include "prim/prim_internal.h"
 
+/* The one pass: the convert kernel's indices and the range of the entries it converted, the
+   entries past them (a list's dropped last ones, fewer than six) one at a time. */
+static int run_one_pass(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
+                        uint64_t bound, struct vfetch_prim_result *result)
+{
+    const struct prim_guest *g = &plan->guest;
+    const uint32_t count = params->count, base = params->base_index;
+    const size_t written = plan->pass_restart ? count : (size_t)bound;
+    uint32_t range[2] = { UINT32_MAX, 0 };
+    if (written)
+        plan->convert(params->indices, written, g, base, plan->restart_index, plan->mode.wide,
+                      params->out, range);
+    uint32_t lo = range[0], hi = range[1];
+    for (size_t i = written; i < count; i++) { /* (no restart entry: none fits) */
+        const uint32_t e = vfetch_prim_entry(params->indices, g, i);
+        lo = e < lo ? e : lo;
+        hi = e > hi ? e : hi;
+    }
+    if (result) {
+        result->written = written;
+        result->min_index = lo <= hi ? lo : 1;
+        result->max_index = lo <= hi ? hi : 0;
+        result->index_bytes = plan->index_bytes;
+    }
+    return VFETCH_OK;
+}
+
 int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
                             const struct vfetch_prim_run_params *params,
                             struct vfetch_prim_result *result)
@@ -30,13 +57,21 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
     if (bound > params->out_capacity)
         return VFETCH_ESHORT_OUTPUT;
 
+    /* one pass where no entry can leave the range (not range mode, base_index + the entries'
+       largest value within the width) and the convert kernel converts every entry the draw
+       reads but the few a list's last primitive drops, and finds their range as it goes */
+    const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
+    const uint64_t limit = (m->wide ? 0xffffffffu : 0xffffu) - (plan->pass_restart ? 1u : 0u);
+    const int check = g->restart && (g->bytes == 4 || g->restart_index <= type_max);
+    if (plan->identity && plan->convert && !plan->range && (!check || plan->pass_restart) &&
+        (uint64_t)params->base_index + type_max <= limit)
+        return run_one_pass(plan, params, bound, result);
     uint32_t lo = UINT32_MAX, hi = 0;
     const int restarted = count ? plan->scan(params->indices, count, g, &lo, &hi) : 0;
     const int any = lo <= hi; /* an entry that is not restart */
     const uint32_t sub = plan->range && any ? lo : 0;
     if (any) {
         const uint64_t top = (uint64_t)params->base_index + (hi - sub);
-        const uint64_t limit = (m->wide ? 0xffffffffu : 0xffffu) - (plan->pass_restart ? 1u : 0u);
         if (top > limit)
             return VFETCH_EPRIM_INDEX_RANGE;
     }
@@ -47,7 +82,7 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
         written = plan->pass_restart ? count : (size_t)bound;
         if (written)
             plan->convert(params->indices, written, g, delta, plan->restart_index, m->wide,
-                          params->out);
+                          params->out, NULL);
     } else if (plan->identity && plan->convert) {
         /* lists cut by restart: each run's whole primitives, converted as they are */
         const uint8_t *in = params->indices;
@@ -58,7 +93,7 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
             const size_t n = (size_t)vfetch_prim_groups(m, i - start) * plan->program.per_group;
             if (n)
                 plan->convert(in + (size_t)start * g->bytes, n, g, delta, plan->restart_index,
-                              m->wide, out + written * width);
+                              m->wide, out + written * width, NULL);
             written += n;
         }
     } else {

@@ -227,9 +227,12 @@ typedef int vfetch_prim_scan_fn(const void *in, size_t count, const struct prim_
 
 /** Entries 0 .. count - 1 of a guest index buffer to indices of 16 or 32 bits (wide): each
     entry plus delta (mod 2^32, then the width), restart entries (where g->restart) as
-    host_restart. */
+    host_restart. With `range`, also the smallest and largest entry converted, restart entries
+    aside, as the scan finds them (UINT32_MAX and 0 where there is none), so that a draw whose
+    range cannot fail needs no scan of its own. */
 typedef void vfetch_prim_convert_fn(const void *in, size_t count, const struct prim_guest *g,
-                                    uint32_t delta, uint32_t host_restart, int wide, void *out);
+                                    uint32_t delta, uint32_t host_restart, int wide, void *out,
+                                    uint32_t *range);
 
 /** The first restart entry (g->restart_index, its width able to hold it) of entries i ..
     count - 1, or count. */

@@ -208,6 +208,15 @@ static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest
     return restarted;
 }
 
+/* The smallest and largest entry a step converted, restart entries aside (eq: their lanes,
+   made all ones for min, which takes them only where nothing else is, and 0 for max): as the
+   scan, on the entries as they came (before widening: the fewest vectors), in lo128, hi128. */
+#define TRACK128(B, x, eq)                                                                  \
+    if (track) {                                                                            \
+        lo128 = simde_mm_min_epu##B(lo128, simde_mm_or_si128((x), (eq)));                   \
+        hi128 = simde_mm_max_epu##B(hi128, simde_mm_andnot_si128((eq), (x)));               \
+    }
+
 /* x + delta, and host_restart where mask is set */
 #define PLUS(W, x, mask)                                                                    \
     simde_mm_or_si128(simde_mm_andnot_si128((mask), simde_mm_add_epi##W((x), d##W)),         \
@@ -233,12 +242,27 @@ static inline v128 narrow(v128 a, v128 b)
                                   simde_mm256_and_si256((mask), h##W))                      \
            : simde_mm256_add_epi##W((x), e##W))
 
+/* TRACK128 for 256-bit steps of 16- and 32-bit entries, in t */
+#define TRACK256(B, x, eq)                                                                  \
+    if (track) {                                                                            \
+        t->lo = simde_mm256_min_epu##B(t->lo, simde_mm256_or_si256((x), (eq)));             \
+        t->hi = simde_mm256_max_epu##B(t->hi, simde_mm256_andnot_si256((eq), (x)));         \
+    }
+struct track256 {
+    v256 lo, hi;
+};
+
 /* The 256-bit steps of prim_convert: entries widened with the lane-correct cvtepu forms,
-   narrowed with a pack and a qword permute. Returns the entries done. Inlined twice, with
-   check constant, so that a buffer without restart pays no blend. */
+   narrowed with a pack and a qword permute. Returns the entries done. Inlined with check and
+   track constant, so that a buffer without restart pays no blend, a draw that needs no range
+   no min and max. */
 VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim_guest *g, int check,
-                           uint32_t delta, uint32_t host_restart, int wide, uint8_t *o)
+                           uint32_t delta, uint32_t host_restart, int wide, uint8_t *o, int track,
+                           struct track256 *t, v128 *lo_out, v128 *hi_out)
 {
+    v128 lo128 = *lo_out, hi128 = *hi_out;
+    /* an 8-entry load's upper half: tracked as restart lanes, which neither min nor max takes */
+    const v128 upper = simde_mm_set_epi64x(-1, 0);
     const v256 e16 = simde_mm256_set1_epi16((int16_t)delta), e32 = simde_mm256_set1_epi32((int32_t)delta),
                h16 = simde_mm256_set1_epi16((int16_t)host_restart),
                h32 = simde_mm256_set1_epi32((int32_t)host_restart), zero = simde_mm256_setzero_si256();
@@ -247,15 +271,19 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
         const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
         for (; i + 16 <= count; i += 16) {
             const v128 v = load(p + i);
-            const v256 m = check ? simde_mm256_cvtepi8_epi16(simde_mm_cmpeq_epi8(v, r)) : zero;
+            const v128 eq = check ? simde_mm_cmpeq_epi8(v, r) : simde_mm_setzero_si128();
+            const v256 m = check ? simde_mm256_cvtepi8_epi16(eq) : zero;
             store256(o + 2 * i, PLUS256(16, simde_mm256_cvtepu8_epi16(v), m));
+            TRACK128(8, v, eq)
         }
     } else if (g->bytes == 1) { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
         for (; i + 8 <= count; i += 8) {
             const v128 v = simde_mm_loadl_epi64((const void *)(p + i));
-            const v256 m = check ? simde_mm256_cvtepi8_epi32(simde_mm_cmpeq_epi8(v, r)) : zero;
+            const v128 eq = check ? simde_mm_cmpeq_epi8(v, r) : simde_mm_setzero_si128();
+            const v256 m = check ? simde_mm256_cvtepi8_epi32(eq) : zero;
             store256(o + 4 * i, PLUS256(32, simde_mm256_cvtepu8_epi32(v), m));
+            TRACK128(8, v, simde_mm_or_si128(eq, upper))
         }
     } else if (g->bytes == 2 && !wide) { /* 16 entries a step */
         const v256 r = simde_mm256_set1_epi16((int16_t)g->restart_index);
@@ -265,6 +293,7 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
                 v = swap16_256(v);
             const v256 m = check ? simde_mm256_cmpeq_epi16(v, r) : zero;
             store256(o + 2 * i, PLUS256(16, v, m));
+            TRACK256(16, v, m)
         }
     } else if (g->bytes == 2) { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi16((int16_t)g->restart_index);
@@ -272,8 +301,10 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
             v128 v = load(p + 2 * i);
             if (g->big)
                 v = swap16(v);
-            const v256 m = check ? simde_mm256_cvtepi16_epi32(simde_mm_cmpeq_epi16(v, r)) : zero;
+            const v128 eq = check ? simde_mm_cmpeq_epi16(v, r) : simde_mm_setzero_si128();
+            const v256 m = check ? simde_mm256_cvtepi16_epi32(eq) : zero;
             store256(o + 4 * i, PLUS256(32, simde_mm256_cvtepu16_epi32(v), m));
+            TRACK128(16, v, eq)
         }
     } else { /* 16 entries a step */
         const v256 r = simde_mm256_set1_epi32((int32_t)g->restart_index);
@@ -283,8 +314,9 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
                 v0 = swap32_256(v0);
                 v1 = swap32_256(v1);
             }
-            const v256 x0 = PLUS256(32, v0, check ? simde_mm256_cmpeq_epi32(v0, r) : zero);
-            const v256 x1 = PLUS256(32, v1, check ? simde_mm256_cmpeq_epi32(v1, r) : zero);
+            const v256 m0 = check ? simde_mm256_cmpeq_epi32(v0, r) : zero;
+            const v256 m1 = check ? simde_mm256_cmpeq_epi32(v1, r) : zero;
+            const v256 x0 = PLUS256(32, v0, m0), x1 = PLUS256(32, v1, m1);
             if (wide) {
                 store256(o + 4 * i, x0);
                 store256(o + 4 * i + 32, x1);
@@ -293,26 +325,58 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
                 const v256 b = simde_mm256_srai_epi32(simde_mm256_slli_epi32(x1, 16), 16);
                 store256(o + 2 * i, simde_mm256_permute4x64_epi64(simde_mm256_packs_epi32(a, b), 0xD8));
             }
+            TRACK256(32, v0, m0)
+            TRACK256(32, v1, m1)
         }
     }
+    *lo_out = lo128;
+    *hi_out = hi128;
     return i;
 }
 #endif
 
-static void NAME(prim_convert)(const void *in, size_t count, const struct prim_guest *g,
-                               uint32_t delta, uint32_t host_restart, int wide, void *out)
+
+/* The lanes of a 128-bit min and max folded to one value each (B-bit lanes). */
+#define FOLD(B, lo, hi)                                                                     \
+    for (int shift = 8; shift >= B / 8; shift /= 2) {                                       \
+        lo = simde_mm_min_epu##B(lo, shift == 8 ? simde_mm_srli_si128(lo, 8)                 \
+                                     : shift == 4 ? simde_mm_srli_si128(lo, 4)              \
+                                     : shift == 2 ? simde_mm_srli_si128(lo, 2)              \
+                                                  : simde_mm_srli_si128(lo, 1));            \
+        hi = simde_mm_max_epu##B(hi, shift == 8 ? simde_mm_srli_si128(hi, 8)                 \
+                                     : shift == 4 ? simde_mm_srli_si128(hi, 4)              \
+                                     : shift == 2 ? simde_mm_srli_si128(hi, 2)              \
+                                                  : simde_mm_srli_si128(hi, 1));            \
+    }
+
+/* prim_convert with `track` constant: with it, range[0] and range[1] get the smallest and
+   largest entry converted (restart entries aside where restart is checked), as the scan's. */
+VEC_INLINE void convert_body(const uint8_t *p, size_t count, const struct prim_guest *g,
+                             uint32_t delta, uint32_t host_restart, int wide, uint8_t *o,
+                             int track, uint32_t *range)
 {
-    const uint8_t *p = in;
-    uint8_t *o = out;
     const int check = restart_fits(g);
     const v128 zero = simde_mm_setzero_si128(), d16 = simde_mm_set1_epi16((int16_t)delta),
                d32 = simde_mm_set1_epi32((int32_t)delta),
                hr16 = simde_mm_set1_epi16((int16_t)host_restart),
-               hr32 = simde_mm_set1_epi32((int32_t)host_restart);
+               hr32 = simde_mm_set1_epi32((int32_t)host_restart), ones = simde_mm_set1_epi32(-1);
+    v128 lo128 = ones, hi128 = zero; /* in the entries' width */
     size_t i = 0;
 #if VEC_BITS >= 256
-    i = check ? convert_wide(p, count, g, 1, delta, host_restart, wide, o)
-              : convert_wide(p, count, g, 0, delta, host_restart, wide, o);
+    struct track256 t = { simde_mm256_set1_epi32(-1), simde_mm256_setzero_si256() };
+    i = check ? convert_wide(p, count, g, 1, delta, host_restart, wide, o, track, &t, &lo128, &hi128)
+              : convert_wide(p, count, g, 0, delta, host_restart, wide, o, track, &t, &lo128, &hi128);
+    if (track && g->bytes > 1) { /* (the 256-bit trackers: 16- and 32-bit entries) */
+        const v128 tl = simde_mm256_castsi256_si128(t.lo), th = simde_mm256_castsi256_si128(t.hi);
+        const v128 ul = simde_mm256_extracti128_si256(t.lo, 1), uh = simde_mm256_extracti128_si256(t.hi, 1);
+        if (g->bytes == 2) {
+            lo128 = simde_mm_min_epu16(lo128, simde_mm_min_epu16(tl, ul));
+            hi128 = simde_mm_max_epu16(hi128, simde_mm_max_epu16(th, uh));
+        } else {
+            lo128 = simde_mm_min_epu32(lo128, simde_mm_min_epu32(tl, ul));
+            hi128 = simde_mm_max_epu32(hi128, simde_mm_max_epu32(th, uh));
+        }
+    }
 #endif
     if (g->bytes == 1) { /* 16 entries a step */
         const v128 r = simde_mm_set1_epi8((int8_t)g->restart_index);
@@ -332,6 +396,7 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                 store(o + 4 * i + 32, PLUS(32, simde_mm_unpacklo_epi16(w1, zero), simde_mm_unpacklo_epi16(m1, m1)));
                 store(o + 4 * i + 48, PLUS(32, simde_mm_unpackhi_epi16(w1, zero), simde_mm_unpackhi_epi16(m1, m1)));
             }
+            TRACK128(8, v, eq)
         }
         for (;; i += 8) { /* 8 to 15 entries: 8 a step, the last ending at count */
             if (LAST_STEP(8))
@@ -345,6 +410,7 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                 store(o + 4 * i, PLUS(32, simde_mm_unpacklo_epi16(w0, zero), simde_mm_unpacklo_epi16(m0, m0)));
                 store(o + 4 * i + 16, PLUS(32, simde_mm_unpackhi_epi16(w0, zero), simde_mm_unpackhi_epi16(m0, m0)));
             }
+            TRACK128(8, v, simde_mm_or_si128(eq, simde_mm_set_epi64x(-1, 0))) /* (8 entries) */
         }
     } else if (g->bytes == 2) { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi16((int16_t)g->restart_index);
@@ -361,6 +427,7 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                 store(o + 4 * i, PLUS(32, simde_mm_unpacklo_epi16(v, zero), simde_mm_unpacklo_epi16(eq, eq)));
                 store(o + 4 * i + 16, PLUS(32, simde_mm_unpackhi_epi16(v, zero), simde_mm_unpackhi_epi16(eq, eq)));
             }
+            TRACK128(16, v, eq)
         }
     } else { /* 8 entries a step */
         const v128 r = simde_mm_set1_epi32((int32_t)g->restart_index);
@@ -381,18 +448,54 @@ static void NAME(prim_convert)(const void *in, size_t count, const struct prim_g
                 store(o + 4 * i, x0);
                 store(o + 4 * i + 16, x1);
             }
+            TRACK128(32, v0, e0)
+            TRACK128(32, v1, e1)
         }
     }
+    /* the lanes folded; an entry type's all ones from lanes that saw none is above max */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    if (track) {
+        const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
+        if (g->bytes == 1)
+            FOLD(8, lo128, hi128)
+        else if (g->bytes == 2)
+            FOLD(16, lo128, hi128)
+        else
+            FOLD(32, lo128, hi128)
+        const uint32_t l0 = (uint32_t)simde_mm_cvtsi128_si32(lo128) & type_max,
+                       h0 = (uint32_t)simde_mm_cvtsi128_si32(hi128) & type_max;
+        if (l0 <= h0)
+            lo = l0, hi = h0;
+    }
     for (; i < count; i++) {
-        const uint32_t e = vfetch_prim_entry(in, g, i);
-        const uint32_t x = check && e == g->restart_index ? host_restart : e + delta;
+        const uint32_t e = vfetch_prim_entry(p, g, i);
+        const int is_restart = check && e == g->restart_index;
+        const uint32_t x = is_restart ? host_restart : e + delta;
         if (wide)
             memcpy(o + 4 * i, &x, 4);
         else {
             const uint16_t h = (uint16_t)x;
             memcpy(o + 2 * i, &h, 2);
         }
+        if (track && !is_restart) {
+            lo = e < lo ? e : lo;
+            hi = e > hi ? e : hi;
+        }
     }
+    if (track) {
+        range[0] = lo;
+        range[1] = hi;
+    }
+}
+
+static void NAME(prim_convert)(const void *in, size_t count, const struct prim_guest *g,
+                               uint32_t delta, uint32_t host_restart, int wide, void *out,
+                               uint32_t *range)
+{
+    if (range)
+        convert_body(in, count, g, delta, host_restart, wide, out, 1, range);
+    else
+        convert_body(in, count, g, delta, host_restart, wide, out, 0, NULL);
 }
 
 /* The search for the next restart entry: 16 bytes of entries compared a step (the restart

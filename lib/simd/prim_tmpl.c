@@ -84,8 +84,42 @@
         return 0;                                                                           \
     }
 
+/* A pattern of one index a group (points, strips drawn as they are): one vector a block, so
+   two chains, stepping two blocks each, that the adds' latency does not bound the stores. */
+#define PRIM_KERNEL_1(W)                                                                    \
+    static int NAME(prim_blocks##W##_1)(const struct prim_vectors *v, uint32_t base,        \
+                                        size_t groups, void *out)                           \
+    {                                                                                       \
+        const size_t lanes = VEC_BYTES / (W / 8);                                           \
+        const vi s = vi_loadu(v->step);                                                     \
+        const vi s2 = vi_add##W(s, s);                                                      \
+        vi a = vi_add##W(vi_loadu(v->first), vi_and(vi_set##W(base), vi_loadu(v->takes_base))); \
+        vi c = vi_add##W(a, s);                                                             \
+        uint8_t *o = out;                                                                   \
+        size_t blocks = groups / lanes;                                                     \
+        for (; blocks >= 2; blocks -= 2) {                                                  \
+            vi_storeu(o, a);                                                                \
+            vi_storeu(o + VEC_BYTES, c);                                                    \
+            a = vi_add##W(a, s2);                                                           \
+            c = vi_add##W(c, s2);                                                           \
+            o += 2 * VEC_BYTES;                                                             \
+        }                                                                                   \
+        if (blocks) {                                                                       \
+            vi_storeu(o, a);                                                                \
+            a = c;                                                                          \
+            o += VEC_BYTES;                                                                 \
+        }                                                                                   \
+        const size_t rest = groups % lanes;                                                 \
+        if (rest) {                                                                         \
+            _Alignas(64) uint8_t tail[VEC_BYTES];                                           \
+            vi_storeu(tail, a);                                                             \
+            memcpy(o, tail, rest * (W / 8));                                                \
+        }                                                                                   \
+        return 0;                                                                           \
+    }
+
 #define PRIM_KERNELS(W)                                                                     \
-    PRIM_KERNEL(W, 1)                                                                       \
+    PRIM_KERNEL_1(W)                                                                        \
     PRIM_KERNEL(W, 2)                                                                       \
     PRIM_KERNEL(W, 3)                                                                       \
     PRIM_KERNEL(W, 4)                                                                       \

@@ -160,12 +160,29 @@ static void check_kernels_at(const struct vfetch_prim_dsp *dsp, const char *leve
             vfetch_prim_ref_indexed(&mode, &g, 1, src, count, d, host_restart, want);
             test_checks++;
             if (count)
-                dsp->convert(src, count, &g, d, host_restart, wide, out);
+                dsp->convert(src, count, &g, d, host_restart, wide, out, NULL);
             if (memcmp(out, want, count * w)) {
                 if (reports++ < 10)
                     printf("  prim-index %s convert u%u%s restart %d to %u bits: %u entries, "
                            "delta %u: differs\n", level, 8 * g.bytes, g.big ? " big" : "",
                            g.restart, wide ? 32 : 16, count, d);
+                test_failures++;
+            }
+            /* again with the range: the same indices, and the entries' range as the scan's */
+            uint32_t want_range[2], range[2] = { 7, 7 };
+            vfetch_prim_scan_ref(src, count, &g, &want_range[0], &want_range[1]);
+            test_checks++;
+            memset(out, 0x5a, count * w);
+            if (count)
+                dsp->convert(src, count, &g, d, host_restart, wide, out, range);
+            else
+                range[0] = want_range[0], range[1] = want_range[1];
+            if (memcmp(out, want, count * w) || range[0] != want_range[0] || range[1] != want_range[1]) {
+                if (reports++ < 10)
+                    printf("  prim-index %s convert with range u%u%s restart %d to %u bits: %u "
+                           "entries, delta %u: range %u..%u, want %u..%u\n", level, 8 * g.bytes,
+                           g.big ? " big" : "", g.restart, wide ? 32 : 16, count, d, range[0],
+                           range[1], want_range[0], want_range[1]);
                 test_failures++;
             }
             if (narrow_alloc)
