@@ -76,6 +76,19 @@ static inline int restart_fits(const struct prim_guest *g)
     return g->restart && index_fits(g);
 }
 
+/* The lanes of a 128-bit min and max folded to one value each (B-bit lanes). */
+#define FOLD(B, lo, hi)                                                                     \
+    for (int shift = 8; shift >= B / 8; shift /= 2) {                                       \
+        lo = simde_mm_min_epu##B(lo, shift == 8 ? simde_mm_srli_si128(lo, 8)                 \
+                                     : shift == 4 ? simde_mm_srli_si128(lo, 4)              \
+                                     : shift == 2 ? simde_mm_srli_si128(lo, 2)              \
+                                                  : simde_mm_srli_si128(lo, 1));            \
+        hi = simde_mm_max_epu##B(hi, shift == 8 ? simde_mm_srli_si128(hi, 8)                 \
+                                     : shift == 4 ? simde_mm_srli_si128(hi, 4)              \
+                                     : shift == 2 ? simde_mm_srli_si128(hi, 2)              \
+                                                  : simde_mm_srli_si128(hi, 1));            \
+    }
+
 #if VEC_BITS >= 256
 /* 32 bytes of entries a step, folded into the 16-byte registers lo, hi and seen */
 #define SCAN_WIDE(B, SWAP)                                                                  \
@@ -160,16 +173,7 @@ static inline int restart_fits(const struct prim_guest *g)
         }                                                                                   \
         /* across the lanes: a lane that saw only restart entries holds all ones and 0, which \
            neither min nor max takes; none at all leaves min above max */                    \
-        for (int shift = 8; shift >= B / 8; shift /= 2) {                                   \
-            lo = simde_mm_min_epu##B(lo, shift == 8 ? simde_mm_srli_si128(lo, 8)             \
-                                         : shift == 4 ? simde_mm_srli_si128(lo, 4)          \
-                                         : shift == 2 ? simde_mm_srli_si128(lo, 2)          \
-                                                      : simde_mm_srli_si128(lo, 1));        \
-            hi = simde_mm_max_epu##B(hi, shift == 8 ? simde_mm_srli_si128(hi, 8)             \
-                                         : shift == 4 ? simde_mm_srli_si128(hi, 4)          \
-                                         : shift == 2 ? simde_mm_srli_si128(hi, 2)          \
-                                                      : simde_mm_srli_si128(hi, 1));        \
-        }                                                                                   \
+        FOLD(B, lo, hi)                                                                     \
         const uint32_t l0 = (uint32_t)simde_mm_cvtsi128_si32(lo) & type_max,                 \
                        h0 = (uint32_t)simde_mm_cvtsi128_si32(hi) & type_max;                 \
         restarted = simde_mm_movemask_epi8(seen) != 0;                                      \
@@ -335,19 +339,6 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
 }
 #endif
 
-
-/* The lanes of a 128-bit min and max folded to one value each (B-bit lanes). */
-#define FOLD(B, lo, hi)                                                                     \
-    for (int shift = 8; shift >= B / 8; shift /= 2) {                                       \
-        lo = simde_mm_min_epu##B(lo, shift == 8 ? simde_mm_srli_si128(lo, 8)                 \
-                                     : shift == 4 ? simde_mm_srli_si128(lo, 4)              \
-                                     : shift == 2 ? simde_mm_srli_si128(lo, 2)              \
-                                                  : simde_mm_srli_si128(lo, 1));            \
-        hi = simde_mm_max_epu##B(hi, shift == 8 ? simde_mm_srli_si128(hi, 8)                 \
-                                     : shift == 4 ? simde_mm_srli_si128(hi, 4)              \
-                                     : shift == 2 ? simde_mm_srli_si128(hi, 2)              \
-                                                  : simde_mm_srli_si128(hi, 1));            \
-    }
 
 /* prim_convert with `track` constant: with it, range[0] and range[1] get the smallest and
    largest entry converted (restart entries aside where restart is checked), as the scan's. */
