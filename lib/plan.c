@@ -1,7 +1,7 @@
 /*
  * Plan creation: validate a description, normalise it (so that equal formats hash equal),
- * compile every source component into a byte map, choose the kernels. Nothing here runs per
- * vertex.
+ * compile every source component into a byte map, choose the kernels. Nothing here runs for
+ * each vertex.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -341,8 +341,8 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
             /* On CPUs that split 512-bit ops the 256-bit program wins every near-tie: the
                wide one must be clearly cheaper by the estimate, which counts a 512-bit op as
                two. Where they run at full width a 512-bit op counts as one: the narrow
-               program only if cheaper still (measurements: docs/benchmarks.md, "Figures
-               behind the source's choices"). */
+               program only if cheaper still (measurements: docs/decisions.md, "Measured
+               choices"). */
             const uint64_t narrow_cost = narrow ? vfetch_record_cost(narrow) : 0;
             const uint64_t wide_cost = plan->record ? vfetch_record_cost(plan->record) : 0;
             const int narrow_cheaper = vfetch_cpu_splits_512() ? 4 * narrow_cost <= 5 * wide_cost
@@ -380,8 +380,7 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
 #define PLAN_JIT_RECORD_CROSSOVER 64
 /* Records above this many bytes (Maxwell's full ISBE image: 1 KiB, mostly defaults) run the
    record program from 8 records: its whole-vector stores of the constant slots overtake the
-   generated code's op-by-op ones there (callgrind, avx2, maxwell-a-full: 1 record 486 against
-   1,024 instructions, 16 records 4,506 against 3,889). */
+   generated code's op-by-op ones there (docs/decisions.md, "Measured choices"). */
 #define PLAN_JIT_BIG_RECORD 256
 /* A word copy's draws without an index buffer: the generated copy below this many records,
    the portable one from there (as for GX formats, lib/gx/compile.c); through an index buffer
@@ -405,7 +404,7 @@ static void plan_build_jit(struct vfetch_plan *plan)
         /* where the generated code runs the record program's 8-lane groups of 4 records or
            more itself and the portable program is 8 lanes wide too, it is as fast or faster
            at every count, as for GX formats (lib/gx/compile.c); smaller groups measured either
-           way from 256 records (r300-r2 1.4x, r300-skin 0.96x) */
+           way from 256 records (docs/decisions.md, "Measured choices") */
         const struct vfetch_record_prog *rp = plan->record;
         const int groups = rp && plan->jit_code.groups && rp->lanes == 8 && rp->group >= 4;
         /* a 4-lane program (sse41) of groups of 1-3 records loses at every count measured

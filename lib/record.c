@@ -364,7 +364,7 @@ static void record_used_bytes(const struct vfetch_plan *plan, const struct slot_
  * The proof that staging the used bytes stays inside the windows, and that a group whose
  * records are all in the binding may run in place when its windows were moved back: the last
  * vertex of a group ends at (group - 1) * stride + record_hi, which some window loads, so it
- * is at most window_end. Returns 0 if not (a lowering bug: the plan then runs per op rather
+ * is at most window_end. Returns 0 if not (a lowering bug: the plan then goes op by op rather
  * than overrun a stage).
  */
 static int record_windows_cover(const struct vfetch_plan *plan,
@@ -517,7 +517,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     prog->num_vectors = num_vectors;
     /* Steps from one group to the next, fixed by the plan: a draw forms none of them. Only a
        32-bit host with strides of 2^28 bytes and more has a step that does not fit size_t:
-       such a plan runs per op. */
+       such a plan goes op by op. */
     for (unsigned s = 0; s < d->num_streams; s++) {
         const uint64_t step = (uint64_t)group * plan->vertex_stride[s];
         if (step > SIZE_MAX) {

@@ -4,7 +4,7 @@
  * into the same layout. Such a plan turns a record of S bytes into S bytes of output, slot k
  * from the 32-bit word at byte 4k, as it is or with its bytes reversed. A draw of it is then
  * one copy of count * S bytes (memcpy, or the level's byte-reversing copy): no program, no
- * groups, no tail, which is what small draws need (docs/benchmarks.md, instructions per call).
+ * groups, no tail, which is what small draws need.
  */
 #include <string.h>
 

@@ -17,8 +17,8 @@
 /* Draws of this many vertices or more of a format with a record program run the record program
    (gx_jit_crossover). */
 #define GX_JIT_RECORD_CROSSOVER 64
-/* Direct word copies: the generated copy below this many vertices (4 vertices of config b:
-   7.9 ns against the portable copy's 8.6, Zen 4; equal at 16, 3 % slower at 64). */
+/* Direct word copies: the generated copy below this many vertices, where it is a little faster
+   than the portable one; equal from here (docs/decisions.md, "Measured choices"). */
 #define GX_JIT_WORD_COPY_CROSSOVER 16
 /* The same for an 8-lane program of groups of fewer than 4 records. */
 #define GX_JIT_SMALL_GROUP_CROSSOVER 1024
@@ -362,7 +362,7 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
     p->gather_run = p->gather ? run : NULL;
 }
 
-/* From how many vertices a draw runs the portable tier: a model of the peer kit's crossovers
+/* From how many vertices a draw runs the portable tier: a model of the measured crossovers
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
    indexed attributes; the per-op path never does; a direct word copy's portable copy is as
@@ -383,8 +383,7 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     if (conv->record && conv->record_size > 256)
         return 8;
     /* three or more indexed copies: the record program's staging or gathering costs more than
-       the generated code's per-vertex loads (callgrind, avx2: the all-indexed format 357
-       instructions a vertex at 4,096 vertices through the record program, 162 generated) */
+       the generated code's per-vertex loads (docs/decisions.md, "Measured choices") */
     if (!conv->record || indexed >= 3)
         return UINT32_MAX;
     /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
@@ -393,12 +392,12 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     if (env && n && n <= UINT32_MAX)
         return (uint32_t)n;
     /* The generated code runs the 8-lane record program too, its most used tables in
-       registers and small groups unrolled (vfetch_bench's plans and the peer kit, Zen 4,
-       docs/jit.md): where the portable tier's program is 8 lanes wide too, groups of 4 records
-       or more (packed records) ran 1.2-1.8x the record program at 4,096 vertices, smaller groups
-       (the vec4 layouts) 1.04-1.7x at 256 and 0.89-1.14x at 4,096; with indexed attributes the
-       portable program stages or gathers (config c: 1.4x at 64 vertices, equal from 256). A
-       16-lane program (AVX-512, records of 16 bytes or less) keeps the long draws. */
+       registers and small groups unrolled: where the portable tier's program is 8 lanes wide
+       too, groups of 4 records or more (packed records) ran faster than the record program at
+       every count, smaller groups (the vec4 layouts) faster at 256 and about even at 4,096;
+       with indexed attributes the portable program stages or gathers, and the generated code
+       leads at short draws only (docs/decisions.md, "Measured choices"). A 16-lane program
+       (AVX-512, records of 16 bytes or less) keeps the long draws. */
     const struct vfetch_record_prog *rp = conv->record;
     if (p->any_indexed || (rp->lanes == 8 && rp->group >= 4))
         return UINT32_MAX;

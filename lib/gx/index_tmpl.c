@@ -107,7 +107,7 @@ VEC_INLINE void gx_store_lanes(uint32_t *p, simde__mmask16 lanes, vi x)
  * 16-bit position index and an 8-bit color index: 3 bytes): a vector's indices lie in one
  * window of VEC_LANES * 4 bytes and one byte permute picks them, swapped to little-endian,
  * with zeros above. Longer vertices are read one by one: gather instructions were slower than
- * scalar loads (docs/benchmarks.md, "Figures behind the source's choices").
+ * scalar loads (docs/decisions.md, "Measured choices").
  */
 /* The byte permute that takes a vector's indices from its vertex bytes: dword lane l gets the
    window's bytes l * vsize (+ 1 first when two bytes), swapped to little-endian, zeros above. */

@@ -71,7 +71,7 @@ struct gx_indexed {
 #define GX_ROW_MOVES VFETCH_GX_ROW_MOVES
 /* Blocks of fewer vertices are staged by columns: the rows' set-up (columns of indices and
    addresses through memory) costs more than it saves below about 24 vertices
-   (docs/benchmarks.md, "Figures behind the source's choices"). */
+   (docs/decisions.md, "Measured choices"). */
 #define GX_ROWS_MIN 24
 /* Draws converted from gathered columns (gx_run_gathered) start lower: they pay the columns'
    set-up but no stage (the break-even: docs/benchmarks.md). */

@@ -61,10 +61,8 @@ int vfetch_gx_texture_compile(const struct vfetch_gx_texture_desc *desc,
 
     /* A texture narrower than a level's vector (16 texels at avx512, 8 at avx2) would run
        that level's kernels only through their partial-group path: the level below does it in
-       whole vectors, in about two thirds of the time for an 8x8 texture. A C8 texture of
-       fewer than 4 blocks converts each texel's entry (no table): fastest at sse41 (8x8 at
-       Zen 5, through the kit: C8-IA8 1.31x the Dolphin decoder at sse41, 0.70x at avx2,
-       0.91x at avx512). */
+       whole vectors, faster for an 8x8 texture. A C8 texture of fewer than 4 blocks converts
+       each texel's entry (no table): fastest at sse41 (docs/decisions.md, "Measured choices"). */
     unsigned allowed = vfetch_cpu_allowed();
     const uint32_t padded_width = p->blocks_x * f->block_w;
     if (padded_width < 16)

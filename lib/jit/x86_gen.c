@@ -992,7 +992,7 @@ static uint16_t skip_bias(const struct vfetch_gx_copy *pc)
    popcnt. A skipped vertex's other indices count in the maxima: conservative, the checks then
    only decline more (the portable tier decides exactly). Runs while the second window lies
    inside the vertices left; the rest go to the vertex loop that follows, or to `checks` when
-   none is left. Returns per_lane, or 0 (nothing emitted). */
+   none is left. The result: per_lane, or 0 (nothing emitted). */
 /* One register of the wide pass-1 layout folded in: the indices to their lanes (ctrl), the
    position's bias and the skipped vertices counted (bias 0: no position index), the maxima. */
 static void wide_fold(struct gen *g, uint64_t ctrl, uint64_t bias, uint32_t skip_bits)

@@ -3,7 +3,7 @@
  * describes, one index at a time. It is the oracle the fast path (affine programs run by
  * vectors, lib/prim/program.c and lib/simd/prim_tmpl.c) is checked against, and what the
  * reference level "c" runs. GX's orders are Dolphin's IndexGenerator's in its four modes,
- * written from the orders the peer kit observed (../shared/peers/dolphin-index/README.md).
+ * written from the orders Dolphin's generator writes (../shared/peers/dolphin-index/README.md).
  */
 #include "prim/prim_internal.h"
 

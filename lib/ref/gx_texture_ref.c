@@ -1,8 +1,9 @@
 /*
  * GX texture reference: every texel decoded on its own from the layout in
  * include/vfetch/gx_texture.h and docs/gx_texture.md, written to be read, not to be fast. It
- * is the oracle: tests/gx_texture checks it against Dolphin's output (the peer kit's fixtures)
- * and tests/checkasm/gx_texture.c checks every SIMD level against it.
+ * is the oracle: tests/gx_texture checks it against Dolphin's output (the fixtures of
+ * ../shared/peers/dolphin-texture) and tests/checkasm/gx_texture.c checks every SIMD level
+ * against it.
  */
 #include <stdint.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * steps, shorter than 16 bytes a word at a time. Levels without a byte shuffle
  * (sse2) leave the reference's loop in the table. The copy as stored is libc's memcpy at every
  * level: vector loops of our own were slower than it, unrolled or with aligned stores alike,
- * though callgrind counts its rep movsb a byte an instruction (docs/benchmarks.md, "Figures
- * behind the source's choices").
+ * though an instruction count sees its rep movsb as a byte an instruction (docs/decisions.md,
+ * "Measured choices").
  */
 #include <string.h>
 

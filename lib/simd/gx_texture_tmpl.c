@@ -336,9 +336,8 @@ VEC_INLINE vi lanes_entry(vi v, unsigned tlut)
     }
 
 /* The partial groups at the right edge, after every whole group: a call inside the loop
-   over the whole groups (even one never taken) cost that loop a sixth to a fifth of its speed
-   (RGBA8 at 256x256 against Dolphin's decoder in one process, Zen 5: 1.15x with it, 1.35x
-   without). */
+   over the whole groups, even one never taken, slows that loop (docs/decisions.md, "Measured
+   choices"). */
 #define TAILS(name, BW, BH, BB)                                                              \
     if (whole < nblocks)                                                                     \
         for (size_t row_ = 0; row_ < nrows; row_++)                                          \
@@ -575,16 +574,14 @@ VEC_INLINE struct rows16 load16(const uint8_t *s)
     }
 
 GROUP16(group_ia8, struct no_ctx, ROW16_IA8(x, r))
-/* Block by block, all four rows of a group at a time: below avx512 always (through the kit at
-   avx2, Zen 5: 1.36-1.40x Dolphin's decoder at 256x256 against 1.08-1.09x row by row), at
-   avx512 for outputs above GT_ROWS_MAX_BYTES. */
+/* Block by block, all four rows of a group at a time: below avx512 always (faster than row by
+   row there), at avx512 for outputs above GT_ROWS_MAX_BYTES (docs/decisions.md, "Measured
+   choices"). */
 #if VEC_BITS == 512
 ROWS_KERNEL(ia8_rows, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
 BLOCKS_KERNEL(ia8_blocks, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
-/* avx512 row by row while the output fits the caches (256x256: 1.7x Dolphin's decoder against
-   1.0x block by block); above, bound by the memory's bandwidth, block by block (1024x1024
-   through the kit, Zen 5: 1.14-1.20x against 1.05-1.10x row by row; a loop of either alone
-   17.1k against 15.8k Mtexels/s). */
+/* avx512 row by row while the output fits the caches; above, bound by the memory's bandwidth,
+   block by block (docs/decisions.md, "Measured choices"). */
 BY_OUTPUT_SIZE(ia8, 4 * 4 * 4, 1, ia8_rows, ia8_blocks)
 #else
 BLOCKS_KERNEL(ia8, G16, 4, 4, 32, struct no_ctx, no_prepare, group_ia8)
@@ -682,10 +679,9 @@ VEC_INLINE vi gather_entries(const uint8_t *palette, vi index)
    one pshufb, at every level (no gather, and no converted table for large textures). */
 static const uint8_t c14x2_ia8_spread[16] = { 1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6 };
 /* Bits [start, start + 14) of w, a C14X2 index from a block row's byte-swapped 64-bit word:
-   one bextr where the level has BMI1 (avx2 and avx512; cpu.c requires it), against a shift
-   and a mask (through the kit, Zen 5, medians of 3: C14X2-IA8 4.36x -> 4.74x Dolphin's
-   decoder at 256x256, 4.07x -> 4.58x at 1024x1024). size_t, so that 2 x index folds into the
-   load's address. */
+   one bextr where the level has BMI1 (avx2 and avx512; cpu.c requires it), faster than a
+   shift and a mask (docs/decisions.md, "Measured choices"). size_t, so that 2 x index folds
+   into the load's address. */
 VEC_INLINE size_t index14(uint64_t w, unsigned start)
 {
 #if defined(__BMI__) && defined(__x86_64__)
@@ -716,8 +712,8 @@ VEC_INLINE void group_c14x2_0(const struct palette_ctx *ctx, const uint8_t *s, u
     for (unsigned j = 0; j < G16; j++)
         simde_mm_storeu_si128((void *)(d + 16 * j), c14x2_ia8_four(ctx->palette, s + 32 * j + 8 * r));
 }
-/* Block by block, all four rows of a block at a time (through the kit, Zen 5: 4.4x Dolphin's
-   decoder at 256x256 and 4.0x at 1024x1024, against 4.1-4.3x and 3.7-3.9x row by row). */
+/* Block by block, all four rows of a block at a time: faster than row by row at both sizes
+   (docs/decisions.md, "Measured choices"). */
 BLOCKS_KERNEL(c14x2_0, G16, 4, 4, 32, struct palette_ctx, palette_prepare, group_c14x2_0)
 C14X2_GROUP(1)
 C14X2_GROUP(2)
@@ -760,8 +756,8 @@ VEC_INLINE void row_rgba8_quad(const struct no_ctx *ctx, const uint8_t *s, unsig
     const vi hi = simde_mm512_permutex2var_epi8(vi_loadu(s + 128), c, vi_loadu(s + 192));
     v_storeu(d, simde_mm512_mask_blend_epi64(0xf0, lo, hi));
 }
-/* Its own loop rather than ROWS_KERNEL's: the four rows not unrolled (1.33x the Dolphin
-   decoder at 256x256, one process, Zen 5; unrolled 1.12x). */
+/* Its own loop rather than ROWS_KERNEL's: the four rows not unrolled, which ran faster
+   (docs/decisions.md, "Measured choices"). */
 static __attribute__((noinline)) void rgba8_rows_tail(const struct no_ctx *ctx, const uint8_t *src,
                                                       size_t n, uint8_t *dst, size_t dst_pitch)
 {
@@ -788,10 +784,10 @@ static __attribute__((noinline)) VFETCH_GX_TEXTURE_FN(rgba8_rows)
     TAILS(rgba8_rows, 4, 4, 64)
 }
 /* A texture whose output fits the caches goes row by row: each output row written in order
-   in whole 64-byte stores (256x256 through Dolphin's decoder in one process, Zen 5: 1.36x for
-   this order, 1.13x for pairs of rows). Larger ones are bound by the memory's bandwidth in
-   either order, and there pairs of rows measured a few percent faster; so are rows of fewer
-   than four blocks (narrow regions), which pairs decode in place. */
+   in whole 64-byte stores, faster than pairs of rows (docs/decisions.md, "Measured choices").
+   Larger ones are bound by the memory's bandwidth in either order, and there pairs of rows
+   measured a little faster; so are rows of fewer than four blocks (narrow regions), which
+   pairs decode in place. */
 BY_OUTPUT_SIZE(rgba8, 4 * 4 * 4, 4, rgba8_rows, rgba8_pairs)
 #else
 /* below: pshufb controls taking row 2k or 2k + 1's R, A (from the AR rows) and G, B */
@@ -944,8 +940,7 @@ VEC_INLINE vi widen_nibbles(vi n)
 GROUP8(group_i8, struct no_ctx, 4, bytes_row, x)
 #if VEC_BITS == 512
 /* avx512: row by row while the output fits GT_ROWS_MAX_BYTES, block by block above (bound by
-   the memory's bandwidth there; a loop of the kernel's vpermb and stores at 1024x1024, Zen 5:
-   block by block 1.07-1.18x row by row; at 256x256 row by row 1.2-1.25x block by block) */
+   the memory's bandwidth there) (docs/decisions.md, "Measured choices") */
 ROWS_KERNEL(i8_rows, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 BLOCKS_KERNEL(i8_blocks, G8, 8, 4, 32, struct no_ctx, no_prepare, group_i8)
 BY_OUTPUT_SIZE(i8, 8 * 4 * 4, 1, i8_rows, i8_blocks)
@@ -1151,8 +1146,8 @@ VEC_INLINE void group_c8(const struct c8_planes *c, const uint8_t *s, uint8_t *d
     }
 #else
 /* A block row's 8 texels: the indices as two words, each entry a load by a byte of them
-   inserted into a vector, four texels a 16-byte store (at avx2 on Zen 5, 256x256: 2.3x the
-   speed of a load and a 4-byte store a texel; 1.2x that of one 32-byte vector). */
+   inserted into a vector, four texels a 16-byte store: faster than a load and a 4-byte store
+   a texel, and than one 32-byte vector (docs/decisions.md, "Measured choices"). */
 VEC_INLINE simde__m128i c8_four(const uint32_t *table, uint32_t w)
 {
     return table_four(table, w & 0xff, w >> 8 & 0xff, w >> 16 & 0xff, w >> 24);

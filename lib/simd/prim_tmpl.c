@@ -2,10 +2,9 @@
  * The primitive kernels (vfetch/prim.h) per ISA level: a draw's groups of indices, each group
  * the same pattern moved by a step per lane (lib/prim/program.c), written a block of vectors at
  * a time: one block is `lanes` groups, per_group vectors; each vector is its block-0 value plus
- * the base, then steps by one add per block. One store and one add a vector: quads without
- * restart at avx2 are 64 vertices for 12 instructions. The last part of a block goes through a
- * copy on the stack, so that nothing past the draw's indices is written. 16- and 32-bit
- * indices; a kernel per pattern size, so that the vectors stay in registers.
+ * the base, then steps by one add per block: one store and one add a vector. The last part of a
+ * block goes through a copy on the stack, so that nothing past the draw's indices is written.
+ * 16- and 32-bit indices; a kernel per pattern size, so that the vectors stay in registers.
  */
 #include <string.h>
 

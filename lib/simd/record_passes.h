@@ -17,7 +17,7 @@
    here, since mul is a power of two (record.c) and f * mul neither overflows nor leaves the
    normal range, so the product is exact and only the sum rounds, either way. Other levels
    keep the two: AVX2 would need FMA at run time as well, and it was slower there, faster at
-   512 bits (docs/benchmarks.md, "Figures behind the source's choices"). */
+   512 bits (docs/decisions.md, "Measured choices"). */
 VEC_INLINE vf rp_mul_add(vf f, vf mul, vf add)
 {
 #if VEC_BITS == 512
