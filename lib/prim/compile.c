@@ -546,22 +546,31 @@ static __attribute__((noinline)) int run_short(const vfetch_prim_plan *plan,
     return plan->blocks(&plan->vectors, base, (size_t)groups, p->out);
 }
 
+/* A draw at the plan's own width: an index buffer's way, the general way for indices given to
+   a plan without one (it refuses them), else the tiny or the short way. */
+static inline int run_at_width(const vfetch_prim_plan *plan,
+                               const struct vfetch_prim_run_params *params,
+                               struct vfetch_prim_result *result)
+{
+    if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
+        return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
+                                 : run_general(plan, params, result);
+    return params->count < PRIM_TINY ? run_tiny(plan, params, result) : run_short(plan, params, result);
+}
+
 /* A narrowest plan: its 16-bit twin where the draw's indices fit it (the twin refuses the
    rest with VFETCH_EPRIM_INDEX_RANGE, writing nothing), else the widest, which also reports
    an `out` not aligned for it. */
 static __attribute__((noinline)) int run_narrowest(const vfetch_prim_plan *plan,
                                                    const struct vfetch_prim_run_params *params,
-                         struct vfetch_prim_result *result)
+                                                   struct vfetch_prim_result *result)
 {
     if (!((uintptr_t)params->out & 3)) {
-        const int err = vfetch_prim_run(plan->narrow, params, result);
+        const int err = run_at_width(plan->narrow, params, result);
         if (err != VFETCH_EPRIM_INDEX_RANGE)
             return err;
     }
-    if ((uintptr_t)plan->guest.bytes | (uintptr_t)params->indices)
-        return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
-                                 : run_general(plan, params, result);
-    return params->count < PRIM_TINY ? run_tiny(plan, params, result) : run_short(plan, params, result);
+    return run_at_width(plan, params, result);
 }
 
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
@@ -569,15 +578,7 @@ int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_p
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
-    /* a narrowest plan, an index buffer's, or indices given to a plan without one (refused by
-       run_general): one test on the short way */
-    if ((uintptr_t)plan->narrow | (uintptr_t)plan->guest.bytes | (uintptr_t)params->indices) {
-        if (plan->narrow)
-            return run_narrowest(plan, params, result);
-        return plan->guest.bytes ? vfetch_prim_run_indexed(plan, params, result)
-                                 : run_general(plan, params, result);
-    }
-    return params->count < PRIM_TINY ? run_tiny(plan, params, result) : run_short(plan, params, result);
+    return plan->narrow ? run_narrowest(plan, params, result) : run_at_width(plan, params, result);
 }
 
 /* Every other draw: checked in order, then written (the tail by the C above). */

@@ -62,8 +62,8 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
        reads but the few a list's last primitive drops, and finds their range as it goes */
     const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
     const uint64_t limit = (m->wide ? 0xffffffffu : 0xffffu) - (plan->pass_restart ? 1u : 0u);
-    const int check = g->restart && (g->bytes == 4 || g->restart_index <= type_max);
-    if (plan->identity && plan->convert && !plan->range && (!check || plan->pass_restart) &&
+    if (plan->identity && plan->convert && !plan->range &&
+        (!vfetch_prim_restart_fits(g) || plan->pass_restart) &&
         (uint64_t)params->base_index + type_max <= limit)
         return run_one_pass(plan, params, bound, result);
     uint32_t lo = UINT32_MAX, hi = 0;

@@ -92,6 +92,18 @@ struct prim_guest {
     uint32_t restart_index;
 };
 
+/** Whether an entry of g's width can hold its restart index at all. */
+static inline int vfetch_prim_index_fits(const struct prim_guest *g)
+{
+    return g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0;
+}
+
+/** Whether an entry can be a restart entry: restart on, and its index within the width. */
+static inline int vfetch_prim_restart_fits(const struct prim_guest *g)
+{
+    return g->restart && vfetch_prim_index_fits(g);
+}
+
 /** Entry i of a guest index buffer, zero-extended. */
 static inline uint32_t vfetch_prim_entry(const void *in, const struct prim_guest *g, size_t i)
 {

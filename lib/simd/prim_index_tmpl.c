@@ -64,18 +64,6 @@ static inline v128 swap32(v128 v)
     return simde_mm_or_si128(simde_mm_slli_epi32(v, 16), simde_mm_srli_epi32(v, 16));
 }
 
-/* Whether an entry of `bytes` can hold the restart index at all. */
-static inline int index_fits(const struct prim_guest *g)
-{
-    return g->bytes == 4 || g->restart_index >> (8 * g->bytes) == 0;
-}
-
-/* Whether an entry can be a restart entry: restart on, and its index within the width. */
-static inline int restart_fits(const struct prim_guest *g)
-{
-    return g->restart && index_fits(g);
-}
-
 /* The lanes of a 128-bit min and max folded to one value each (B-bit lanes). */
 #define FOLD(B, lo, hi)                                                                     \
     for (int shift = 8; shift >= B / 8; shift /= 2) {                                       \
@@ -187,7 +175,7 @@ static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest
                            uint32_t *out_min, uint32_t *out_max)
 {
     const uint8_t *p = in;
-    const int check = restart_fits(g);
+    const int check = vfetch_prim_restart_fits(g);
     uint32_t min = UINT32_MAX, max = 0;
     const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
     int restarted = 0;
@@ -346,7 +334,7 @@ VEC_INLINE void convert_body(const uint8_t *p, size_t count, const struct prim_g
                              uint32_t delta, uint32_t host_restart, int wide, uint8_t *o,
                              int track, uint32_t *range)
 {
-    const int check = restart_fits(g);
+    const int check = vfetch_prim_restart_fits(g);
     const v128 zero = simde_mm_setzero_si128(), d16 = simde_mm_set1_epi16((int16_t)delta),
                d32 = simde_mm_set1_epi32((int32_t)delta),
                hr16 = simde_mm_set1_epi16((int16_t)host_restart),
@@ -496,7 +484,7 @@ static uint32_t NAME(prim_find)(const void *in, const struct prim_guest *g, uint
 {
     const uint8_t *p = in;
     const uint32_t r = g->restart_index, b = g->bytes;
-    if (!index_fits(g))
+    if (!vfetch_prim_index_fits(g))
         return count; /* no entry can hold it */
     const uint32_t lanes = 16 / b;
     v128 want, eq;
