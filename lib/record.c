@@ -536,7 +536,7 @@ struct vfetch_record_prog *vfetch_record_lower(const struct vfetch_plan *plan, u
     prog->block = fit < 1 ? 1 : fit > 64 ? 64 : (uint32_t)fit;
     /* One vector: no other pass shares a block's bytes in L1, so the whole draw is one block
        (each return to the executor's block loop reloads its stack under the block's stores in
-       flight, which alias it modulo 4 KiB: docs/benchmarks.md). */
+       flight, which alias it modulo 4 KiB: docs/decisions.md, "Measured choices"). */
     if (num_vectors == 1)
         prog->block = UINT32_MAX;
     /* Windows end at most at the group's last used byte where they can (see record_window):

@@ -339,7 +339,7 @@ static int gx_build_converter(struct vfetch_gx_plan *p, const uint32_t staged_of
 
 /*
  * The gathered form of the converter's record program, for formats with indexed attributes
- * that lib/gx/run.c stages by rows (at most VFETCH_GX_ROW_MOVES copies of at most 16 bytes:
+ * that lib/gx/run_indexed.c stages by rows (at most VFETCH_GX_ROW_MOVES copies of at most 16 bytes:
  * its moves are the copies). None where the program or the form is missing: the stage then
  * runs as before.
  */
@@ -349,7 +349,7 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
     if (!p->any_indexed || !conv || !conv->record || p->num_copies > VFETCH_GX_ROW_MOVES)
         return;
     vfetch_record_gather_fn *run = vfetch_gx_gather_for(dsp, conv->record->lanes);
-    /* the last partial group runs through a stack copy of its output (lib/gx/run.c) */
+    /* the last partial group runs through a stack copy of its output (lib/gx/run_gathered.c) */
     if (!run || (uint64_t)conv->record->group * p->out_stride > VFETCH_GX_TAIL_OUT_BYTES)
         return;
     uint16_t dst[VFETCH_GX_ROW_MOVES], size[VFETCH_GX_ROW_MOVES];

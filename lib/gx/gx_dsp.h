@@ -9,7 +9,7 @@
 #include "ladder.h"
 #include "record.h"
 
-/** Vertices of a GX staging block (lib/gx/run.c). */
+/** Vertices of a GX staging block (lib/gx/run_indexed.c). */
 #define VFETCH_GX_BLOCK 128
 
 /**
@@ -103,7 +103,7 @@ struct vfetch_rp_gather *vfetch_record_gather_lower(const struct vfetch_record_p
 typedef VFETCH_RECORD_GATHER_FN(vfetch_record_gather_fn);
 
 struct vfetch_gx_dsp {
-    /** Index columns and source addresses (run.c's row staging). */
+    /** Index columns and source addresses (lib/gx/run_indexed.c's row staging). */
     vfetch_gx_indices_fn *read_indices;
     vfetch_gx_addrs_fn *index_addrs;
     vfetch_gx_index_addrs_fn *read_index_addrs;

@@ -16,12 +16,12 @@
     three NBT elements and the matrix-index run. */
 #define VFETCH_GX_MAX_COPIES 32
 
-/** Row staging (lib/gx/run.c): formats of at most this many copies, each at most 16 bytes,
+/** Row staging (lib/gx/run_indexed.c): formats of at most this many copies, each at most 16 bytes,
     copy each vertex by 16-byte moves from per-vertex addresses. */
 #define VFETCH_GX_ROW_MOVES 8
 
 /** Output bytes of the stack copy through which the gathered program runs a draw's last
-    partial group (lib/gx/run.c). */
+    partial group (lib/gx/run_gathered.c). */
 #define VFETCH_GX_TAIL_OUT_BYTES 4096
 
 /**

@@ -1,5 +1,5 @@
 /*
- * GX index columns, vectorised (lib/gx/run.c's row staging; the scalar forms, which are the
+ * GX index columns, vectorised (lib/gx/run_indexed.c's row staging; the scalar forms, which are the
  * reference, are in index_ref.c): the indices of a block of vertices, read with one
  * byte permute per vector where vertices are short, and the source addresses of a move
  * computed from them in 64-bit lanes.

@@ -3,7 +3,7 @@
  * Gathered programs (GX indexed draws): each level's executor from random 16-byte pieces against
  *   the reference over the assembled records, pieces and outputs against guard pages
  *   (--kernel record).
- * GX index columns (lib/gx/run.c's row staging): the index reads and the address computation
+ * GX index columns (lib/gx/run_indexed.c's row staging): the index reads and the address computation
  *   of every level against the reference, on exact guarded vertex bytes and columns
  *   (--kernel gx-index).
  */

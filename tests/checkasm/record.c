@@ -479,7 +479,7 @@ static VFETCH_CONVERT_FN(per_op_counted)
 }
 
 /*
- * The last vertices after the whole groups of a record program (run.c's tail) run as one more
+ * The last vertices after the whole groups of a record program (lib/portable.c's tail) run as one more
  * group through the program, not through the per-op kernels: draws of r, G + r and 3G + r
  * vertices (1 <= r < G) of random formats, sequential and indexed, sources and output against
  * guard pages, output pre-filled (kept slots must stay), at every level and program variant.
