@@ -11,6 +11,8 @@
    per call (one clock), its 16-vertex time, the load line, the compile line, short.
 4. Its GX texture table: texels per call from the benchmark (Mtexels/s x ns/call = 64 for an
    8x8 texture) and the ratio to memcpy of the RGBA8 output.
+5. `summary.py --from-json` of the JSON the digest's run wrote prints the same digest and
+   tables and (where matplotlib imports) draws the same PNG, byte for byte.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -58,12 +60,36 @@ def main():
         fields = row.split()
         if len(fields) != 2 or not float(fields[1]) > 0:
             fail("a compile row is not a name and a time", row)
+    try:
+        import matplotlib  # noqa: F401
+        chart = True
+    except ImportError:
+        chart = False
     with tempfile.TemporaryDirectory() as tmp:
+        live_json = os.path.join(tmp, "out.json")
+        charts = ["--chart", os.path.join(tmp, "live.png")] if chart else []
         text = subprocess.run([sys.executable, summary, "--bench", bench, "--digest", "--filter",
                                "^(plan/gx-d/(avx2|ref)/(16|4096)|baseline/memcpy/-/131072|compile/.*)$",
-                               "--json", os.path.join(tmp, "out.json")],
+                               "--json", live_json] + charts,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               check=True).stdout.decode()
+        # 5. the same from the JSON, running nothing: the same text and the same picture
+        charts = ["--chart", os.path.join(tmp, "json.png")] if chart else []
+        again = subprocess.run([sys.executable, summary, "--digest", "--filter", "^",
+                                "--bench", "/nonexistent", "--from-json", live_json] + charts,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               check=True).stdout.decode()
+
+        def same(t):
+            return [l for l in t.splitlines() if not l.startswith(("raw JSON: ", "chart: "))]
+        if same(again) != same(text):
+            fail("--from-json printed another text than the run that wrote the JSON",
+                 "live:\n%s\nfrom the JSON:\n%s" % (text, again))
+        if chart:
+            with open(os.path.join(tmp, "live.png"), "rb") as a, \
+                    open(os.path.join(tmp, "json.png"), "rb") as b:
+                if a.read() != b.read():
+                    fail("--from-json drew another chart than the run that wrote the JSON")
     digest = text.split("\ncompile ")[0]  # the tables (--filter prints them) follow it
     lines = digest.splitlines()
     if len(lines) >= 60 or not any(l.startswith("machine load: ") for l in lines) or \
@@ -88,7 +114,8 @@ def main():
         fail("the texture row is not: name, Mtexels/s, GB/s, x memcpy, x ref, ns/call with "
              "64 texels a call", text)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
-          "table: ok")
+          "table, --from-json's text%s as the run's: ok" % (
+              " and chart" if chart else " (no matplotlib: not its chart)"))
 
 
 if __name__ == "__main__":

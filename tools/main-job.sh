@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, print the benchmark summary and a demo
-# conversion. Pass --full for the full benchmark set with repetitions.
+# conversion, and draw the benchmark chart (build-main/vfetch-bench.png, beside its JSON).
+# Pass --full for the full benchmark set with repetitions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(meson ninja-build pkg-config python3 gcc g++ libsimde-dev libbenchmark-dev libfp16-dev libpng-dev libzydis-dev)
+packages=(meson ninja-build pkg-config python3 python3-matplotlib gcc g++ libsimde-dev libbenchmark-dev
+          libfp16-dev libpng-dev libzydis-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,4 +34,12 @@ echo "== texel demo: what a TX_FORMAT1 word means =="
 build-main/tools/vfetch explain texel --format1 0xa60f
 echo
 echo "== benchmark summary =="
-python3 bench/summary.py --bench build-main/bench/vfetch_bench --json build-main/vfetch-bench.json "$@"
+# The chart needs matplotlib, which python3-matplotlib installs for Debian's python3: use that
+# one when the python3 first on PATH (a pyenv or venv one) cannot import it.
+python=python3
+if ! python3 -c 'import matplotlib' 2>/dev/null && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    python=/usr/bin/python3
+fi
+# the summary prints where the chart is ("chart: build-main/vfetch-bench.png ...")
+"$python" bench/summary.py --bench build-main/bench/vfetch_bench --json build-main/vfetch-bench.json \
+    --chart build-main/vfetch-bench.png "$@"

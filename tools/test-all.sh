@@ -22,7 +22,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(meson ninja-build pkg-config cmake python3 gcc g++ clang libclang-rt-14-dev
+packages=(meson ninja-build pkg-config cmake python3 python3-matplotlib gcc g++ clang libclang-rt-14-dev
           libsimde-dev libbenchmark-dev libfp16-dev libpng-dev libzydis-dev
           gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
           gcc-i686-linux-gnu libc6-dev-i386-cross)
