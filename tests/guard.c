@@ -29,6 +29,10 @@ static size_t guard_page(void)
 #define GUARD_CACHE_MAX_LEN ((size_t)4 << 20)
 #define GUARD_CACHE_SLOTS 64
 static struct guard_map guard_cache[GUARD_CACHE_SLOTS];
+/* The slot a freed mapping replaces when every slot is taken (round robin): the cache follows
+   the sizes now in use, instead of keeping the first 64 sizes a test freed, which a later test
+   never asks for (its every buffer then a fresh mapping, each page faulted in again). */
+static size_t guard_cache_next;
 
 /* Layout: [guard page][data pages][guard page]; the user buffer is placed at one end. */
 static void *guard_alloc(size_t n, int at_tail)
@@ -94,14 +98,19 @@ void guard_free(void *p)
         return;
     for (size_t i = 0; i < GUARD_MAX_MAPS; i++) {
         if (guard_maps[i].base && guard_maps[i].user == p) {
-            size_t slot = GUARD_CACHE_SLOTS;
-            if (guard_maps[i].len <= GUARD_CACHE_MAX_LEN)
-                for (slot = 0; slot < GUARD_CACHE_SLOTS && guard_cache[slot].base; slot++)
-                    ;
-            if (slot < GUARD_CACHE_SLOTS)
-                guard_cache[slot] = guard_maps[i];
-            else
+            if (guard_maps[i].len > GUARD_CACHE_MAX_LEN) {
                 munmap(guard_maps[i].base, guard_maps[i].len);
+            } else {
+                size_t slot = 0;
+                while (slot < GUARD_CACHE_SLOTS && guard_cache[slot].base)
+                    slot++;
+                if (slot == GUARD_CACHE_SLOTS) { /* full: the oldest replaced goes */
+                    slot = guard_cache_next;
+                    guard_cache_next = (guard_cache_next + 1) % GUARD_CACHE_SLOTS;
+                    munmap(guard_cache[slot].base, guard_cache[slot].len);
+                }
+                guard_cache[slot] = guard_maps[i];
+            }
             guard_maps[i].base = NULL;
             return;
         }

@@ -64,7 +64,8 @@ static const char *const family_names[] = { "record", "gx-index", "texel", "gx-t
 
 /* Which share of --part a kernel or family falls in: kernels alternate by their place in
    kernels[]; the families go where they even the two halves out (record, about 3 s here, to
-   the second; gx-index and texel, about 4 s together, to the first), mod N. */
+   the second; gx-index and texel, about 4 s together, to the first), mod N. prim, the
+   longest, is dealt out piece by piece (checkasm_wants_piece). */
 static unsigned share_of(const char *name)
 {
     static const unsigned family_share[] = { 1, 0, 0, 1, 0, 1, 0 }; /* by family_names[] */
@@ -82,6 +83,16 @@ bool checkasm_wants(const char *name)
     if (opt_kernel)
         return !strcmp(opt_kernel, name);
     return share_of(name) == opt_part;
+}
+
+bool checkasm_family_runs(const char *name)
+{
+    return !opt_kernel || !strcmp(opt_kernel, name);
+}
+
+bool checkasm_wants_piece(const char *name, unsigned piece)
+{
+    return opt_kernel ? !strcmp(opt_kernel, name) : piece % opt_parts == opt_part;
 }
 
 /* Whether --kernel names a kernel or a family. */

@@ -33,6 +33,13 @@ extern unsigned mismatch_reports; /* the first 10 mismatches print their bytes *
 /* Whether the run includes the kernel or family `name` (no --kernel, or --kernel name; --isa
    is in the level table). */
 bool checkasm_wants(const char *name);
+/* For a family too long for one share (prim): whether --kernel leaves it in (no --kernel, or
+   --kernel name), and whether the run includes its piece `piece`: every piece under --kernel,
+   else the pieces dealt out across the --part shares, so that both cores share the family.
+   Each piece seeds itself by its own name (rng_seed_for), so that both ways replay the same
+   cases. */
+bool checkasm_family_runs(const char *name);
+bool checkasm_wants_piece(const char *name, unsigned piece);
 
 uint64_t rnd(void);
 uint32_t rnd_below(uint32_t n);

@@ -233,9 +233,8 @@ static void check_range(const vfetch_prim_plan *plan, const struct prim_mode *m,
 
 void check_prim(void)
 {
-    if (!checkasm_wants("prim"))
+    if (!checkasm_family_runs("prim"))
         return;
-    rng_seed_for("prim");
     const unsigned before = test_failures;
     const uint32_t top_count = opt_quick ? 300 : 1024;
     static const uint32_t large[] = { 4095, 4096, 16380, 16383, 65534 };
@@ -250,7 +249,12 @@ void check_prim(void)
         const size_t num_gx = sizeof gx_primitives / sizeof gx_primitives[0];
         const size_t num_r300 = sizeof r300_primitives / sizeof r300_primitives[0];
         const size_t num_maxwell = sizeof maxwell_primitives / sizeof maxwell_primitives[0];
-        for (size_t pi = 0; pi < num_gx + num_r300 + num_maxwell; pi++)
+        for (size_t pi = 0; pi < num_gx + num_r300 + num_maxwell; pi++) {
+            if (!checkasm_wants_piece("prim", (unsigned)pi))
+                continue; /* another --part's */
+            char piece[32];
+            snprintf(piece, sizeof piece, "prim %zu %s", pi, level);
+            rng_seed_for(piece);
             for (unsigned opts = 0; opts < 16; opts++) {
                 /* GX: restart, expansion, width, drop_incomplete; R300, Maxwell: the guest's
                    and the host's provoking vertex, width, host_fans (Maxwell: and yuzu's
@@ -308,6 +312,7 @@ void check_prim(void)
                 }
                 vfetch_prim_plan_free(plan);
             }
+        }
     }
     vfetch_set_cpu_mask(mask);
     free(want);
