@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the `vfetch` command's argument handling (tools/cli.c). The input is split at
+ * Fuzz target: the `vfetch` command's argument handling (tools/cli/). The input is split at
  * NUL bytes into at most FUZZ_CLI_MAX_ARGS arguments after "vfetch"; output and errors go to
  * memory streams. Checked: the exit code is 0, 1 or 2 and matches each command's documented
  * behaviour (docs/cli.md); a usage error is one "vfetch: ..." line and at most a "see `vfetch
