@@ -98,11 +98,25 @@ def collect_results(json_parts, repetitions):
 
 
 def cpu_model():
+    """The CPU's model name, with its family and model numbers in hex (a VM's model name may be
+    only "AMD EPYC": the numbers tell a Zen 4, 19h/11h, from a Zen 5, 1Ah/02h)."""
     try:
         with open("/proc/cpuinfo") as f:
-            return next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
+            fields = {}
+            for line in f:
+                if not line.strip():
+                    break  # the first CPU's block
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip()
+    except OSError:
         return None
+    name = fields.get("model name")
+    if not name:
+        return None
+    try:
+        return "%s (family %Xh model %02Xh)" % (name, int(fields["cpu family"]), int(fields["model"]))
+    except (KeyError, ValueError):
+        return name
 
 
 def git_commit(here):

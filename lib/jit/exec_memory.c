@@ -5,9 +5,10 @@
  *  - arena (the default): chunks of a memfd, each mapped twice, a read-write view the code is
  *    written through and a read-execute view it runs at (the code is generated for the execute
  *    view's address). A plan's code takes a block of a chunk and gives it back when the plan
- *    is freed: no system call per plan, where a mapping of its own cost 8-15 µs of mmap,
- *    first-touch faults, mprotect and munmap on the machines here (a whole plan compiles in
- *    a few µs). Refused where memfds may not be executable (vm.memfd_noexec, SELinux);
+ *    is freed: no system call per plan, where a mapping of its own costs more in mmap,
+ *    first-touch faults, mprotect and munmap than compiling the whole plan does
+ *    (docs/decisions.md, "Measured choices"). Refused where memfds may not be executable
+ *    (vm.memfd_noexec, SELinux);
  *  - mprotect: each plan's code in pages of its own, written read-write, then mprotect'ed
  *    read-execute; refused under SELinux execmem and PaX MPROTECT.
  *
