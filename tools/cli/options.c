@@ -29,14 +29,20 @@ void one_line(char *text)
             *text = '?';
 }
 
+/* A message's text, formatted and made one line (the three kinds of message share it). */
+#define MESSAGE_LINE(line, fmt)                                                                     \
+    char line[400];                                                                                \
+    do {                                                                                           \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        vsnprintf(line, sizeof line, fmt, ap);                                                     \
+        va_end(ap);                                                                                \
+        one_line(line);                                                                            \
+    } while (0)
+
 int usage_error(FILE *errs, const char *cmd, const char *fmt, ...)
 {
-    char line[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    one_line(line);
+    MESSAGE_LINE(line, fmt);
     fprintf(errs, "vfetch: %s\nsee `vfetch help%s%s`\n", line, cmd ? " " : "", cmd ? cmd : "");
     return 1;
 }
@@ -63,12 +69,7 @@ _Static_assert(sizeof error_names / sizeof error_names[0] == -VFETCH_ECOUNT,
 
 int refusal(FILE *errs, int code, const char *fmt, ...)
 {
-    char line[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    one_line(line);
+    MESSAGE_LINE(line, fmt);
     const char *name = code <= 0 && code > VFETCH_ECOUNT ? error_names[-code] : "VFETCH_E?";
     fprintf(errs, "vfetch: %s: %s: %s (code %d)\n", line, name, vfetch_strerror(code), code);
     return 2;
@@ -76,12 +77,7 @@ int refusal(FILE *errs, int code, const char *fmt, ...)
 
 int file_error(FILE *errs, int rc, const char *fmt, ...)
 {
-    char line[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    one_line(line);
+    MESSAGE_LINE(line, fmt);
     fprintf(errs, "vfetch: %s\n", line);
     return rc;
 }
