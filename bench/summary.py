@@ -626,15 +626,12 @@ def main():
                     family, "draws", "vertices", "ns/draw", "Mverts/s", "x ref", "compiles"))
                 for name in names:
                     b = all_results[name]
-                    t = secs(b)
+                    t, _, vs_ref = ratios(name)
                     draws = b.get("draws", 0.0)
                     vertices = b.get("vertices", 0.0)
-                    ref_name, ref = ref_of(name.split("/"))
-                    vs_ref = secs(ref) / t if ref and ref_name != name else None
                     print("%-44s %7d %9d %9s %10.1f %8s %9.0f" % (
                         name, draws, vertices, ns_text(t * 1e9 / draws) if draws else "-",
-                        vertices / t / 1e6, "%.1f" % vs_ref if vs_ref is not None else "-",
-                        b.get("compiles", 0.0)))
+                        vertices / t / 1e6, fmt(vs_ref, 1), b.get("compiles", 0.0)))
                 continue
             if family == "compile":
                 # registers to a plan: a time per compile; no vertices, no output bytes
@@ -669,18 +666,12 @@ def main():
                 print("%-44s %10s %8s %9s %9s %8s %10s" % (family, "Mtexels/s", "GB/s", "x memcpy",
                                                            "x memcpy8", "x ref", "ns/call"))
                 for name in names:
-                    b = all_results[name]
-                    t = secs(b)
-                    out_bytes = b.get("out_bytes", 0.0)
-                    texels = b.get("texels", 0.0)
-                    ref_name, ref = ref_of(name.split("/"))
-                    vs_ref = secs(ref) / t if ref and ref_name != name else None
-                    mc = memcpy.get(int(out_bytes)) if out_bytes else None
+                    texels, out_bytes = per_call(name)
+                    t, vs_memcpy, vs_ref = ratios(name)
                     mc8 = memcpy.get(int(texels) * 4) if texels else None
                     print("%-44s %10.1f %8.2f %9s %9s %8s %10s" % (
-                        name, texels / t / 1e6, out_bytes / t / 1e9,
-                        "%.2f" % (mc / t) if mc else "-", "%.2f" % (mc8 / t) if mc8 else "-",
-                        "%.1f" % vs_ref if vs_ref is not None else "-", ns_text(t * 1e9)))
+                        name, texels / t / 1e6, out_bytes / t / 1e9, fmt(vs_memcpy),
+                        fmt(mc8 / t if mc8 else None), fmt(vs_ref, 1), ns_text(t * 1e9)))
                 continue
             print("%-44s %10s %8s %9s %8s %10s" % (family, "Mverts/s", "GB/s", "x memcpy", "x ref", "ns/call"))
             for name in names:

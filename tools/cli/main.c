@@ -153,6 +153,28 @@ static int cmd_help(int argc, char **argv, FILE *out, FILE *errs)
 
 /* ---- commands ---- */
 
+/* A command (or explain target) by its word, which becomes its argv[0]. */
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv, FILE *out, FILE *errs);
+};
+
+static const struct command explain_targets[] = {
+    { "r300", cmd_explain_r300 },   { "maxwell", cmd_explain_maxwell },
+    { "gx", cmd_explain_gx },       { "texel", cmd_explain_texel },
+    { "gx-texture", cmd_explain_gx_texture },
+};
+
+/* The entry of table[0..n-1] named name, or NULL. */
+static const struct command *command_named(const struct command *table, size_t n,
+                                           const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, table[i].name))
+            return &table[i];
+    return NULL;
+}
+
 /* explain TARGET ..: the target's command, given TARGET as its argv[0]. */
 static int cmd_explain(int argc, char **argv, FILE *out, FILE *errs)
 {
@@ -164,18 +186,10 @@ static int cmd_explain(int argc, char **argv, FILE *out, FILE *errs)
         return usage_error(errs, "explain", "explain needs a target: r300, maxwell, gx, texel or "
                            "gx-texture");
     const char *target = argv[1];
-    argc--;
-    argv++;
-    if (!strcmp(target, "r300"))
-        return cmd_explain_r300(argc, argv, out, errs);
-    if (!strcmp(target, "maxwell"))
-        return cmd_explain_maxwell(argc, argv, out, errs);
-    if (!strcmp(target, "gx"))
-        return cmd_explain_gx(argc, argv, out, errs);
-    if (!strcmp(target, "texel"))
-        return cmd_explain_texel(argc, argv, out, errs);
-    if (!strcmp(target, "gx-texture"))
-        return cmd_explain_gx_texture(argc, argv, out, errs);
+    const struct command *c =
+        command_named(explain_targets, sizeof explain_targets / sizeof explain_targets[0], target);
+    if (c)
+        return c->run(argc - 1, argv + 1, out, errs);
     return usage_error(errs, "explain", "explain: no target '%.40s' (r300, maxwell, gx, texel or "
                        "gx-texture)", target);
 }
@@ -189,18 +203,13 @@ int vfetch_cli_main(int argc, char **argv, FILE *out, FILE *errs)
     const char *cmd = argv[1];
     argc--;
     argv++;
-    if (!strcmp(cmd, "explain"))
-        return cmd_explain(argc, argv, out, errs);
-    if (!strcmp(cmd, "texel"))
-        return cmd_texel(argc, argv, out, errs);
-    if (!strcmp(cmd, "gx-texture"))
-        return cmd_gx_texture(argc, argv, out, errs);
-    if (!strcmp(cmd, "gx"))
-        return cmd_gx(argc, argv, out, errs);
-    if (!strcmp(cmd, "aam"))
-        return cmd_aam(argc, argv, out, errs);
-    if (!strcmp(cmd, "prim"))
-        return cmd_prim(argc, argv, out, errs);
+    static const struct command commands[] = {
+        { "explain", cmd_explain }, { "texel", cmd_texel }, { "gx-texture", cmd_gx_texture },
+        { "gx", cmd_gx },           { "aam", cmd_aam },     { "prim", cmd_prim },
+    };
+    const struct command *c = command_named(commands, sizeof commands / sizeof commands[0], cmd);
+    if (c)
+        return c->run(argc, argv, out, errs);
     if (!strcmp(cmd, "help") || is_help(cmd))
         return cmd_help(argc, argv, out, errs);
     /* The commands without arguments: version, and cpu here; demo in demo.c. */
