@@ -29,7 +29,7 @@ struct vfetch_jit_code {
     void *entry;        /**< the function */
     void *entry_indexed; /**< a plan's function for draws through an index buffer, or NULL */
     size_t code_bytes;  /**< bytes of code and constants written */
-    size_t code_end;    /**< offset of the code's end in the mapping (the pool comes first) */
+    size_t code_end;    /**< bytes of code from the mapping's start (its constants follow) */
     void *mapping;      /**< the executable mapping, mapping_bytes long */
     size_t mapping_bytes;
     void *writable;     /**< the arena's writable view of the block (lib/jit/exec_memory.c),

@@ -3,6 +3,7 @@
  * (x86_shapes_table.h, written by lib/jit/x86_shapes_gen.c with Zydis), displacement and
  * immediate patched in place, branches patched when the assembly finishes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jit/x86_asm.h"
@@ -16,39 +17,84 @@ struct x86_encoding {
 
 #include "x86_shapes_table.h"
 
-void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
-                  unsigned pool_entries)
+/* The heap buffers start at sizes most plans fit and double: the largest plans (Maxwell's
+   full ISBE records) write some tens of KiB. */
+#define CODE_START (16u << 10)
+#define POOL_START 64u  /* entries */
+#define RIP_START 256u
+#define CODE_MAX (64u << 20)
+
+void x86_asm_init(struct x86_asm *a)
 {
     memset(a, 0, sizeof *a);
     a->missing = X86_NUM_SHAPES;
-    a->buf = buf;
-    a->cap = cap;
-    a->runtime = runtime;
-    a->pool_cap = pool_entries;
-    a->len = (size_t)pool_entries * 16;
-    if (a->len > cap)
+    a->buf = malloc(CODE_START);
+    a->pool = malloc(16 * (size_t)POOL_START);
+    a->rip_at = malloc(RIP_START * sizeof *a->rip_at);
+    a->cap = CODE_START;
+    a->pool_cap = POOL_START;
+    a->rip_cap = RIP_START;
+    if (!a->buf || !a->pool || !a->rip_at)
         a->failed = 1;
 }
 
-/* A table (more than two entries): one the assembly holds already, else placed below the
-   tables at the pool's end. */
+void x86_asm_release(struct x86_asm *a)
+{
+    free(a->buf);
+    free(a->pool);
+    free(a->rip_at);
+    a->buf = a->pool = NULL;
+    a->rip_at = NULL;
+}
+
+/* Room for `more` items of `size` bytes in a growing buffer: 0, or -1 (out of memory). */
+static int grow(void **buf, size_t *cap, size_t used, size_t more, size_t size)
+{
+    if (*cap - used >= more)
+        return 0;
+    size_t n = *cap;
+    while (n - used < more)
+        n *= 2;
+    if (n * size > CODE_MAX)
+        return -1;
+    void *p = realloc(*buf, n * size);
+    if (!p)
+        return -1;
+    *buf = p;
+    *cap = n;
+    return 0;
+}
+
+/* `entries` new entries at the pool's end: their first, or SIZE_MAX (the assembly failed). */
+static size_t pool_take(struct x86_asm *a, size_t entries)
+{
+    if (a->failed || grow((void **)&a->pool, &a->pool_cap, a->pool_used, entries, 16)) {
+        a->failed = 1;
+        return SIZE_MAX;
+    }
+    const size_t at = a->pool_used;
+    a->pool_used += entries;
+    return at;
+}
+
+/* A table (more than two entries): one the assembly holds already, else a new one. */
 static uint64_t x86_table(struct x86_asm *a, const void *bytes, unsigned entries)
 {
     const size_t n = 16 * (size_t)entries;
     for (unsigned t = 0; t < a->num_tables; t++)
-        if (a->table_entries[t] == entries && !memcmp(a->buf + 16 * a->table_at[t], bytes, n))
-            return a->runtime + 16 * a->table_at[t];
-    if (a->num_tables == sizeof a->table_at / sizeof a->table_at[0] ||
-        a->pool_used + a->pool_top + entries > a->pool_cap) {
+        if (a->table_entries[t] == entries && !memcmp(a->pool + 16 * a->table_at[t], bytes, n))
+            return X86_POOL_TAG + 16 * a->table_at[t];
+    if (a->num_tables == sizeof a->table_at / sizeof a->table_at[0]) {
         a->failed = 1;
-        return a->runtime;
+        return X86_POOL_TAG;
     }
-    a->pool_top += entries;
-    const size_t at = a->pool_cap - a->pool_top;
+    const size_t at = pool_take(a, entries);
+    if (at == SIZE_MAX)
+        return X86_POOL_TAG;
     a->table_at[a->num_tables] = at;
     a->table_entries[a->num_tables++] = entries;
-    memcpy(a->buf + 16 * at, bytes, n);
-    return a->runtime + 16 * at;
+    memcpy(a->pool + 16 * at, bytes, n);
+    return X86_POOL_TAG + 16 * at;
 }
 
 uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
@@ -63,27 +109,28 @@ uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries)
     unsigned h = (unsigned)((first * 0x9e3779b97f4a7c15ull) >> 56) ^ entries;
     for (h &= mask; a->pool_hash[h]; h = (h + 1) & mask) {
         const size_t i = a->pool_hash[h] - 1u;
-        if (i + entries <= a->pool_used && !memcmp(a->buf + 16 * i, bytes, n) &&
+        if (i + entries <= a->pool_used && !memcmp(a->pool + 16 * i, bytes, n) &&
             (entries == 1 || i % 2 == 0))
-            return a->runtime + 16 * i;
+            return X86_POOL_TAG + 16 * i;
     }
-    /* a 32-byte constant on a 32-byte boundary: no load of it splits a cache line */
-    if (entries == 2 && a->pool_used % 2 && a->pool_used + a->pool_top < a->pool_cap)
-        memset(a->buf + 16 * a->pool_used++, 0, 16);
-    if (a->pool_used + a->pool_top + entries > a->pool_cap) {
-        a->failed = 1;
-        return a->runtime;
+    /* a 32-byte constant on a 32-byte boundary (the pool starts on one): no load of it splits
+       a cache line */
+    if (entries == 2 && a->pool_used % 2) {
+        const size_t pad = pool_take(a, 1);
+        if (pad != SIZE_MAX)
+            memset(a->pool + 16 * pad, 0, 16);
     }
-    const size_t at = 16 * a->pool_used;
+    const size_t i = pool_take(a, entries);
+    if (i == SIZE_MAX)
+        return X86_POOL_TAG;
     /* (a full table, three quarters of its slots: later constants are not found again, only
        stored again) */
-    if (a->pool_hashed < 3 * (mask + 1) / 4 && a->pool_used < UINT16_MAX) {
-        a->pool_hash[h] = (uint16_t)(a->pool_used + 1);
+    if (a->pool_hashed < 3 * (mask + 1) / 4 && i < UINT16_MAX) {
+        a->pool_hash[h] = (uint16_t)(i + 1);
         a->pool_hashed++;
     }
-    a->pool_used += entries;
-    memcpy(a->buf + at, bytes, n);
-    return a->runtime + at;
+    memcpy(a->pool + 16 * i, bytes, n);
+    return X86_POOL_TAG + 16 * i;
 }
 
 uint64_t x86_const(struct x86_asm *a, const void *bytes16)
@@ -124,24 +171,39 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
         a->missing = shape;
         return;
     }
-    if (a->cap - a->len < e->len) {
+    if (grow((void **)&a->buf, &a->cap, a->len, X86_ENCODING_MAX, 1) ||
+        (rip && grow((void **)&a->rip_at, &a->rip_cap, a->num_rip, 1, sizeof *a->rip_at))) {
         a->failed = 1;
         return;
     }
     uint8_t *p = a->buf + a->len;
-    /* the whole encoding where the buffer has room (the bytes past the instruction are the
-       next one's to write): one fixed-size copy */
-    if (a->cap - a->len >= X86_ENCODING_MAX)
-        memcpy(p, e->bytes, X86_ENCODING_MAX);
-    else
-        memcpy(p, e->bytes, e->len);
+    /* the whole encoding (the bytes past the instruction are the next one's to write): one
+       fixed-size copy */
+    memcpy(p, e->bytes, X86_ENCODING_MAX);
+    if (rip) /* the pool offset less the instruction's end; x86_finish adds the pool's place */
+        a->rip_at[a->num_rip++] = (uint32_t)(a->len + e->disp_at);
     if (e->disp_size)
-        put_le(p + e->disp_at, rip ? disp - (int64_t)(a->runtime + a->len + e->len) : disp,
+        put_le(p + e->disp_at,
+               rip ? disp - (int64_t)X86_POOL_TAG - (int64_t)(a->len + e->len) : disp,
                e->disp_size);
     if (e->imm_size)
         put_le(p + e->imm_at, imm, e->imm_size);
     a->len += e->len;
     a->ops++;
+}
+
+struct x86_mark x86_mark(const struct x86_asm *a)
+{
+    return (struct x86_mark){ a->len, a->num_rip, a->ops, a->num_labels, a->num_fixups };
+}
+
+void x86_rewind(struct x86_asm *a, struct x86_mark m)
+{
+    a->len = m.len;
+    a->num_rip = m.num_rip;
+    a->ops = m.ops;
+    a->num_labels = m.num_labels;
+    a->num_fixups = m.num_fixups;
 }
 
 unsigned x86_label(struct x86_asm *a)
@@ -182,10 +244,23 @@ int x86_finish(struct x86_asm *a)
             return -1;
         put_le(a->buf + a->fixup[i].at, (int64_t)target - (int64_t)(a->fixup[i].at + 4), 4);
     }
+    a->pool_offset = (a->len + 31) & ~(size_t)31;
+    for (size_t i = 0; i < a->num_rip; i++) {
+        int32_t d;
+        memcpy(&d, a->buf + a->rip_at[i], 4);
+        put_le(a->buf + a->rip_at[i], (int64_t)d + (int64_t)a->pool_offset, 4);
+    }
     return 0;
 }
 
 size_t x86_bytes_used(const struct x86_asm *a)
 {
-    return a->len - 16 * (a->pool_cap - a->pool_used - a->pool_top);
+    return a->pool_offset + 16 * a->pool_used;
+}
+
+void x86_write(const struct x86_asm *a, uint8_t *dst)
+{
+    memcpy(dst, a->buf, a->len);
+    memset(dst + a->len, 0xcc, a->pool_offset - a->len);
+    memcpy(dst + a->pool_offset, a->pool, 16 * a->pool_used);
 }

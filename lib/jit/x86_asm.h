@@ -2,9 +2,10 @@
  * A small assembler for the x86-64 generators: each instruction is one shape of
  * lib/jit/x86_shapes.h, copied from the table Zydis encoded at build time with its displacement
  * and immediate patched; the smaller encoding is taken wherever the value fits 8 bits. Labels
- * take 32-bit branches fixed up at the end, and the code's constants sit in a pool at the start
- * of the buffer. The buffer's run-time address is known, so that a pool constant is reached
- * RIP-relative. Not installed.
+ * take 32-bit branches fixed up at the end, and the code's constants sit in a pool placed after
+ * the code when it is finished, reached RIP-relative: the function is position-independent, so
+ * that it is written on the heap and copied, at its exact size, to executable memory. Not
+ * installed.
  */
 #ifndef VFETCH_JIT_X86_ASM_H
 #define VFETCH_JIT_X86_ASM_H
@@ -24,12 +25,16 @@ enum x86_shape {
 #define X86_MAX_LABELS 64
 #define X86_MAX_FIXUPS 128
 
+/* A constant's address as the generators see it: its byte offset in the pool plus this tag, a
+   value no real displacement reaches. Only a RIP-relative operand may take one (x86_op); the
+   pool's place is fixed when the assembly finishes, right after the code. */
+#define X86_POOL_TAG ((uint64_t)1 << 62)
+
 struct x86_asm {
-    uint8_t *buf;       /**< where bytes are written */
-    uint64_t runtime;   /**< the address buf[0] runs at */
+    uint8_t *buf;       /**< the code, in a heap buffer that grows as it is written */
     size_t len, cap;
-    int failed;         /**< the buffer, the pool or the labels ran out, or a shape has no
-                             form at this level: the result is unusable */
+    int failed;         /**< memory ran out, a label or branch table was full, or a shape has
+                             no form at this level: the result is unusable */
     int sse;            /**< encode SSE4.1 forms (CPUs without AVX): set before the first op */
     enum x86_shape missing; /**< a shape asked for that has no SSE4.1 form, or X86_NUM_SHAPES */
     size_t label_at[X86_MAX_LABELS]; /**< SIZE_MAX until bound */
@@ -37,25 +42,32 @@ struct x86_asm {
     struct { size_t at; unsigned label; } fixup[X86_MAX_FIXUPS]; /**< rel32 fields to patch */
     unsigned num_fixups;
     unsigned ops;       /**< instructions appended (to compare two ways by emitting both) */
-    /** The constant pool: 16-byte entries at the start of the buffer, reserved up front;
-        constants of one or two entries from its start (pool_used), tables from its end
-        (pool_top entries, each table's place in table_at/table_entries), so that a search for
-        a constant never walks a table. */
-    size_t pool_cap, pool_used, pool_top;
+    /** The constant pool, 16-byte entries in a heap buffer of its own while the code is
+        written, placed after the code (32-byte aligned) by x86_finish. */
+    uint8_t *pool;
+    size_t pool_used, pool_cap; /**< entries */
+    /** The places of the RIP-relative displacements, which x86_finish moves by the pool's
+        offset (each holds the constant's pool offset less its instruction's end). */
+    uint32_t *rip_at;
+    size_t num_rip, rip_cap;
+    /** Tables (constants of more than two entries), deduplicated among themselves. */
     size_t table_at[8];
     unsigned table_entries[8], num_tables;
     /** The constants of one or two entries by their first 8 bytes (open addressing): each
         slot 0 or 1 + its entry in the pool; the number in use. */
     uint16_t pool_hash[256];
     unsigned pool_hashed;
+    size_t pool_offset; /**< after x86_finish: where the pool starts (the code's length,
+                             rounded up to 32 bytes) */
 };
 
-/** Start an assembly into buf (cap bytes, running at runtime), with room for pool_entries
-    16-byte constants at its start; code follows them. */
-void x86_asm_init(struct x86_asm *a, uint8_t *buf, size_t cap, uint64_t runtime,
-                  unsigned pool_entries);
+/** Start an assembly (its buffers on the heap; x86_asm_release frees them). */
+void x86_asm_init(struct x86_asm *a);
 
-/** The run-time address of a 16-byte constant in the pool (deduplicated). */
+/** Free the assembly's buffers. */
+void x86_asm_release(struct x86_asm *a);
+
+/** A 16-byte constant of the pool (deduplicated), as an operand for a RIP-relative shape. */
 uint64_t x86_const(struct x86_asm *a, const void *bytes16);
 
 /** The same for a constant of `entries` 16-byte entries (a 32-byte vector: 2, 32-byte
@@ -63,9 +75,18 @@ uint64_t x86_const(struct x86_asm *a, const void *bytes16);
 uint64_t x86_const_wide(struct x86_asm *a, const void *bytes, unsigned entries);
 
 /** Append one instruction: `disp` is its memory operand's displacement (for a pool operand,
-    the constant's address from x86_const), `imm` its immediate; either ignored when the shape
-    has none. */
+    the constant from x86_const), `imm` its immediate; either ignored when the shape has none. */
 void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm);
+
+/** A point of the assembly to come back to: code emitted after it only to be measured (its
+    instructions counted) is taken back by x86_rewind; its constants stay in the pool. */
+struct x86_mark {
+    size_t len, num_rip;
+    unsigned ops, num_labels, num_fixups;
+};
+
+struct x86_mark x86_mark(const struct x86_asm *a);
+void x86_rewind(struct x86_asm *a, struct x86_mark m);
 
 /** A new label, not yet bound. */
 unsigned x86_label(struct x86_asm *a);
@@ -76,10 +97,16 @@ void x86_bind(struct x86_asm *a, unsigned label);
 /** A branch shape (X86_JMP, X86_JZ, ...) to a label. */
 void x86_jump(struct x86_asm *a, enum x86_shape branch, unsigned label);
 
-/** Patch every branch; returns 0, or -1 when the assembly failed or a label is unbound. */
+/** Patch every branch and place the pool after the code; returns 0, or -1 when the assembly
+    failed or a label is unbound. */
 int x86_finish(struct x86_asm *a);
 
-/** Bytes of code and constants the assembly wrote (the pool counted as used). */
+/** After x86_finish: the bytes of the function, code and pool (x86_write lays them out). */
 size_t x86_bytes_used(const struct x86_asm *a);
+
+/** Write the finished function to `dst` (x86_bytes_used bytes): the code, int3 up to the
+    pool, the pool. The code reaches its constants only RIP-relative and its branches are
+    relative, so the bytes run wherever they are copied (at a 32-byte aligned address). */
+void x86_write(const struct x86_asm *a, uint8_t *dst);
 
 #endif

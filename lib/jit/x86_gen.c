@@ -1579,7 +1579,7 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
     if (prog->lanes == 8) {
         /* The constants the vectors use most, into ymm8..ymm14 once: the loop body emitted
            once to count them (then taken back), the registers loaded, the body emitted again. */
-        const size_t len = a->len;
+        const struct x86_mark mark = x86_mark(a);
         if (g->counted_for != prog) { /* else choose_groups counted them */
             g->counting = 1;
             g->num_counted = 0;
@@ -1590,7 +1590,7 @@ static void emit_record_groups(struct gen *g, const struct vfetch_record_prog *p
             g->counting = 0;
         }
         g->counted_for = NULL;
-        a->len = len;
+        x86_rewind(a, mark);
         /* ymm6 holds binary16 lanes where a vector has them: the constants start at ymm7 */
         unsigned first = 0;
         for (unsigned k = 0; k < prog->num_vectors; k++)
@@ -1752,14 +1752,13 @@ static void choose_groups(struct gen *g, struct vfetch_record_prog **wide,
     struct x86_asm *a = &g->a;
     if (!*wide && !*narrow)
         return;
-    const size_t len = a->len;
+    const struct x86_mark mark = x86_mark(a);
     const unsigned ops = a->ops;
     const int dirty = g->dirty_upper;
     g->elem_copy = g->raw_copy = -1;
     (void)emit_vertex_ops(g);
     const unsigned one = a->ops - ops + 4; /* and the loop's pointer steps and branch */
-    a->len = len;
-    a->ops = ops;
+    x86_rewind(a, mark);
     g->dirty_upper = dirty;
     struct vfetch_record_prog **progs[2] = { wide, narrow };
     for (unsigned k = 0; k < 2; k++) {
@@ -1779,8 +1778,7 @@ static void choose_groups(struct gen *g, struct vfetch_record_prog **wide,
         /* and the loop's steps, compare and branch, once an iteration */
         const unsigned unroll = group_unroll(prog);
         const unsigned iteration = (a->ops - ops) * unroll + 5;
-        a->len = len;
-        a->ops = ops;
+        x86_rewind(a, mark);
         if (iteration >= one * prog->group * unroll) {
             if (g->counted_for == prog)
                 g->counted_for = NULL;
@@ -1896,34 +1894,18 @@ static const char *emit_convert(struct gen *g, const struct vfetch_record_prog *
     return why;
 }
 
-/* A generator for the ops of conv (with `copies` staging copies, and the record programs
-   whose groups it will emit), with memory for its code: enough constants for every op (4 at
-   most; a word copy: one of two entries, and its alignment), every record vector (16, of two
-   entries at 8 lanes, each aligned: three) and every colour table (128), and a bound on each
-   op's, copy's and vector's instructions, each op and stream emitted in `entries` entries.
-   NULL with *why (the programs freed) on failure. */
-static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
-                            struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
-                            unsigned entries, struct vfetch_jit_code *code, const char **why)
+/* A generator for the ops of conv, its code written on the heap (gen_close copies it to
+   executable memory at its exact size). NULL with *why (the programs freed) on failure. */
+static struct gen *gen_open(const struct vfetch_plan *conv, struct vfetch_record_prog *wide,
+                            struct vfetch_record_prog *narrow, const char **why)
 {
-    const unsigned vectors = (wide ? wide->num_vectors : 0) + (narrow ? narrow->num_vectors : 0);
-    unsigned tables = 0;
-    for (unsigned i = 0; i < conv->desc.num_ops; i++)
-        tables += packs_by_table(&conv->ops[i]);
-    /* (the SSE4.1 code's binary16 conversion takes 7 more, its shifts by lane 2) */
-    const unsigned pool = (jit_sse() ? 13 : 4) * conv->desc.num_ops + 3 + 48 * vectors +
-                          128 * tables + (copies ? 16 : 0);
-    const size_t bound = 16 * (size_t)pool + 512 + 96 * (size_t)copies +
-                         entries * (160 * (size_t)conv->desc.num_ops +
-                                    80 * (size_t)conv->desc.num_streams + 128) +
-                         256 * ((size_t)vectors + (wide ? GX_JIT_RP_MAX_VECTORS : 0));
-    /* the SSE4.1 forms take a register copy before most vector instructions, and binary16
-       and shifts of lanes by different counts take several instructions */
-    const size_t bytes = jit_sse() ? 2 * bound : bound;
-    uint8_t *rw, *rx;
     struct gen *g = calloc(1, sizeof *g);
-    if (!g || vfetch_jit_memory_open(bytes, &rw, &rx, code)) {
-        *why = g ? "this process gets no executable memory" : "out of memory";
+    if (g)
+        x86_asm_init(&g->a);
+    if (!g || g->a.failed) {
+        *why = "out of memory";
+        if (g)
+            x86_asm_release(&g->a);
         free(g);
         free(wide);
         free(narrow);
@@ -1931,13 +1913,13 @@ static struct gen *gen_open(const struct vfetch_plan *conv, unsigned copies,
     }
     g->conv = conv;
     later_slots(g);
-    x86_asm_init(&g->a, rw, bytes, (uint64_t)(uintptr_t)rx, pool);
     g->a.sse = jit_sse();
     return g;
 }
 
-/* The assembly finished (branches patched) and sealed, the function at `entry`: NULL, or why
-   there is no code (the memory released). Frees the generator and the record programs. */
+/* The assembly finished (branches patched, the pool placed after the code), copied to
+   executable memory and sealed, the function at `entry` of its bytes: NULL, or why there is no
+   code. Frees the generator and the record programs. */
 static const char *gen_close(struct gen *g, const char *why, size_t entry,
                              struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
                              struct vfetch_jit_code *code)
@@ -1945,18 +1927,30 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const int failed = why || x86_finish(&g->a);
     if (!why && g->a.missing != X86_NUM_SHAPES)
         why = "an instruction without an SSE4.1 form (a generator bug)";
-    const size_t used = g->a.len, bytes = x86_bytes_used(&g->a);
+    else if (!why && failed)
+        why = "out of memory";
+    uint8_t *rw, *rx;
+    const size_t bytes = failed ? 0 : x86_bytes_used(&g->a);
+    const uint32_t crossover = code->crossover; /* set by the compile; the memory's open clears */
+    const int groups = code->groups;
+    if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
+        why = "this process gets no executable memory";
+    else if (!failed) {
+        x86_write(&g->a, rw);
+        if (vfetch_jit_memory_seal(code, bytes))
+            why = "this process gets no executable memory";
+    }
+    const size_t code_end = g->a.len;
+    x86_asm_release(&g->a);
     free(g);
     free(wide);
     free(narrow);
-    if (failed) {
-        vfetch_jit_memory_free(code);
-        return why ? why : "the code did not fit its buffer";
-    }
-    if (vfetch_jit_memory_seal(code, used))
-        return "this process gets no executable memory";
+    if (why)
+        return why;
+    code->crossover = crossover;
+    code->groups = groups;
     code->code_bytes = bytes;
-    code->code_end = used;
+    code->code_end = code_end;
     code->entry = (uint8_t *)code->mapping + entry;
     return NULL;
 }
@@ -2013,7 +2007,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         narrow = record_for(conv, 4);
     }
     const char *why = NULL;
-    struct gen *g = gen_open(conv, plan->num_copies, wide, narrow, 1, code, &why);
+    struct gen *g = gen_open(conv, wide, narrow, &why);
     if (!g)
         return why;
     g->gx = plan;
@@ -2163,7 +2157,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         narrow = record_for(plan, 4);
     }
     const char *why = NULL;
-    struct gen *g = gen_open(plan, 0, wide, narrow, indexed ? 2 : 1, code, &why);
+    struct gen *g = gen_open(plan, wide, narrow, &why);
     if (!g)
         return why;
     g->gx = NULL;
