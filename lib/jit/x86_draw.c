@@ -30,9 +30,9 @@ int vfetch_x86_gen_sse(void)
 }
 
 /* A generator for the ops of conv, its code written on the heap (gen_close copies it to
-   executable memory at its exact size). NULL with *why (the programs freed) on failure. */
-static struct gen *gen_open(const struct vfetch_plan *conv, struct vfetch_record_prog *wide,
-                            struct vfetch_record_prog *narrow, const char **why)
+   executable memory at its exact size); with `groups`, the record programs whose whole groups
+   it may emit (8 and 4 lanes, where it can). NULL with *why on failure. */
+static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const char **why)
 {
     struct gen *g = calloc(1, sizeof *g);
     if (g)
@@ -42,13 +42,15 @@ static struct gen *gen_open(const struct vfetch_plan *conv, struct vfetch_record
         if (g)
             x86_asm_release(&g->a);
         free(g);
-        free(wide);
-        free(narrow);
         return NULL;
     }
     g->conv = conv;
     gen_later_slots(g);
     g->a.sse = vfetch_x86_gen_sse();
+    if (groups) {
+        g->wide = gen_record_for(conv, 8);
+        g->narrow = gen_record_for(conv, 4);
+    }
     return g;
 }
 
@@ -56,7 +58,6 @@ static struct gen *gen_open(const struct vfetch_plan *conv, struct vfetch_record
    executable memory and sealed, the function at `entry` of its bytes: NULL, or why there is no
    code. Frees the generator and the record programs. */
 static const char *gen_close(struct gen *g, const char *why, size_t entry,
-                             struct vfetch_record_prog *wide, struct vfetch_record_prog *narrow,
                              struct vfetch_jit_code *code)
 {
     const int failed = why || x86_finish(&g->a);
@@ -77,9 +78,9 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     }
     const size_t code_end = g->a.len;
     x86_asm_release(&g->a);
+    free(g->wide);
+    free(g->narrow);
     free(g);
-    free(wide);
-    free(narrow);
     if (why)
         return why;
     code->crossover = crossover;
@@ -161,19 +162,14 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     if (indexed > GX_JIT_MAX_INDEXED)
         return "more indexed copies than the generated code keeps";
     /* A direct format's whole groups run its record programs, where they can be emitted. */
-    struct vfetch_record_prog *wide = NULL, *narrow = NULL;
-    if (!plan->any_indexed && !conv->word_copy) {
-        wide = gen_record_for(conv, 8);
-        narrow = gen_record_for(conv, 4);
-    }
     const char *why = NULL;
-    struct gen *g = gen_open(conv, wide, narrow, &why);
+    struct gen *g = gen_open(conv, !plan->any_indexed && !conv->word_copy, &why);
     if (!g)
         return why;
     g->gx = plan;
     g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
-    gen_choose_groups(g, &wide, &narrow);
-    if (!plan->any_indexed && conv->record && !wide)
+    gen_choose_groups(g);
+    if (!plan->any_indexed && conv->record && !g->wide)
         crossover = crossover_per_vertex;
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
@@ -190,7 +186,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     if (conv->word_copy && !plan->any_indexed)
         gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
     else {
-        gen_groups(g, wide, narrow, finish);
+        gen_groups(g, finish);
         why = gen_vertex_pass(g);
     }
     x86_bind(a, finish);
@@ -203,7 +199,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
-    return gen_close(g, why, entry, wide, narrow, code);
+    return gen_close(g, why, entry, code);
 }
 
 /* The callee-saved registers a plan's entry uses: rbx, rbp, r12..r15 where a stream (or the
@@ -294,14 +290,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
             plan->vertex_stride[k] > GEN_MAX_DISP / (GEN_RP_MAX_VECTORS + 1))
             return "records too large for the generated code's 32-bit displacements";
     }
-    const struct vfetch_stream *st = &plan->desc.streams[0];
-    struct vfetch_record_prog *wide = NULL, *narrow = NULL;
-    if (n == 1 && !vfetch_step_fixed(st->step) && !plan->word_copy) {
-        wide = gen_record_for(plan, 8);
-        narrow = gen_record_for(plan, 4);
-    }
     const char *why = NULL;
-    struct gen *g = gen_open(plan, wide, narrow, &why);
+    struct gen *g = gen_open(
+        plan, n == 1 && !vfetch_step_fixed(plan->desc.streams[0].step) && !plan->word_copy, &why);
     if (!g)
         return why;
     g->gx = NULL;
@@ -318,7 +309,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
        every stream's record 0 too */
     const int32_t frame[2] = { in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
-    gen_choose_groups(g, &wide, &narrow);
+    gen_choose_groups(g);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 };
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
@@ -329,14 +320,14 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
             gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32);
         else {
             if (!through_index)
-                gen_groups(g, wide, narrow, finish);
+                gen_groups(g, finish);
             why = gen_vertex_pass(g);
         }
         x86_bind(a, finish);
         plan_epilogue(g, frame[through_index]);
     }
-    code->groups = wide != NULL;
-    why = gen_close(g, why, entry[0], wide, narrow, code);
+    code->groups = g->wide != NULL;
+    why = gen_close(g, why, entry[0], code);
     if (!why && indexed)
         code->entry_indexed = (uint8_t *)code->mapping + entry[1];
     return why;

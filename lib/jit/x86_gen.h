@@ -114,6 +114,8 @@ struct gen {
     struct x86_asm a;
     const struct vfetch_gx_plan *gx; /* a GX format's, or NULL: a plan run through vfetch_run */
     const struct vfetch_plan *conv;  /* the plan the ops are of (a GX format's converter) */
+    /* The record programs whose whole groups the code runs (8 and 4 lanes), or NULL. */
+    struct vfetch_record_prog *wide, *narrow;
     uint32_t vsize;                  /* bytes from one vertex (record) to the next */
     /* Per base (GX: the vertex, an element; a plan: each stream): bytes it moves by from one
        vertex to the next, and bytes of its record surely inside the caller's buffer (GX: the
@@ -198,10 +200,8 @@ void gen_index_pass(struct gen *g, unsigned decline, unsigned done);
 
 /* x86_record.c */
 struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes);
-void gen_choose_groups(struct gen *g, struct vfetch_record_prog **wide,
-                       struct vfetch_record_prog **narrow);
-void gen_groups(struct gen *g, const struct vfetch_record_prog *wide,
-                const struct vfetch_record_prog *narrow, unsigned finish);
+void gen_choose_groups(struct gen *g);
+void gen_groups(struct gen *g, unsigned finish);
 
 const char *gen_vertex_pass(struct gen *g);
 const char *gen_vertex(struct gen *g);

@@ -508,9 +508,9 @@ static void record_groups(struct gen *g, const struct vfetch_record_prog *prog)
 
 /* A direct format's whole groups: the 8-lane program's, then the 4-lane one's; on to `finish`
    where no vertex is left. */
-void gen_groups(struct gen *g, const struct vfetch_record_prog *wide,
-                const struct vfetch_record_prog *narrow, unsigned finish)
+void gen_groups(struct gen *g, unsigned finish)
 {
+    const struct vfetch_record_prog *wide = g->wide, *narrow = g->narrow;
     if (!wide && !narrow)
         return;
     if (wide)
@@ -526,11 +526,10 @@ void gen_groups(struct gen *g, const struct vfetch_record_prog *wide,
 /* Keep a direct format's record programs only where their groups cost fewer instructions a
    vertex than the ops one vertex at a time (records of one vertex and several vectors can cost
    more, binary16 ones among them): both emitted, counted and taken back. */
-void gen_choose_groups(struct gen *g, struct vfetch_record_prog **wide,
-                       struct vfetch_record_prog **narrow)
+void gen_choose_groups(struct gen *g)
 {
     struct x86_asm *a = &g->a;
-    if (!*wide && !*narrow)
+    if (!g->wide && !g->narrow)
         return;
     const struct x86_mark mark = x86_mark(a);
     const int dirty = g->dirty_upper;
@@ -539,7 +538,7 @@ void gen_choose_groups(struct gen *g, struct vfetch_record_prog **wide,
     const unsigned one = a->ops - mark.ops + 4; /* and the loop's pointer steps and branch */
     x86_rewind(a, mark);
     g->dirty_upper = dirty;
-    struct vfetch_record_prog **progs[2] = { wide, narrow };
+    struct vfetch_record_prog **progs[2] = { &g->wide, &g->narrow };
     for (unsigned k = 0; k < 2; k++) {
         struct vfetch_record_prog *prog = *progs[k];
         if (!prog)
