@@ -1,8 +1,9 @@
 /*
  * The JIT tier: plans compiled to machine code (docs/jit.md). What the rest of the library sees
  * of it: the mode switches (lib/jit/mode.c, built everywhere), the generated code's memory
- * (lib/jit/exec_memory.c) and the generators (lib/jit/x86_gen.c), which exist only where the
- * build has the JIT (VFETCH_HAVE_JIT: x86-64 with Zydis, -Djit not disabled). Not installed.
+ * (lib/jit/exec_memory.c) and the generators (lib/jit/x86_draw.c and the files it calls), which
+ * exist only where the build has the JIT (VFETCH_HAVE_JIT: x86-64 with Zydis, -Djit not
+ * disabled). Not installed.
  */
 #ifndef VFETCH_JIT_H
 #define VFETCH_JIT_H

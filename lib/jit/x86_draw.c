@@ -1,0 +1,334 @@
+/*
+ * The x86-64 generator's two functions, read first (lib/jit/x86_gen.h, docs/jit.md):
+ *
+ * A GX format's draw (vfetch_jit_gx_compile), vfetch_gx_run's body for that plan:
+ *   the draw's checks (any failure: a tail jump to vfetch_gx_run_portable, nothing written);
+ *   indexed formats, pass 1: every kept vertex's indices checked (x86_index_pass.c);
+ *   a direct word copy (x86_copy.c), or
+ *   whole groups by the record programs (x86_record.c), then vertex by vertex (x86_vertex.c);
+ *   the result; the way out to the portable tier.
+ *
+ * A plan's conversion (vfetch_jit_plan_compile), for vfetch_run's validated draws: the
+ * registers it saves and its frame, each stream's first record, the same conversion, the way
+ * back; and where a stream is indexed a second entry, the records read through the draw's
+ * index buffer.
+ *
+ * Every constant is an immediate or in the code's own pool. Two variants: AVX2 encodings (VEX,
+ * variable shifts, F16C) for the avx2 and avx512 levels, and SSE4.1 (each shape's legacy form;
+ * no groups, no 256-bit passes, shifts by lane and binary16 by other means) for sse41.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "jit/jit.h"
+#include "jit/x86_gen.h"
+
+int vfetch_x86_gen_sse(void)
+{
+    return !(vfetch_cpu_allowed() & VFETCH_CPU_AVX2);
+}
+
+/* A generator for the ops of conv, its code written on the heap (gen_close copies it to
+   executable memory at its exact size); with `groups`, the record programs whose whole groups
+   it may emit (8 and 4 lanes, where it can). NULL with *why on failure. */
+static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const char **why)
+{
+    struct gen *g = calloc(1, sizeof *g);
+    if (g)
+        x86_asm_init(&g->a);
+    if (!g || g->a.failed) {
+        *why = "out of memory";
+        if (g)
+            x86_asm_release(&g->a);
+        free(g);
+        return NULL;
+    }
+    g->conv = conv;
+    gen_later_slots(g);
+    g->a.sse = vfetch_x86_gen_sse();
+    if (groups) {
+        g->wide = gen_record_for(conv, 8);
+        g->narrow = gen_record_for(conv, 4);
+    }
+    return g;
+}
+
+/* The assembly finished (branches patched, the pool placed after the code), copied to
+   executable memory and sealed, the function at `entry` of its bytes: NULL, or why there is no
+   code. Frees the generator and the record programs. */
+static const char *gen_close(struct gen *g, const char *why, size_t entry,
+                             struct vfetch_jit_code *code)
+{
+    const int failed = why || x86_finish(&g->a);
+    if (!why && g->a.missing != X86_NUM_SHAPES)
+        why = "an instruction without an SSE4.1 form (a generator bug)";
+    else if (!why && failed)
+        why = "out of memory";
+    uint8_t *rw, *rx;
+    const size_t bytes = failed ? 0 : x86_bytes_used(&g->a);
+    const uint32_t crossover = code->crossover; /* set by the compile; the memory's open clears */
+    const int groups = code->groups;
+    if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
+        why = "this process gets no executable memory";
+    else if (!failed) {
+        x86_write(&g->a, rw);
+        if (vfetch_jit_memory_seal(code, bytes))
+            why = "this process gets no executable memory";
+    }
+    const size_t code_end = g->a.len;
+    x86_asm_release(&g->a);
+    free(g->wide);
+    free(g->narrow);
+    free(g);
+    if (why)
+        return why;
+    code->crossover = crossover;
+    code->groups = groups;
+    code->code_bytes = bytes;
+    code->code_end = code_end;
+    code->entry = (uint8_t *)code->mapping + entry;
+    return NULL;
+}
+
+/* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
+   done: an index policy out of range, no vertices or at least the crossover's count, the vertex
+   bytes, an output that does not hold a record for every vertex (the portable tier then checks
+   it exactly, knowing the skipped vertices). */
+static void gx_checks(struct gen *g, uint32_t crossover, unsigned slow)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy), VFETCH_GX_INDEX_CLAMP);
+    x86_jump(a, X86_JNBE, slow);
+    /* count - 1 below crossover - 1, unsigned: no vertices (count - 1 wraps) go too */
+    E(MOV_ECX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
+    E(LEA_EAX_RCX_M1, -1, 0);
+    E(CMP_EAX_I, 0, (int32_t)(crossover - 1));
+    x86_jump(a, X86_JNB, slow);
+    if (plan->format.vertex_size) {
+        E(IMUL_RAX_RCX_I, 0, plan->format.vertex_size);
+        E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, vertices_size), 0);
+        x86_jump(a, X86_JNBE, slow);
+        E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, vertices), 0);
+        x86_jump(a, X86_JZ, slow);
+    }
+    /* the last record's end: count * stride less what the last record lacks of a stride */
+    E(IMUL_RAX_RCX_I, 0, g->conv->out_stride);
+    if (g->conv->record_size != g->conv->out_stride)
+        E(ADD_RAX_I, 0, (int64_t)g->conv->record_size - (int64_t)g->conv->out_stride);
+    E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, out_size), 0);
+    x86_jump(a, X86_JNBE, slow);
+    E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, out), 0);
+    x86_jump(a, X86_JZ, slow);
+}
+
+/* The result (written, skipped, clamped 0: a past-the-end index declined) and return 0. */
+static void gx_result(struct gen *g, unsigned no_result)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
+    E(TEST_RDX_RDX, 0, 0);
+    x86_jump(&g->a, X86_JZ, no_result);
+    E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
+    if (plan->any_indexed) { /* r9: the skipped vertices */
+        E(SUB_EAX_R9D, 0, 0);
+        E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+        E(MOV_MRDX_R9D, offsetof(struct vfetch_gx_result, skipped), 0);
+        E(MOV_MRDX_I, offsetof(struct vfetch_gx_result, clamped), 0);
+    } else { /* every vertex written, none skipped or clamped: the last two in one store */
+        _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
+                           offsetof(struct vfetch_gx_result, skipped) + 4,
+                       "skipped and clamped are stored as one qword");
+        E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+        E(MOV_MRDX_Q_I, offsetof(struct vfetch_gx_result, skipped), 0);
+    }
+    x86_bind(&g->a, no_result);
+    E(XOR_EAX_EAX, 0, 0);
+    E(RET, 0, 0);
+}
+
+const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
+                                  uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
+                                  struct vfetch_jit_code *code)
+{
+    memset(code, 0, sizeof *code);
+    const struct vfetch_plan *conv = plan->converter;
+    if (!conv)
+        return "the format has nothing to convert";
+    unsigned indexed = 0;
+    for (unsigned k = 0; k < plan->num_copies; k++)
+        indexed += plan->copies[k].array != VFETCH_GX_FROM_VERTEX;
+    if (indexed > GX_JIT_MAX_INDEXED)
+        return "more indexed copies than the generated code keeps";
+    /* A direct format's whole groups run its record programs, where they can be emitted. */
+    const char *why = NULL;
+    struct gen *g = gen_open(conv, !plan->any_indexed && !conv->word_copy, &why);
+    if (!g)
+        return why;
+    g->gx = plan;
+    g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
+    gen_choose_groups(g);
+    if (!plan->any_indexed && conv->record && !g->wide)
+        crossover = crossover_per_vertex;
+    struct x86_asm *a = &g->a;
+    const size_t entry = a->len;
+    const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
+                   no_result = x86_label(a), finish = x86_label(a);
+    code->crossover = crossover;
+    /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
+    gx_checks(g, crossover, slow);
+    E(MOV_MRSP_RDX, REDZONE_RESULT, 0);
+    E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+    if (plan->any_indexed)
+        gen_index_pass(g, decline, done);
+    E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
+    if (conv->word_copy && !plan->any_indexed)
+        gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
+    else {
+        gen_groups(g, finish);
+        why = gen_vertex_pass(g);
+    }
+    x86_bind(a, finish);
+    x86_bind(a, done);
+    gx_result(g, no_result);
+    /* nothing written: the portable tier runs the draw, with the caller's arguments */
+    x86_bind(a, decline);
+    E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
+    x86_bind(a, slow);
+    E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
+    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
+    E(JMP_RAX, 0, 0);
+    return gen_close(g, why, entry, code);
+}
+
+/* The callee-saved registers a plan's entry uses: rbx, rbp, r12..r15 where a stream (or the
+   frame's loads, r15) takes them. Their number; the registers in saved[]. */
+static unsigned saved_registers(const struct gen *g, unsigned saved[GEN_REGS])
+{
+    const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
+    unsigned num = 0;
+    for (unsigned r = 4; r < held; r++)
+        saved[num++] = r;
+    if (n > held)
+        saved[num++] = GEN_REGS - 1;
+    return num;
+}
+
+/* A plan entry's prologue: the registers it keeps saved, its frame, each stream's first record
+   (under an index buffer, an indexed stream's record 0 into the frame instead, and the index
+   state); rcx the count, rdx the output. */
+static void plan_prologue(struct gen *g, int indexed, int32_t frame)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
+    static const enum x86_shape push[GEN_REGS] = { REG_ROW(PUSH_, ) },
+                                first[GEN_REGS] = { REG_ROW(MOV_, _MRDI) };
+    unsigned saved[GEN_REGS];
+    const unsigned num_saved = saved_registers(g, saved);
+    for (unsigned i = 0; i < num_saved; i++)
+        x86_op(a, push[saved[i]], 0, 0);
+    if (frame)
+        E(SUB_RSP_I, 0, frame);
+    g->indexed = indexed;
+    for (unsigned k = 0; k < n; k++)
+        g->data_slot[k] = indexed && g->conv->desc.streams[k].step == VFETCH_STEP_INDEXED &&
+                                  g->readable[k]
+                              ? FRAME_STREAMS + 8 * (int32_t)(n - held + k)
+                              : -1;
+    if (indexed) /* rcx: the draw's struct vfetch_jit_index */
+        for (int32_t f = FRAME_ENTRIES; f <= FRAME_WIDE; f += 8) {
+            E(MOV_RAX_MRCX, f, 0);
+            E(MOV_MRSP_RAX, f, 0);
+        }
+    /* rdi the streams' first records, rsi the count, rdx the output */
+    E(MOV_RCX_RSI, 0, 0);
+    for (unsigned k = 0; k < n; k++)
+        if (k >= held || g->data_slot[k] >= 0) {
+            E(MOV_RAX_MRDI, 8 * (int64_t)k, 0);
+            E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
+        }
+    for (unsigned k = held; k-- > 0;) /* rdi itself last */
+        x86_op(a, first[k], 8 * (int64_t)k, 0);
+}
+
+/* A plan entry's way back: the frame released, the saved registers restored. */
+static void plan_epilogue(struct gen *g, int32_t frame)
+{
+    static const enum x86_shape pop[GEN_REGS] = { REG_ROW(POP_, ) };
+    unsigned saved[GEN_REGS];
+    const unsigned num_saved = saved_registers(g, saved);
+    if (frame)
+        E(ADD_RSP_I, 0, frame);
+    for (unsigned i = num_saved; i-- > 0;)
+        x86_op(&g->a, pop[saved[i]], 0, 0);
+    E(RET, 0, 0);
+}
+
+/*
+ * A plan run through vfetch_run (R300, Maxwell, a hand-built one): a function that converts
+ * count >= 1 records of a draw without an index buffer, given each stream's first record (the
+ * draw's first, or a constant or instanced stream's one record), validated before (vfetch_run's
+ * checks: every byte the ops read lies inside its binding); and where a stream is indexed, a
+ * second for draws through an index buffer, given the indexed streams' record 0 and the
+ * buffer's entries (validated: every index, offset added and clamped, names a record inside
+ * them). Plans of one stream read record by record convert whole groups of a draw without
+ * indices by their record programs first, as a direct GX format does; the rest record by
+ * record, each stream's register moving by its stride (0 for a constant or instanced stream),
+ * or under an index buffer computed from the vertex's index.
+ */
+const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code)
+{
+    memset(code, 0, sizeof *code);
+    const unsigned n = plan->desc.num_streams;
+    int indexed = 0;
+    for (unsigned k = 0; k < n; k++) {
+        indexed |= plan->stream_extent[k] && plan->desc.streams[k].step == VFETCH_STEP_INDEXED;
+        /* every byte offset the code reaches (16 groups of an unrolled loop included) must be a
+           32-bit displacement */
+        if (plan->stream_extent[k] > GEN_MAX_DISP ||
+            plan->vertex_stride[k] > GEN_MAX_DISP / (GEN_RP_MAX_VECTORS + 1))
+            return "records too large for the generated code's 32-bit displacements";
+    }
+    const char *why = NULL;
+    struct gen *g = gen_open(
+        plan, n == 1 && !vfetch_step_fixed(plan->desc.streams[0].step) && !plan->word_copy, &why);
+    if (!g)
+        return why;
+    g->gx = NULL;
+    g->vsize = plan->vertex_stride[0];
+    g->num_streams = n;
+    g->reg_streams = n <= GEN_REGS ? n : GEN_REGS - 1;
+    for (unsigned k = 0; k < n; k++) {
+        g->step[k] = plan->vertex_stride[k];
+        g->readable[k] = plan->stream_extent[k];
+        g->frame_slot[k] = FRAME_STREAMS + 8 * (int32_t)(k - g->reg_streams);
+    }
+    const unsigned in_frame = n - (n < g->reg_streams ? n : g->reg_streams);
+    /* each entry's frame: the streams kept there; under an index buffer the index state and
+       every stream's record 0 too */
+    const int32_t frame[2] = { in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0,
+                               FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
+    gen_choose_groups(g);
+    struct x86_asm *a = &g->a;
+    size_t entry[2] = { 0, 0 };
+    for (int through_index = 0; through_index <= indexed && !why; through_index++) {
+        entry[through_index] = a->len;
+        plan_prologue(g, through_index, frame[through_index]);
+        const unsigned finish = x86_label(a);
+        if (plan->word_copy && !through_index)
+            gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32);
+        else {
+            if (!through_index)
+                gen_groups(g, finish);
+            why = gen_vertex_pass(g);
+        }
+        x86_bind(a, finish);
+        plan_epilogue(g, frame[through_index]);
+    }
+    code->groups = g->wide != NULL;
+    why = gen_close(g, why, entry[0], code);
+    if (!why && indexed)
+        code->entry_indexed = (uint8_t *)code->mapping + entry[1];
+    return why;
+}

@@ -1,0 +1,231 @@
+/*
+ * The x86-64 generator's private header (docs/jit.md): its state, the register plan, the frame
+ * and red-zone offsets, and the emitters its files share. Read lib/jit/x86_draw.c first: it
+ * emits both functions from their checks to their epilogue and calls the rest in order.
+ *
+ *   x86_draw.c        the two emitted functions: a GX draw, a plan's conversion (both entries)
+ *   x86_index_pass.c  GX pass 1: every kept vertex's indices checked before a byte is written
+ *   x86_record.c      whole groups through the record program (record_passes.h's steps)
+ *   x86_vertex.c      the per-vertex pass: the loop, one emitter per kind of op
+ *   x86_load.c        an op's bytes into xmm0 (vertex, element, streams)
+ *   x86_convert.c     the conversions, one emitter each, by table; shifts by lane
+ *   x86_store.c       swizzles, constants and the stores the write mask asks for
+ *   x86_copy.c        direct word copies
+ *
+ * Not installed.
+ */
+#ifndef VFETCH_JIT_X86_GEN_H
+#define VFETCH_JIT_X86_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gx/gx_internal.h"
+#include "jit/x86_asm.h"
+#include "plan_internal.h"
+#include "record.h"
+
+/*
+ * The register plan: each general register's role in each part of the emitted code. A plan's
+ * streams take the base registers in the order of the first column (GEN_REGS of them); the
+ * rest live in the frame (FRAME_STREAMS) and are loaded into r15 for an op that reads one.
+ *
+ * | register | GX checks, pass 1           | GX groups, per-vertex pass | a plan's conversion        |
+ * |----------|-----------------------------|----------------------------|----------------------------|
+ * | rdi      | the plan, then the vertices | the vertex                 | stream 0's record          |
+ * | rsi      | the draw's parameters       | the parameters             | stream 3 (after the count) |
+ * | rdx      | the result (-> red zone), 2nd highest index | the output record | the output record    |
+ * | rcx      | the count                   | vertices left              | records left               |
+ * | r8       | 1st highest index           | an indexed copy's element  | stream 1                   |
+ * | r9       | skipped vertices            | skipped vertices           | stream 2                   |
+ * | r10      | pass 1's vertex             | scratch                    | scratch (index clamp)      |
+ * | r11      | vertices left in pass 1     | the colour tables          | the colour tables          |
+ * | rax      | scratch                     | scratch                    | scratch, the next index    |
+ * | rbx, rbp, r12-r15 | -                  | -                          | streams 4-9 (saved), r15 a frame stream |
+ *
+ * Vector registers: xmm0-xmm5 an op's values; in a group, ymm0-ymm5 a record vector's, ymm6
+ * its binary16 lanes, ymm6/ymm7-ymm14 the 8-lane loop's most used tables (GEN_CONST_REGS);
+ * xmm15 is never written (the merge source of partial loads, so they depend on nothing).
+ */
+
+/* One instruction of a shape (lib/jit/x86_shapes.h). */
+#define E(shape, disp, imm) x86_op(&g->a, X86_##shape, (int64_t)(disp), (int64_t)(imm))
+/* A pool constant as the displacement of a shape's memory operand. */
+#define POOL(bytes16) x86_const(&g->a, (bytes16))
+
+/* The largest byte offset from a base register the generators emit as a displacement: record
+   offsets, strides times the groups of an unrolled loop, stay below it (checked per plan). */
+#define GEN_MAX_DISP (1 << 30)
+
+/* The base registers an op's bytes are addressed from, in order: rdi, r8, r9, rsi, rbx, rbp,
+   r12..r15 (GX: the vertex and an element). GEN_TO_XMM1 in load tables: a load from rdi into
+   xmm1. */
+#define GEN_REGS 10
+#define GEN_TO_XMM1 GEN_REGS
+/* A shape's forms for each base register, in that order (X86_BASE_LOADS). */
+#define REG_ROW(pre, post)                                                                  \
+    X86_##pre##RDI##post, X86_##pre##R8##post, X86_##pre##R9##post, X86_##pre##RSI##post,   \
+        X86_##pre##RBX##post, X86_##pre##RBP##post, X86_##pre##R12##post,                    \
+        X86_##pre##R13##post, X86_##pre##R14##post, X86_##pre##R15##post
+#define BASE_ROW(shape) REG_ROW(shape##_M, )
+
+/* The red zone below a GX draw's rsp (it calls nothing): the result pointer, then pass 1's
+   highest index of each indexed copy past the first two (at REDZONE_HIGHEST(slot)), or the
+   vector pass's maxima as 16-bit lanes (32 bytes at REDZONE_MAXIMA). */
+#define REDZONE_RESULT (-8)
+#define REDZONE_HIGHEST(slot) (-8 * (int64_t)(slot))
+#define REDZONE_MAXIMA (-48)
+#define GX_JIT_MAX_INDEXED 16
+
+/* A plan's frame (from rsp, when it has one): an index buffer's state as the draw's struct
+   vfetch_jit_index gives it (the next entry moving on), then the records of the streams kept
+   in the frame, then under an index buffer each indexed stream's record 0. */
+#define FRAME_ENTRIES 0
+#define FRAME_OFFSET 8
+#define FRAME_MAX 16
+#define FRAME_WIDE 24
+#define FRAME_STREAMS 32
+
+/* The 8-lane group loop keeps its most used tables in ymm6/ymm7..ymm14, chosen among at most
+   GEN_COUNTED of them; a group emitted as code has at most GEN_RP_MAX_VECTORS vectors (a
+   record of 16 slots: 16 vectors a group of 8). */
+#define GEN_CONST_REGS 9
+#define GEN_COUNTED 64
+#define GEN_RP_MAX_VECTORS 16
+
+/* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element (GX), or a
+   plan's stream (`base`: 0 the vertex, 1 an element, or the stream), and each lane's
+   container bytes as offsets from that base. */
+struct op_source {
+    int copy;
+    unsigned base;
+    int32_t lo;    /* lowest byte read */
+    uint32_t span; /* bytes from lo read */
+    int32_t off[4][4];
+};
+
+/* Where span byte j lands in the register after gen_load_span. */
+struct span_layout {
+    unsigned s1, s2, span;
+};
+
+/* The generator's state. */
+struct gen {
+    struct x86_asm a;
+    const struct vfetch_gx_plan *gx; /* a GX format's, or NULL: a plan run through vfetch_run */
+    const struct vfetch_plan *conv;  /* the plan the ops are of (a GX format's converter) */
+    /* The record programs whose whole groups the code runs (8 and 4 lanes), or NULL. */
+    struct vfetch_record_prog *wide, *narrow;
+    uint32_t vsize;                  /* bytes from one vertex (record) to the next */
+    /* Per base (GX: the vertex, an element; a plan: each stream): bytes it moves by from one
+       vertex to the next, and bytes of its record surely inside the caller's buffer (GX: the
+       vertex's, none of an element; a plan: each stream's extent), which a wider load may
+       read. */
+    uint32_t step[VFETCH_MAX_STREAMS], readable[VFETCH_MAX_STREAMS];
+    /* A plan's: its streams, how many of them are in registers (the rest at frame_slot[s] from
+       rsp), and whether the loop being emitted reads records through an index buffer (the
+       indexed streams' records then computed a vertex from record 0 at data_slot[s]). */
+    unsigned num_streams, reg_streams;
+    int indexed;
+    int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
+    int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
+    int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
+    uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
+    uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
+    uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
+    int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
+    /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
+       the tables its vectors use, with how often (x86_record.c, count_tables). */
+    int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
+    uint64_t reg_const[GEN_CONST_REGS];
+    unsigned num_reg_consts, num_counted;
+    struct { uint64_t at; unsigned uses; } counted[GEN_COUNTED];
+};
+
+/* The emitters the files share (prefixed in the library's symbol table). */
+#define gen_op_source vfetch_x86_gen_op_source
+#define gen_load_width vfetch_x86_gen_load_width
+#define gen_load_span vfetch_x86_gen_load_span
+#define gen_span_pos vfetch_x86_gen_span_pos
+#define gen_span_layout vfetch_x86_gen_span_layout
+#define gen_load_element vfetch_x86_gen_load_element
+#define gen_load_fields vfetch_x86_gen_load_fields
+#define gen_load_gathered vfetch_x86_gen_load_gathered
+#define gen_stream_register vfetch_x86_gen_stream_register
+#define gen_skip_test vfetch_x86_gen_skip_test
+#define gen_index_pass vfetch_x86_gen_index_pass
+#define gen_record_for vfetch_x86_gen_record_for
+#define gen_choose_groups vfetch_x86_gen_choose_groups
+#define gen_groups vfetch_x86_gen_groups
+#define gen_vertex_pass vfetch_x86_gen_vertex_pass
+#define gen_vertex vfetch_x86_gen_vertex
+#define gen_fields vfetch_x86_gen_fields
+#define gen_converter vfetch_x86_gen_converter
+#define gen_scale vfetch_x86_gen_scale
+#define gen_store vfetch_x86_gen_store
+#define gen_store_run vfetch_x86_gen_store_run
+#define gen_store_dword vfetch_x86_gen_store_dword
+#define gen_later_slots vfetch_x86_gen_later_slots
+#define gen_constant_op vfetch_x86_gen_constant_op
+#define gen_effective_select vfetch_x86_gen_effective_select
+#define gen_packs_by_table vfetch_x86_gen_packs_by_table
+#define gen_rgba8_table vfetch_x86_gen_rgba8_table
+#define gen_word_copy vfetch_x86_gen_word_copy
+#define gen_arrays_data vfetch_x86_gen_arrays_data
+#define gen_arrays_size vfetch_x86_gen_arrays_size
+
+/* Whether code generated now is the SSE4.1 variant: the level in force lacks AVX2. */
+int vfetch_x86_gen_sse(void);
+
+/* x86_load.c */
+int gen_op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_exec *x,
+                  struct op_source *s);
+unsigned gen_load_width(int32_t lo, unsigned span, uint32_t readable);
+void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned span,
+                   struct span_layout *l);
+unsigned gen_span_pos(const struct span_layout *l, unsigned j);
+void gen_span_layout(unsigned span, struct span_layout *l);
+unsigned gen_stream_register(struct gen *g, unsigned base);
+void gen_load_element(struct gen *g, int k);
+void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
+                     unsigned base);
+void gen_load_gathered(struct gen *g, const struct vfetch_op_exec *x);
+size_t gen_arrays_data(unsigned a);
+size_t gen_arrays_size(unsigned a);
+
+/* x86_index_pass.c */
+void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape branch,
+                   unsigned label);
+void gen_index_pass(struct gen *g, unsigned decline, unsigned done);
+
+/* x86_record.c */
+struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes);
+void gen_choose_groups(struct gen *g);
+void gen_groups(struct gen *g, unsigned finish);
+
+const char *gen_vertex_pass(struct gen *g);
+const char *gen_vertex(struct gen *g);
+
+/* x86_convert.c: a conversion's emitter returns 1 where xmm0 is left for gen_store, 0 where it
+   stored the op itself. */
+typedef int gen_convert_fn(struct gen *g, const struct vfetch_op_exec *x);
+void gen_fields(struct gen *g, const struct vfetch_op_exec *x);
+gen_convert_fn *gen_converter(const struct vfetch_op_exec *x);
+void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entries);
+
+/* x86_vertex.c */
+int gen_packs_by_table(const struct vfetch_op_exec *x);
+uint64_t gen_rgba8_table(struct gen *g, const struct vfetch_op_exec *x);
+
+/* x86_store.c */
+void gen_later_slots(struct gen *g);
+unsigned gen_effective_select(const struct vfetch_op_exec *x, unsigned c);
+void gen_store_dword(struct gen *g, unsigned slot, unsigned lane);
+void gen_store_run(struct gen *g, unsigned op_index, unsigned slot, unsigned n);
+void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
+void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
+
+/* x86_copy.c */
+void gen_word_copy(struct gen *g, int bswap);
+
+#endif

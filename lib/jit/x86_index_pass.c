@@ -1,0 +1,354 @@
+/*
+ * GX pass 1 (lib/jit/x86_gen.h, docs/jit.md): before a byte is written, every kept vertex's
+ * indices: the position's compared with the skip value (skipped vertices counted in r9, their
+ * other indices not read), each indexed copy's highest index of the kept vertices, then per
+ * copy its array bound and `highest * stride + the bytes read in the element` within the
+ * array's size. Any failure leaves for `decline` (the portable tier decides and reports
+ * exactly); every vertex skipped leaves for `done` (nothing to write).
+ *
+ * Three ways, the first that fits: several small vertices a register (index_pass_wide, inside
+ * the vector pass), one vertex a register (index_pass_vector: every index of a vertex
+ * byte-swapped into a 16-bit lane by one vpshufb, folded by one vpmaxuw), one index at a time
+ * (index_pass_scalar, and the SSE4.1 variant).
+ */
+#include <string.h>
+
+#include "jit/x86_gen.h"
+
+/* Branch by `branch` to `label` on the position index's skip value: the index loaded by
+   forms[0] (a byte) or forms[1] (a word) from the vertex, compared to all ones by forms[2]. */
+void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape branch,
+                   unsigned label)
+{
+    const struct vfetch_gx_copy *pc = &g->gx->copies[g->gx->position_copy];
+    x86_op(&g->a, forms[pc->index_size == 1 ? 0 : 1], pc->src, 0);
+    x86_op(&g->a, forms[2], 0, pc->index_size == 1 ? 0xff : 0xffff);
+    x86_jump(&g->a, branch, label);
+}
+
+/* Leave for `decline` when copy cp's array is unbound. */
+static void array_bound(struct gen *g, const struct vfetch_gx_copy *cp, unsigned decline)
+{
+    E(CMP_MRSI_I, gen_arrays_data(cp->array), 0);
+    x86_jump(&g->a, X86_JZ, decline);
+}
+
+/* After the loop: leave for `done` when every vertex was skipped, else check each copy's
+   highest index (place[k] >= 0: in the red zone's maxima as 16-bit lane place[k] where
+   `lanes`, else in slot place[k], gen_index_pass's registers and red zone), for `decline`
+   unless its element lies inside the array: index * stride + the bytes read in the element,
+   within its size. */
+static void index_checks(struct gen *g, const int *place, int lanes, unsigned decline,
+                         unsigned done)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    E(CMP_R9_RCX, 0, 0);
+    x86_jump(&g->a, X86_JZ, done);
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        if (place[k] < 0)
+            continue;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (lanes)
+            E(MOVZX_EAX_W_MRSP, REDZONE_MAXIMA + 2 * place[k], 0);
+        else if (place[k] == 0)
+            E(MOV_RAX_R8, 0, 0);
+        else if (place[k] == 1)
+            E(MOV_RAX_RDX, 0, 0);
+        else
+            E(MOV_RAX_MRSP, REDZONE_HIGHEST(place[k]), 0);
+        E(IMUL_RAX_I, 0, plan->desc.array_stride[cp->array]);
+        E(ADD_RAX_I, 0, cp->elem_off + cp->size);
+        E(CMP_RAX_MRSI, gen_arrays_size(cp->array), 0);
+        x86_jump(&g->a, X86_JNBE, decline);
+    }
+}
+
+/* Index bytes into a 16-bit lane at ctrl[at]: a byte as it is, a big-endian word swapped
+   (`first` and `second`: where its two bytes are in the loaded window). */
+static void put_index(uint8_t *ctrl, unsigned at, unsigned index_size, unsigned first,
+                      unsigned second)
+{
+    if (index_size == 1)
+        ctrl[at] = (uint8_t)first;
+    else {
+        ctrl[at] = (uint8_t)second;
+        ctrl[at + 1] = (uint8_t)first;
+    }
+}
+
+/* What pass 1 adds to the position's index lane so that its skip value wraps to 0 and every
+   other index keeps its order above it: a skipped vertex then adds nothing to the maximum and
+   is counted where its lane compares equal to zero. */
+static uint16_t skip_bias(const struct vfetch_gx_copy *pc)
+{
+    return pc->index_size == 1 ? 0xff01 : 1;
+}
+
+/* One register of the wide layout folded in: the indices to their lanes (ctrl), the position's
+   bias and the skipped vertices counted (bias 0: no position index), the maxima. */
+static void wide_fold(struct gen *g, uint64_t ctrl, uint64_t bias, uint32_t skip_bits)
+{
+    E(VPSHUFB_Y0_Y0_P, ctrl, 0);
+    if (bias)
+        E(VPADDW_Y0_Y0_P, bias, 0);
+    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    if (bias) {
+        E(VPCMPEQW_Y1_Y0_Y3, 0, 0);
+        E(VPMOVMSKB_EAX_Y1, 0, 0);
+        E(AND_EAX_I, 0, skip_bits);
+        E(POPCNT_EAX_EAX, 0, 0);
+        E(ADD_R9_RAX, 0, 0);
+    }
+}
+
+/* The wide loop, where `per_lane` >= 2 vertices' indices fit one 16-byte window and 8 16-bit
+   lanes (n indexed copies, their bytes from lo to hi[0] of the vertex, none past the first
+   window): 2 * per_lane vertices an iteration, vertex v's copy k in lane v * n + lane_of[k] of
+   each 128-bit half, the position biased (skip_bias), skipped vertices counted by popcnt. A
+   skipped vertex's other indices count in the maxima: conservative, the checks then only
+   decline more. Runs while the second window lies inside the vertices left; the rest go to the
+   vertex loop that follows, or to `checks` when none is left. Returns per_lane, or 0 (nothing
+   emitted). */
+static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, int32_t lo,
+                                const int32_t hi[2], unsigned checks)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    const uint32_t vsize = plan->format.vertex_size;
+    if (hi[1] >= 0 || n == 0 || n > 4 || vsize == 0)
+        return 0;
+    unsigned per_lane = 8 / n;
+    const unsigned fit = (16 - (unsigned)(hi[0] - lo + 1)) / vsize + 1;
+    per_lane = fit < per_lane ? fit : per_lane;
+    if (per_lane < 2)
+        return 0;
+    const struct vfetch_gx_copy *pc =
+        plan->position_copy >= 0 ? &plan->copies[plan->position_copy] : NULL;
+    uint8_t ctrl[32];
+    uint16_t bias[16] = { 0 };
+    uint32_t skip_bits = 0;
+    memset(ctrl, 0x80, sizeof ctrl);
+    for (unsigned v = 0; v < per_lane; v++)
+        for (unsigned k = 0; k < plan->num_copies; k++) {
+            if (lane_of[k] < 0)
+                continue;
+            const struct vfetch_gx_copy *cp = &plan->copies[k];
+            const unsigned w = v * n + (unsigned)lane_of[k];
+            const unsigned at = v * vsize + (unsigned)(cp->src - lo);
+            for (unsigned h = 0; h < 2; h++) {
+                put_index(ctrl, 16 * h + 2 * w, cp->index_size, at, at + 1);
+                if (cp == pc) {
+                    bias[8 * h + w] = skip_bias(pc);
+                    skip_bits |= 1u << (16 * h + 2 * w);
+                }
+            }
+        }
+    const unsigned step = 2 * per_lane;
+    unsigned need = per_lane + ((unsigned)lo + 16 + vsize - 1) / vsize;
+    need = need < step ? step : need;
+    const unsigned loop = x86_label(a), rest = x86_label(a), small = x86_label(a);
+    if (pc)
+        E(VPXOR_X3_X3_X3, 0, 0);
+    E(CMP_R11_I, 0, need);
+    x86_jump(a, X86_JB, rest);
+    x86_bind(a, loop);
+    E(VMOVDQU_X0_MRDI, lo, 0);
+    E(VINSERTI128_Y0_Y0_MRDI_I, lo + (int32_t)(per_lane * vsize), 1);
+    wide_fold(g, x86_const_wide(a, ctrl, 2), pc ? x86_const_wide(a, bias, 2) : 0, skip_bits);
+    E(ADD_RDI_I, 0, step * vsize);
+    E(SUB_R11_I, 0, step);
+    E(CMP_R11_I, 0, need);
+    x86_jump(a, X86_JNB, loop);
+    x86_bind(a, rest);
+    /* The last `step` vertices, where at least that many are left and their bytes hold 16 from
+       the first's indices: the first half's window as in the loop, the second half's ending at
+       the draw's last byte (its control moved by what lies before the last vertices); the
+       vertices before them go on to the vertex loop. */
+    if ((uint32_t)lo + 16 <= step * vsize) {
+        const unsigned moved = 16 - per_lane * vsize + (unsigned)lo;
+        uint8_t tail[32];
+        memcpy(tail, ctrl, 32);
+        for (unsigned i = 16; i < 32; i++)
+            if (!(tail[i] & 0x80))
+                tail[i] = (uint8_t)(tail[i] + moved);
+        E(CMP_R11_I, 0, step);
+        x86_jump(a, X86_JB, small);
+        E(IMUL_RAX_R11_I, 0, vsize); /* rax: the end of the draw's bytes */
+        E(ADD_RAX_RDI, 0, 0);
+        E(VMOVDQU_X0_MRAX, lo - (int32_t)(step * vsize), 0);
+        E(VINSERTI128_Y0_Y0_MRAX_I, -16, 1);
+        wide_fold(g, x86_const_wide(a, tail, 2), pc ? x86_const_wide(a, bias, 2) : 0,
+                  skip_bits);
+        E(SUB_R11_I, 0, step);
+    }
+    x86_bind(a, small);
+    E(TEST_R11_R11, 0, 0);
+    x86_jump(a, X86_JZ, checks);
+    return per_lane;
+}
+
+/* One vertex a register, where every indexed copy's index fits a 16-bit lane: copies 0..7 from
+   one 16-byte window of the vertex, 8..15 from another (after the wide loop, where it fits).
+   Per kept vertex the indices are loaded, byte-swapped into their lanes by one vpshufb and
+   folded into the maxima by one vpmaxuw. The maxima go to the red zone (REDZONE_MAXIMA) for
+   the checks. Returns 0, or -1 (nothing emitted) where the indices do not fit two windows. */
+static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    int lane_of[VFETCH_GX_MAX_COPIES];
+    unsigned n = 0;
+    int32_t lo[2] = { INT32_MAX, INT32_MAX }, hi[2] = { -1, -1 };
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        lane_of[k] = -1;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (cp->array == VFETCH_GX_FROM_VERTEX)
+            continue;
+        const unsigned h = n / 8;
+        lane_of[k] = (int)n++;
+        lo[h] = cp->src < lo[h] ? cp->src : lo[h];
+        hi[h] = cp->src + cp->index_size - 1 > hi[h] ? cp->src + cp->index_size - 1 : hi[h];
+    }
+    for (unsigned h = 0; h < 2; h++)
+        if (hi[h] >= 0 && hi[h] - lo[h] >= 16)
+            return -1;
+    for (unsigned k = 0; k < plan->num_copies; k++)
+        if (lane_of[k] >= 0)
+            array_bound(g, &plan->copies[k], decline);
+    struct span_layout l[2];
+    uint8_t ctrl[32];
+    memset(ctrl, 0x80, sizeof ctrl);
+    E(XOR_R9D_R9D, 0, 0);
+    E(MOV_R11_RCX, 0, 0);
+    E(VPXOR_X2_X2_X2, 0, 0);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
+                   checks = x86_label(a);
+    const unsigned per_lane = index_pass_wide(g, lane_of, n, lo[0], hi, checks);
+    /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
+    uint16_t bias[16] = { 0 };
+    if (per_lane && plan->position_copy >= 0)
+        bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
+    x86_bind(a, loop);
+    if (plan->position_copy >= 0) {
+        static const enum x86_shape from_rdi[3] = { X86_MOVZX_EAX_B_MRDI, X86_MOVZX_EAX_W_MRDI,
+                                                    X86_CMP_EAX_I };
+        gen_skip_test(g, from_rdi, X86_JZ, skip);
+    }
+    for (unsigned h = 0; h < 2 && hi[h] >= 0; h++) /* the vertex's bytes past them may be read */
+        gen_load_span(g, 0, (int)h, lo[h],
+                      gen_load_width(lo[h], (unsigned)(hi[h] - lo[h] + 1), plan->format.vertex_size),
+                      &l[h]);
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        if (lane_of[k] < 0)
+            continue;
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        const unsigned h = (unsigned)lane_of[k] / 8, at = 16 * h + 2 * ((unsigned)lane_of[k] % 8);
+        put_index(ctrl, at, cp->index_size, gen_span_pos(&l[h], (unsigned)(cp->src - lo[h])),
+                  gen_span_pos(&l[h], (unsigned)(cp->src + 1 - lo[h])));
+    }
+    if (hi[1] >= 0)
+        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
+    if (per_lane && plan->position_copy >= 0)
+        E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
+    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    x86_bind(a, next);
+    if (plan->format.vertex_size)
+        E(ADD_RDI_I, 0, plan->format.vertex_size);
+    E(DEC_R11, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    x86_jump(a, X86_JMP, checks);
+    x86_bind(a, skip);
+    E(INC_R9, 0, 0);
+    x86_jump(a, X86_JMP, next);
+    x86_bind(a, checks);
+    if (per_lane) { /* each copy's lanes folded into its first: both halves, then the vertices */
+        E(VEXTRACTI128_X1_Y2_I, 0, 1);
+        E(VPMAXUW_X2_X2_X1, 0, 0);
+        for (unsigned w = n; w < per_lane * n; w *= 2) {
+            E(VPSRLDQ_X1_X2_I, 0, 2 * w);
+            E(VPMAXUW_X2_X2_X1, 0, 0);
+        }
+        if (plan->position_copy >= 0) /* the bias undone (every vertex skipped: not read) */
+            E(VPSUBW_X2_X2_P, POOL(bias), 0);
+    }
+    E(VMOVDQU_MRSP_Y2, REDZONE_MAXIMA, 0);
+    E(VZEROUPPER, 0, 0);
+    index_checks(g, lane_of, 1, decline, done);
+    E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+    return 0;
+}
+
+/* One index at a time: each indexed copy's highest index in a slot, the first two in r8 and
+   rdx (free until pass 2; the result pointer is in the red zone's first qword), the others in
+   the red zone after it; the vertex in r10. */
+static void index_pass_scalar(struct gen *g, unsigned decline, unsigned done)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    struct x86_asm *a = &g->a;
+    const uint32_t vsize = plan->format.vertex_size;
+    int slot[VFETCH_GX_MAX_COPIES];
+    int n = 0;
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        slot[k] = -1;
+        if (plan->copies[k].array == VFETCH_GX_FROM_VERTEX)
+            continue;
+        array_bound(g, &plan->copies[k], decline);
+        slot[k] = n++;
+        if (slot[k] == 0)
+            E(XOR_R8D_R8D, 0, 0);
+        else if (slot[k] == 1)
+            E(XOR_EDX_EDX, 0, 0);
+        else
+            E(MOV_MRSP_I, REDZONE_HIGHEST(slot[k]), 0);
+    }
+    E(XOR_R9D_R9D, 0, 0);
+    E(MOV_R10_RDI, 0, 0);
+    E(MOV_R11_RCX, 0, 0);
+    const unsigned loop = x86_label(a), next = x86_label(a);
+    x86_bind(a, loop);
+    if (plan->position_copy >= 0) {
+        static const enum x86_shape from_r10[3] = { X86_MOVZX_EAX_B_MR10, X86_MOVZX_EAX_W_MR10,
+                                                    X86_CMP_EAX_I };
+        const unsigned keep = x86_label(a);
+        gen_skip_test(g, from_r10, X86_JNZ, keep);
+        E(INC_R9, 0, 0);
+        x86_jump(a, X86_JMP, next);
+        x86_bind(a, keep);
+    }
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (slot[k] < 0)
+            continue;
+        if (cp->index_size == 1)
+            E(MOVZX_EAX_B_MR10, cp->src, 0);
+        else {
+            E(MOVZX_EAX_W_MR10, cp->src, 0);
+            E(ROL_AX_8, 0, 8);
+        }
+        if (slot[k] == 0) {
+            E(CMP_RAX_R8, 0, 0);
+            E(CMOVNBE_R8_RAX, 0, 0);
+        } else if (slot[k] == 1) {
+            E(CMP_RAX_RDX, 0, 0);
+            E(CMOVNBE_RDX_RAX, 0, 0);
+        } else {
+            E(CMP_RAX_MRSP, REDZONE_HIGHEST(slot[k]), 0);
+            E(CMOVB_RAX_MRSP, REDZONE_HIGHEST(slot[k]), 0);
+            E(MOV_MRSP_RAX, REDZONE_HIGHEST(slot[k]), 0);
+        }
+    }
+    x86_bind(a, next);
+    if (vsize)
+        E(ADD_R10_I, 0, vsize);
+    E(DEC_R11, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    index_checks(g, slot, 0, decline, done);
+}
+
+/* Pass 1 of an indexed format, rdi at the vertices and rcx their count; leaves r9 = skipped. */
+void gen_index_pass(struct gen *g, unsigned decline, unsigned done)
+{
+    if (g->a.sse || index_pass_vector(g, decline, done)) /* the vector passes use ymm */
+        index_pass_scalar(g, decline, done);
+}

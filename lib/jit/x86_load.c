@@ -1,0 +1,251 @@
+/*
+ * Loads (lib/jit/x86_gen.h): where an op's bytes lie (the vertex, an indexed copy's element, a
+ * plan's stream), and how they reach xmm0: at most two loads that read only those bytes, or
+ * one wider load where the buffer surely holds the bytes past them, then one byte shuffle that
+ * puts each component's container at the top of its 32-bit lane (byte swap, placement and zero
+ * fill at once).
+ */
+#include <string.h>
+
+#include "jit/x86_gen.h"
+
+/* One op's source bytes in the vertex or an element (GX), or in a record of one of a plan's
+   streams (plan NULL); 0, or -1 when they span two copies or two streams. */
+int gen_op_source(const struct vfetch_gx_plan *plan, const struct vfetch_op_exec *x,
+                  struct op_source *s)
+{
+    s->copy = -2;
+    s->base = plan ? 0 : x->lane[0].stream;
+    for (unsigned c = 0; !plan && c < x->count; c++)
+        if (x->lane[c].stream != s->base)
+            return -1;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (unsigned c = 0; c < x->count; c++)
+        for (unsigned k = 0; k < x->lane[c].nbytes; k++) {
+            const uint32_t b = x->lane[c].byte_off[k];
+            int copy = -1;
+            int32_t off = (int32_t)b;
+            if (plan && plan->any_indexed) {
+                copy = -3;
+                for (unsigned i = 0; i < plan->num_copies; i++) {
+                    const struct vfetch_gx_copy *cp = &plan->copies[i];
+                    if (b < cp->dst || b >= (uint32_t)cp->dst + cp->size)
+                        continue;
+                    if (cp->array == VFETCH_GX_FROM_VERTEX) {
+                        copy = -1;
+                        off = (int32_t)(cp->src + (b - cp->dst));
+                    } else {
+                        copy = (int)i;
+                        off = (int32_t)(cp->elem_off + (b - cp->dst));
+                    }
+                }
+                if (copy == -3)
+                    return -1;
+            }
+            if (s->copy != -2 && s->copy != copy)
+                return -1;
+            s->copy = copy;
+            s->off[c][k] = off;
+            lo = off < lo ? off : lo;
+            hi = off > hi ? off : hi;
+        }
+    s->lo = lo;
+    s->span = (uint32_t)(hi - lo + 1);
+    if (s->copy >= 0)
+        s->base = 1; /* an element: r8 */
+    return 0;
+}
+
+/* The bytes to load for `span` bytes at `lo`: 4, 8 or 16 where the buffer surely holds them
+   (`readable` bytes from the base), one load instead of two; else the span itself. */
+unsigned gen_load_width(int32_t lo, unsigned span, uint32_t readable)
+{
+    const unsigned wider = span <= 4 ? 4 : span <= 8 ? 8 : 16;
+    return (uint32_t)lo + wider <= readable ? wider : span;
+}
+
+size_t gen_arrays_data(unsigned a)
+{
+    return offsetof(struct vfetch_gx_run_params, arrays) + a * sizeof(struct vfetch_binding) +
+           offsetof(struct vfetch_binding, data);
+}
+
+size_t gen_arrays_size(unsigned a)
+{
+    return offsetof(struct vfetch_gx_run_params, arrays) + a * sizeof(struct vfetch_binding) +
+           offsetof(struct vfetch_binding, size);
+}
+
+/* The register an op reads a base from (GX: the vertex's rdi, an element's r8): a plan's
+   stream's own, or for a stream kept in the frame, r15 loaded with its record now. */
+unsigned gen_stream_register(struct gen *g, unsigned base)
+{
+    if (g->gx || base < g->reg_streams)
+        return base;
+    E(MOV_R15_MRSP, g->frame_slot[base], 0);
+    return GEN_REGS - 1;
+}
+
+/* r8 = the element copy k reads in this vertex: array data + index * stride. */
+void gen_load_element(struct gen *g, int k)
+{
+    if (g->elem_copy == k)
+        return;
+    const struct vfetch_gx_copy *cp = &g->gx->copies[k];
+    const uint32_t stride = g->gx->desc.array_stride[cp->array];
+    if (cp->index_size == 1) {
+        if (g->raw_copy != k)
+            E(MOVZX_R8D_B_MRDI, cp->src, 0);
+    } else {
+        if (g->raw_copy != k)
+            E(MOVZX_R8D_W_MRDI, cp->src, 0);
+        E(ROL_R8W_8, 0, 8);
+    }
+    g->raw_copy = -1;
+    if (stride == 0)
+        E(XOR_R8D_R8D, 0, 0);
+    else if ((stride & (stride - 1)) == 0) {
+        unsigned sh = 0;
+        while ((1u << sh) != stride)
+            sh++;
+        if (sh)
+            E(SHL_R8_I, 0, sh);
+    } else
+        E(IMUL_R8_I, 0, stride);
+    E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+    g->elem_copy = k;
+}
+
+unsigned gen_span_pos(const struct span_layout *l, unsigned j)
+{
+    return j < l->s1 ? j : l->s1 + (j - (l->span - l->s2));
+}
+
+/* How gen_load_span loads `span` bytes: the largest power of two of them (at most 16) first,
+   the rest by one insert of the next power of two, ending at the span's last byte. */
+void gen_span_layout(unsigned span, struct span_layout *l)
+{
+    unsigned s1 = 1;
+    while (s1 * 2 <= span && s1 < 16)
+        s1 *= 2;
+    const unsigned r = span - s1;
+    unsigned s2 = 0;
+    if (r)
+        for (s2 = 1; s2 < r; s2 *= 2)
+            ;
+    l->s1 = s1;
+    l->s2 = s2;
+    l->span = span;
+}
+
+/* Load span bytes at [base + lo] into xmm0 (dst 1: xmm1, from rdi only) in at most two loads
+   that read only those bytes (gen_span_layout). */
+void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned span,
+                   struct span_layout *l)
+{
+    gen_span_layout(span, l);
+    const unsigned s1 = l->s1, s2 = l->s2;
+    /* first load, then the insert: [size][base register, or rdi into xmm1] */
+    static const enum x86_shape first[5][GEN_REGS + 1] = {
+        [1] = { BASE_ROW(VPINSRB_X0_X15), X86_VPINSRB_X1_X15_MRDI },
+        [2] = { BASE_ROW(VPINSRW_X0_X15), X86_VPINSRW_X1_X15_MRDI },
+        [3] = { BASE_ROW(VMOVD_X0), X86_VMOVD_X1_MRDI },
+        [4] = { BASE_ROW(VMOVQ_X0), X86_VMOVQ_X1_MRDI },
+        [0] = { BASE_ROW(VMOVDQU_X0), X86_VMOVDQU_X1_MRDI },
+    };
+    static const enum x86_shape insert[5][GEN_REGS + 1] = {
+        [1] = { BASE_ROW(VPINSRB_X0_X0), X86_VPINSRB_X1_X1_MRDI },
+        [2] = { BASE_ROW(VPINSRW_X0_X0), X86_VPINSRW_X1_X1_MRDI },
+        [3] = { BASE_ROW(VPINSRD_X0_X0), X86_VPINSRD_X1_X1_MRDI },
+        [4] = { BASE_ROW(VPINSRQ_X0_X0), X86_VPINSRQ_X1_X1_MRDI },
+    };
+    const unsigned b = dst ? GEN_TO_XMM1 : base;
+    const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
+    x86_op(&g->a, first[k1][b], lo, 0);
+    if (!s2)
+        return;
+    const int32_t at = lo + (int32_t)(span - s2);
+    const unsigned k2 = s2 == 1 ? 1 : s2 == 2 ? 2 : s2 == 4 ? 3 : 4;
+    x86_op(&g->a, insert[k2][b], at, s1 / s2);
+}
+
+/* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top
+   (FLOAT16: in 16-bit words). */
+static unsigned lane_byte_at(const struct vfetch_op_exec *x, unsigned c, unsigned k)
+{
+    const unsigned nb = x->lane[0].nbytes;
+    return x->format == VFETCH_FORMAT_FLOAT16 ? 2 * c + k : 4 * c + (4 - nb) + k;
+}
+
+/* The shuffle control that puts the containers of the components in `members` where
+   lane_byte_at says, from bytes at off[c][k] - lo of a span loaded as l says. */
+static void shuffle_control(uint8_t ctrl[16], const struct vfetch_op_exec *x, unsigned members,
+                            const struct span_layout *l, int32_t lo, const int32_t off[4][4])
+{
+    for (unsigned c = 0; c < x->count; c++)
+        for (unsigned k = 0; members >> c & 1 && k < x->lane[0].nbytes; k++)
+            ctrl[lane_byte_at(x, c, k)] = (uint8_t)gen_span_pos(l, (unsigned)(off[c][k] - lo));
+}
+
+/* An op's bytes from one base (s, addressed from register `base`): its containers at the tops
+   of xmm0's lanes (FLOAT16: in 16-bit words). */
+void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
+                     unsigned base)
+{
+    struct span_layout l;
+    gen_load_span(g, base, 0, s->lo, gen_load_width(s->lo, s->span, g->readable[s->base]), &l);
+    uint8_t ctrl[16];
+    memset(ctrl, 0x80, sizeof ctrl);
+    shuffle_control(ctrl, x, (1u << x->count) - 1, &l, s->lo, s->off);
+    E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+}
+
+/* A plan's op whose components come from several streams, or lie more than 16 bytes apart,
+   into xmm0 as one load and shuffle would leave them: each run of components of one stream
+   within 16 bytes loaded and shuffled on its own, the runs merged in xmm2. */
+void gen_load_gathered(struct gen *g, const struct vfetch_op_exec *x)
+{
+    const unsigned all = (1u << x->count) - 1, nb = x->lane[0].nbytes;
+    int32_t off[4][4];
+    for (unsigned c = 0; c < x->count; c++)
+        for (unsigned k = 0; k < nb; k++)
+            off[c][k] = (int32_t)x->lane[c].byte_off[k];
+    unsigned done = 0;
+    for (int first = 1; done != all; first = 0) {
+        unsigned c0 = 0;
+        while (done >> c0 & 1)
+            c0++;
+        const unsigned stream = x->lane[c0].stream;
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        unsigned members = 0;
+        for (unsigned c = c0; c < x->count; c++) {
+            if (done >> c & 1 || x->lane[c].stream != stream)
+                continue;
+            int32_t l = lo, h = hi;
+            for (unsigned k = 0; k < nb; k++) {
+                l = off[c][k] < l ? off[c][k] : l;
+                h = off[c][k] > h ? off[c][k] : h;
+            }
+            if (members && h - l + 1 > 16)
+                continue;
+            lo = l;
+            hi = h;
+            members |= 1u << c;
+        }
+        done |= members;
+        const unsigned reg = gen_stream_register(g, stream);
+        struct span_layout l;
+        gen_load_span(g, reg, 0, lo, gen_load_width(lo, (unsigned)(hi - lo + 1), g->readable[stream]),
+                      &l);
+        uint8_t ctrl[16];
+        memset(ctrl, 0x80, sizeof ctrl);
+        shuffle_control(ctrl, x, members, &l, lo, off);
+        if (first && done != all) {
+            E(VPSHUFB_X2_X0_P, POOL(ctrl), 0);
+            continue;
+        }
+        E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+        if (!first)
+            x86_op(&g->a, done != all ? X86_VPOR_X2_X2_X0 : X86_VPOR_X0_X0_X2, 0, 0);
+    }
+}

@@ -1,0 +1,558 @@
+/*
+ * Whole groups of a direct format through its record program (lib/jit/x86_gen.h, lib/record.h):
+ * the program's vectors emitted as code, one emitter per step of lib/simd/record_passes.h,
+ * named after the portable function it mirrors (rp_load_window, rp_halves, rp_permute,
+ * rp_convert's raw, fixed-point, PACK8 and binary16 parts, rp_store), each table a constant of
+ * the pool; the 8-lane loop keeps its most used tables in ymm registers, and takes several
+ * small groups an iteration. Kept only where a group costs fewer instructions a vertex than
+ * the ops one vertex at a time (gen_choose_groups).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/x86_gen.h"
+
+/* The record program's passes this generator emits: binary16 lanes and the AVX-512 table forms
+   are not here. */
+#define GEN_RP_PASSES                                                                       \
+    (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_SHIFT | VFETCH_RP_DIV | VFETCH_RP_CLAMP |   \
+     VFETCH_RP_BLEND | VFETCH_RP_RAW | VFETCH_RP_KEEP | VFETCH_RP_MASK | VFETCH_RP_WIDEN |      \
+     VFETCH_RP_PACK8 | VFETCH_RP_HALF)
+
+/* The record program's ops that have forms with the table in a register, in the order of
+   X86_RP_REG_FORMS; REGFORM_LOAD loads the register. */
+enum regform {
+    REGFORM_SHUFB, REGFORM_XOR_1_0, REGFORM_XOR_1_1, REGFORM_MUL, REGFORM_ADD, REGFORM_SLLV,
+    REGFORM_AND_1_1, REGFORM_OR_2_0, REGFORM_MULLW_3_0, REGFORM_MULLW_4_0, REGFORM_AND_3_3,
+    REGFORM_AND_4_4, REGFORM_MULHUW_5_3, REGFORM_MULHUW_5_4, REGFORM_OR_3_3, REGFORM_LOAD,
+    REGFORMS,
+    REGFORM_NONE = -1
+};
+
+static enum x86_shape regform_shape(enum regform f, unsigned k)
+{
+    _Static_assert(X86_VPSHUFB_Y0_Y0_Y7 - X86_VPSHUFB_Y0_Y0_Y6 == REGFORMS,
+                   "X86_RP_REG_FORMS and enum regform differ");
+    return (enum x86_shape)(X86_VPSHUFB_Y0_Y0_Y6 + k * REGFORMS + f);
+}
+
+static const uint32_t high_bytes[8] = { 0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u,
+                                        0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u };
+
+/* Lanes i < n whose 32-bit table entry is all ones, as an immediate blend mask. */
+static unsigned lane_mask(const int32_t *sel, unsigned n)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m |= (sel[i] == -1) << i;
+    return m;
+}
+
+static int any_nonzero(const int32_t *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i])
+            return 1;
+    return 0;
+}
+
+/* Whether the fixed-point lanes need their addend: x + 0.0 is x for every x the conversion can
+   produce (cvtdq2ps never gives -0.0, and the scales are positive: checked, or the add stays). */
+static int needs_add(const struct vfetch_rp_vector *v, unsigned lanes)
+{
+    int add = 0;
+    for (unsigned i = 0; i < lanes; i++) {
+        uint32_t m, d;
+        memcpy(&m, &v->mul[i], 4);
+        memcpy(&d, &v->add[i], 4);
+        add |= d != 0 || (m >> 31) != 0;
+    }
+    return add;
+}
+
+/* One vector being emitted: its width and where its result is. */
+struct rp_emit {
+    int y;             /* 8 lanes (ymm), else 4 (xmm) */
+    unsigned lanes, entries;
+    int raw_or;        /* it ORs raw lanes with a table */
+    int all_fixed;     /* every written lane fixed-point: the result is register 1's */
+    int res_in_0;      /* the raw lanes are the shuffle's bytes as they are, still in register 0 */
+};
+
+#define C(table) x86_const_wide(&g->a, (table), e->entries)
+#define O(shape_y, shape_x, disp, imm) x86_op(&g->a, e->y ? X86_##shape_y : X86_##shape_x, (disp), (imm))
+#define T(shape_y, shape_x, form, table) table_op(g, e->y, X86_##shape_y, X86_##shape_x, (form), (table))
+
+/* An op with a table of the pool: at 8 lanes from the register that holds the table where the
+   group loop loaded one (form f), else from the pool. */
+static void table_op(struct gen *g, int y, enum x86_shape ymem, enum x86_shape xmem,
+                     enum regform f, const void *table)
+{
+    const uint64_t at = x86_const_wide(&g->a, table, y ? 2 : 1);
+    if (y && f != REGFORM_NONE)
+        for (unsigned k = 0; k < g->num_reg_consts; k++)
+            if (g->reg_const[k] == at) {
+                x86_op(&g->a, regform_shape(f, k), 0, 0);
+                return;
+            }
+    x86_op(&g->a, y ? ymem : xmem, (int64_t)at, 0);
+}
+
+/* Lane q's window of vector v: loaded whole where it lies inside the group's readable bytes,
+   else only the bytes its shuffles read (a window may reach past the vertices, its used bytes
+   never do), the controls remapped to where they land. Where the window loads from: *lo and
+   *span (span 0: nothing read, every byte zero whatever the register holds; 16 at src_off:
+   whole). */
+static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
+                        uint32_t group_bytes, uint8_t ctrl[16], uint8_t hctrl[16], int32_t *lo,
+                        unsigned *span)
+{
+    const uint8_t *c = v->ctrl + 16 * q, *h = v->hctrl + 16 * q;
+    const int half = (v->passes & VFETCH_RP_HALF) != 0;
+    if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
+        memcpy(ctrl, c, 16);
+        memcpy(hctrl, h, 16);
+        *lo = g->rp_src + (int32_t)v->src_off[q];
+        *span = 16;
+        return;
+    }
+    unsigned first = 16, last = 0;
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned t = 0; t < 1u + half; t++) {
+            const uint8_t b = t ? h[i] : c[i];
+            if (!(b & 0x80)) {
+                first = (b & 15) < first ? (b & 15) : first;
+                last = (b & 15) > last ? (b & 15) : last;
+            }
+        }
+    if (first > last) {
+        memset(ctrl, 0x80, 16);
+        memset(hctrl, 0x80, 16);
+        *span = 0;
+        return;
+    }
+    struct span_layout l;
+    *lo = g->rp_src + (int32_t)(v->src_off[q] + first);
+    *span = last - first + 1;
+    gen_span_layout(*span, &l);
+    for (unsigned i = 0; i < 16; i++) {
+        ctrl[i] = c[i] & 0x80 ? 0x80 : (uint8_t)gen_span_pos(&l, (c[i] & 15) - first);
+        hctrl[i] = h[i] & 0x80 ? 0x80 : (uint8_t)gen_span_pos(&l, (h[i] & 15) - first);
+    }
+}
+
+/* rp_load_window: the vector's window(s) into xmm0 (and xmm1, inserted as ymm0's upper half);
+   the controls for the shuffles (ctrl, hctrl: 32 bytes at 8 lanes). */
+static void rp_load_window(struct gen *g, const struct rp_emit *e,
+                           const struct vfetch_rp_vector *v, uint32_t group_bytes, uint8_t *ctrl,
+                           uint8_t *hctrl)
+{
+    for (unsigned q = 0; q < 1u + e->y; q++) {
+        int32_t lo = 0;
+        unsigned span;
+        window_load(g, v, q, group_bytes, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
+        struct span_layout l;
+        if (span == 16 && lo == g->rp_src + (int32_t)v->src_off[q] &&
+            v->src_off[q] + 16 <= group_bytes)
+            x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, lo, 0);
+        else if (span)
+            gen_load_span(g, 0, (int)q, lo, span, &l);
+    }
+    if (e->y)
+        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+}
+
+/* rp_halves: the binary16 lanes shuffled into register 6 and widened (F16C). */
+static void rp_halves(struct gen *g, const struct rp_emit *e, const uint8_t *hctrl)
+{
+    O(VPSHUFB_Y6_Y0_P, VPSHUFB_X6_X0_P, C(hctrl), 0);
+    if (e->y) /* the halves sit in the low 8 bytes of each 128-bit lane */
+        E(VPERMQ_Y6_Y6_I, 0, 0x08);
+    x86_op(&g->a, e->y ? X86_VCVTPH2PS_Y6_X6 : X86_VCVTPH2PS_X6_X6, 0, 0);
+}
+
+/* rp_convert's raw lanes (register 2): masked and sign-extended integers, or the shuffle's
+   bytes ORed with a table; none where every written lane is fixed-point, and the shuffle's
+   bytes as they are stay in register 0 until the first blend reads them (no copy). */
+static void rp_raw(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
+{
+    if (e->all_fixed)
+        return;
+    if (v->passes & VFETCH_RP_MASK) {
+        O(VPAND_Y2_Y0_P, VPAND_X2_X0_P, C(v->raw_and), 0);
+        O(VPXOR_Y2_Y2_P, VPXOR_X2_X2_P, C(v->raw_sign), 0);
+        O(VPSUBD_Y2_Y2_P, VPSUBD_X2_X2_P, C(v->raw_sign), 0);
+        if (e->raw_or)
+            O(VPOR_Y2_Y2_P, VPOR_X2_X2_P, C(v->raw_or), 0);
+    } else if (e->raw_or)
+        T(VPOR_Y2_Y0_P, VPOR_X2_X0_P, REGFORM_OR_2_0, v->raw_or);
+    else
+        e->res_in_0 = 1;
+}
+
+/* rp_convert's fixed-point lanes (register 1): shifted and masked (rp_shift_left), widened
+   (rp_widen), sign flipped, converted, multiplied and added (rp_mul_add), divided and clamped,
+   blended into the result. A zero sign flip and a zero addend are left out. */
+static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
+{
+    const unsigned P = v->passes;
+    const int xor = any_nonzero(v->xmask, e->lanes);
+    if (P & VFETCH_RP_SHIFT) {
+        T(VPSLLVD_Y1_Y0_P, VPSLLVD_X1_X0_P, REGFORM_SLLV, v->shl);
+        T(VPAND_Y1_Y1_P, VPAND_X1_X1_P, REGFORM_AND_1_1, v->fmask);
+        if (P & VFETCH_RP_WIDEN) {
+            O(VPSRLVD_Y3_Y1_P, VPSRLVD_X3_X1_P, C(v->widen_shr), 0);
+            O(VPOR_Y1_Y1_Y3, VPOR_X1_X1_X3, 0, 0);
+            O(VPAND_Y1_Y1_P, VPAND_X1_X1_P, C(v->widen_mask), 0);
+        }
+        if (xor)
+            T(VPXOR_Y1_Y1_P, VPXOR_X1_X1_P, REGFORM_XOR_1_1, v->xmask);
+        O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+    } else if (xor) {
+        T(VPXOR_Y1_Y0_P, VPXOR_X1_X0_P, REGFORM_XOR_1_0, v->xmask);
+        O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
+    } else
+        O(VCVTDQ2PS_Y1_Y0, VCVTDQ2PS_X1_X0, 0, 0);
+    T(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, REGFORM_MUL, v->mul);
+    if (needs_add(v, e->lanes))
+        T(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, REGFORM_ADD, v->add);
+    if (P & VFETCH_RP_DIV) {
+        O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
+        if (P & VFETCH_RP_CLAMP)
+            O(VMAXPS_Y1_Y1_P, VMAXPS_X1_X1_P, C(v->lo), 0);
+    }
+    if (e->all_fixed)
+        ;
+    else if (e->res_in_0) {
+        O(VPBLENDD_Y2_Y0_Y1_I, VPBLENDD_X2_X0_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
+        e->res_in_0 = 0;
+    } else
+        O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
+}
+
+/* rp_pack8: RGBA8 from 16-bit slices, two channels a half at a time by 16-bit multiplies,
+   blended into the result. */
+static void rp_pack8(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
+{
+    T(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, REGFORM_MULLW_3_0, v->pack_mul[0]);
+    T(VPAND_Y3_Y3_P, VPAND_X3_X3_P, REGFORM_AND_3_3, v->pack_mask[0]);
+    T(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, REGFORM_MULHUW_5_3, v->pack_shr[0]);
+    O(VPOR_Y3_Y3_Y5, VPOR_X3_X3_X5, 0, 0);
+    O(VPSRLW_Y3_Y3_I, VPSRLW_X3_X3_I, 0, 8);
+    T(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, REGFORM_MULLW_4_0, v->pack_mul[1]);
+    T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, v->pack_mask[1]);
+    T(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, REGFORM_MULHUW_5_4, v->pack_shr[1]);
+    O(VPOR_Y4_Y4_Y5, VPOR_X4_X4_X5, 0, 0);
+    T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, high_bytes);
+    O(VPOR_Y3_Y3_Y4, VPOR_X3_X3_X4, 0, 0);
+    if (e->raw_or)
+        T(VPOR_Y3_Y3_P, VPOR_X3_X3_P, REGFORM_OR_3_3, v->raw_or);
+    if (e->res_in_0)
+        O(VPBLENDD_Y2_Y0_Y3_I, VPBLENDD_X2_X0_X3_I, 0, lane_mask(v->pack_sel, e->lanes));
+    else
+        O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, e->lanes));
+    e->res_in_0 = 0;
+}
+
+/* rp_convert's binary16 lanes (register 6) blended into the result. */
+static void rp_half_blend(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
+{
+    const unsigned m = lane_mask(v->half_sel, e->lanes);
+    if (e->res_in_0)
+        O(VPBLENDD_Y2_Y0_Y6_I, VPBLENDD_X2_X0_X6_I, 0, m);
+    else if (e->all_fixed)
+        O(VPBLENDD_Y2_Y1_Y6_I, VPBLENDD_X2_X1_X6_I, 0, m);
+    else
+        O(VPBLENDD_Y2_Y2_Y6_I, VPBLENDD_X2_X2_X6_I, 0, m);
+    e->res_in_0 = e->all_fixed = 0;
+}
+
+/* rp_store: the result (register 2, or 1 where every lane is fixed-point) to the group's
+   output, only the written lanes where some are kept. */
+static void rp_store(struct gen *g, const struct rp_emit *e, const struct vfetch_rp_vector *v)
+{
+    if (e->res_in_0) /* raw lanes only: stored from register 0 */
+        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
+    const int32_t at = g->rp_dst + (int32_t)v->dst_off;
+    if (v->passes & VFETCH_RP_KEEP) {
+        O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
+        if (e->all_fixed)
+            O(VPMASKMOVD_MRDX_Y3_Y1, VPMASKMOVD_MRDX_X3_X1, at, 0);
+        else
+            O(VPMASKMOVD_MRDX_Y3_Y2, VPMASKMOVD_MRDX_X3_X2, at, 0);
+    } else if (e->all_fixed)
+        O(VMOVDQU_MRDX_Y1, VMOVDQU_MRDX_X1, at, 0);
+    else
+        O(VMOVDQU_MRDX_Y2, VMOVDQU_MRDX_X2, at, 0);
+}
+
+/* One vector of a record program of `lanes` 4 (xmm) or 8 (ymm), over the group whose first
+   vertex is at rdi + rp_src and first output record at rdx + rp_dst: exactly record_passes.h's
+   rp_convert and rp_store. */
+static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes,
+                      uint32_t group_bytes)
+{
+    const unsigned P = v->passes;
+    struct rp_emit e = { .y = lanes == 8, .lanes = lanes, .entries = lanes == 8 ? 2 : 1 };
+    e.raw_or = any_nonzero(v->raw_or, lanes);
+    e.all_fixed = (P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND);
+    if (P & VFETCH_RP_LOAD) {
+        uint8_t ctrl[32], hctrl[32];
+        rp_load_window(g, &e, v, group_bytes, ctrl, hctrl);
+        if (P & VFETCH_RP_HALF)
+            rp_halves(g, &e, hctrl);
+        table_op(g, e.y, X86_VPSHUFB_Y0_Y0_P, X86_VPSHUFB_X0_X0_P, REGFORM_SHUFB, ctrl);
+    } else
+        E(VPXOR_X0_X0_X0, 0, 0);
+    rp_raw(g, &e, v);
+    if (P & VFETCH_RP_FIXED)
+        rp_fixed(g, &e, v);
+    if (P & VFETCH_RP_PACK8)
+        rp_pack8(g, &e, v);
+    if (P & VFETCH_RP_HALF)
+        rp_half_blend(g, &e, v);
+    rp_store(g, &e, v);
+}
+
+#undef T
+#undef O
+#undef C
+
+/* A copy of a program the plan already lowered at `lanes` lanes without the wide windows (the
+   portable tier's, its small-draw one, or the one it dropped), or NULL: lowering is most of a
+   compile, and gives the same program again. */
+static struct vfetch_record_prog *record_copy(const struct vfetch_record_prog *prog,
+                                              unsigned lanes)
+{
+    if (!prog || prog->lanes != lanes || prog->wide_windows)
+        return NULL;
+    const size_t bytes =
+        sizeof(struct vfetch_record_prog) + prog->num_vectors * sizeof(struct vfetch_rp_vector);
+    struct vfetch_record_prog *copy = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (copy)
+        memcpy(copy, prog, bytes);
+    return copy;
+}
+
+/* A direct format's record program of `lanes` lanes that this generator can emit, or NULL:
+   one it cannot lower, one with a pass not emitted here, or one of more vectors than a group's
+   code is worth. */
+struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes)
+{
+    if (vfetch_x86_gen_sse()) /* the programs' passes use AVX2 (variable shifts, dword blends) */
+        return NULL;
+    struct vfetch_record_prog *prog = record_copy(conv->record, lanes);
+    if (!prog)
+        prog = record_copy(conv->record_small, lanes);
+    if (!prog)
+        prog = record_copy(conv->record_spare, lanes);
+    if (!prog)
+        prog = vfetch_record_lower(conv, lanes, 0);
+    if (!prog)
+        return NULL;
+    int ok = prog->num_vectors <= GEN_RP_MAX_VECTORS;
+    for (unsigned k = 0; k < prog->num_vectors && ok; k++)
+        ok = !(prog->vec[k].passes & ~GEN_RP_PASSES) &&
+             prog->vec[k].window == VFETCH_RP_WINDOW_16;
+    if (!ok) {
+        free(prog);
+        return NULL;
+    }
+    return prog;
+}
+
+/* Groups an iteration of the group loop: small groups of few vectors several (at least 8
+   vertices, at most 16 vectors), so that the loop's own instructions do not outweigh a group's. */
+static unsigned group_unroll(const struct vfetch_record_prog *prog)
+{
+    if (prog->lanes != 8 || prog->group >= 8)
+        return 1;
+    const unsigned by_vectors = GEN_RP_MAX_VECTORS / prog->num_vectors;
+    const unsigned unroll = 8 / prog->group < by_vectors ? 8 / prog->group : by_vectors;
+    return unroll ? unroll : 1;
+}
+
+/* The readable bytes of one group at rdi + rp_src: its vertices, the last one's readable part. */
+static uint32_t group_bytes(const struct gen *g, const struct vfetch_record_prog *prog)
+{
+    return (prog->group - 1) * g->vsize + g->readable[0];
+}
+
+/* One table use counted (count_tables). */
+static void count_table(struct gen *g, const void *table)
+{
+    const uint64_t at = x86_const_wide(&g->a, table, 2);
+    unsigned i = 0;
+    while (i < g->num_counted && g->counted[i].at != at)
+        i++;
+    if (i < GEN_COUNTED) {
+        g->counted[i].at = at;
+        g->counted[i].uses++;
+        g->num_counted += i == g->num_counted;
+    }
+}
+
+/* The tables an 8-lane group's vectors read through forms that take them from a register, with
+   how often, in the order rp_vector asks for them: the candidates for the loop's registers. */
+static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
+{
+    g->num_counted = 0;
+    g->rp_src = 0;
+    for (unsigned k = 0; k < prog->num_vectors; k++) {
+        const struct vfetch_rp_vector *v = &prog->vec[k];
+        const unsigned P = v->passes;
+        const int raw_or = any_nonzero(v->raw_or, 8);
+        if (P & VFETCH_RP_LOAD) {
+            uint8_t ctrl[32], hctrl[32];
+            int32_t lo;
+            unsigned span;
+            for (unsigned q = 0; q < 2; q++)
+                window_load(g, v, q, group_bytes(g, prog), ctrl + 16 * q, hctrl + 16 * q, &lo,
+                            &span);
+            count_table(g, ctrl);
+        }
+        if (!((P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND)) && !(P & VFETCH_RP_MASK) && raw_or)
+            count_table(g, v->raw_or);
+        if (P & VFETCH_RP_FIXED) {
+            const int xor = any_nonzero(v->xmask, 8);
+            if (P & VFETCH_RP_SHIFT) {
+                count_table(g, v->shl);
+                count_table(g, v->fmask);
+            }
+            if (xor)
+                count_table(g, v->xmask);
+            count_table(g, v->mul);
+            if (needs_add(v, 8))
+                count_table(g, v->add);
+        }
+        if (P & VFETCH_RP_PACK8) {
+            for (unsigned h = 0; h < 2; h++) {
+                count_table(g, v->pack_mul[h]);
+                count_table(g, v->pack_mask[h]);
+                count_table(g, v->pack_shr[h]);
+            }
+            count_table(g, high_bytes);
+            if (raw_or)
+                count_table(g, v->raw_or);
+        }
+    }
+}
+
+/* The 8-lane loop's registers: the tables its vectors use most (count_tables) loaded into
+   ymm7..ymm14 (ymm6 too where no vector has binary16 lanes) once, before the loop. */
+static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, unsigned unroll)
+{
+    count_tables(g, prog);
+    unsigned first = 0;
+    for (unsigned k = 0; k < prog->num_vectors; k++)
+        first |= (prog->vec[k].passes & VFETCH_RP_HALF) != 0;
+    for (unsigned k = 0; k < first; k++)
+        g->reg_const[g->num_reg_consts++] = 0; /* ymm6: no constant is at 0 */
+    while (g->num_reg_consts < GEN_CONST_REGS) {
+        unsigned best = GEN_COUNTED;
+        /* a table used once an iteration of one group costs its load either way */
+        for (unsigned i = 0; i < g->num_counted; i++)
+            if (g->counted[i].uses * unroll >= 2 &&
+                (best == GEN_COUNTED || g->counted[i].uses > g->counted[best].uses))
+                best = i;
+        if (best == GEN_COUNTED)
+            break;
+        g->counted[best].uses = 0;
+        g->reg_const[g->num_reg_consts] = g->counted[best].at;
+        x86_op(&g->a, regform_shape(REGFORM_LOAD, g->num_reg_consts++),
+               (int64_t)g->counted[best].at, 0);
+    }
+}
+
+/* The groups of one program while whole ones are left: `unroll` groups an iteration while they
+   are there (then one at a time), group j's vectors at j steps from rdi and rdx, reading whole
+   windows up to the last group's end; rdi, rdx and rcx move on past them. */
+static void record_groups(struct gen *g, const struct vfetch_record_prog *prog)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned loop = x86_label(a), single = x86_label(a), out = x86_label(a);
+    const unsigned unroll = group_unroll(prog);
+    E(CMP_RCX_I, 0, prog->group);
+    x86_jump(a, X86_JB, out);
+    if (prog->lanes == 8)
+        hold_tables(g, prog, unroll);
+    for (unsigned pass = unroll > 1 ? 0 : 1; pass < 2; pass++) {
+        const unsigned n = pass ? 1 : unroll, here = x86_label(a);
+        if (!pass) {
+            E(CMP_RCX_I, 0, n * prog->group);
+            x86_jump(a, X86_JB, single);
+        } else if (unroll > 1) {
+            x86_bind(a, single);
+            E(CMP_RCX_I, 0, prog->group);
+            x86_jump(a, X86_JB, out);
+        }
+        x86_bind(a, pass ? loop : here);
+        for (unsigned j = 0; j < n; j++) {
+            g->rp_src = (int32_t)(j * prog->group_step[0]);
+            g->rp_dst = (int32_t)(j * prog->dst_step);
+            for (unsigned k = 0; k < prog->num_vectors; k++)
+                rp_vector(g, &prog->vec[k], prog->lanes,
+                          (n * prog->group - 1) * g->vsize + g->readable[0] -
+                              j * prog->group_step[0]);
+        }
+        g->rp_src = g->rp_dst = 0;
+        E(ADD_RDI_I, 0, n * prog->group_step[0]);
+        E(ADD_RDX_I, 0, n * prog->dst_step);
+        E(SUB_RCX_I, 0, n * prog->group);
+        E(CMP_RCX_I, 0, n * prog->group);
+        x86_jump(a, X86_JNB, pass ? loop : here);
+    }
+    g->num_reg_consts = 0;
+    x86_bind(a, out);
+}
+
+/* A direct format's whole groups: the 8-lane program's, then the 4-lane one's; on to `finish`
+   where no vertex is left. */
+void gen_groups(struct gen *g, unsigned finish)
+{
+    const struct vfetch_record_prog *wide = g->wide, *narrow = g->narrow;
+    if (!wide && !narrow)
+        return;
+    if (wide)
+        record_groups(g, wide);
+    if (narrow)
+        record_groups(g, narrow);
+    if (wide)
+        E(VZEROUPPER, 0, 0);
+    E(TEST_RCX_RCX, 0, 0);
+    x86_jump(&g->a, X86_JZ, finish);
+}
+
+/* Keep a direct format's record programs only where their groups cost fewer instructions a
+   vertex than the ops one vertex at a time (records of one vertex and several vectors can cost
+   more, binary16 ones among them): both emitted, counted and taken back. */
+void gen_choose_groups(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    if (!g->wide && !g->narrow)
+        return;
+    const struct x86_mark mark = x86_mark(a);
+    const int dirty = g->dirty_upper;
+    g->elem_copy = g->raw_copy = -1;
+    (void)gen_vertex(g);
+    const unsigned one = a->ops - mark.ops + 4; /* and the loop's pointer steps and branch */
+    x86_rewind(a, mark);
+    g->dirty_upper = dirty;
+    struct vfetch_record_prog **progs[2] = { &g->wide, &g->narrow };
+    for (unsigned k = 0; k < 2; k++) {
+        struct vfetch_record_prog *prog = *progs[k];
+        if (!prog)
+            continue;
+        g->rp_src = g->rp_dst = 0;
+        for (unsigned v = 0; v < prog->num_vectors; v++)
+            rp_vector(g, &prog->vec[v], prog->lanes, group_bytes(g, prog));
+        /* and the loop's steps, compare and branch, once an iteration */
+        const unsigned unroll = group_unroll(prog);
+        const unsigned iteration = (a->ops - mark.ops) * unroll + 5;
+        x86_rewind(a, mark);
+        if (iteration >= one * prog->group * unroll) {
+            free(prog);
+            *progs[k] = NULL;
+        }
+    }
+}

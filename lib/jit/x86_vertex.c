@@ -1,0 +1,328 @@
+/*
+ * The per-vertex pass (lib/jit/x86_gen.h): vertex by vertex (record by record), a GX format's
+ * skipped vertices taking no record, a plan's indexed streams' records computed from the next
+ * entry of its index buffer, and each op by the emitter of its kind (op_kind):
+ *
+ *   constant        slots from the pool or immediates (x86_store.c)
+ *   RGBA8 by table  RGB565/RGBA4444 colours: two bytes, two 256-entry tables, one OR
+ *   RGBA8 move      four bytes in order: one 32-bit move
+ *   byte field      one unsigned byte stored alone (a matrix index): in eax, one vcvtsi2ss
+ *   byte batch      several of them in one 8-byte window: one vpmovzxbd, one conversion
+ *   fields          load and shuffle (x86_load.c), shifts and conversion (x86_convert.c),
+ *                   swizzle and stores (x86_store.c)
+ */
+#include <string.h>
+
+#include "jit/x86_gen.h"
+#include "vertex_format.h"
+
+enum op_kind { OP_CONSTANT, OP_RGBA8_TABLE, OP_RGBA8_MOVE, OP_BYTE_FIELD, OP_FIELDS };
+
+/* RGBA8 from a 16-bit container (RGB565, RGBA4444): every output bit is a copy of one field
+   bit (UNORM8's widening repeats bits, v << (8 - n) | v >> (2n - 8), the two parts disjoint),
+   so the word is the OR of what the high byte and the low byte give: two 256-entry tables. */
+int gen_packs_by_table(const struct vfetch_op_exec *x)
+{
+    return x->conversion == VFETCH_CONV_PACK_UNORM8 && x->lane[0].nbytes == 2 &&
+           (x->format == VFETCH_FORMAT_RGB565 || x->format == VFETCH_FORMAT_RGBA4444);
+}
+
+/* The RGBA8 word (bytes R, G, B, A in memory order) of container value v; with `missing`, the
+   missing alpha's 255 too (the high byte's table holds it). */
+static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing)
+{
+    uint8_t rgba[4] = { 0, 0, 0, missing && x->count < 4 ? 255 : 0 };
+    for (unsigned c = 0; c < x->count; c++) {
+        const struct vfetch_lane *l = &x->lane[c];
+        rgba[c] = (uint8_t)vfetch_widen8(v >> l->field_shift & ((1u << l->field_bits) - 1),
+                                         l->field_bits);
+    }
+    return (uint32_t)rgba[0] | (uint32_t)rgba[1] << 8 | (uint32_t)rgba[2] << 16 |
+           (uint32_t)rgba[3] << 24;
+}
+
+/* The pool address of op x's two tables (gen_packs_by_table), made on first use. */
+uint64_t gen_rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
+{
+    const size_t op = (size_t)(x - g->conv->ops);
+    if (g->table_at[op])
+        return g->table_at[op];
+    uint32_t table[512];
+    for (uint32_t b = 0; b < 256; b++) {
+        table[b] = rgba8_of(x, b << 8, 1);
+        table[256 + b] = rgba8_of(x, b, 0);
+    }
+    return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
+}
+
+/* An op that converts one unsigned field of one byte, stored alone: a GX matrix index. */
+static int one_byte_op(const struct vfetch_op_exec *x)
+{
+    return x->count == 1 && x->lane[0].nbytes == 1 && x->write_mask == 1 &&
+           gen_effective_select(x, 0) == 0 &&
+           (x->conversion == VFETCH_CONV_UINT || x->conversion == VFETCH_CONV_INTEGER);
+}
+
+/* Which emitter an op of one source (s) takes. */
+static enum op_kind op_kind(const struct vfetch_op_exec *x, const struct op_source *s)
+{
+    if (x->format == VFETCH_FORMAT_CONSTANT)
+        return OP_CONSTANT;
+    if (gen_packs_by_table(x))
+        return OP_RGBA8_TABLE;
+    if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
+        x->count == 4 && s->off[1][0] == s->off[0][0] + 1 && s->off[2][0] == s->off[0][0] + 2 &&
+        s->off[3][0] == s->off[0][0] + 3)
+        return OP_RGBA8_MOVE;
+    if (one_byte_op(x))
+        return OP_BYTE_FIELD;
+    return OP_FIELDS;
+}
+
+static const enum x86_shape movzx_eax[GEN_REGS] = { BASE_ROW(MOVZX_EAX_B) },
+                            movzx_r10d[GEN_REGS] = { BASE_ROW(MOVZX_R10D_B) },
+                            mov_eax[GEN_REGS] = { BASE_ROW(MOV_EAX) };
+
+/* RGBA8 = T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
+static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
+                           const struct op_source *s, unsigned base)
+{
+    const int64_t at = (int64_t)(gen_rgba8_table(g, x) - g->tables);
+    x86_op(&g->a, movzx_eax[base], s->off[0][1], 0);
+    x86_op(&g->a, movzx_r10d[base], s->off[0][0], 0);
+    E(MOV_EAX_MR11_RAX4, at, 0);
+    E(OR_EAX_MR11_R10_4, at + 1024, 0);
+    E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+}
+
+/* One unsigned field of one byte stored alone: in eax, and for a float by one scalar conversion
+   (exact: at most 8 bits) and scale. */
+static void byte_field_op(struct gen *g, const struct vfetch_op_exec *x,
+                          const struct op_source *s, unsigned base)
+{
+    const unsigned bits = x->lane[0].field_bits, shift = x->lane[0].field_shift;
+    x86_op(&g->a, movzx_eax[base], s->off[0][0], 0);
+    if (shift)
+        E(SHR_EAX_I, 0, shift);
+    if (shift + bits < 8)
+        E(AND_EAX_I, 0, (1u << bits) - 1);
+    if (x->conversion == VFETCH_CONV_INTEGER) {
+        E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+        return;
+    }
+    E(VCVTSI2SS_X0_X15_EAX, 0, 0);
+    if (x->shift) {
+        const uint32_t scale[4] = { (127u - x->shift) << 23, 0, 0, 0 };
+        E(VMULSS_X0_X0_P, POOL(scale), 0);
+    }
+    E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
+}
+
+/* The ops of the plan that convert to floats the bytes of one 8-byte window of the vertex, each
+   a one_byte_op with the same field and scale (the texture matrix indices, several in a row):
+   their number (at least 2, else 0), each member's byte in the vertex in at[] (-1 for the other
+   ops), the window's first byte in *lo. */
+static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int32_t *lo)
+{
+    const struct vfetch_plan *conv = g->conv;
+    const struct vfetch_op_exec *first = NULL;
+    int32_t at0 = INT32_MAX, at1 = INT32_MIN;
+    unsigned n = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &conv->ops[i];
+        struct op_source s;
+        at[i] = -1;
+        if (!g->gx || g->a.sse || !one_byte_op(x) || x->conversion != VFETCH_CONV_UINT ||
+            gen_op_source(g->gx, x, &s) || s.copy != -1)
+            continue;
+        first = first ? first : x;
+        if (x->lane[0].field_bits != first->lane[0].field_bits ||
+            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift)
+            continue;
+        at[i] = s.off[0][0];
+        at0 = at[i] < at0 ? at[i] : at0;
+        at1 = at[i] > at1 ? at[i] : at1;
+        n++;
+    }
+    /* every member's byte in one window of 8 (4 where there are 4 or fewer) inside the vertex */
+    const int32_t window = n > 4 ? 8 : 4;
+    if (n < 2 || at1 - at0 >= window || (uint32_t)(at0 + window) > g->readable[0])
+        return 0;
+    *lo = at0;
+    return n;
+}
+
+/* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
+   lanes, the field, one conversion (exact: at most 8 bits) and scale; each member's lane stored
+   to its slot. */
+static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n, int32_t lo)
+{
+    const struct vfetch_plan *conv = g->conv;
+    const struct vfetch_op_exec *f = NULL;
+    for (unsigned i = 0; i < conv->desc.num_ops && !f; i++)
+        if (at[i] >= 0)
+            f = &conv->ops[i];
+    const int y = n > 4;
+    const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
+    x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
+    if (shift)
+        x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
+    if (shift + bits < 8) {
+        const uint32_t m = (1u << bits) - 1;
+        const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
+        x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
+               (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
+    }
+    x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
+    gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
+    for (unsigned half = 0; half < (y ? 2u : 1u); half++) {
+        if (half)
+            E(VEXTRACTF128_X0_Y0_I, 0, 1);
+        for (unsigned i = 0; i < conv->desc.num_ops; i++)
+            if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
+                gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
+    }
+    if (y)
+        g->dirty_upper = 1;
+}
+
+/* One vertex's ops (the pass's loop body, without its skip test and pointer steps). NULL, or
+   why an op cannot be generated. */
+const char *gen_vertex(struct gen *g)
+{
+    const struct vfetch_plan *conv = g->conv;
+    int32_t member_at[VFETCH_MAX_OPS];
+    int32_t batch_lo = 0;
+    const unsigned batch = byte_batch(g, member_at, &batch_lo);
+    unsigned left = batch;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &conv->ops[i];
+        if (batch && member_at[i] >= 0) { /* the batch, once its last member's turn comes */
+            if (!--left)
+                byte_batch_op(g, member_at, batch, batch_lo);
+            continue;
+        }
+        if (x->format == VFETCH_FORMAT_CONSTANT) {
+            gen_constant_op(g, i, x);
+            continue;
+        }
+        gen_convert_fn *convert = gen_converter(x);
+        struct op_source s;
+        const int one_source = !gen_op_source(g->gx, x, &s) && s.span <= 16;
+        if (!one_source && g->gx)
+            return "an op reads bytes of two staging copies, or more than 16 bytes apart";
+        if (!one_source) {
+            if (!convert)
+                return "a conversion the generator does not know";
+            gen_load_gathered(g, x);
+            gen_fields(g, x);
+            if (convert(g, x))
+                gen_store(g, i, x);
+            continue;
+        }
+        if (s.copy >= 0)
+            gen_load_element(g, s.copy);
+        const unsigned base = gen_stream_register(g, s.base);
+        switch (op_kind(x, &s)) {
+        case OP_RGBA8_TABLE: rgba8_table_op(g, x, &s, base); continue;
+        case OP_RGBA8_MOVE:
+            x86_op(&g->a, mov_eax[base], s.off[0][0], 0);
+            E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+            continue;
+        case OP_BYTE_FIELD: byte_field_op(g, x, &s, base); continue;
+        default: break;
+        }
+        if (!convert)
+            return "a conversion the generator does not know";
+        gen_load_fields(g, x, &s, base);
+        gen_fields(g, x);
+        if (convert(g, x))
+            gen_store(g, i, x);
+    }
+    return NULL;
+}
+
+/* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
+   the draw's width), plus the offset and clamped to the highest index as vfetch_run does
+   (min(entry + offset, max) as entry + min(max - entry, offset), which cannot overflow), and
+   each indexed stream's record at its record 0 + index * stride. */
+static void vertex_index(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned wide = x86_label(a), have = x86_label(a);
+    E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);
+    E(CMP_MRSP_I, FRAME_WIDE, 0);
+    x86_jump(a, X86_JNZ, wide);
+    E(MOVZX_EAX_W_MRAX, 0, 0);
+    E(ADD_MRSP_I, FRAME_ENTRIES, 2);
+    x86_jump(a, X86_JMP, have);
+    x86_bind(a, wide);
+    E(MOV_EAX_MRAX, 0, 0);
+    E(ADD_MRSP_I, FRAME_ENTRIES, 4);
+    x86_bind(a, have);
+    E(MOV_R10_MRSP, FRAME_MAX, 0);
+    E(SUB_R10_RAX, 0, 0);
+    E(CMP_R10_MRSP, FRAME_OFFSET, 0);
+    E(CMOVNLE_R10_MRSP, FRAME_OFFSET, 0);
+    E(ADD_RAX_R10, 0, 0);
+    static const enum x86_shape imul[GEN_REGS] = { REG_ROW(IMUL_, _RAX_I) },
+                                add[GEN_REGS] = { REG_ROW(ADD_, _MRSP) };
+    for (unsigned k = 0; k < g->num_streams; k++) {
+        if (g->data_slot[k] < 0)
+            continue;
+        const unsigned r = k < g->reg_streams ? k : GEN_REGS - 1;
+        x86_op(a, imul[r], 0, g->step[k]);
+        x86_op(a, add[r], g->data_slot[k], 0);
+        if (k >= g->reg_streams)
+            E(MOV_MRSP_R15, g->frame_slot[k], 0);
+    }
+}
+
+/* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
+   vertices taking no record, each base moving by its step. NULL, or why an op cannot be
+   generated. */
+const char *gen_vertex_pass(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const struct vfetch_gx_plan *plan = g->gx;
+    const struct vfetch_plan *conv = g->conv;
+    /* r11: the colour tables, loaded once (each op's at its distance from the first) */
+    g->tables = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        if (gen_packs_by_table(&conv->ops[i])) {
+            const uint64_t t = gen_rgba8_table(g, &conv->ops[i]);
+            g->tables = g->tables && g->tables < t ? g->tables : t;
+        }
+    if (g->tables)
+        E(LEA_R11_P, g->tables, 0);
+    const unsigned loop = x86_label(a), next = x86_label(a);
+    x86_bind(a, loop);
+    g->elem_copy = g->raw_copy = -1;
+    if (plan && plan->position_copy >= 0) { /* the skip value; r8 keeps it for its element */
+        static const enum x86_shape to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
+                                                  X86_CMP_R8D_I };
+        gen_skip_test(g, to_r8d, X86_JZ, next);
+        g->raw_copy = plan->position_copy;
+    }
+    if (g->indexed)
+        vertex_index(g);
+    const char *why = gen_vertex(g);
+    if (conv->out_stride)
+        E(ADD_RDX_I, 0, conv->out_stride);
+    x86_bind(a, next);
+    static const enum x86_shape advance[GEN_REGS] = { REG_ROW(ADD_, _I) };
+    const unsigned bases = g->gx ? 2 : g->num_streams;
+    for (unsigned b = 0; b < bases; b++) {
+        if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
+            continue; /* fixed, or an indexed stream's record computed from the next index */
+        if (g->gx || b < g->reg_streams)
+            x86_op(a, advance[b], 0, g->step[b]);
+        else
+            E(ADD_MRSP_I, g->frame_slot[b], g->step[b]);
+    }
+    E(DEC_RCX, 0, 0);
+    x86_jump(a, X86_JNZ, loop);
+    if (g->dirty_upper)
+        E(VZEROUPPER, 0, 0);
+    return why;
+}
