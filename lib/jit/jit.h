@@ -44,8 +44,9 @@ struct vfetch_jit_code {
 /**
  * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
  * code will run at (a second view of the same pages, or the same address once sealed), both
- * 64-byte aligned. Returns 0, or VFETCH_ENOMEM where the system gives no memory that can become executable
- * (probed once per process: a memfd arena's two views, else pages sealed by mprotect).
+ * 64-byte aligned. Returns 0, or VFETCH_ENOMEM where the system gives no memory that can
+ * become executable (probed once per process: a memfd arena's two views, else pages sealed by
+ * mprotect).
  */
 int vfetch_jit_memory_open(size_t bytes, uint8_t **rw, uint8_t **rx, struct vfetch_jit_code *code);
 
