@@ -976,15 +976,32 @@ static void print_crossover(const char *prefix, const char *name, const char *su
                prefix, name, suffix, level, info->jit_crossover, info->jit_code_bytes, program);
 }
 
+/* The generated code's memory (vfetch_jit_memory_usage), `when` saying at which moment. */
+static void print_jit_memory(const char *when)
+{
+    struct vfetch_jit_memory_usage u;
+    if (vfetch_jit_memory_usage(&u))
+        abort();
+    printf("jit memory %s: %s, %llu bytes mapped (chunks: %u, spare: %u), code %llu bytes in "
+           "%u plans (blocks of 64 bytes: %u), plans in pages of their own: %u\n",
+           when, u.method, (unsigned long long)u.mapped_bytes, u.chunks, u.spare_chunks,
+           (unsigned long long)u.live_bytes, u.live_plans, u.live_blocks, u.own_mappings);
+}
+
 static int print_jit_coverage(void)
 {
     static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_LAYOUT_PACKED,
                                                      VFETCH_GX_LAYOUT_DOLPHIN };
+    enum { GX_LEVEL_PLANS = sizeof gx_configs / sizeof gx_configs[0] * 3 * 2 };
     unsigned plans = 0, with_code = 0, most_bytes = 0;
+    int memory_printed = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
         vfetch_set_cpu_mask(levels[l].flags);
+        /* the level's plans stay alive until all are compiled, for the memory they hold */
+        vfetch_gx_plan *alive[GX_LEVEL_PLANS];
+        unsigned num_alive = 0;
         for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
             for (size_t o = 0; o < 3; o++)
                 for (int color = 0; color < 2; color++) {
@@ -1011,8 +1028,17 @@ static int print_jit_coverage(void)
                         printf("jit: no code for %s layout %d color %d at %s: %s\n",
                                gx_configs[c].name, (int)layouts[o], color, levels[l].name,
                                info.jit_reason);
-                    vfetch_gx_plan_free(plan);
+                    alive[num_alive++] = plan;
                 }
+        if (!memory_printed) {
+            char when[96];
+            snprintf(when, sizeof when, "with the %u GX plans of %s alive", num_alive,
+                     levels[l].name);
+            print_jit_memory(when);
+            memory_printed = 1;
+        }
+        for (unsigned i = 0; i < num_alive; i++)
+            vfetch_gx_plan_free(alive[i]);
     }
     vfetch_set_cpu_mask(~0u);
     printf("jit coverage: %u of %u GX plans have generated code (the peer kit's configs a-f in "
@@ -1074,6 +1100,7 @@ static int print_jit_coverage(void)
     vfetch_set_cpu_mask(~0u);
     printf("jit coverage: %u of %u Maxwell plans have generated code (compact and full layouts)\n",
            mw_code, mw);
+    print_jit_memory("with every plan freed");
     return 0;
 }
 

@@ -95,6 +95,38 @@ enum vfetch_jit_mode vfetch_get_jit_mode(void);
     was granted), else 0. */
 int vfetch_jit_available(void);
 
+/** The memory generated code holds now (docs/jit.md, "Memory"), for an emulator's logs and
+    for tests: whether compiled-and-freed plans give their memory back. */
+struct vfetch_jit_memory_usage {
+    /** How code is made executable here: "arena" (chunks of a memfd, each mapped twice),
+        "mprotect" (pages of each plan's own) or "none" (no JIT in this build, or no executable
+        memory for this process); a static string. */
+    const char *method;
+    /** Executable bytes mapped for generated code: the arena's chunks (each counted once,
+        though mapped twice) and the pages plans hold of their own. */
+    uint64_t mapped_bytes;
+    /** Bytes of the live plans' code and constants. */
+    uint64_t live_bytes;
+    /** Plans (and a plan's one piece of code) whose generated code is in memory. */
+    uint32_t live_plans;
+    /** The arena's chunks: shared chunks of 256 KiB, the spare among them, and one of its own
+        for each plan larger than that. */
+    uint32_t chunks;
+    /** Shared chunks that hold no plan: 0 or 1, the one kept so that compiling after freeing
+        maps nothing. */
+    uint32_t spare_chunks;
+    /** The 64-byte blocks of the shared chunks that live plans hold. */
+    uint32_t live_blocks;
+    /** Plans in pages of their own: every plan of the mprotect way, and the arena's where no
+        chunk could be mapped. */
+    uint32_t own_mappings;
+};
+
+/** Fill *usage with the memory generated code holds now, read at one instant (any thread may
+    call it while others compile and free plans). Builds without the JIT report method "none"
+    and zeros. VFETCH_EINVAL for NULL (nothing written), else 0. */
+int vfetch_jit_memory_usage(struct vfetch_jit_memory_usage *usage);
+
 /**
  * Error codes, grouped by where they arise. Each names one kind of bad input so that a caller
  * (or a test) can tell them apart. A code that only one family raises carries the family's

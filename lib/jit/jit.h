@@ -35,20 +35,23 @@ struct vfetch_jit_code {
     size_t mapping_bytes;
     void *writable;     /**< the arena's writable view of the block (lib/jit/exec_memory.c),
                              or NULL: pages of the plan's own */
+    size_t counted_bytes; /**< what vfetch_jit_memory_usage counts as this code's live bytes:
+                               the bytes asked for, then the bytes sealed */
     uint32_t crossover; /**< GX: draws of this many vertices or more go to the portable tier */
     int groups;         /**< whole groups run the 8-lane record program, emitted as code */
 };
 
 /**
  * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
- * code will run at (a second view of the same pages, or the same address once sealed).
- * Returns 0, or VFETCH_ENOMEM where the system gives no memory that can become executable
- * (probed once per process: a memfd arena's two views, else pages sealed by mprotect).
+ * code will run at (a second view of the same pages, or the same address once sealed), both
+ * 64-byte aligned. Returns 0, or VFETCH_ENOMEM where the system gives no memory that can
+ * become executable (probed once per process: a memfd arena's two views, else pages sealed by
+ * mprotect).
  */
 int vfetch_jit_memory_open(size_t bytes, uint8_t **rw, uint8_t **rx, struct vfetch_jit_code *code);
 
-/** Make the written code executable and no longer writable (its first `used` bytes). 0 or
-    VFETCH_ENOMEM (the mapping is then released). */
+/** Make the written code executable and no longer writable (its first `used` bytes; the
+    blocks or pages past them go back). 0 or VFETCH_ENOMEM (the mapping is then released). */
 int vfetch_jit_memory_seal(struct vfetch_jit_code *code, size_t used);
 
 /** A view of a plan's code for a disassembler (vfetch_*_plan_jit_code): zero bytes where the

@@ -68,6 +68,17 @@ int vfetch_jit_available(void)
 #endif
 }
 
+#if !VFETCH_HAVE_JIT
+/* (with the JIT, lib/jit/exec_memory.c answers, from the arena's own figures) */
+int vfetch_jit_memory_usage(struct vfetch_jit_memory_usage *usage)
+{
+    if (!usage)
+        return VFETCH_EINVAL;
+    *usage = (struct vfetch_jit_memory_usage){ .method = "none" };
+    return VFETCH_OK;
+}
+#endif
+
 const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode)
 {
     if (!VFETCH_HAVE_JIT)
