@@ -28,27 +28,43 @@ void x86_asm_init(struct x86_asm *a)
 {
     memset(a, 0, sizeof *a);
     a->missing = X86_NUM_SHAPES;
-    a->buf = malloc(CODE_START);
-    a->pool = malloc(16 * (size_t)POOL_START);
-    a->rip_at = malloc(RIP_START * sizeof *a->rip_at);
+    /* the three buffers at their first sizes in one allocation: most plans never outgrow them */
+    a->first = malloc(CODE_START + 16 * (size_t)POOL_START + RIP_START * sizeof *a->rip_at);
+    if (!a->first) {
+        a->failed = 1;
+        return;
+    }
+    a->buf = a->first;
+    a->pool = a->buf + CODE_START;
+    a->rip_at = (uint32_t *)(void *)(a->pool + 16 * (size_t)POOL_START);
     a->cap = CODE_START;
     a->pool_cap = POOL_START;
     a->rip_cap = RIP_START;
-    if (!a->buf || !a->pool || !a->rip_at)
-        a->failed = 1;
+}
+
+/* A buffer outside the first allocation is its own (grow moved it). */
+static int own_buffer(const struct x86_asm *a, const void *p)
+{
+    const uint8_t *b = p;
+    return !a->first || b < a->first ||
+           b >= a->first + CODE_START + 16 * (size_t)POOL_START + RIP_START * sizeof *a->rip_at;
 }
 
 void x86_asm_release(struct x86_asm *a)
 {
-    free(a->buf);
-    free(a->pool);
-    free(a->rip_at);
-    a->buf = a->pool = NULL;
+    if (own_buffer(a, a->buf))
+        free(a->buf);
+    if (own_buffer(a, a->pool))
+        free(a->pool);
+    if (own_buffer(a, a->rip_at))
+        free(a->rip_at);
+    free(a->first);
+    a->first = a->buf = a->pool = NULL;
     a->rip_at = NULL;
 }
 
 /* Room for `more` items of `size` bytes in a growing buffer: 0, or -1 (out of memory). */
-static int grow(void **buf, size_t *cap, size_t used, size_t more, size_t size)
+static int grow(struct x86_asm *a, void **buf, size_t *cap, size_t used, size_t more, size_t size)
 {
     if (*cap - used >= more)
         return 0;
@@ -57,7 +73,11 @@ static int grow(void **buf, size_t *cap, size_t used, size_t more, size_t size)
         n *= 2;
     if (n * size > CODE_MAX)
         return -1;
-    void *p = realloc(*buf, n * size);
+    void *p;
+    if (own_buffer(a, *buf))
+        p = realloc(*buf, n * size);
+    else if ((p = malloc(n * size)))
+        memcpy(p, *buf, used * size);
     if (!p)
         return -1;
     *buf = p;
@@ -68,7 +88,7 @@ static int grow(void **buf, size_t *cap, size_t used, size_t more, size_t size)
 /* `entries` new entries at the pool's end: their first, or SIZE_MAX (the assembly failed). */
 static size_t pool_take(struct x86_asm *a, size_t entries)
 {
-    if (a->failed || grow((void **)&a->pool, &a->pool_cap, a->pool_used, entries, 16)) {
+    if (a->failed || grow(a, (void **)&a->pool, &a->pool_cap, a->pool_used, entries, 16)) {
         a->failed = 1;
         return SIZE_MAX;
     }
@@ -171,8 +191,8 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
         a->missing = shape;
         return;
     }
-    if (grow((void **)&a->buf, &a->cap, a->len, X86_ENCODING_MAX, 1) ||
-        (rip && grow((void **)&a->rip_at, &a->rip_cap, a->num_rip, 1, sizeof *a->rip_at))) {
+    if (grow(a, (void **)&a->buf, &a->cap, a->len, X86_ENCODING_MAX, 1) ||
+        (rip && grow(a, (void **)&a->rip_at, &a->rip_cap, a->num_rip, 1, sizeof *a->rip_at))) {
         a->failed = 1;
         return;
     }

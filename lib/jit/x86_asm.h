@@ -31,6 +31,7 @@ enum x86_shape {
 #define X86_POOL_TAG ((uint64_t)1 << 62)
 
 struct x86_asm {
+    uint8_t *first;     /**< one allocation holding the three buffers below at their first sizes */
     uint8_t *buf;       /**< the code, in a heap buffer that grows as it is written */
     size_t len, cap;
     int failed;         /**< memory ran out, a label or branch table was full, or a shape has

@@ -41,16 +41,26 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
            (uint32_t)rgba[3] << 24;
 }
 
-/* The pool address of op x's two tables (gen_packs_by_table), made on first use. */
+/* The pool address of op x's two tables (gen_packs_by_table), made on first use. Every output
+   bit copies one field bit, so an entry is the OR of what its set bits give alone: each entry
+   is the one without its lowest set bit ORed with that bit's word. */
 uint64_t gen_rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
 {
     const size_t op = (size_t)(x - g->conv->ops);
     if (g->table_at[op])
         return g->table_at[op];
     uint32_t table[512];
-    for (uint32_t b = 0; b < 256; b++) {
-        table[b] = rgba8_of(x, b << 8, 1);
-        table[256 + b] = rgba8_of(x, b, 0);
+    uint32_t high_bit[8], low_bit[8];
+    for (unsigned i = 0; i < 8; i++) {
+        high_bit[i] = rgba8_of(x, 1u << (8 + i), 0);
+        low_bit[i] = rgba8_of(x, 1u << i, 0);
+    }
+    table[0] = rgba8_of(x, 0, 1); /* the missing alpha's 255, in every high-byte entry */
+    table[256] = 0;
+    for (uint32_t b = 1; b < 256; b++) {
+        const unsigned low = (unsigned)__builtin_ctz(b);
+        table[b] = table[b & (b - 1)] | high_bit[low];
+        table[256 + b] = table[256 + (b & (b - 1))] | low_bit[low];
     }
     return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
 }
