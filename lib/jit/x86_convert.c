@@ -207,8 +207,10 @@ static int convert_snorm(struct gen *g, const struct vfetch_op_exec *x)
     return 1;
 }
 
-/* UNORM8 fields widened to 8 bits by repeating their bits: v << (8 - n) | v >> (2n - 8). */
-static void widen8(struct gen *g, const struct vfetch_op_exec *x)
+/* UNORM8 and PACK_UNORM8: fields widened to 8 bits by repeating their bits, v << (8 - n) |
+   v >> (2n - 8); then / 255, or packed to bytes by two saturating packs (a missing alpha
+   255) and stored as the op's one slot. */
+static int convert_unorm8(struct gen *g, const struct vfetch_op_exec *x)
 {
     uint32_t widen_l[4] = { 0 }, widen_r[4] = { 0 };
     int any = 0;
@@ -222,33 +224,22 @@ static void widen8(struct gen *g, const struct vfetch_op_exec *x)
         shift_lanes(g, SHIFT_RIGHT_LOGICAL, widen_r, x->count);
         E(VPOR_X0_X0_X1, 0, 0);
     }
-}
-
-/* UNORM8: widened, then / 255. */
-static int convert_unorm8(struct gen *g, const struct vfetch_op_exec *x)
-{
-    widen8(g, x);
+    if (x->conversion == VFETCH_CONV_PACK_UNORM8) {
+        E(VPACKUSDW_X0_X0_X0, 0, 0);
+        E(VPACKUSWB_X0_X0_X0, 0, 0);
+        if (x->count < 4) {
+            const uint32_t alpha[4] = { 0xff000000u, 0, 0, 0 };
+            E(VPOR_X0_X0_P, POOL(alpha), 0);
+        }
+        E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
+        return 0;
+    }
     float den[4] = { 1, 1, 1, 1 };
     for (unsigned c = 0; c < x->count; c++)
         den[c] = 255.0f;
     E(VCVTDQ2PS_X0_X0, 0, 0);
     E(VDIVPS_X0_X0_P, POOL(den), 0);
     return 1;
-}
-
-/* PACK_UNORM8: widened, packed to bytes by two saturating packs (a missing alpha 255), and
-   stored as the op's one slot. */
-static int convert_pack_unorm8(struct gen *g, const struct vfetch_op_exec *x)
-{
-    widen8(g, x);
-    E(VPACKUSDW_X0_X0_X0, 0, 0);
-    E(VPACKUSWB_X0_X0_X0, 0, 0);
-    if (x->count < 4) {
-        const uint32_t alpha[4] = { 0xff000000u, 0, 0, 0 };
-        E(VPOR_X0_X0_P, POOL(alpha), 0);
-    }
-    E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
-    return 0;
 }
 
 /* INTEGER, SINTEGER: the fields as they are. */
@@ -317,7 +308,7 @@ static gen_convert_fn *const converters[VFETCH_CONV_COUNT] = {
     [VFETCH_CONV_SNORM_ZERO] = convert_snorm,
     [VFETCH_CONV_SNORM_ZERO_CLAMP] = convert_snorm,
     [VFETCH_CONV_UNORM8] = convert_unorm8,
-    [VFETCH_CONV_PACK_UNORM8] = convert_pack_unorm8,
+    [VFETCH_CONV_PACK_UNORM8] = convert_unorm8,
     [VFETCH_CONV_INTEGER] = convert_none,
     [VFETCH_CONV_SINTEGER] = convert_none,
 };

@@ -464,63 +464,59 @@ static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, un
     }
 }
 
-/* The groups of one program while whole ones are left: `unroll` groups an iteration while they
-   are there (then one at a time), group j's vectors at j steps from rdi and rdx, reading whole
-   windows up to the last group's end; rdi, rdx and rcx move on past them. */
-static void record_groups(struct gen *g, const struct vfetch_record_prog *prog)
-{
-    struct x86_asm *a = &g->a;
-    const unsigned loop = x86_label(a), single = x86_label(a), out = x86_label(a);
-    const unsigned unroll = group_unroll(prog);
-    E(CMP_RCX_I, 0, prog->group);
-    x86_jump(a, X86_JB, out);
-    if (prog->lanes == 8)
-        hold_tables(g, prog, unroll);
-    for (unsigned pass = unroll > 1 ? 0 : 1; pass < 2; pass++) {
-        const unsigned n = pass ? 1 : unroll, here = x86_label(a);
-        if (!pass) {
-            E(CMP_RCX_I, 0, n * prog->group);
-            x86_jump(a, X86_JB, single);
-        } else if (unroll > 1) {
-            x86_bind(a, single);
-            E(CMP_RCX_I, 0, prog->group);
-            x86_jump(a, X86_JB, out);
-        }
-        x86_bind(a, pass ? loop : here);
-        for (unsigned j = 0; j < n; j++) {
-            g->rp_src = (int32_t)(j * prog->group_step[0]);
-            g->rp_dst = (int32_t)(j * prog->dst_step);
-            for (unsigned k = 0; k < prog->num_vectors; k++)
-                rp_vector(g, &prog->vec[k], prog->lanes,
-                          (n * prog->group - 1) * g->vsize + g->readable[0] -
-                              j * prog->group_step[0]);
-        }
-        g->rp_src = g->rp_dst = 0;
-        E(ADD_RDI_I, 0, n * prog->group_step[0]);
-        E(ADD_RDX_I, 0, n * prog->dst_step);
-        E(SUB_RCX_I, 0, n * prog->group);
-        E(CMP_RCX_I, 0, n * prog->group);
-        x86_jump(a, X86_JNB, pass ? loop : here);
-    }
-    g->num_reg_consts = 0;
-    x86_bind(a, out);
-}
-
-/* A direct format's whole groups: the 8-lane program's, then the 4-lane one's; on to `finish`
-   where no vertex is left. */
+/* A direct format's whole groups: the 8-lane program's, then the 4-lane one's, each while
+   whole groups are left: `unroll` groups an iteration while they are there (then one at a
+   time), group j's vectors at j steps from rdi and rdx, reading whole windows up to the last
+   group's end; rdi, rdx and rcx move on past them. On to `finish` where no vertex is left. */
 void gen_groups(struct gen *g, unsigned finish)
 {
-    const struct vfetch_record_prog *wide = g->wide, *narrow = g->narrow;
-    if (!wide && !narrow)
+    struct x86_asm *a = &g->a;
+    if (!g->wide && !g->narrow)
         return;
-    if (wide)
-        record_groups(g, wide);
-    if (narrow)
-        record_groups(g, narrow);
-    if (wide)
+    const struct vfetch_record_prog *progs[2] = { g->wide, g->narrow };
+    for (unsigned p = 0; p < 2; p++) {
+        const struct vfetch_record_prog *prog = progs[p];
+        if (!prog)
+            continue;
+        const unsigned loop = x86_label(a), single = x86_label(a), out = x86_label(a);
+        const unsigned unroll = group_unroll(prog);
+        E(CMP_RCX_I, 0, prog->group);
+        x86_jump(a, X86_JB, out);
+        if (prog->lanes == 8)
+            hold_tables(g, prog, unroll);
+        for (unsigned pass = unroll > 1 ? 0 : 1; pass < 2; pass++) {
+            const unsigned n = pass ? 1 : unroll, here = x86_label(a);
+            if (!pass) {
+                E(CMP_RCX_I, 0, n * prog->group);
+                x86_jump(a, X86_JB, single);
+            } else if (unroll > 1) {
+                x86_bind(a, single);
+                E(CMP_RCX_I, 0, prog->group);
+                x86_jump(a, X86_JB, out);
+            }
+            x86_bind(a, pass ? loop : here);
+            for (unsigned j = 0; j < n; j++) {
+                g->rp_src = (int32_t)(j * prog->group_step[0]);
+                g->rp_dst = (int32_t)(j * prog->dst_step);
+                for (unsigned k = 0; k < prog->num_vectors; k++)
+                    rp_vector(g, &prog->vec[k], prog->lanes,
+                              (n * prog->group - 1) * g->vsize + g->readable[0] -
+                                  j * prog->group_step[0]);
+            }
+            g->rp_src = g->rp_dst = 0;
+            E(ADD_RDI_I, 0, n * prog->group_step[0]);
+            E(ADD_RDX_I, 0, n * prog->dst_step);
+            E(SUB_RCX_I, 0, n * prog->group);
+            E(CMP_RCX_I, 0, n * prog->group);
+            x86_jump(a, X86_JNB, pass ? loop : here);
+        }
+        g->num_reg_consts = 0;
+        x86_bind(a, out);
+    }
+    if (g->wide)
         E(VZEROUPPER, 0, 0);
     E(TEST_RCX_RCX, 0, 0);
-    x86_jump(&g->a, X86_JZ, finish);
+    x86_jump(a, X86_JZ, finish);
 }
 
 /* Keep a direct format's record programs only where their groups cost fewer instructions a

@@ -61,7 +61,7 @@ void gen_store_run(struct gen *g, unsigned op_index, unsigned slot, unsigned n)
     }
     E(VMOVQ_MRDX_X0, 4 * slot, 0);
     if (n == 3)
-        gen_store_dword(g, slot + 2, 2);
+        E(VEXTRACTPS_MRDX_X0_I, 4 * (slot + 2), 2);
 }
 
 /* Swizzle, constants and the write mask: xmm0 holds the converted lanes. */
