@@ -74,6 +74,8 @@ const char *vfetch_strerror(int code)
     case VFETCH_EPRIM_TYPE: return "a primitive word the front-end does not define, or cannot convert between the provoking vertices asked";
     case VFETCH_EPRIM_INDEX_RANGE:
         return "an index of the draw would not fit the output width, or would be the restart index";
+    case VFETCH_EBATCH_FULL:
+        return "the batch has no room for the draw's records or indices, or its indices would pass the index width: flush it and draw again";
     default: return "unknown error";
     }
 }

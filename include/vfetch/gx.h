@@ -371,6 +371,92 @@ int vfetch_gx_state_draw(vfetch_gx_state *state, unsigned vat, const void *verti
                          size_t vertices_size, uint32_t count, void *out, size_t out_size,
                          struct vfetch_gx_result *result);
 
+/* ---- one call per guest draw: vertices and indices into a batch ------------------------- */
+
+/** The host indices of a state's batched draws (vfetch_gx_state_draw_batch): the primitive
+    family's options for GX draw commands (vfetch/prim.h, struct vfetch_prim_desc), set once.
+    Zero is Dolphin's default output: 16-bit lists, no expansion, incomplete primitives as
+    Dolphin draws them. */
+struct vfetch_gx_index_options {
+    /** VFETCH_INDEX_U16 (Dolphin's; 0, VFETCH_INDEX_NONE, means it too) or VFETCH_INDEX_U32. */
+    enum vfetch_index_type index_type;
+    /** Nonzero: the host has primitive restart, and triangles go out as strips ended by the
+        restart index (Dolphin's bSupportsPrimitiveRestart). 0: lists. */
+    uint8_t restart;
+    /** Nonzero: lines and points are expanded to quads in the host's vertex shader (each
+        index vertex * 4 + corner), drawn as triangles. */
+    uint8_t expand_lines_points;
+    /** Nonzero: what Dolphin draws of an incomplete primitive is dropped (QUADS' last three
+        vertices, a strip of fewer than three with restart). */
+    uint8_t drop_incomplete;
+};
+
+/** Set the state's index options (compiles the eight GX primitives' plans). VFETCH_EINVAL for
+    a NULL state or options, an index type out of range; VFETCH_ENOMEM (the options in force
+    stay). A state's options start as zero. */
+int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
+                                      const struct vfetch_gx_index_options *options);
+
+/**
+ * An emulator's batch between two flushes, as Dolphin's vertex manager keeps one: the host
+ * vertex records and host indices of the draws appended since the batch was last flushed. The
+ * emulator owns both buffers, flushes (draws the batch on the host) when it wants, and then
+ * sets the three used figures to 0. A batch holds records of one output format (as Dolphin, an
+ * emulator flushes when the draws' vertex format changes): a draw's host indices count from
+ * vertex_count, its records go at vertices_used.
+ */
+struct vfetch_gx_batch {
+    /** The host vertex buffer, vertices_capacity bytes. */
+    void *vertices;
+    size_t vertices_capacity;
+    /** Bytes of records in it: where the next draw's records go. */
+    size_t vertices_used;
+    /** Records in it: the next draw's first host index (Dolphin's base index). */
+    uint32_t vertex_count;
+    /** The host index buffer, aligned to the index width, indices_capacity indices (not
+        bytes). */
+    void *indices;
+    size_t indices_capacity;
+    /** Indices in it: where the next draw's indices go. */
+    size_t indices_used;
+};
+
+/** What a batched draw appended. */
+struct vfetch_gx_batch_result {
+    /** Records appended: the draw's count less its skipped vertices. */
+    uint32_t vertices;
+    /** Vertices skipped (position index at the skip value) and indices clamped, as
+        vfetch_gx_result counts them. */
+    uint32_t skipped, clamped;
+    /** Host indices appended. */
+    size_t indices;
+};
+
+/**
+ * One guest draw command into a batch: `command` is the draw command byte (0x80-0xBF: the
+ * primitive in bits 7:3, the VAT format in bits 2:0), `vertices` the `count` vertices it
+ * carries (vertices_size bytes readable there). Converts the vertices with the VAT format's
+ * plan as vfetch_gx_state_draw does, appends their records at batch->vertices_used, and appends
+ * the host indices of the primitive over the records written (skipped vertices take none, as
+ * Dolphin gives its index generator the vertices it loaded), based at batch->vertex_count, with
+ * the state's index options: byte for byte what vfetch_gx_state_draw then vfetch_prim_run
+ * write. Then adds what it appended to the batch's used figures.
+ *
+ * Checks first, in this order, and on error changes nothing (neither buffer, nor the batch's
+ * figures, nor *result): VFETCH_EINVAL (NULL state or batch; a command outside 0x80-0xBF; used
+ * figures past their capacities; a NULL buffer, or an index buffer not aligned to the width,
+ * with room asked of it), the format's errors (vfetch_gx_state_plan's), VFETCH_EBATCH_FULL
+ * (fewer than count records' bytes or vfetch_prim_index_count(count) indices left, or host
+ * indices past the width: vertex_count + count - 1, times 4 plus 3 where lines and points are
+ * expanded, must stay below the width's all-ones value: flush and draw again), then the draw's
+ * own errors as vfetch_gx_run reports them (VFETCH_EOVERFLOW, VFETCH_EMISSING_STREAM,
+ * VFETCH_ESHORT_STREAM, VFETCH_EGX_ARRAY_INDEX). The room is checked for all `count` vertices,
+ * skipped ones included. result may be NULL.
+ */
+int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
+                               size_t vertices_size, uint32_t count, struct vfetch_gx_batch *batch,
+                               struct vfetch_gx_batch_result *result);
+
 /* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
 #ifndef VFETCH_NO_DEPRECATED
 /* 0.1's compile parameters are the description now; its register words are .regs, as before. */

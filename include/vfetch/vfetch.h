@@ -214,8 +214,11 @@ enum vfetch_error {
     VFETCH_EPRIM_TYPE = -40,        /**< a primitive word the front-end does not define */
     VFETCH_EPRIM_INDEX_RANGE = -41, /**< an index a draw writes would not fit the output width,
                                          or would be the restart index */
+    VFETCH_EBATCH_FULL = -42,       /**< the batch has no room for the draw's records or
+                                         indices, or its host indices would pass the index
+                                         width: flush the batch, then draw again */
 
-    VFETCH_ECOUNT = -42 /**< one below the lowest code (not an error code) */
+    VFETCH_ECOUNT = -43 /**< one below the lowest code (not an error code) */
 };
 
 /** A short English sentence for an error code ("unknown error" for anything else). */

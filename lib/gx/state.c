@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gx_internal.h"
+#include "vfetch/prim.h"
 
 #define GX_NUM_FORMATS 8
 /* Formats kept compiled (games switch between a few: the real Wii captures the gx-fifo test
@@ -60,6 +61,10 @@ struct vfetch_gx_state {
         size_t size;
     } region[VFETCH_GX_MAX_REGIONS];
     struct vfetch_gx_run_params draw;
+    /* Batched draws (lib/gx/batch.c): the index options, and each GX primitive's plan made
+       from them on its first draw (by the command's bits 5:3). */
+    struct vfetch_gx_index_options index_options;
+    vfetch_prim_plan *prim[8];
 };
 
 /* Array n's binding: its ARRAY_BASE inside a mapped region (to the region's end), or none. */
@@ -111,6 +116,8 @@ void vfetch_gx_state_free(vfetch_gx_state *state)
         gx_shared_release(state->plan[f]);
     for (unsigned e = 0; e < state->cache_used; e++)
         gx_shared_release(state->cache_plan[e]);
+    for (unsigned k = 0; k < 8; k++)
+        vfetch_prim_plan_free(state->prim[k]);
     free(state);
 }
 
@@ -327,5 +334,39 @@ int vfetch_gx_state_set_index_policy(vfetch_gx_state *state, enum vfetch_gx_inde
     if (!state || (unsigned)policy > VFETCH_GX_INDEX_CLAMP)
         return VFETCH_EINVAL;
     state->draw.index_policy = policy;
+    return VFETCH_OK;
+}
+
+int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
+                                      const struct vfetch_gx_index_options *options)
+{
+    if (!state || !options || (unsigned)options->index_type > VFETCH_INDEX_U32)
+        return VFETCH_EINVAL;
+    state->index_options = *options;
+    for (unsigned k = 0; k < 8; k++) { /* made again from these on their next draw */
+        vfetch_prim_plan_free(state->prim[k]);
+        state->prim[k] = NULL;
+    }
+    return VFETCH_OK;
+}
+
+int vfetch_gx_state_prim(vfetch_gx_state *state, uint8_t command, const vfetch_prim_plan **plan)
+{
+    const unsigned k = command >> 3 & 7;
+    if (!state->prim[k]) {
+        struct vfetch_prim_desc d;
+        vfetch_prim_desc_init(&d);
+        d.frontend = VFETCH_PRIM_GX;
+        d.primitive = command & 0xf8u;
+        d.index_type = state->index_options.index_type == VFETCH_INDEX_U32 ? VFETCH_INDEX_U32
+                                                                          : VFETCH_INDEX_U16;
+        d.restart = state->index_options.restart != 0;
+        d.expand_lines_points = state->index_options.expand_lines_points != 0;
+        d.drop_incomplete = state->index_options.drop_incomplete != 0;
+        const int err = vfetch_prim_compile(&d, &state->prim[k]);
+        if (err)
+            return err;
+    }
+    *plan = state->prim[k];
     return VFETCH_OK;
 }
