@@ -1104,6 +1104,136 @@ static int print_jit_coverage(void)
     return 0;
 }
 
+/* ---- whole draws: vertices and indices ---- */
+
+/* draw/<format>/<form>/<vertices>: one guest draw command into a batch, the records and the
+   host indices of its primitive, at the best level allowed (VFETCH_CPU_MASK picks another):
+   one-call is vfetch_gx_state_draw_batch, two-calls vfetch_gx_state_draw then vfetch_prim_run
+   with the same batch bookkeeping (the batch flushed, its figures zeroed, when the next draw
+   would not fit). Formats: the real captures' (position f32 XY, texcoord0 f32 ST, QUADS), the
+   peer kit's config a (TRIANGLE_STRIP) and config c (indexed, TRIANGLES). */
+struct draw_job {
+    vfetch_gx_state *state;
+    vfetch_prim_plan *prim; /* two-calls: the primitive's plan (16-bit lists) */
+    uint8_t command;
+    int two_calls;
+    uint32_t n;
+    const uint8_t *src;
+    size_t src_bytes;
+};
+
+#define DRAW_VERTEX_BYTES ((size_t)4 << 20)
+#define DRAW_INDICES ((size_t)1 << 20)
+static uint8_t *draw_vertices;
+static uint16_t *draw_indices;
+
+static void bench_draw(bmc_state *st, void *user)
+{
+    const struct draw_job *job = user;
+    struct vfetch_gx_batch b = { draw_vertices, DRAW_VERTEX_BYTES, 0, 0, draw_indices, DRAW_INDICES, 0 };
+    const vfetch_gx_plan *plan;
+    if (vfetch_gx_state_plan(job->state, job->command & 7, &plan)) {
+        bmc_skip_with_error(st, "state plan failed");
+        return;
+    }
+    const size_t stride = vfetch_gx_plan_out_stride(plan);
+    const size_t most = vfetch_prim_index_count(job->prim, job->n);
+    while (bmc_keep_running(st)) {
+        if (b.vertices_used + job->n * stride > DRAW_VERTEX_BYTES ||
+            b.indices_used + most > DRAW_INDICES || b.vertex_count + job->n >= 0xffff)
+            b.vertices_used = b.indices_used = b.vertex_count = 0; /* flush */
+        if (!job->two_calls) {
+            if (vfetch_gx_state_draw_batch(job->state, job->command, job->src, job->src_bytes,
+                                           job->n, &b, NULL)) {
+                bmc_skip_with_error(st, "vfetch_gx_state_draw_batch failed");
+                break;
+            }
+            continue;
+        }
+        struct vfetch_gx_result r;
+        if (vfetch_gx_state_draw(job->state, job->command & 7, job->src, job->src_bytes, job->n,
+                                 (uint8_t *)b.vertices + b.vertices_used,
+                                 b.vertices_capacity - b.vertices_used, &r)) {
+            bmc_skip_with_error(st, "vfetch_gx_state_draw failed");
+            break;
+        }
+        struct vfetch_prim_run_params p;
+        p.count = r.written;
+        p.base_index = b.vertex_count;
+        p.out = (uint16_t *)b.indices + b.indices_used;
+        p.out_capacity = b.indices_capacity - b.indices_used;
+        p.indices = NULL;
+        p.indices_size = 0;
+        struct vfetch_prim_result pr;
+        if (vfetch_prim_run(job->prim, &p, &pr)) {
+            bmc_skip_with_error(st, "vfetch_prim_run failed");
+            break;
+        }
+        b.vertices_used += (size_t)r.written * stride;
+        b.vertex_count += r.written;
+        b.indices_used += pr.written;
+    }
+    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
+}
+
+static void register_draw(void)
+{
+    static const struct {
+        const char *name;
+        uint32_t vcd_lo, vcd_hi, vat_a;
+        uint8_t primitive;
+        int indexed;
+        size_t vertex_size;
+    } formats[] = {
+        { "gx-captures", 1u << 9, 1, 4u << 1 | 1u << 21 | 4u << 22 | 1u << 30, VFETCH_GX_QUADS, 0, 16 },
+        { "gx-a", 1u << 9 | 1u << 11 | 1u << 13, 1,
+          1 | 3u << 1 | 8u << 4 | 1u << 10 | 1u << 13 | 5u << 14 | 1u << 21 | 3u << 22 | 10u << 25 | 1u << 30,
+          VFETCH_GX_TRIANGLE_STRIP, 0, 17 },
+        { "gx-c", 3u << 9 | 2u << 13, 0, 1 | 4u << 1 | 0u << 14 | 1u << 30, VFETCH_GX_TRIANGLES, 1, 3 },
+    };
+    static const uint32_t counts[] = { 4, 16, 256 };
+    draw_vertices = malloc(DRAW_VERTEX_BYTES);
+    draw_indices = malloc(DRAW_INDICES * sizeof *draw_indices);
+    if (!draw_vertices || !draw_indices)
+        abort();
+    const struct vfetch_gx_state_params packed = { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8,
+                                                   VFETCH_PATH_AUTO };
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++)
+        for (int two = 0; two < 2; two++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                struct draw_job *job = calloc(1, sizeof *job);
+                if (!job || vfetch_gx_state_create(&packed, &job->state))
+                    abort();
+                vfetch_gx_state *state = job->state;
+                vfetch_gx_load_cp_reg(state, 0x50, formats[f].vcd_lo);
+                vfetch_gx_load_cp_reg(state, 0x60, formats[f].vcd_hi);
+                vfetch_gx_load_cp_reg(state, 0x70, formats[f].vat_a);
+                vfetch_gx_load_cp_reg(state, 0x80, 1u << 31);
+                if (formats[f].indexed) { /* config c's arrays, as plan/gx-c reads them */
+                    vfetch_gx_state_map_memory(state, 0, 0, gx_pos_array, (size_t)GX_POS_ENTRIES * 12);
+                    vfetch_gx_state_map_memory(state, 1, 0x10000000, gx_color_array, 512);
+                    vfetch_gx_load_cp_reg(state, 0xa0, 0);
+                    vfetch_gx_load_cp_reg(state, 0xb0, 12);
+                    vfetch_gx_load_cp_reg(state, 0xa2, 0x10000000);
+                    vfetch_gx_load_cp_reg(state, 0xb2, 2);
+                }
+                struct vfetch_prim_desc d;
+                vfetch_prim_desc_init(&d);
+                d.primitive = formats[f].primitive;
+                if (vfetch_prim_compile(&d, &job->prim))
+                    abort();
+                job->command = formats[f].primitive; /* VAT 0 */
+                job->two_calls = two;
+                job->n = counts[c];
+                job->src = formats[f].indexed ? gx_indexed_src : bench_src;
+                job->src_bytes = (size_t)counts[c] * formats[f].vertex_size;
+                char name[96];
+                snprintf(name, sizeof name, "draw/%s/%s/%u", formats[f].name,
+                         two ? "two-calls" : "one-call", counts[c]);
+                bmc_register(name, bench_draw, job);
+            }
+}
+
 /* ---- compile ---- */
 
 static void bench_compile(bmc_state *st, void *user)
@@ -1885,6 +2015,7 @@ int main(int argc, char **argv)
     register_prim();
     register_prim_index();
     register_range();
+    register_draw();
     bmc_register("compile/r300/-/-", bench_compile, NULL);
     bmc_register("compile/gx/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX);
     bmc_register("compile/gx-portable/-/-", bench_compile_gx, (void *)(intptr_t)COMPILE_GX_PORTABLE);

@@ -6,7 +6,6 @@
 #define VFETCH_GX_INTERNAL_H
 
 #include "vfetch/gx.h"
-#include "vfetch/prim.h"
 #include "gx/gx_dsp.h"
 #include "jit/jit.h"
 
@@ -90,11 +89,6 @@ struct vfetch_gx_plan {
     program or the per-op kernels). The generated code hands a draw it does not run to it. */
 int vfetch_gx_run_portable(const struct vfetch_gx_plan *plan, const struct vfetch_gx_run_params *p,
                            struct vfetch_gx_result *result);
-
-/** A batched draw's primitive plan (lib/gx/state.c): the one of draw command `command`
-    (0x80-0xBF) under the state's index options, compiled on its first draw. 0, or the
-    compile's error (VFETCH_ENOMEM). */
-int vfetch_gx_state_prim(vfetch_gx_state *state, uint8_t command, const vfetch_prim_plan **plan);
 
 /** 1 if the output options of a compiled format (or of a state's formats) are in range. */
 static inline int vfetch_gx_options_valid(enum vfetch_gx_layout layout,

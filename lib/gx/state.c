@@ -7,65 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gx_internal.h"
-#include "vfetch/prim.h"
-
-#define GX_NUM_FORMATS 8
-/* Formats kept compiled (games switch between a few: the real Wii captures the gx-fifo test
-   replays use three). */
-#define GX_CACHE_SIZE 32
-
-/* What a format compiles from besides the state's options: 32 bytes, no padding (compared
-   with memcmp). */
-struct gx_key {
-    uint32_t vcd_lo, vcd_hi, vat_a, vat_b, vat_c;
-    uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
-};
-_Static_assert(sizeof(struct gx_key) == 32, "gx_key: 32 bytes, no padding");
-
-/* Keys compared as four 64-bit words (a format switch looks its key up in the cache: a
-   memcmp call per entry cost more than the compare). */
-static inline int gx_key_equal(const struct gx_key *a, const struct gx_key *b)
-{
-    uint64_t x[4], y[4];
-    memcpy(x, a, sizeof x);
-    memcpy(y, b, sizeof y);
-    return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]));
-}
-
-/* A compiled format, shared by the cache and the formats currently using it. */
-struct gx_shared_plan {
-    vfetch_gx_plan *plan;
-    unsigned refs;
-};
-
-struct vfetch_gx_state {
-    struct vfetch_gx_state_params params;
-    uint32_t matindex[2];
-    uint32_t vcd_lo, vcd_hi;
-    uint32_t vat[3][GX_NUM_FORMATS]; /* A, B, C */
-    uint32_t array_base[16], array_stride[16];
-    struct gx_shared_plan *plan[GX_NUM_FORMATS];
-    uint8_t dirty[GX_NUM_FORMATS];
-    uint64_t compiles;
-    /* The cache, first in first out: entry cache_next is replaced next. */
-    struct gx_key cache_key[GX_CACHE_SIZE];
-    struct gx_shared_plan *cache_plan[GX_CACHE_SIZE];
-    unsigned cache_used, cache_next;
-    /* Guest memory (vfetch_gx_state_map_memory) and the draw parameters vfetch_gx_state_draw
-       passes: the arrays resolved from ARRAY_BASE when a base or the memory changes, so that
-       a draw stores only what changes per draw. */
-    struct {
-        uint32_t guest;
-        const uint8_t *host;
-        size_t size;
-    } region[VFETCH_GX_MAX_REGIONS];
-    struct vfetch_gx_run_params draw;
-    /* Batched draws (lib/gx/batch.c): the index options, and each GX primitive's plan made
-       from them on its first draw (by the command's bits 5:3). */
-    struct vfetch_gx_index_options index_options;
-    vfetch_prim_plan *prim[8];
-};
+#include "gx/state.h"
 
 /* Array n's binding: its ARRAY_BASE inside a mapped region (to the region's end), or none. */
 static void gx_state_resolve(vfetch_gx_state *s, unsigned n)
@@ -117,7 +59,7 @@ void vfetch_gx_state_free(vfetch_gx_state *state)
     for (unsigned e = 0; e < state->cache_used; e++)
         gx_shared_release(state->cache_plan[e]);
     for (unsigned k = 0; k < 8; k++)
-        vfetch_prim_plan_free(state->prim[k]);
+        vfetch_prim_plan_free(state->prim[k].plan);
     free(state);
 }
 
@@ -251,12 +193,6 @@ static __attribute__((noinline)) int gx_state_refresh(vfetch_gx_state *state, un
     return VFETCH_OK;
 }
 
-/* A VAT's format where no register it depends on changed, else NULL. */
-static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *state, unsigned vat)
-{
-    return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
-}
-
 int vfetch_gx_state_plan(vfetch_gx_state *state, unsigned vat, const vfetch_gx_plan **out_plan)
 {
     if (!state || !out_plan || vat >= GX_NUM_FORMATS)
@@ -344,29 +280,34 @@ int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
         return VFETCH_EINVAL;
     state->index_options = *options;
     for (unsigned k = 0; k < 8; k++) { /* made again from these on their next draw */
-        vfetch_prim_plan_free(state->prim[k]);
-        state->prim[k] = NULL;
+        vfetch_prim_plan_free(state->prim[k].plan);
+        state->prim[k].plan = NULL;
     }
     return VFETCH_OK;
 }
 
-int vfetch_gx_state_prim(vfetch_gx_state *state, uint8_t command, const vfetch_prim_plan **plan)
+int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command)
 {
-    const unsigned k = command >> 3 & 7;
-    if (!state->prim[k]) {
-        struct vfetch_prim_desc d;
-        vfetch_prim_desc_init(&d);
-        d.frontend = VFETCH_PRIM_GX;
-        d.primitive = command & 0xf8u;
-        d.index_type = state->index_options.index_type == VFETCH_INDEX_U32 ? VFETCH_INDEX_U32
-                                                                          : VFETCH_INDEX_U16;
-        d.restart = state->index_options.restart != 0;
-        d.expand_lines_points = state->index_options.expand_lines_points != 0;
-        d.drop_incomplete = state->index_options.drop_incomplete != 0;
-        const int err = vfetch_prim_compile(&d, &state->prim[k]);
-        if (err)
-            return err;
-    }
-    *plan = state->prim[k];
+    struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
+    if (slot->plan)
+        return VFETCH_OK;
+    struct vfetch_prim_desc d;
+    vfetch_prim_desc_init(&d);
+    d.frontend = VFETCH_PRIM_GX;
+    d.primitive = command & 0xf8u;
+    d.index_type =
+        state->index_options.index_type == VFETCH_INDEX_U32 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+    d.restart = state->index_options.restart != 0;
+    d.expand_lines_points = state->index_options.expand_lines_points != 0;
+    d.drop_incomplete = state->index_options.drop_incomplete != 0;
+    const int err = vfetch_prim_compile(&d, &slot->plan);
+    if (err)
+        return err;
+    struct vfetch_prim_plan_info info;
+    vfetch_prim_plan_info(slot->plan, &info);
+    slot->width = (uint8_t)info.index_bytes;
+    slot->expanded = info.expanded != 0;
+    for (uint32_t n = 0; n < GX_PRIM_COUNTS; n++)
+        slot->most[n] = (uint16_t)vfetch_prim_index_count(slot->plan, n);
     return VFETCH_OK;
 }

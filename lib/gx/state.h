@@ -1,0 +1,91 @@
+/*
+ * The CP vertex state's innards (lib/gx/state.c), shared with the batched draw
+ * (lib/gx/batch.c), which reads a format's plan, its primitive's plan and the draw parameters
+ * without a call each. Not installed.
+ */
+#ifndef VFETCH_GX_STATE_H
+#define VFETCH_GX_STATE_H
+
+#include <string.h>
+
+#include "gx/gx_internal.h"
+#include "vfetch/prim.h"
+
+#define GX_NUM_FORMATS 8
+/* Formats kept compiled (games switch between a few: the real Wii captures the gx-fifo test
+   replays use three). */
+#define GX_CACHE_SIZE 32
+
+/* What a format compiles from besides the state's options: 32 bytes, no padding (compared
+   with memcmp). */
+struct gx_key {
+    uint32_t vcd_lo, vcd_hi, vat_a, vat_b, vat_c;
+    uint8_t array_stride[VFETCH_GX_NUM_ATTRS];
+};
+_Static_assert(sizeof(struct gx_key) == 32, "gx_key: 32 bytes, no padding");
+
+/* Keys compared as four 64-bit words (a format switch looks its key up in the cache: a
+   memcmp call per entry cost more than the compare). */
+static inline int gx_key_equal(const struct gx_key *a, const struct gx_key *b)
+{
+    uint64_t x[4], y[4];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]));
+}
+
+/* A compiled format, shared by the cache and the formats currently using it. */
+struct gx_shared_plan {
+    vfetch_gx_plan *plan;
+    unsigned refs;
+};
+
+/* A GX primitive's plan under the state's index options, with what a batched draw checks:
+   the index width in bytes, whether lines and points are expanded, and the most indices a
+   draw of each count below GX_PRIM_COUNTS writes (vfetch_prim_index_count). */
+#define GX_PRIM_COUNTS 64
+struct gx_prim_slot {
+    vfetch_prim_plan *plan;
+    uint8_t width, expanded;
+    uint16_t most[GX_PRIM_COUNTS];
+};
+
+struct vfetch_gx_state {
+    struct vfetch_gx_state_params params;
+    uint32_t matindex[2];
+    uint32_t vcd_lo, vcd_hi;
+    uint32_t vat[3][GX_NUM_FORMATS]; /* A, B, C */
+    uint32_t array_base[16], array_stride[16];
+    struct gx_shared_plan *plan[GX_NUM_FORMATS];
+    uint8_t dirty[GX_NUM_FORMATS];
+    uint64_t compiles;
+    /* The cache, first in first out: entry cache_next is replaced next. */
+    struct gx_key cache_key[GX_CACHE_SIZE];
+    struct gx_shared_plan *cache_plan[GX_CACHE_SIZE];
+    unsigned cache_used, cache_next;
+    /* Guest memory (vfetch_gx_state_map_memory) and the draw parameters vfetch_gx_state_draw
+       passes: the arrays resolved from ARRAY_BASE when a base or the memory changes, so that
+       a draw stores only what changes per draw. */
+    struct {
+        uint32_t guest;
+        const uint8_t *host;
+        size_t size;
+    } region[VFETCH_GX_MAX_REGIONS];
+    struct vfetch_gx_run_params draw;
+    /* Batched draws (lib/gx/batch.c): the index options, and each GX primitive's plan made
+       from them on its first draw (by the command's bits 5:3). */
+    struct vfetch_gx_index_options index_options;
+    struct gx_prim_slot prim[8];
+};
+
+/* A VAT's format where no register it depends on changed, else NULL. */
+static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *state, unsigned vat)
+{
+    return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
+}
+
+/** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
+    options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */
+int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command);
+
+#endif
