@@ -457,6 +457,57 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
                                size_t vertices_size, uint32_t count, struct vfetch_gx_batch *batch,
                                struct vfetch_gx_batch_result *result);
 
+/** Why a run of commands stopped (vfetch_gx_state_run_commands). */
+enum vfetch_gx_stop {
+    /** Every byte was consumed. */
+    VFETCH_GX_STOP_END = 0,
+    /** At a command vfetch does not own: BP (0x61), XF (0x10) and indexed XF loads
+        (0x20-0x38), CALL_DL (0x40), metrics (0x44), vertex cache invalidation (0x48), an
+        unknown opcode, or a LOAD_CP_REG of a register the state does not hold. The emulator
+        runs it and calls again past it. */
+    VFETCH_GX_STOP_FOREIGN = 1,
+    /** At a command whose bytes do not all lie in the buffer (its opcode, count or vertices
+        cut short): the rest of it has not arrived yet. */
+    VFETCH_GX_STOP_TRUNCATED = 2,
+    /** At a draw the batch has no room for (VFETCH_EBATCH_FULL): flush the batch and call again
+        from the draw. */
+    VFETCH_GX_STOP_BATCH_FULL = 3,
+    /** At a draw that failed: the call returned its error code. */
+    VFETCH_GX_STOP_ERROR = 4,
+};
+
+/** What a run of commands did. */
+struct vfetch_gx_commands_result {
+    /** Bytes consumed: the command the run stopped at starts there (the size at
+        VFETCH_GX_STOP_END). */
+    size_t consumed;
+    /** Why it stopped. */
+    enum vfetch_gx_stop stop;
+    /** Draw commands appended to the batch, and LOAD_CP_REG commands taken by the state. */
+    uint32_t draws, cp_writes;
+    /** Records and host indices appended (the draws' results added up), and skipped and
+        clamped vertices. */
+    uint32_t vertices, skipped, clamped;
+    size_t indices;
+};
+
+/**
+ * Consume an emulator's FIFO or display-list bytes while they are commands vfetch owns: NOP
+ * (0x00), LOAD_CP_REG (0x08: the register byte and a big-endian word, as
+ * vfetch_gx_load_cp_reg takes them) and draws (0x80-0xBF: a big-endian 16-bit count and the
+ * vertices, each appended to the batch as vfetch_gx_state_draw_batch appends it). Stops before
+ * the first command it does not own, one cut short by the end of the bytes, a draw the batch
+ * has no room for, or a draw that fails; *result says where and why, and counts what was
+ * appended. Earlier commands keep their effect when a later one stops the run: a failing
+ * draw appends nothing, and its error is returned (the result's stop is then
+ * VFETCH_GX_STOP_ERROR); every other stop returns 0. VFETCH_EINVAL for a NULL state, batch or
+ * result, or NULL commands with bytes (nothing consumed). The same bytes as the draws and
+ * writes one by one.
+ */
+int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, size_t size,
+                                 struct vfetch_gx_batch *batch,
+                                 struct vfetch_gx_commands_result *result);
+
 /* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
 #ifndef VFETCH_NO_DEPRECATED
 /* 0.1's compile parameters are the description now; its register words are .regs, as before. */
