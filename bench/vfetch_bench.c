@@ -801,7 +801,7 @@ static int collect_captures(const char *dir)
     struct replay_capture_set *set = &replay_set;
     if (vfetch_gx_state_create(NULL, &set->check_state))
         abort();
-    const struct gx_fifo_callbacks callbacks = { collect_cp_write, collect_draw, set };
+    const struct gx_fifo_callbacks callbacks = { collect_cp_write, collect_draw, set, NULL };
     int walked = 1;
     for (int i = 0; i < files && walked; i++) {
         char path[4096];

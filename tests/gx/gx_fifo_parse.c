@@ -138,6 +138,8 @@ int gx_fifo_walk(const uint8_t *b, size_t n, const char *name, const struct gx_f
                     (unsigned long long)data);
             return -1;
         }
+        if (cb && cb->frame && cb->frame(cb->user, fr, b + data, size) != 0)
+            return -1;
         if (walk_frame(b + data, size, fr, cp, name, cb, t) != 0)
             return -1;
         t->frames++;

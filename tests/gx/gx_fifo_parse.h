@@ -35,6 +35,10 @@ struct gx_fifo_callbacks {
     /** One draw; a nonzero return stops the walk, which then fails. May be NULL. */
     int (*draw)(void *user, const struct gx_fifo_draw *draw);
     void *user;
+    /** A frame's FIFO bytes, before its commands are walked (a caller that consumes the
+        commands itself, as vfetch_gx_state_run_commands does); a nonzero return stops the
+        walk, which then fails. May be NULL. */
+    int (*frame)(void *user, unsigned frame, const uint8_t *data, size_t size);
 };
 
 /** What a walk saw. cp_writes counts the FIFO's LOAD_CP_REG commands only. */

@@ -147,7 +147,7 @@ static void convert_file(const uint8_t *b, size_t n, const char *name)
                                                        VFETCH_PATH_AUTO };
             struct converter cv = { 0 };
             CHECK_EQ(vfetch_gx_state_create(&sp, &cv.state), 0);
-            const struct gx_fifo_callbacks cb = { state_cp_write, state_draw, &cv };
+            const struct gx_fifo_callbacks cb = { state_cp_write, state_draw, &cv, NULL };
             CHECK_EQ(gx_fifo_walk(b, n, name, &cb, NULL), 0);
             CHECK(cv.float_checks > 0);
             CHECK_EQ(cv.float_mismatches, 0);
@@ -179,7 +179,7 @@ static void replay_file(const char *path, const char *name)
 
     struct gx_fifo_totals t;
     struct formats fm = { 0 };
-    const struct gx_fifo_callbacks cb = { NULL, count_format, &fm };
+    const struct gx_fifo_callbacks cb = { NULL, count_format, &fm, NULL };
     CHECK_EQ(gx_fifo_walk(b, n, name, &cb, &t), 0);
     CHECK(t.draws > 0);
     if (!strcmp(name, "v1cb0df8_texture.dff"))

@@ -174,7 +174,7 @@ int cmd_gx(int argc, char **argv, FILE *out, FILE *errs)
     char name[240];
     snprintf(name, sizeof name, "vfetch: %.200s", path);
     one_line(name);
-    const struct gx_fifo_callbacks callbacks = { gx_replay_cp_write, gx_replay_draw, r };
+    const struct gx_fifo_callbacks callbacks = { gx_replay_cp_write, gx_replay_draw, r, NULL };
     struct gx_fifo_totals t;
     int rc = 0;
     if (gx_fifo_walk(data, size, name, &callbacks, &t) != 0) {
