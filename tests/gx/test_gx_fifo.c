@@ -5,12 +5,15 @@
  * Then replay each file again through a vfetch_gx_state at every ISA level and both layouts,
  * converting every draw: the output of each level must equal the reference (level "c")
  * output byte for byte, and every f32 attribute must equal its big-endian input bits.
+ * Then into batches of records and 16-bit indices, draw by draw (vfetch_gx_state_draw_batch) and
+ * frame by frame in runs of commands (vfetch_gx_state_run_commands): the same bytes.
  * Prints per-file totals (frames, draws, vertices, vertex formats seen). The capture walker is
  * gx_fifo_parse.c, shared with the replay benchmark (bench/vfetch_bench.c).
  *
  * Usage: test_gx_fifo DIR   (skips, exit 77, when DIR does not exist or holds no .dff file)
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gx_fifo_parse.h"
 #include "testutil.h"
@@ -169,6 +172,157 @@ static void convert_file(const uint8_t *b, size_t n, const char *name)
     vfetch_set_cpu_mask(~0u);
 }
 
+/* One call per draw, and runs of commands: the captures replayed into batches (16-bit
+   indices with restart, Dolphin's default on hosts with it) draw by draw
+   (vfetch_gx_state_draw_batch from the walker's draws) and frame by frame through
+   vfetch_gx_state_run_commands (the walker's frame bytes, the commands it does not own stepped
+   over as the walker steps over them), both flushing where a draw does not fit. Every flushed
+   batch and the last must be the same bytes. */
+#define BATCH_VERTEX_BYTES (64u << 10)
+#define BATCH_INDICES 8192u
+
+struct batcher {
+    vfetch_gx_state *state;
+    struct vfetch_gx_batch batch;
+    uint64_t digest; /* of every flushed batch's bytes, in order */
+    unsigned flushes, runs;
+    uint64_t draws, indices;
+    int failed;
+};
+
+static void batcher_open(struct batcher *b)
+{
+    memset(b, 0, sizeof *b);
+    const struct vfetch_gx_state_params sp = { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8,
+                                               VFETCH_PATH_AUTO };
+    CHECK_EQ(vfetch_gx_state_create(&sp, &b->state), 0);
+    const struct vfetch_gx_index_options o = { VFETCH_INDEX_U16, 1, 0, 0 };
+    CHECK_EQ(vfetch_gx_state_set_index_options(b->state, &o), 0);
+    b->batch.vertices = malloc(BATCH_VERTEX_BYTES);
+    b->batch.vertices_capacity = BATCH_VERTEX_BYTES;
+    b->batch.indices = malloc(BATCH_INDICES * 2);
+    b->batch.indices_capacity = BATCH_INDICES;
+    CHECK(b->batch.vertices && b->batch.indices);
+}
+
+static void batcher_flush(struct batcher *b)
+{
+    uint64_t h = b->digest ^ 0xcbf29ce484222325u;
+    const uint8_t *v = b->batch.vertices, *x = b->batch.indices;
+    for (size_t i = 0; i < b->batch.vertices_used; i++)
+        h = (h ^ v[i]) * 0x100000001b3u;
+    for (size_t i = 0; i < 2 * b->batch.indices_used; i++)
+        h = (h ^ x[i]) * 0x100000001b3u;
+    b->digest = h ^ b->batch.vertex_count;
+    b->batch.vertices_used = b->batch.indices_used = 0;
+    b->batch.vertex_count = 0;
+    b->flushes++;
+}
+
+static void batcher_close(struct batcher *b)
+{
+    vfetch_gx_state_free(b->state);
+    free(b->batch.vertices);
+    free(b->batch.indices);
+}
+
+static void batch_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
+{
+    struct batcher *b = user;
+    (void)initial;
+    vfetch_gx_load_cp_reg(b->state, addr, value);
+}
+
+static int batch_draw(void *user, const struct gx_fifo_draw *d)
+{
+    struct batcher *b = user;
+    const uint8_t command = (uint8_t)(0x80 | d->primitive << 3 | d->vat);
+    const size_t bytes = (size_t)d->count * d->vertex_size;
+    struct vfetch_gx_batch_result r;
+    int err = vfetch_gx_state_draw_batch(b->state, command, d->vertices, bytes, d->count,
+                                         &b->batch, &r);
+    if (err == VFETCH_EBATCH_FULL) {
+        batcher_flush(b);
+        err = vfetch_gx_state_draw_batch(b->state, command, d->vertices, bytes, d->count,
+                                         &b->batch, &r);
+    }
+    CHECK_EQ(err, 0);
+    b->draws++;
+    b->indices += r.indices;
+    return err;
+}
+
+/* The initial cpMem only: the frames' own LOAD_CP_REG commands go through the runs. */
+static void runs_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
+{
+    if (initial)
+        batch_cp_write(user, addr, value, initial);
+}
+
+/* A command the runs do not own: its length, as the walker (gx_fifo_parse.c) reads it. */
+static size_t foreign_length(const uint8_t *p, size_t left)
+{
+    switch (p[0]) {
+    case 0x08: return 6; /* a register the state does not hold */
+    case 0x10: return left < 5 ? left + 1 : 5 + 4 * (size_t)(((be32(p + 1) >> 16) & 0xf) + 1);
+    case 0x40: return 9;
+    case 0x44: case 0x48: return 1;
+    default: return 5;
+    }
+}
+
+static int runs_frame(void *user, unsigned frame, const uint8_t *data, size_t size)
+{
+    struct batcher *b = user;
+    size_t at = 0;
+    while (at < size) {
+        struct vfetch_gx_commands_result r;
+        const int err = vfetch_gx_state_run_commands(b->state, data + at, size - at, &b->batch, &r);
+        b->runs++;
+        CHECK_EQ(err, 0);
+        if (err)
+            return err;
+        at += r.consumed;
+        b->draws += r.draws;
+        b->indices += r.indices;
+        if (r.stop == VFETCH_GX_STOP_BATCH_FULL)
+            batcher_flush(b);
+        else if (r.stop == VFETCH_GX_STOP_FOREIGN)
+            at += foreign_length(data + at, size - at);
+        else if (r.stop != VFETCH_GX_STOP_END) {
+            fprintf(stderr, "frame %u: the run stopped at %zu (%d)\n", frame, at, (int)r.stop);
+            CHECK(0);
+            return -1;
+        }
+    }
+    CHECK_EQ(at, size);
+    return 0;
+}
+
+static void batch_file(const uint8_t *data, size_t n, const char *name)
+{
+    struct batcher one, runs;
+    batcher_open(&one);
+    batcher_open(&runs);
+    const struct gx_fifo_callbacks by_draw = { batch_cp_write, batch_draw, &one, NULL };
+    CHECK_EQ(gx_fifo_walk(data, n, name, &by_draw, NULL), 0);
+    const struct gx_fifo_callbacks by_run = { runs_cp_write, NULL, &runs, runs_frame };
+    CHECK_EQ(gx_fifo_walk(data, n, name, &by_run, NULL), 0);
+    batcher_flush(&one);
+    batcher_flush(&runs);
+    CHECK_EQ(runs.draws, one.draws);
+    CHECK_EQ(runs.indices, one.indices);
+    CHECK_EQ(runs.flushes, one.flushes);
+    CHECK(runs.digest == one.digest);
+    CHECK(one.indices > 0);
+    printf("    batched: %llu draws, %llu indices, %u batches; runs of commands: %u runs, the same "
+           "bytes: %s\n",
+           (unsigned long long)one.draws, (unsigned long long)one.indices, one.flushes, runs.runs,
+           runs.digest == one.digest ? "yes" : "NO");
+    batcher_close(&one);
+    batcher_close(&runs);
+}
+
 static void replay_file(const char *path, const char *name)
 {
     size_t n = 0;
@@ -193,6 +347,7 @@ static void replay_file(const char *path, const char *name)
                fm.seen[i].vcd_hi, fm.seen[i].vat_a, fm.seen[i].vat_b, fm.seen[i].vat_c, vsize);
     }
     convert_file(b, n, name);
+    batch_file(b, n, name);
     free(b);
 }
 
