@@ -62,6 +62,15 @@ static inline float test_bits_float(uint32_t u)
     } while (0)
 
 /** End of main: print the tally and return the exit status. */
+/* A test's own random numbers (xorshift64): *state a nonzero seed, so that a failure replays. */
+static inline uint32_t test_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (uint32_t)(*state >> 16);
+}
+
 static inline int test_summary(const char *name)
 {
     printf("%s: %u checks, %u failed\n", name, test_checks, test_failures);

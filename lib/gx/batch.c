@@ -54,14 +54,8 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
         most > batch->indices_capacity - batch->indices_used ||
         (count && highest >= (width == 4 ? 0xffffffffu : 0xffffu)))
         return VFETCH_EBATCH_FULL;
-    struct vfetch_gx_run_params *p = &state->draw;
-    p->vertices = vertices;
-    p->vertices_size = vertices_size;
-    p->count = count;
-    p->out = records;
-    p->out_size = room;
     struct vfetch_gx_result drawn;
-    int err = vfetch_gx_run(plan, p, &drawn);
+    int err = gx_state_draw_with(state, plan, vertices, vertices_size, count, records, room, &drawn);
     if (err)
         return err;
     struct vfetch_prim_run_params q;

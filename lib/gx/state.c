@@ -223,20 +223,6 @@ int vfetch_gx_state_map_memory(vfetch_gx_state *state, unsigned region, uint32_t
     return VFETCH_OK;
 }
 
-/* A draw of a format: the five values that change stored into the state's parameters. */
-static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_plan *plan,
-                                     const void *vertices, size_t vertices_size, uint32_t count,
-                                     void *out, size_t out_size, struct vfetch_gx_result *result)
-{
-    struct vfetch_gx_run_params *p = &state->draw;
-    p->vertices = vertices;
-    p->vertices_size = vertices_size;
-    p->count = count;
-    p->out = out;
-    p->out_size = out_size;
-    return vfetch_gx_run(plan, p, result);
-}
-
 /* A draw whose format must be looked up again first: out of line, so that the common draw is
    a few stores and a tail call, without a frame. */
 static __attribute__((noinline)) int gx_state_draw_refresh(vfetch_gx_state *state, unsigned vat,

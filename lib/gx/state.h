@@ -84,6 +84,20 @@ static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *stat
     return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
 }
 
+/* A draw of a format: the five values that change stored into the state's parameters. */
+static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_plan *plan,
+                                     const void *vertices, size_t vertices_size, uint32_t count,
+                                     void *out, size_t out_size, struct vfetch_gx_result *result)
+{
+    struct vfetch_gx_run_params *p = &state->draw;
+    p->vertices = vertices;
+    p->vertices_size = vertices_size;
+    p->count = count;
+    p->out = out;
+    p->out_size = out_size;
+    return vfetch_gx_run(plan, p, result);
+}
+
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
     options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */
 int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command);

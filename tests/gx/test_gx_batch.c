@@ -23,10 +23,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3u;
 
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return test_random(&rng_state);
 }
 
 /* Guest memory: the indexed format's arrays (positions f32x3 at 0x100, colours RGB565 at
@@ -60,10 +57,8 @@ static void load_format(vfetch_gx_state *st, const struct format *f)
 
 static vfetch_gx_state *make_state(void)
 {
-    const struct vfetch_gx_state_params packed = { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8,
-                                                   VFETCH_PATH_AUTO };
-    vfetch_gx_state *st = NULL;
-    CHECK_EQ(vfetch_gx_state_create(&packed, &st), 0);
+    vfetch_gx_state *st = gx_packed_state();
+    CHECK(st != NULL);
     if (!st)
         return NULL;
     CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0, mem1, sizeof mem1), 0);

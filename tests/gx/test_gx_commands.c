@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "gx_testutil.h"
 #include "testutil.h"
 #include "vfetch/gx.h"
 
@@ -21,10 +22,7 @@ static uint64_t rng_state = 0x13198a2e03707344u;
 
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return test_random(&rng_state);
 }
 
 /* Every attribute direct: position, normal, colour 0, texcoord 0 (the VCD all VATs share). */
@@ -123,10 +121,8 @@ static size_t make_stream(uint8_t *p, unsigned commands, struct regs *regs)
 
 static vfetch_gx_state *make_state(void)
 {
-    const struct vfetch_gx_state_params packed = { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8,
-                                                   VFETCH_PATH_AUTO };
-    vfetch_gx_state *st = NULL;
-    CHECK_EQ(vfetch_gx_state_create(&packed, &st), 0);
+    vfetch_gx_state *st = gx_packed_state();
+    CHECK(st != NULL);
     if (!st)
         return NULL;
     CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x50, VCD_LO), 0);
