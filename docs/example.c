@@ -1,12 +1,13 @@
 /* The README's examples: compile R300 registers into a plan, convert three vertices, print;
    then a whole GameCube/Wii draw: CP state -> format -> vertices, and its primitive -> host
-   indices. */
+   indices; then the same draw as the command processor's bytes, in one call into a batch. */
 #include <stdio.h>
 #include <vfetch/gx.h>
 #include <vfetch/prim.h>
 #include <vfetch/r300.h>
 
 static int gx_draw(void);
+static int gx_commands(void);
 
 int main(void)
 {
@@ -58,7 +59,7 @@ int main(void)
     const float alpha = 128.0f / 255.0f;
     if (out[2][6] != 1.0f || out[2][7] != alpha)
         return 1;
-    return gx_draw();
+    return gx_draw() || gx_commands();
 }
 
 /* A GX draw as an emulator's command processor meets it: LOAD_CP_REG writes, then a QUADS
@@ -120,4 +121,41 @@ static int gx_draw(void)
     for (int i = 0; i < 6; i++)
         ok &= indices[i] == want[i];
     return ok ? 0 : 1;
+}
+
+/* The same draw as the FIFO brings it (the two LOAD_CP_REG commands, then the draw command with
+   its big-endian count and vertices), consumed in one call into a batch: the host vertex buffer
+   and the host index buffer an emulator flushes when it wants. */
+static int gx_commands(void)
+{
+    vfetch_gx_state *state;
+    if (vfetch_gx_state_create(NULL, &state))
+        return 1;
+    static const unsigned char fifo[] = {
+        0x08, 0x50, 0x00, 0x00, 0x22, 0x00, /* LOAD_CP_REG VCD_LO */
+        0x08, 0x70, 0x00, 0x01, 0x60, 0x09, /* LOAD_CP_REG VAT0 A */
+        0x80, 0x00, 0x05,                   /* QUADS, VAT 0, 5 vertices */
+        0xBF, 0x80, 0, 0, 0xBF, 0x80, 0, 0, 0, 0, 0, 0, 0xFF, 0x00, 0x00, 0xFF,
+        0x3F, 0x80, 0, 0, 0xBF, 0x80, 0, 0, 0, 0, 0, 0, 0x00, 0xFF, 0x00, 0xFF,
+        0x3F, 0x80, 0, 0, 0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0xFF, 0xFF,
+        0xBF, 0x80, 0, 0, 0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0x61, 0x00, 0x00, 0x00, 0x00,       /* a BP write: not vfetch's, the run stops there */
+    };
+    float vertices[8][8];
+    uint16_t indices[16];
+    struct vfetch_gx_batch batch = { vertices, sizeof vertices, 0, 0, indices, 16, 0 };
+    struct vfetch_gx_commands_result r; /* 16-bit lists: the state's default index options */
+    int err = vfetch_gx_state_run_commands(state, fifo, sizeof fifo, &batch, &r);
+    vfetch_gx_state_free(state);
+    if (err) {
+        fprintf(stderr, "gx commands: %s\n", vfetch_strerror(err));
+        return 1;
+    }
+    printf("gx commands: %zu of %zu bytes, %u CP writes, %u draw: %u records, %zu indices\n",
+           r.consumed, sizeof fifo, r.cp_writes, r.draws, batch.vertex_count, batch.indices_used);
+    /* the self-check: stopped at the BP write, the quad's six indices, the same records */
+    return !(r.stop == VFETCH_GX_STOP_FOREIGN && r.consumed == sizeof fifo - 5 &&
+             batch.vertex_count == 5 && batch.indices_used == 6 && indices[5] == 3 &&
+             vertices[2][0] == 1.0f && vertices[2][6] == 1.0f);
 }
