@@ -41,9 +41,12 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     const size_t width = slot->width;
     const size_t most =
         count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(slot->plan, count);
-    uint8_t *const records = (uint8_t *)batch->vertices + batch->vertices_used;
-    uint8_t *const indices = (uint8_t *)batch->indices + batch->indices_used * width;
-    if ((count && !batch->vertices) || (most && (!batch->indices || ((uintptr_t)indices & (width - 1)))))
+    /* the buffers where room is asked of them (no offset is taken from a NULL one) */
+    if ((count && !batch->vertices) || (most && !batch->indices))
+        return VFETCH_EINVAL;
+    uint8_t *const records = count ? (uint8_t *)batch->vertices + batch->vertices_used : NULL;
+    uint8_t *const indices = most ? (uint8_t *)batch->indices + batch->indices_used * width : NULL;
+    if ((uintptr_t)indices & (width - 1))
         return VFETCH_EINVAL;
     /* room for every vertex's record and the most indices, and host indices within the width:
        the draw's last vertex (times 4 plus 3 where expanded) below the width's all-ones value */
