@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-${FUZZ_SECONDS:-60}}"
-targets=(${FUZZ_TARGETS:-r300 gx gx_state plan cli maxwell texel gx_texture prim prim_indexed})
+targets=(${FUZZ_TARGETS:-r300 gx gx_state gx_commands plan cli maxwell texel gx_texture prim prim_indexed})
 build=build-fuzz
 jobs=()
 [ -n "${FUZZ_JOBS:-}" ] && jobs=(-j "$FUZZ_JOBS")

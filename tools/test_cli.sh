@@ -561,6 +561,40 @@ printf 'not a capture' >"$tmp/bad.dff"
 run gx "$tmp/bad.dff"
 [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/bad.dff: not a Dolphin FIFO capture$" "$tmp/stderr"
 check "gx: a file that is no capture exits 2, one line" $?
+# vfetch gx --commands: the batch options' usage errors
+expect_usage_error "gx: a batch option without --commands" "vfetch: --restart: a batch option, for --commands only" gx --restart "$tmp/none.dff"
+expect_usage_error "gx --commands: --batch-indices 0" "vfetch: --batch-indices 0: not a number of 1..16777216" gx --commands --batch-indices 0 "$tmp/none.dff"
+expect_usage_error "gx --commands: --batch-vertices above 2^26" "vfetch: --batch-vertices 0x4000001: not a number of 1..67108864" gx --commands --batch-vertices 0x4000001 "$tmp/none.dff"
+expect_usage_error "gx --commands: --batch-vertices without a number" "vfetch: --batch-vertices 1k: not a number" gx --commands --batch-vertices 1k "$tmp/none.dff"
+# A capture of one frame written here: a draw whose position is indexed (no memory is mapped:
+# both passes fail it with VFETCH_EMISSING_STREAM and step over it), a BP write, a direct draw.
+if command -v python3 >/dev/null; then
+    python3 - "$tmp/indexed.dff" <<'EOF'
+import struct, sys
+fifo = b"\x08\x50" + struct.pack(">I", 0x400)             # VCD_LO: position index8
+fifo += b"\x08\x70" + struct.pack(">I", 0x9)              # VAT0 A: position f32 XYZ
+fifo += b"\x90\x00\x03" + bytes([0, 1, 2])                 # TRIANGLES, 3 indexed vertices
+fifo += b"\x61" + struct.pack(">I", 0x45000002)            # BP
+fifo += b"\x08\x50" + struct.pack(">I", 0x200)            # VCD_LO: position direct
+fifo += b"\x98\x00\x04" + struct.pack(">12f", *range(12))  # TRIANGLE_STRIP, 4 vertices
+header = struct.pack("<III", 0x0D01F1F0, 1, 1) + bytes(12)  # id, versions; bpMem
+header += struct.pack("<QI", 128, 0) + bytes(24)            # cpMem (none); xfMem, xfRegs
+header += struct.pack("<QI", 128, 1)                        # the frame list: one frame
+header += bytes(128 - len(header))
+frame = struct.pack("<QI", 192, len(fifo)) + bytes(52)
+open(sys.argv[1], "wb").write(header + frame + fifo)
+EOF
+    run gx --commands "$tmp/indexed.dff"
+    [ $rc -eq 0 ] && [ "$errlines" -eq 0 ] && echo "$out" | grep -q "^frames 1, draws 2, vertices 7, CP writes 3 " &&
+        echo "$out" | grep -qx "commands: runs 3, draws 1, vertices 4, indices 6, CP writes 3; flushes 1" &&
+        echo "$out" | grep -qx "commands: stops: end 1, foreign 1, truncated 0, batch full 0, error 1" &&
+        echo "$out" | grep -q "^commands: not appended: 1 draws with indexed attributes" &&
+        echo "$out" | grep -qx "commands: batches with records of more than one stride: 0 of 1" &&
+        echo "$out" | grep -qx "commands: the same draws, vertices, indices, flushes and batch bytes as draw by draw"
+    check "gx --commands: an indexed draw is stepped over both ways, a BP write too" $?
+else
+    echo "skip: vfetch gx --commands on a capture written here (no python3)"
+fi
 if [ -n "$captures" ] && ls "$captures"/*.dff >/dev/null 2>&1; then
     for f in "$captures"/*.dff; do
         name=$(basename "$f")
@@ -581,6 +615,13 @@ if [ -n "$captures" ] && ls "$captures"/*.dff >/dev/null 2>&1; then
             "$tool" $args >/dev/null || echo "FAIL: gx $name: vfetch $args"
         done | grep -q FAIL
         [ $? -ne 0 ]; check "gx $name: each format's explain gx line runs" $?
+        # the runs of commands append every draw and vertex the walker found, as draw by draw
+        totals=$(echo "$out" | sed -n 's/^frames [0-9]*, draws \([0-9]*\), vertices \([0-9]*\),.*/draws \1, vertices \2,/p')
+        run gx --commands "$f"
+        [ $rc -eq 0 ] && [ "$errlines" -eq 0 ] && [ -n "$totals" ] &&
+            echo "$out" | grep -q "^commands: runs [0-9]*, $totals indices [0-9]*, CP writes [0-9]*; flushes [0-9]*$" &&
+            echo "$out" | grep -qx "commands: the same draws, vertices, indices, flushes and batch bytes as draw by draw"
+        check "gx --commands $name: $totals the same as draw by draw" $?
     done
     f="$captures/v1cb0df8_texture.dff"
     if [ -f "$f" ]; then
@@ -592,6 +633,32 @@ if [ -n "$captures" ] && ls "$captures"/*.dff >/dev/null 2>&1; then
         run gx "$tmp/cut.dff"
         [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/cut.dff: frame " "$tmp/stderr"
         check "gx: a cut capture exits 2, one line" $?
+        run gx --commands "$tmp/cut.dff"
+        [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/cut.dff: frame " "$tmp/stderr"
+        check "gx --commands: a cut capture exits 2, one line" $?
+        # the default batch fills up: 12330 records of 32 bytes in 64 KiB batches
+        run gx --commands "$f"
+        [ $rc -eq 0 ] && echo "$out" | grep -qx "commands: runs 1415, draws 3090, vertices 12330, indices 18450, CP writes 180; flushes 6" &&
+            echo "$out" | grep -qx "commands: stops: end 0, foreign 1410, truncated 0, batch full 5, error 0" &&
+            echo "$out" | grep -qx "commands: batch of 65536 bytes and 16384 u16 indices" &&
+            echo "$out" | grep -qx "commands: batches with records of more than one stride: 6 of 6"
+        check "gx --commands: the texture capture's runs, stops and flushes (each batch mixes VAT 0's and VAT 1's records)" $?
+        # every index option: QUADS as strips with restart, 5 indices a quad
+        run gx --commands --layout packed --color rgba8 --restart --u32 --expand --drop-incomplete "$f"
+        [ $rc -eq 0 ] && echo "$out" | grep -q "^commands: runs [0-9]*, draws 3090, vertices 12330, indices 15420, CP writes 180; flushes 3$" &&
+            echo "$out" | grep -qx "commands: batch of 65536 bytes and 16384 u32 indices, restart, lines and points expanded, incomplete primitives dropped" &&
+            echo "$out" | grep -qx "commands: the same draws, vertices, indices, flushes and batch bytes as draw by draw"
+        check "gx --commands with every index option: the same as draw by draw" $?
+        # small batches: hundreds of flushes, by the records' bytes and by the indices
+        run gx --commands --batch-vertices 1000 --batch-indices 100 "$f"
+        [ $rc -eq 0 ] && echo "$out" | grep -q "^commands: runs [0-9]*, draws 3090, vertices 12330, indices 18450, CP writes 180; flushes [0-9][0-9][0-9]$" &&
+            echo "$out" | grep -qx "commands: the same draws, vertices, indices, flushes and batch bytes as draw by draw"
+        check "gx --commands --batch-vertices 1000 --batch-indices 100: flushed often, the same as draw by draw" $?
+        expect_refusal "gx --commands: a draw larger than an empty batch exits 2, naming the options" \
+            "vfetch: $f: frame 0, draw at byte 245 (VAT 0, 4 vertices) in an empty batch of --batch-vertices 16, --batch-indices 16384: VFETCH_EBATCH_FULL: " \
+            gx --commands --batch-vertices 16 "$f"
+        expect_refusal "gx --commands: a draw with more indices than an empty batch holds exits 2" \
+            "in an empty batch of --batch-vertices 65536, --batch-indices 5: VFETCH_EBATCH_FULL: " gx --commands --batch-indices 5 "$f"
     fi
 else
     echo "skip: vfetch gx on the real captures (no ${captures:-captures directory given}/*.dff)"

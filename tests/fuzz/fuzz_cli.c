@@ -43,6 +43,25 @@ static unsigned cli_count_lines(const char *text, const char *prefix)
     return n;
 }
 
+/* Whether no argument of `vfetch gx` can be an operand, the capture it reads: each is an
+   option ("-" and more) or the value of one of its options that take a value (an option that
+   is not listed here makes its value an operand: the arguments are then not run). */
+static int cli_gx_options_only(int argc, char **argv)
+{
+    static const char *const valued[] = { "--layout", "--color", "--batch-vertices",
+                                          "--batch-indices" };
+    for (int i = 2; i < argc; i++) {
+        if (argv[i][0] != '-' || argv[i][1] == '\0')
+            return 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            if (!strcmp(argv[i], valued[k])) {
+                i++; /* its value, whatever it is */
+                break;
+            }
+    }
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* Arguments: NUL-separated pieces of one NUL-terminated copy of the input. */
@@ -59,9 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc++] = text + at;
     argv[argc] = NULL;
     /* `vfetch texel` and `vfetch gx-texture` read and write the files their arguments name,
-       `vfetch gx` reads one: never run under fuzzing (tools/test_cli.sh tests them). */
+       `vfetch gx` reads one: never run under fuzzing (tools/test_cli.sh tests them), except gx
+       without an operand (its options are taken, and no file is read). */
     if (argc > 1 && (!strcmp(argv[1], "texel") || !strcmp(argv[1], "gx-texture") ||
-                     !strcmp(argv[1], "gx"))) {
+                     (!strcmp(argv[1], "gx") && !cli_gx_options_only(argc, argv)))) {
         free(text);
         free(copy);
         return 0;
@@ -150,6 +170,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          (rc == 0 && strstr(cli_out, " indices, drawn as a ") &&
                           (lines == 2 || (lines == 3 && cli_count_lines(cli_out, "entries ") == 1))),
                      "prim: exit %d", rc);
+    } else if (!strcmp(cmd, "gx")) {
+        FUZZ_REQUIRE(rc == 1, "gx without a capture: exit %d", rc); /* a usage error */
     } else if (!strcmp(cmd, "aam")) {
         if (argc == 2) /* the whole map: 256 rows and the two range rows */
             FUZZ_REQUIRE(rc == 0 && cli_count_lines(cli_out, "|") == 258, "aam: exit %d", rc);

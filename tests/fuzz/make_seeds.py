@@ -457,6 +457,88 @@ def make_gx_state_seeds():
     write(t, "empty-vcd-draw", state([req(7), draw(7, gx_draw(count=4))]))
 
 
+def make_gx_commands_seeds():
+    """fuzz_gx_commands.c: a header, steps that build the command stream, the memory last."""
+    t = "gx_commands"
+    clean(t)
+    VEC4, U32, RESTART, EXPAND, DROP, CLAMP_, BY_LENGTH, STARTED = 1, 1, 2, 4, 8, 16, 32, 64
+
+    def case(steps, output=0, opt=0, vcap=4096, icap=2048, start=(0, 0, 0), preset=1, guest=0x80000000,
+             memory=b"", cut=0, seed=1, level=0):
+        b = u8(level) + u8(output) + u8(opt) + u16(vcap) + u16(icap) + b"".join(u16(x) for x in start)
+        b += u8(preset) + u32(guest) + u16(len(memory)) + u8(cut) + u32(seed)
+        return b + b"".join(steps) + memory
+
+    def draw(op, count, fill=0, data=b""):
+        """fill: 0 generator bytes, 1 data (count * vertex size bytes), 2 small, 3 index 0 or
+        the skip value, 4 zeros."""
+        c = u8(count) if count < 48 else u8(0xf0) + u16(count)
+        return u8(0) + u8(op & 0x3f) + c + u8(fill) + data
+
+    def cp(addr, value):
+        """A held register: VCD, VAT words, array bases (an offset into the memory), strides."""
+        hi, lo = addr >> 4, addr & 0xf
+        which = {5: 0, 6: 1, 7: 2, 8: 3, 9: 4, 0xa: 5, 0xb: 6}.get(hi, 7)
+        if which == 5:
+            return u8(110) + u8(which) + u8(lo) + u16(value)
+        if which == 6:
+            return u8(110) + u8(which) + u8(lo) + u8(value)
+        return u8(110) + u8(which) + u8(lo if which < 7 else (1 if addr == 0x40 else 0)) + u32(value)
+
+    def cp_any(addr, value):
+        return u8(150) + u8(addr) + u32(value)
+
+    def nops(n):
+        return u8(160 + n - 1)
+
+    foreign_ops = [0x10, 0x20, 0x28, 0x30, 0x38, 0x40, 0x44, 0x48, 0x61, 0x01, 0x07, 0x09, 0x18, 0x50,
+                   0x7f, 0xc0, 0xff]
+
+    def foreign(op):
+        return u8(170) + u8(foreign_ops.index(op))
+
+    def raw(data):
+        return u8(190) + u8(len(data)) + data
+
+    prims = [0x80, 0x88, 0x90, 0x98, 0xa0, 0xa8, 0xb0, 0xb8]  # QUADS .. POINTS
+    every_prim = [draw(p | v, 4 + 3 * i, fill=i % 2 * 4) for i, p in enumerate(prims) for v in range(3)]
+    fifo = [foreign(op) for op in (0x61, 0x10, 0x20, 0x40, 0x44, 0x48)]
+    write(t, "direct-packed", case(every_prim[:8] + fifo[:3] + every_prim[8:] + [nops(2)] + fifo[3:]))
+    write(t, "direct-vec4-restart-expand", case(every_prim + fifo, output=VEC4, opt=RESTART | EXPAND | BY_LENGTH))
+    write(t, "direct-u32-drop", case(every_prim, opt=U32 | DROP))
+    write(t, "foreign-by-length", case(every_prim[:6] + fifo + every_prim[6:12] + fifo, opt=BY_LENGTH))
+    mem = bytes((i * 37 + 11) & 0xff for i in range(0x100)) + bytes((i * 53) & 0xff for i in range(0x100))
+    indexed = [draw(p | v, 9, fill=2 + i % 2) for i, p in enumerate(prims) for v in range(3)]
+    write(t, "indexed-clamp", case(indexed, preset=2, opt=CLAMP_, memory=mem))
+    write(t, "indexed-error-then-on", case([draw(0x90, 6, fill=0)] + [draw(p | 1, 7, fill=4) for p in prims], preset=2, memory=mem))
+    write(t, "indexed-bases-moved", case(indexed[:4] + [cp(0xa0, 0x40), cp(0xb0, 12), cp(0xa2, 0x1f0)] +
+                                         indexed[4:10], preset=2, opt=CLAMP_ | RESTART, memory=mem))
+    write(t, "indexed-memory-past-4g", case(indexed[:4], preset=2, guest=0xffffff80, memory=mem))
+    write(t, "indexed-unmapped", case(indexed[:4], preset=2, opt=CLAMP_))
+    write(t, "batch-flushes", case(every_prim + every_prim, vcap=300, icap=40))
+    write(t, "batch-flushes-expand", case(every_prim, vcap=2000, icap=50, opt=EXPAND | RESTART))
+    write(t, "fits-no-batch", case(every_prim[:3], vcap=0, icap=0))
+    write(t, "started-near-u16-limit", case(every_prim, opt=STARTED, start=(100, 65530, 7)))
+    write(t, "started-full", case(every_prim[:4], opt=STARTED | U32, vcap=512, icap=64, start=(512, 3, 64)))
+    write(t, "no-attributes-big-draws", case([draw(0xb8, 10000), draw(0x90, 60000), draw(0xa8, 16384)],
+                                             preset=0, vcap=0, icap=65535, opt=EXPAND))
+    write(t, "vat-words-midstream", case(every_prim[:3] + [cp(0x70, 0x41200008), cp(0x50, 0x200), cp(0x60, 1)] +
+                                         every_prim[3:9] + [cp(0x71, 7 << 14 | 1 << 13)] + every_prim[9:12]))
+    write(t, "reserved-color", case([cp(0x72, 7 << 14 | 1 << 13 | 1), draw(0x82, 3), draw(0x80, 3)]))
+    write(t, "unheld-registers", case([cp_any(a, 0x12345678) for a in (0x00, 0x20, 0x31, 0x51, 0x78, 0xc0, 0xff)] +
+                                      every_prim[:3], opt=BY_LENGTH))
+    write(t, "matrix-indices-and-nops", case([cp(0x30, 0x1234), nops(4), cp(0x40, 0x5678), nops(1)] + every_prim[:3]))
+    write(t, "raw-bytes", case([raw(bytes([0x08, 0x70])), draw(0x80, 4), raw(bytes([0x98, 0x00, 0x02])), draw(0x81, 4),
+                                raw(bytes([0x00, 0x44, 0xc5]))]))
+    data = b"".join(struct.pack(">3fI", x, -x, 0.5, 0xff8040ff) for x in range(4))
+    write(t, "direct-data", case([draw(0x80, 4, fill=1, data=data), draw(0x90, 4, fill=1, data=data)]))
+    write(t, "captures-format", case([draw(0x80, 4, fill=1, data=struct.pack(">16f", *range(16))), draw(0x80, 4)],
+                                     preset=3))
+    write(t, "cut-draw", case(every_prim[:5], cut=7))
+    write(t, "cut-cp-write", case(every_prim[:2] + [cp(0x70, 0x41200008)], cut=3))
+    write(t, "level-lowest", case(every_prim, output=VEC4, level=0x81))
+
+
 def make_cli_seeds():
     t = "cli"
     clean(t)
@@ -529,6 +611,12 @@ def make_cli_seeds():
         "explain-gx-texture-big": args("explain", "gx-texture", "--format", "cmpr", "--size", "1025x4"),
         "gx-texture-files": args("gx-texture", "--format", "I8", "--size", "8x8", "in.src", "out.png"),
         "gx-capture": args("gx", "capture.dff"),
+        "gx-commands-no-capture": args("gx", "--commands", "--batch-vertices", "100", "--batch-indices",
+                                       "0x40", "--restart", "--u32", "--expand", "--drop-incomplete"),
+        "gx-batch-option-alone": args("gx", "--restart", "--layout", "packed"),
+        "gx-batch-zero": args("gx", "--commands", "--batch-indices", "0"),
+        "gx-batch-too-big": args("gx", "--commands", "--batch-vertices", "0x4000001"),
+        "gx-commands-help": args("gx", "--commands", "-h"),
         "h-flag": args("-h"),
         "help-explain-gx": args("help", "explain", "gx"),
         "help-nosuch": args("help", "nosuch"),
@@ -673,6 +761,7 @@ def main():
     make_r300_seeds()
     make_gx_seeds()
     make_gx_state_seeds()
+    make_gx_commands_seeds()
     make_cli_seeds()
     import make_seeds_maxwell  # fuzz_maxwell's seeds: its own encoder
     make_seeds_maxwell.main()

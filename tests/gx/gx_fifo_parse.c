@@ -5,6 +5,7 @@
 #include "gx_fifo_parse.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,19 @@ static uint64_t le64(const uint8_t *p)
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+size_t gx_fifo_command_length(const uint8_t *p, size_t left)
+{
+    switch (p[0]) {
+    case 0x00: case 0x44: case 0x48: return 1; /* NOP, metrics, invalidate */
+    case 0x08: return 6;                       /* LOAD_CP_REG */
+    case 0x10: /* LOAD_XF_REG: a header word, then ((w >> 16) & 0xF) + 1 words */
+        return left < 5 ? SIZE_MAX : 5 + 4 * (size_t)(((be32(p + 1) >> 16) & 0xf) + 1);
+    case 0x20: case 0x28: case 0x30: case 0x38: case 0x61: return 5; /* LOAD_INDX, BP */
+    case 0x40: return 9;                                              /* CALL_DL */
+    default: return 0;
+    }
 }
 
 /* Walk one frame's FIFO bytes, keeping cp (the CP registers, by number) current. */
@@ -61,27 +75,18 @@ static int walk_frame(const uint8_t *p, size_t size, unsigned frame, uint32_t *c
             t->draws++;
             t->vertices += d.count;
         } else {
-            switch (op) {
-            case 0x00: case 0x44: case 0x48: len = 1; break; /* NOP, metrics, invalidate */
-            case 0x08: /* LOAD_CP_REG */
-                if (size - pos < 6)
-                    goto past_end;
+            len = gx_fifo_command_length(p + pos, size - pos);
+            if (!len) {
+                fprintf(stderr, "%s: unknown FIFO opcode 0x%02x at %zu of %zu\n", name, op, pos, size);
+                return -1;
+            }
+            if (len > size - pos) /* SIZE_MAX too: not even the length is there */
+                goto past_end;
+            if (op == 0x08) { /* LOAD_CP_REG */
                 cp[p[pos + 1]] = be32(p + pos + 2);
                 if (cb && cb->cp_write)
                     cb->cp_write(cb->user, p[pos + 1], be32(p + pos + 2), 0);
                 t->cp_writes++;
-                len = 6;
-                break;
-            case 0x10: /* LOAD_XF_REG: a header word, then ((w >> 16) & 0xF) + 1 words */
-                if (size - pos < 5)
-                    goto past_end;
-                len = 5 + 4 * (size_t)(((be32(p + pos + 1) >> 16) & 0xf) + 1);
-                break;
-            case 0x20: case 0x28: case 0x30: case 0x38: case 0x61: len = 5; break; /* LOAD_INDX, BP */
-            case 0x40: len = 9; break; /* CALL_DL */
-            default:
-                fprintf(stderr, "%s: unknown FIFO opcode 0x%02x at %zu of %zu\n", name, op, pos, size);
-                return -1;
             }
         }
         if (len > size - pos)

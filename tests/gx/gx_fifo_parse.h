@@ -1,8 +1,9 @@
 /*
  * A walker over Dolphin FIFO captures (.dff, file version 1; the format is described in
  * ../shared/testdata/gx/README.md): it hands every CP register write and every draw command,
- * in stream order, to callbacks. Shared by the gx-fifo test (which checks the walk itself) and
- * the replay benchmark (which collects the draws once), so the format is parsed in one place.
+ * in stream order, to callbacks. Shared by the gx-fifo test (which checks the walk itself), the
+ * replay benchmark (which collects the draws once) and `vfetch gx`, so the format is parsed in
+ * one place.
  */
 #ifndef GX_FIFO_PARSE_H
 #define GX_FIFO_PARSE_H
@@ -55,6 +56,14 @@ struct gx_fifo_totals {
  */
 int gx_fifo_walk(const uint8_t *data, size_t size, const char *name,
                  const struct gx_fifo_callbacks *callbacks, struct gx_fifo_totals *totals);
+
+/**
+ * The length of the command at p, left bytes there, that is no draw (opcode 0x80-0xBF; its
+ * length is 3 + count * vertex size): NOP, LOAD_CP_REG, LOAD_XF_REG, LOAD_INDX, CALL_DL,
+ * metrics, invalidate and BP. 0 for an unknown opcode; SIZE_MAX when too few bytes are left to
+ * tell (an XF load's header cut short). The length may exceed left: the command is cut short.
+ */
+size_t gx_fifo_command_length(const uint8_t *p, size_t left);
 
 /** Read a whole file into a malloc'd buffer; NULL (and a message on stderr) on failure. */
 uint8_t *gx_fifo_load(const char *path, size_t *size);

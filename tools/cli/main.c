@@ -83,10 +83,15 @@ static const struct {
       "      needs; --drop-incomplete: no triangle of QUADS' last three vertices, no strip\n"
       "      below three)\n" },
     { "gx",
-      "  vfetch gx [--layout L] [--color C] CAPTURE.dff\n"
+      "  vfetch gx [--layout L] [--color C] [--commands [--batch-vertices BYTES]\n"
+      "            [--batch-indices N] [--restart] [--u32] [--expand] [--drop-incomplete]]\n"
+      "            CAPTURE.dff\n"
       "      replay a Dolphin FIFO capture through a GX CP state, converting every draw, and\n"
       "      print frames, draws, vertices, CP writes and the vertex formats (L, C: as for\n"
-      "      explain gx)\n" },
+      "      explain gx); --commands: each frame's FIFO bytes also in runs of commands into\n"
+      "      a batch of BYTES of records (default 65536) and N indices (default 16384),\n"
+      "      flushed when full, checked against the draws one by one (the index options as\n"
+      "      for prim gx)\n" },
     { "demo", "  vfetch demo      convert a bundled R300 sample and print the vertices\n" },
     { "cpu", "  vfetch cpu       the ISA level the kernels run at (VFETCH_CPU_MASK limits it)\n" },
     { "aam",
@@ -105,7 +110,8 @@ static const struct {
 
 static const char usage_footer[] =
     "W (a 32-bit word), N: decimal or 0x hex; lists are comma-separated.\n"
-    "exit status: 0 done, 1 usage error, 2 the input was refused (docs/cli.md)\n";
+    "exit status: 0 done, 1 usage error, 2 the input was refused, 3 a check of gx --commands\n"
+    "failed (docs/cli.md)\n";
 
 unsigned usage_of(FILE *to, const char *cmd)
 {
