@@ -636,16 +636,17 @@ if [ -n "$captures" ] && ls "$captures"/*.dff >/dev/null 2>&1; then
         run gx --commands "$tmp/cut.dff"
         [ $rc -eq 2 ] && [ -z "$out" ] && [ "$errlines" -eq 1 ] && grep -q "^vfetch: $tmp/cut.dff: frame " "$tmp/stderr"
         check "gx --commands: a cut capture exits 2, one line" $?
-        # the default batch fills up: 12330 records of 32 bytes in 64 KiB batches
+        # the batch is flushed where the records' stride changes (VAT 0's 32 bytes, VAT 1's 16,
+        # 30 times each way) and where it fills up
         run gx --commands "$f"
-        [ $rc -eq 0 ] && echo "$out" | grep -qx "commands: runs 1415, draws 3090, vertices 12330, indices 18450, CP writes 180; flushes 6" &&
-            echo "$out" | grep -qx "commands: stops: end 0, foreign 1410, truncated 0, batch full 5, error 0" &&
+        [ $rc -eq 0 ] && echo "$out" | grep -qx "commands: runs 1469, draws 3090, vertices 12330, indices 18450, CP writes 180; flushes 60" &&
+            echo "$out" | grep -qx "commands: stops: end 0, foreign 1410, truncated 0, batch full 59, error 0" &&
             echo "$out" | grep -qx "commands: batch of 65536 bytes and 16384 u16 indices" &&
-            echo "$out" | grep -qx "commands: batches with records of more than one stride: 6 of 6"
-        check "gx --commands: the texture capture's runs, stops and flushes (each batch mixes VAT 0's and VAT 1's records)" $?
+            echo "$out" | grep -qx "commands: batches with records of more than one stride: 0 of 60"
+        check "gx --commands: the texture capture's runs, stops and flushes (a batch of one stride each)" $?
         # every index option: QUADS as strips with restart, 5 indices a quad
         run gx --commands --layout packed --color rgba8 --restart --u32 --expand --drop-incomplete "$f"
-        [ $rc -eq 0 ] && echo "$out" | grep -q "^commands: runs [0-9]*, draws 3090, vertices 12330, indices 15420, CP writes 180; flushes 3$" &&
+        [ $rc -eq 0 ] && echo "$out" | grep -q "^commands: runs [0-9]*, draws 3090, vertices 12330, indices 15420, CP writes 180; flushes 60$" &&
             echo "$out" | grep -qx "commands: batch of 65536 bytes and 16384 u32 indices, restart, lines and points expanded, incomplete primitives dropped" &&
             echo "$out" | grep -qx "commands: the same draws, vertices, indices, flushes and batch bytes as draw by draw"
         check "gx --commands with every index option: the same as draw by draw" $?

@@ -401,9 +401,11 @@ int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
  * An emulator's batch between two flushes, as Dolphin's vertex manager keeps one: the host
  * vertex records and host indices of the draws appended since the batch was last flushed. The
  * emulator owns both buffers, flushes (draws the batch on the host) when it wants, and then
- * sets the three used figures to 0. A batch holds records of one output format (as Dolphin, an
- * emulator flushes when the draws' vertex format changes): a draw's host indices count from
- * vertex_count, its records go at vertices_used.
+ * sets the used figures and record_stride to 0. A batch holds records of one stride (a draw of
+ * another stride finds it full: a run of commands stops there too); a draw's host indices count
+ * from vertex_count, its records go at vertices_used. Formats of the same stride and another
+ * vertex declaration share a batch unless the emulator flushes between them, as Dolphin
+ * flushes when its native vertex format changes.
  */
 struct vfetch_gx_batch {
     /** The host vertex buffer, vertices_capacity bytes. */
@@ -413,6 +415,9 @@ struct vfetch_gx_batch {
     size_t vertices_used;
     /** Records in it: the next draw's first host index (Dolphin's base index). */
     uint32_t vertex_count;
+    /** The bytes from one of its records to the next, set by its first draw (0 while it
+        holds none): a draw of another stride finds it full (VFETCH_EBATCH_FULL). */
+    uint32_t record_stride;
     /** The host index buffer, aligned to the index width, indices_capacity indices (not
         bytes). */
     void *indices;
@@ -446,7 +451,8 @@ struct vfetch_gx_batch_result {
  * figures, nor *result): VFETCH_EINVAL (NULL state or batch; a command outside 0x80-0xBF; used
  * figures past their capacities; a NULL buffer, or an index buffer not aligned to the width,
  * with room asked of it), the format's errors (vfetch_gx_state_plan's), VFETCH_EBATCH_FULL
- * (fewer than count records' bytes or vfetch_prim_index_count(count) indices left, or host
+ * (records of another stride in the batch, fewer than count records' bytes or
+ * vfetch_prim_index_count(count) indices left, or host
  * indices past the width: vertex_count + count - 1, times 4 plus 3 where lines and points are
  * expanded, must stay below the width's all-ones value: flush and draw again), then the draw's
  * own errors as vfetch_gx_run reports them (VFETCH_EOVERFLOW, VFETCH_EMISSING_STREAM,
@@ -500,9 +506,10 @@ struct vfetch_gx_commands_result {
  * has no room for, or a draw that fails; *result says where and why, and counts what was
  * appended. Earlier commands keep their effect when a later one stops the run: a failing
  * draw appends nothing, and its error is returned (the result's stop is then
- * VFETCH_GX_STOP_ERROR); every other stop returns 0. VFETCH_EINVAL for a NULL state, batch or
- * result, or NULL commands with bytes (nothing consumed). The same bytes as the draws and
- * writes one by one.
+ * VFETCH_GX_STOP_ERROR); every other stop returns 0. A draw whose format fails to compile is
+ * that draw's error even where its bytes are cut short (its length is not known). VFETCH_EINVAL
+ * for a NULL state, batch or result, or NULL commands with bytes (*result then untouched). The
+ * same bytes as the draws and writes one by one.
  */
 int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, size_t size,
                                  struct vfetch_gx_batch *batch,

@@ -53,7 +53,8 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     const size_t room = batch->vertices_capacity - batch->vertices_used;
     const uint64_t last = (uint64_t)batch->vertex_count + count - 1;
     const uint64_t highest = slot->expanded ? 4 * last + 3 : last;
-    if ((uint64_t)count * plan->out_stride > room ||
+    if ((batch->vertex_count && batch->record_stride != plan->out_stride) ||
+        (uint64_t)count * plan->out_stride > room ||
         most > batch->indices_capacity - batch->indices_used ||
         (count && highest >= (width == 4 ? 0xffffffffu : 0xffffu)))
         return VFETCH_EBATCH_FULL;
@@ -74,6 +75,8 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
         return err;
     batch->vertices_used += (size_t)drawn.written * plan->out_stride;
     batch->vertex_count += drawn.written;
+    if (drawn.written)
+        batch->record_stride = plan->out_stride;
     batch->indices_used += written.written;
     if (result) {
         result->vertices = drawn.written;

@@ -243,7 +243,7 @@ static void test_index_range(void)
     random_vertices(&formats[0], src, 4);
     static uint8_t vbuf[1024];
     static uint16_t ibuf[64];
-    struct vfetch_gx_batch b = { vbuf, sizeof vbuf, 0, 0xfffb, ibuf, 64, 0 };
+    struct vfetch_gx_batch b = { vbuf, sizeof vbuf, 0, 0xfffb, 36, ibuf, 64, 0 };
     struct vfetch_gx_batch_result r;
     /* four vertices at 0xfffb..0xfffe: the last below 0xffff */
     CHECK_EQ(vfetch_gx_state_draw_batch(st, 0x90, src, sizeof src, 3, &b, &r), 0);
@@ -300,7 +300,7 @@ static void test_errors(void)
     uint16_t *const ibuf = err_indices;
     uint8_t src[8 * 3];
     random_vertices(&formats[1], src, 8);
-    struct vfetch_gx_batch b = { vbuf, sizeof err_vertices, 32, 2, ibuf, 64, 3 };
+    struct vfetch_gx_batch b = { vbuf, sizeof err_vertices, 32, 2, 16, ibuf, 64, 3 };
     memset(vbuf, 0x5a, sizeof err_vertices);
     memset(ibuf, 0xa5, sizeof err_indices);
     struct snapshot before;
@@ -372,6 +372,13 @@ static void test_errors(void)
     CHECK_EQ(vfetch_gx_state_draw_batch(st, 0x91, src, sizeof src, 8, &b, &r), 0);
     CHECK_EQ(b.vertex_count, 2 + r.vertices);
     CHECK_EQ(b.indices_used, 3 + r.indices);
+    CHECK_EQ(b.record_stride, 16u);
+    /* records of another stride (VAT 3: positions XY, 12-byte records) find the batch full */
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x73, 4u << 1 | 1u << 30), 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(st, 0x83, 1u << 31), 0);
+    snap(&before, &b);
+    r = (struct vfetch_gx_batch_result){ 9, 9, 9, 9 };
+    REFUSED(vfetch_gx_state_draw_batch(st, 0x93, src, sizeof src, 8, &b, &r), VFETCH_EBATCH_FULL);
     snap(&before, &b);
     r = (struct vfetch_gx_batch_result){ 9, 9, 9, 9 };
     CHECK_EQ(vfetch_gx_state_draw_batch(st, 0x91, NULL, 0, 0, &b, &r), 0);

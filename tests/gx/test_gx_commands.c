@@ -152,7 +152,7 @@ static void sink_open(struct sink *s, int guarded)
     s->state = make_state();
     s->vertices = guarded ? guard_alloc_tail(VBYTES) : calloc(1, VBYTES);
     s->indices = guarded ? guard_alloc_tail(ICOUNT * 2) : calloc(ICOUNT, 2);
-    s->batch = (struct vfetch_gx_batch){ s->vertices, VBYTES, 0, 0, s->indices, ICOUNT, 0 };
+    s->batch = (struct vfetch_gx_batch){ s->vertices, VBYTES, 0, 0, 0, s->indices, ICOUNT, 0 };
     s->flushes = 0;
 }
 
