@@ -259,18 +259,6 @@ static void runs_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
         batch_cp_write(user, addr, value, initial);
 }
 
-/* A command the runs do not own: its length, as the walker (gx_fifo_parse.c) reads it. */
-static size_t foreign_length(const uint8_t *p, size_t left)
-{
-    switch (p[0]) {
-    case 0x08: return 6; /* a register the state does not hold */
-    case 0x10: return left < 5 ? left + 1 : 5 + 4 * (size_t)(((be32(p + 1) >> 16) & 0xf) + 1);
-    case 0x40: return 9;
-    case 0x44: case 0x48: return 1;
-    default: return 5;
-    }
-}
-
 static int runs_frame(void *user, unsigned frame, const uint8_t *data, size_t size)
 {
     struct batcher *b = user;
@@ -287,8 +275,14 @@ static int runs_frame(void *user, unsigned frame, const uint8_t *data, size_t si
         b->indices += r.indices;
         if (r.stop == VFETCH_GX_STOP_BATCH_FULL)
             batcher_flush(b);
-        else if (r.stop == VFETCH_GX_STOP_FOREIGN)
-            at += foreign_length(data + at, size - at);
+        else if (r.stop == VFETCH_GX_STOP_FOREIGN) {
+            const size_t len = gx_fifo_command_length(data + at, size - at);
+            if (!len || len > size - at) { /* the walker refuses such a frame too */
+                CHECK(0);
+                return -1;
+            }
+            at += len;
+        }
         else if (r.stop != VFETCH_GX_STOP_END) {
             fprintf(stderr, "frame %u: the run stopped at %zu (%d)\n", frame, at, (int)r.stop);
             CHECK(0);
