@@ -16,7 +16,7 @@
 #                  and the texel test's, VFETCH_TEST_QUICK=1: samples of its largest sweeps)
 #   build-fuzz     clang, AddressSanitizer + UndefinedBehaviorSanitizer with libFuzzer's
 #                  coverage: every test, then each target of tests/fuzz fuzzed for
-#                  FUZZ_SECONDS (default 30) by tools/fuzz.sh in the same build; each target
+#                  FUZZ_SECONDS (default 20) by tools/fuzz.sh in the same build; each target
 #                  counts as one test (one sanitizer build serves both: compiling the library
 #                  under the sanitizers is most of a build's time)
 set -uo pipefail
@@ -142,9 +142,9 @@ t1=$(date +%s)
 source tools/fuzz_setup.sh
 rm -f build-fuzz.log
 VFETCH_CHECKASM_QUICK=1 CC=clang \
-    BESIDE_TESTS="FUZZ_REUSE=1 bash tools/fuzz.sh ${FUZZ_SECONDS:-30} > build-fuzz.log 2>&1" \
+    BESIDE_TESTS="FUZZ_REUSE=1 bash tools/fuzz.sh ${FUZZ_SECONDS:-20} > build-fuzz.log 2>&1" \
     run_build build-fuzz "${fuzz_setup_args[@]}"
-echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-30} (beside the tests)"
+echo "=== build-fuzz: tools/fuzz.sh ${FUZZ_SECONDS:-20} (beside the tests)"
 touch build-fuzz.log
 cat build-fuzz.log
 fuzz_ok=$(grep -cE '^[a-z0-9_]+ +ok ' build-fuzz.log)
