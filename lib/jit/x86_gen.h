@@ -163,13 +163,10 @@ struct gen {
 #define gen_converter vfetch_x86_gen_converter
 #define gen_scale vfetch_x86_gen_scale
 #define gen_store vfetch_x86_gen_store
-#define gen_store_run vfetch_x86_gen_store_run
 #define gen_store_dword vfetch_x86_gen_store_dword
 #define gen_later_slots vfetch_x86_gen_later_slots
 #define gen_constant_op vfetch_x86_gen_constant_op
 #define gen_effective_select vfetch_x86_gen_effective_select
-#define gen_packs_by_table vfetch_x86_gen_packs_by_table
-#define gen_rgba8_table vfetch_x86_gen_rgba8_table
 #define gen_word_copy vfetch_x86_gen_word_copy
 #define gen_arrays_data vfetch_x86_gen_arrays_data
 #define gen_arrays_size vfetch_x86_gen_arrays_size
@@ -214,14 +211,11 @@ gen_convert_fn *gen_converter(const struct vfetch_op_exec *x);
 void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entries);
 
 /* x86_vertex.c */
-int gen_packs_by_table(const struct vfetch_op_exec *x);
-uint64_t gen_rgba8_table(struct gen *g, const struct vfetch_op_exec *x);
 
 /* x86_store.c */
 void gen_later_slots(struct gen *g);
 unsigned gen_effective_select(const struct vfetch_op_exec *x, unsigned c);
 void gen_store_dword(struct gen *g, unsigned slot, unsigned lane);
-void gen_store_run(struct gen *g, unsigned op_index, unsigned slot, unsigned n);
 void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 

@@ -53,7 +53,7 @@ void gen_store_dword(struct gen *g, unsigned slot, unsigned lane)
 
 /* xmm0's first n lanes (2..4) to slots slot..slot + n - 1: 16 bytes where n is 4, or 3 and a
    later op of the vertex stores the fourth slot; else 8 (and the third lane alone). */
-void gen_store_run(struct gen *g, unsigned op_index, unsigned slot, unsigned n)
+static void store_run(struct gen *g, unsigned op_index, unsigned slot, unsigned n)
 {
     if (n == 4 || (n == 3 && later_stores(g, op_index, slot + 3))) {
         E(VMOVUPS_MRDX_X0, 4 * slot, 0);
@@ -111,7 +111,7 @@ void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
     if (blend)
         E(VBLENDPS_X0_X0_P_I, POOL(konst), blend);
     if (n >= 2)
-        gen_store_run(g, op_index, x->dst_slot + c0, n);
+        store_run(g, op_index, x->dst_slot + c0, n);
     else
         gen_store_dword(g, x->dst_slot + c0, 0);
 }
@@ -122,7 +122,7 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
     const unsigned m = x->write_mask;
     if (m == 0x3 || m == 0x7 || m == 0xf) {
         E(VMOVDQU_X0_P, POOL(x->constant), 0);
-        gen_store_run(g, op_index, x->dst_slot, m == 0x3 ? 2 : m == 0x7 ? 3 : 4);
+        store_run(g, op_index, x->dst_slot, m == 0x3 ? 2 : m == 0x7 ? 3 : 4);
         return;
     }
     for (unsigned c = 0; c < 4; c++)

@@ -21,7 +21,7 @@ enum op_kind { OP_CONSTANT, OP_RGBA8_TABLE, OP_RGBA8_MOVE, OP_BYTE_FIELD, OP_FIE
 /* RGBA8 from a 16-bit container (RGB565, RGBA4444): every output bit is a copy of one field
    bit (UNORM8's widening repeats bits, v << (8 - n) | v >> (2n - 8), the two parts disjoint),
    so the word is the OR of what the high byte and the low byte give: two 256-entry tables. */
-int gen_packs_by_table(const struct vfetch_op_exec *x)
+static int packs_by_table(const struct vfetch_op_exec *x)
 {
     return x->conversion == VFETCH_CONV_PACK_UNORM8 && x->lane[0].nbytes == 2 &&
            (x->format == VFETCH_FORMAT_RGB565 || x->format == VFETCH_FORMAT_RGBA4444);
@@ -41,10 +41,10 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
            (uint32_t)rgba[3] << 24;
 }
 
-/* The pool address of op x's two tables (gen_packs_by_table), made on first use. Every output
+/* The pool address of op x's two tables (packs_by_table), made on first use. Every output
    bit copies one field bit, so an entry is the OR of what its set bits give alone: each entry
    is the one without its lowest set bit ORed with that bit's word. */
-uint64_t gen_rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
+static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
 {
     const size_t op = (size_t)(x - g->conv->ops);
     if (g->table_at[op])
@@ -78,7 +78,7 @@ static enum op_kind op_kind(const struct vfetch_op_exec *x, const struct op_sour
 {
     if (x->format == VFETCH_FORMAT_CONSTANT)
         return OP_CONSTANT;
-    if (gen_packs_by_table(x))
+    if (packs_by_table(x))
         return OP_RGBA8_TABLE;
     if (x->conversion == VFETCH_CONV_PACK_UNORM8 && x->format == VFETCH_FORMAT_FIXED8 &&
         x->count == 4 && s->off[1][0] == s->off[0][0] + 1 && s->off[2][0] == s->off[0][0] + 2 &&
@@ -97,7 +97,7 @@ static const enum x86_shape movzx_eax[GEN_REGS] = { BASE_ROW(MOVZX_EAX_B) },
 static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
                            const struct op_source *s, unsigned base)
 {
-    const int64_t at = (int64_t)(gen_rgba8_table(g, x) - g->tables);
+    const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
     x86_op(&g->a, movzx_eax[base], s->off[0][1], 0);
     x86_op(&g->a, movzx_r10d[base], s->off[0][0], 0);
     E(MOV_EAX_MR11_RAX4, at, 0);
@@ -299,8 +299,8 @@ const char *gen_vertex_pass(struct gen *g)
     /* r11: the colour tables, loaded once (each op's at its distance from the first) */
     g->tables = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
-        if (gen_packs_by_table(&conv->ops[i])) {
-            const uint64_t t = gen_rgba8_table(g, &conv->ops[i]);
+        if (packs_by_table(&conv->ops[i])) {
+            const uint64_t t = rgba8_table(g, &conv->ops[i]);
             g->tables = g->tables && g->tables < t ? g->tables : t;
         }
     if (g->tables)
