@@ -1130,7 +1130,7 @@ static uint16_t *draw_indices;
 static void bench_draw(bmc_state *st, void *user)
 {
     const struct draw_job *job = user;
-    struct vfetch_gx_batch b = { draw_vertices, DRAW_VERTEX_BYTES, 0, 0, 0, draw_indices, DRAW_INDICES, 0 };
+    struct vfetch_batch b = { draw_vertices, DRAW_VERTEX_BYTES, 0, 0, 0, draw_indices, DRAW_INDICES, 0 };
     const vfetch_gx_plan *plan;
     if (vfetch_gx_state_plan(job->state, job->command & 7, &plan)) {
         bmc_skip_with_error(st, "state plan failed");

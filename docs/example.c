@@ -144,7 +144,7 @@ static int gx_commands(void)
     };
     float vertices[8][8];
     uint16_t indices[16];
-    struct vfetch_gx_batch batch = { vertices, sizeof vertices, 0, 0, 0, indices, 16, 0 };
+    struct vfetch_batch batch = { vertices, sizeof vertices, 0, 0, 0, indices, 16, 0 };
     struct vfetch_gx_commands_result r; /* 16-bit lists: the state's default index options */
     int err = vfetch_gx_state_run_commands(state, fifo, sizeof fifo, &batch, &r);
     vfetch_gx_state_free(state);

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "vfetch/prim.h"
 #include "vfetch/vfetch.h"
 
 #ifdef __cplusplus
@@ -397,35 +398,6 @@ struct vfetch_gx_index_options {
 int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
                                       const struct vfetch_gx_index_options *options);
 
-/**
- * An emulator's batch between two flushes, as Dolphin's vertex manager keeps one: the host
- * vertex records and host indices of the draws appended since the batch was last flushed. The
- * emulator owns both buffers, flushes (draws the batch on the host) when it wants, and then
- * sets the used figures and record_stride to 0. A batch holds records of one stride (a draw of
- * another stride finds it full: a run of commands stops there too); a draw's host indices count
- * from vertex_count, its records go at vertices_used. Formats of the same stride and another
- * vertex declaration share a batch unless the emulator flushes between them, as Dolphin
- * flushes when its native vertex format changes.
- */
-struct vfetch_gx_batch {
-    /** The host vertex buffer, vertices_capacity bytes. */
-    void *vertices;
-    size_t vertices_capacity;
-    /** Bytes of records in it: where the next draw's records go. */
-    size_t vertices_used;
-    /** Records in it: the next draw's first host index (Dolphin's base index). */
-    uint32_t vertex_count;
-    /** The bytes from one of its records to the next, set by its first draw (0 while it
-        holds none): a draw of another stride finds it full (VFETCH_EBATCH_FULL). */
-    uint32_t record_stride;
-    /** The host index buffer, aligned to the index width, indices_capacity indices (not
-        bytes). */
-    void *indices;
-    size_t indices_capacity;
-    /** Indices in it: where the next draw's indices go. */
-    size_t indices_used;
-};
-
 /** What a batched draw appended. */
 struct vfetch_gx_batch_result {
     /** Records appended: the draw's count less its skipped vertices. */
@@ -460,7 +432,7 @@ struct vfetch_gx_batch_result {
  * skipped ones included. result may be NULL.
  */
 int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
-                               size_t vertices_size, uint32_t count, struct vfetch_gx_batch *batch,
+                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
                                struct vfetch_gx_batch_result *result);
 
 /** Why a run of commands stopped (vfetch_gx_state_run_commands). */
@@ -512,7 +484,7 @@ struct vfetch_gx_commands_result {
  * same bytes as the draws and writes one by one.
  */
 int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, size_t size,
-                                 struct vfetch_gx_batch *batch,
+                                 struct vfetch_batch *batch,
                                  struct vfetch_gx_commands_result *result);
 
 /* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */

@@ -281,6 +281,37 @@ void vfetch_prim_run_params_init(struct vfetch_prim_run_params *params);
 int vfetch_prim_run(const vfetch_prim_plan *plan, const struct vfetch_prim_run_params *params,
                     struct vfetch_prim_result *result);
 
+/**
+ * An emulator's batch between two flushes, as Dolphin's vertex manager keeps one: the host
+ * vertex records and host indices of the draws appended since the batch was last flushed. The
+ * emulator owns both buffers, flushes (draws the batch on the host) when it wants, and then
+ * sets the used figures and record_stride to 0. A batch holds records of one stride (a draw of
+ * another stride finds it full: a run of GX commands stops there too); a draw's host indices
+ * count from vertex_count, its records go at vertices_used. Every family's one-call draws
+ * append to it (vfetch_gx_state_draw_batch, vfetch_r300_draw_indexed,
+ * vfetch_maxwell_draw_indexed). Formats of the same stride and another
+ * vertex declaration share a batch unless the emulator flushes between them, as Dolphin
+ * flushes when its native vertex format changes.
+ */
+struct vfetch_batch {
+    /** The host vertex buffer, vertices_capacity bytes. */
+    void *vertices;
+    size_t vertices_capacity;
+    /** Bytes of records in it: where the next draw's records go. */
+    size_t vertices_used;
+    /** Records in it: the next draw's first host index (Dolphin's base index). */
+    uint32_t vertex_count;
+    /** The bytes from one of its records to the next, set by its first draw (0 while it
+        holds none): a draw of another stride finds it full (VFETCH_EBATCH_FULL). */
+    uint32_t record_stride;
+    /** The host index buffer, aligned to the index width, indices_capacity indices (not
+        bytes). */
+    void *indices;
+    size_t indices_capacity;
+    /** Indices in it: where the next draw's indices go. */
+    size_t indices_used;
+};
+
 #ifdef __cplusplus
 }
 #endif

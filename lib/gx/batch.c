@@ -22,7 +22,7 @@ static __attribute__((noinline)) int prepare(vfetch_gx_state *state, uint8_t com
 }
 
 int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
-                               size_t vertices_size, uint32_t count, struct vfetch_gx_batch *batch,
+                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
                                struct vfetch_gx_batch_result *result)
 {
     if (!state || !batch || (unsigned)(command - 0x80) > 0x3f ||

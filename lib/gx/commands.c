@@ -8,7 +8,7 @@
 #include "gx/state.h"
 
 int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, size_t size,
-                                 struct vfetch_gx_batch *batch,
+                                 struct vfetch_batch *batch,
                                  struct vfetch_gx_commands_result *result)
 {
     if (!state || !batch || !result || (!commands && size))

@@ -236,7 +236,7 @@ static void gen_step(struct gen *g, struct fuzz_input *in)
 
 struct side {
     vfetch_gx_state *state;
-    struct vfetch_gx_batch batch;
+    struct vfetch_batch batch;
     uint8_t *vertices, *indices;
     size_t vertex_bytes, index_bytes; /* the buffers' sizes */
     unsigned width;                   /* bytes of one index */
@@ -270,7 +270,7 @@ static void require_canaries(const struct side *s, const char *who)
                  s->batch.indices_used);
 }
 
-static int batch_empty(const struct vfetch_gx_batch *b)
+static int batch_empty(const struct vfetch_batch *b)
 {
     return !b->vertices_used && !b->vertex_count && !b->indices_used;
 }
@@ -289,7 +289,7 @@ struct setup {
     struct vfetch_gx_index_options options;
     enum vfetch_gx_index_policy policy;
     size_t vertex_capacity, index_capacity;
-    struct vfetch_gx_batch start;
+    struct vfetch_batch start;
     uint8_t preset_addr[16];
     uint32_t preset_value[16];
     unsigned presets;
@@ -336,7 +336,7 @@ static void side_close(struct side *s)
 /* The run's side and the model's hold the same figures, registers and used bytes. */
 static void require_same(const struct side *a, const struct side *m, size_t at)
 {
-    const struct vfetch_gx_batch *x = &a->batch, *y = &m->batch;
+    const struct vfetch_batch *x = &a->batch, *y = &m->batch;
     FUZZ_REQUIRE(x->vertices_used == y->vertices_used && x->vertex_count == y->vertex_count &&
                      x->indices_used == y->indices_used,
                  "at byte %zu the run's batch (%zu bytes, %u records, %zu indices) differs from "
@@ -377,7 +377,7 @@ struct totals {
 static int model_draw(struct side *m, uint8_t op, const uint8_t *vertices, size_t bytes,
                       uint32_t count, struct totals *t)
 {
-    const struct vfetch_gx_batch before = m->batch;
+    const struct vfetch_batch before = m->batch;
     struct vfetch_gx_batch_result r, untouched;
     memset(&r, 0x5a, sizeof r);
     untouched = r;
@@ -575,7 +575,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned calls = 0;
     for (;;) {
         FUZZ_REQUIRE(++calls <= 2 * stream_size + 4, "the runs make no progress at byte %zu", at);
-        const struct vfetch_gx_batch before = a.batch;
+        const struct vfetch_batch before = a.batch;
         struct vfetch_gx_commands_result r;
         memset(&r, 0x5a, sizeof r);
         const int err = vfetch_gx_state_run_commands(a.state, stream + at, stream_size - at, &a.batch, &r);

@@ -89,7 +89,7 @@ static const uint8_t primitives[] = { 0x80, 0x88, 0x90, 0x98, 0xa0, 0xa8, 0xb0, 
 
 /* A batch's buffers and their copies for the two-call composition. */
 struct batch_pair {
-    struct vfetch_gx_batch one;  /* through vfetch_gx_state_draw_batch (guard pages) */
+    struct vfetch_batch one;  /* through vfetch_gx_state_draw_batch (guard pages) */
     uint8_t *want_vertices, *want_indices;
     size_t want_vertices_used, want_indices_used;
     uint32_t want_count;
@@ -243,7 +243,7 @@ static void test_index_range(void)
     random_vertices(&formats[0], src, 4);
     static uint8_t vbuf[1024];
     static uint16_t ibuf[64];
-    struct vfetch_gx_batch b = { vbuf, sizeof vbuf, 0, 0xfffb, 36, ibuf, 64, 0 };
+    struct vfetch_batch b = { vbuf, sizeof vbuf, 0, 0xfffb, 36, ibuf, 64, 0 };
     struct vfetch_gx_batch_result r;
     /* four vertices at 0xfffb..0xfffe: the last below 0xffff */
     CHECK_EQ(vfetch_gx_state_draw_batch(st, 0x90, src, sizeof src, 3, &b, &r), 0);
@@ -270,19 +270,19 @@ static uint8_t err_vertices[512];
 static uint16_t err_indices[64 + 1];
 
 struct snapshot {
-    struct vfetch_gx_batch batch;
+    struct vfetch_batch batch;
     uint8_t vertices[sizeof err_vertices];
     uint16_t indices[sizeof err_indices / 2];
 };
 
-static void snap(struct snapshot *s, const struct vfetch_gx_batch *b)
+static void snap(struct snapshot *s, const struct vfetch_batch *b)
 {
     s->batch = *b;
     memcpy(s->vertices, err_vertices, sizeof s->vertices);
     memcpy(s->indices, err_indices, sizeof s->indices);
 }
 
-static int unchanged(const struct snapshot *s, const struct vfetch_gx_batch *b)
+static int unchanged(const struct snapshot *s, const struct vfetch_batch *b)
 {
     return !memcmp(&s->batch, b, sizeof *b) && !memcmp(s->vertices, err_vertices, sizeof s->vertices) &&
            !memcmp(s->indices, err_indices, sizeof s->indices);
@@ -300,7 +300,7 @@ static void test_errors(void)
     uint16_t *const ibuf = err_indices;
     uint8_t src[8 * 3];
     random_vertices(&formats[1], src, 8);
-    struct vfetch_gx_batch b = { vbuf, sizeof err_vertices, 32, 2, 16, ibuf, 64, 3 };
+    struct vfetch_batch b = { vbuf, sizeof err_vertices, 32, 2, 16, ibuf, 64, 3 };
     memset(vbuf, 0x5a, sizeof err_vertices);
     memset(ibuf, 0xa5, sizeof err_indices);
     struct snapshot before;

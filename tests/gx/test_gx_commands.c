@@ -141,7 +141,7 @@ static vfetch_gx_state *make_state(void)
 
 struct sink {
     vfetch_gx_state *state;
-    struct vfetch_gx_batch batch;
+    struct vfetch_batch batch;
     uint8_t *vertices;
     uint16_t *indices;
     unsigned flushes;
@@ -152,7 +152,7 @@ static void sink_open(struct sink *s, int guarded)
     s->state = make_state();
     s->vertices = guarded ? guard_alloc_tail(VBYTES) : calloc(1, VBYTES);
     s->indices = guarded ? guard_alloc_tail(ICOUNT * 2) : calloc(ICOUNT, 2);
-    s->batch = (struct vfetch_gx_batch){ s->vertices, VBYTES, 0, 0, 0, s->indices, ICOUNT, 0 };
+    s->batch = (struct vfetch_batch){ s->vertices, VBYTES, 0, 0, 0, s->indices, ICOUNT, 0 };
     s->flushes = 0;
 }
 

@@ -183,7 +183,7 @@ static void convert_file(const uint8_t *b, size_t n, const char *name)
 
 struct batcher {
     vfetch_gx_state *state;
-    struct vfetch_gx_batch batch;
+    struct vfetch_batch batch;
     uint64_t digest; /* of every flushed batch's bytes, in order */
     unsigned flushes, runs;
     uint64_t draws, indices;

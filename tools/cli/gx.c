@@ -35,7 +35,7 @@
    is folded into hash (FNV-1a over its figures and used bytes), so that two passes that flush
    the same batches end with the same hash. */
 struct gx_batch_pass {
-    struct vfetch_gx_batch batch;
+    struct vfetch_batch batch;
     unsigned index_bytes;
     uint64_t draws, vertices, indices, flushes, indexed_draws;
     uint64_t hash;
@@ -102,7 +102,7 @@ static void gx_batch_close(struct gx_batch_pass *p)
     free(p->batch.indices);
 }
 
-static int gx_batch_empty(const struct vfetch_gx_batch *b)
+static int gx_batch_empty(const struct vfetch_batch *b)
 {
     return !b->vertices_used && !b->vertex_count && !b->indices_used;
 }
@@ -111,7 +111,7 @@ static int gx_batch_empty(const struct vfetch_gx_batch *b)
    folds it into the hash) and starts the next one. */
 static void gx_batch_flush(struct gx_batch_pass *p)
 {
-    struct vfetch_gx_batch *b = &p->batch;
+    struct vfetch_batch *b = &p->batch;
     if (gx_batch_empty(b))
         return;
     const uint64_t figures[3] = { b->vertices_used, b->vertex_count, b->indices_used };
@@ -143,7 +143,7 @@ static int gx_indexed(const struct vfetch_gx_regs *regs)
 static int gx_batch_refusal(struct gx_replay *r, int err, unsigned frame, size_t offset,
                             unsigned vat, uint32_t count, const struct vfetch_gx_regs *regs)
 {
-    const struct vfetch_gx_batch *b = &r->draw_by_draw.batch;
+    const struct vfetch_batch *b = &r->draw_by_draw.batch;
     char where[400];
     if (err == VFETCH_EBATCH_FULL) {
         refusal(r->errs, err, "%.200s: frame %u, draw at byte %zu (VAT %u, %u vertices) in an "
