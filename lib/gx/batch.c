@@ -5,12 +5,19 @@
  * vfetch_prim_run writes them. Every check of both halves comes before the first byte: the
  * room in the batch for all of the draw's vertices and the most indices they can take, and the
  * host indices' range, then the vertex draw's own checks, which it makes before it writes; the
- * indices of the records it wrote (fewer where vertices are skipped) then fit by construction.
+ * indices of the records it wrote (fewer where vertices are skipped) then fit by construction,
+ * so that a short draw's indices are written here from its count's entry in the primitive
+ * plan's tiny table, without the primitive family's checks (lib/prim/compile.c, run_tiny).
  * The state's format plan, primitive plan (with its width and index counts) and draw
- * parameters are read in place (lib/gx/state.h): a draw makes two calls, the vertices' and
- * the indices'.
+ * parameters are read in place (lib/gx/state.h).
  */
+#include <stddef.h>
+#include <string.h>
+
+#include <simde/x86/sse2.h>
+
 #include "gx/state.h"
+#include "prim/prim_internal.h"
 
 /* A draw whose format must be looked up again, or whose primitive has no plan yet: out of line,
    so that the common draw has no frame for it. */
@@ -21,12 +28,125 @@ static __attribute__((noinline)) int prepare(vfetch_gx_state *state, uint8_t com
     return err ? err : vfetch_gx_state_prim_slot(state, command);
 }
 
-int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
-                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
-                               struct vfetch_gx_batch_result *result)
+/* The first `bytes` bytes of the primitive's first block at base 0 (its indices one after
+   another), plus the base `b` (in every lane) on the lanes that take it, 16 bytes at a time,
+   the last 2 to 14 as 8, 4 and 2: nothing past them is written (the block's tables are read
+   to the next 16 bytes: they are the block's whole vectors). */
+static inline void put_first(const struct prim_vectors *v, simde__m128i b, int wide,
+                             size_t bytes, uint8_t *out)
 {
-    if (!state || !batch || (unsigned)(command - 0x80) > 0x3f ||
-        batch->vertices_used > batch->vertices_capacity ||
+    for (size_t at = 0; at < bytes; at += 16) {
+        const simde__m128i first = simde_mm_loadu_si128((const void *)(v->first + at));
+        const simde__m128i takes = simde_mm_loadu_si128((const void *)(v->takes_base + at));
+        const simde__m128i t = simde_mm_and_si128(b, takes);
+        simde__m128i x = wide ? simde_mm_add_epi32(first, t) : simde_mm_add_epi16(first, t);
+        const size_t left = bytes - at;
+        if (left >= 16) {
+            simde_mm_storeu_si128((void *)(out + at), x);
+            continue;
+        }
+        uint8_t *o = out + at;
+        if (left & 8) {
+            simde_mm_storel_epi64((void *)o, x);
+            x = simde_mm_srli_si128(x, 8);
+            o += 8;
+        }
+        const uint32_t low = (uint32_t)simde_mm_cvtsi128_si32(x);
+        if (left & 4) {
+            memcpy(o, &low, 4);
+            if (left & 2)
+                memcpy(o + 4, &(uint16_t){ (uint16_t)simde_mm_extract_epi16(x, 2) }, 2);
+        } else if (left & 2)
+            memcpy(o, &(uint16_t){ (uint16_t)low }, 2);
+        return;
+    }
+}
+
+/* A short draw's tail after its body: each value plus the base where it takes it, else the
+   restart index as it is. Out of line: most short draws have none. */
+static __attribute__((noinline)) void put_tail(const struct prim_tiny *t, uint32_t base,
+                                               size_t width, uint8_t *out)
+{
+    for (unsigned i = 0; i < t->tail_n; i++) {
+        const uint32_t v = t->tail[i] + (t->tail_takes >> i & 1 ? base : 0);
+        if (width == 4)
+            memcpy(out + (t->body + i) * 4, &v, 4);
+        else
+            memcpy(out + (t->body + i) * 2, &(uint16_t){ (uint16_t)v }, 2);
+    }
+}
+
+/* A short draw's indices from its count's tiny entry (which the plan has for every count below
+   PRIM_TINY whose indices it checked against the reference): the body, then the tail.
+   Returns how many. */
+static inline size_t put_tiny(const vfetch_prim_plan *prim, const struct prim_tiny *t,
+                              uint32_t base, uint8_t *out)
+{
+    const size_t width = prim->index_bytes;
+    const simde__m128i b = width == 4 ? simde_mm_set1_epi32((int32_t)base)
+                                      : simde_mm_set1_epi16((int16_t)base);
+    put_first(&prim->vectors, b, width == 4, t->body * width, out);
+    if (t->tail_n)
+        put_tail(t, base, width, out);
+    return (size_t)t->body + t->tail_n;
+}
+
+/* Any other count: the primitive family's own draw (its checks pass: the batch's cover them). */
+static __attribute__((noinline)) size_t put_general(const vfetch_prim_plan *prim, uint32_t count,
+                                                    uint32_t base, void *out, size_t capacity)
+{
+    struct vfetch_prim_run_params q;
+    q.count = count;
+    q.base_index = base;
+    q.out = out;
+    q.out_capacity = capacity;
+    q.indices = NULL;
+    q.indices_size = 0;
+    struct vfetch_prim_result written;
+    return vfetch_prim_run(prim, &q, &written) ? 0 : written.written;
+}
+
+/* The indices of a draw's `written` records: from the count's tiny entry where it has one,
+   else the primitive family's own draw. */
+static inline size_t put_indices(const struct gx_prim_slot *slot, uint32_t written,
+                                 uint32_t base, uint8_t *out, size_t capacity)
+{
+    const vfetch_prim_plan *prim = slot->plan;
+    const struct prim_tiny *t = &prim->tiny[written < PRIM_TINY ? written : 0];
+    return written < PRIM_TINY && t->top != PRIM_TINY_NONE
+               ? put_tiny(prim, t, slot->scale * base, out)
+               : put_general(prim, written, base, out, capacity);
+}
+
+/* The batch's figures after a draw of `written` records and `put` indices, and the result. */
+static inline void appended(struct vfetch_batch *batch, uint32_t written, uint32_t stride,
+                            size_t put, const struct vfetch_gx_result *drawn,
+                            struct vfetch_gx_batch_result *result)
+{
+    batch->vertices_used += (size_t)written * stride;
+    batch->vertex_count += written;
+    if (written)
+        batch->record_stride = stride;
+    batch->indices_used += put;
+    if (result) {
+        result->vertices = written;
+        result->skipped = drawn->skipped;
+        result->clamped = drawn->clamped;
+        result->indices = put;
+    }
+}
+
+/* Any draw, each check in the documented order: the way of every draw the short way below
+   does not take (a format or primitive to look up, a long draw, any check failing). The
+   draw's vertices, their bytes and count are in the state's draw parameters already. */
+static __attribute__((noinline)) int draw_checked(vfetch_gx_state *state, uint8_t command,
+                                                  struct vfetch_batch *batch,
+                                                  struct vfetch_gx_batch_result *result)
+{
+    const void *const vertices = state->draw.vertices;
+    const size_t vertices_size = state->draw.vertices_size;
+    const uint32_t count = state->draw.count;
+    if (batch->vertices_used > batch->vertices_capacity ||
         batch->indices_used > batch->indices_capacity)
         return VFETCH_EINVAL;
     const unsigned vat = command & 7u;
@@ -38,9 +158,10 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
             return err;
         plan = gx_state_current(state, vat);
     }
+    const vfetch_prim_plan *prim = slot->plan;
     const size_t width = slot->width;
     const size_t most =
-        count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(slot->plan, count);
+        count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(prim, count);
     /* the buffers where room is asked of them (no offset is taken from a NULL one) */
     if ((count && !batch->vertices) || (most && !batch->indices))
         return VFETCH_EINVAL;
@@ -51,38 +172,124 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     /* room for every vertex's record and the most indices, and host indices within the width:
        the draw's last vertex (times 4 plus 3 where expanded) below the width's all-ones value */
     const size_t room = batch->vertices_capacity - batch->vertices_used;
-    const uint64_t last = (uint64_t)batch->vertex_count + count - 1;
+    const uint32_t base = batch->vertex_count;
+    const uint64_t last = (uint64_t)base + count - 1;
     const uint64_t highest = slot->expanded ? 4 * last + 3 : last;
-    if ((batch->vertex_count && batch->record_stride != plan->out_stride) ||
-        (uint64_t)count * plan->out_stride > room ||
+    const uint32_t stride = plan->out_stride;
+    if ((base && batch->record_stride != stride) || (uint64_t)count * stride > room ||
         most > batch->indices_capacity - batch->indices_used ||
         (count && highest >= (width == 4 ? 0xffffffffu : 0xffffu)))
         return VFETCH_EBATCH_FULL;
     struct vfetch_gx_result drawn;
-    int err = gx_state_draw_with(state, plan, vertices, vertices_size, count, records, room, &drawn);
+    const int err =
+        gx_state_draw_with(state, plan, vertices, vertices_size, count, records, room, &drawn);
     if (err)
         return err;
-    struct vfetch_prim_run_params q;
-    q.count = drawn.written;
-    q.base_index = batch->vertex_count;
-    q.out = indices;
-    q.out_capacity = batch->indices_capacity - batch->indices_used;
-    q.indices = NULL;
-    q.indices_size = 0;
-    struct vfetch_prim_result written;
-    err = vfetch_prim_run(slot->plan, &q, &written);
-    if (err) /* not reached: the checks above cover every vertex the draw may write */
-        return err;
-    batch->vertices_used += (size_t)drawn.written * plan->out_stride;
-    batch->vertex_count += drawn.written;
-    if (drawn.written)
-        batch->record_stride = plan->out_stride;
-    batch->indices_used += written.written;
+    const uint32_t written = drawn.written;
+    const size_t put = put_indices(slot, written, base, indices,
+                                   batch->indices_capacity - batch->indices_used);
+    appended(batch, written, stride, put, &drawn, result);
+    return VFETCH_OK;
+}
+
+/* The vertices of a draw on the short way where the generated code does not take them:
+   their own draw, its result copied into the batch's. */
+static __attribute__((noinline)) int short_vertices(vfetch_gx_state *state,
+                                                    const vfetch_gx_plan *plan,
+                                                    struct vfetch_gx_batch_result *result)
+{
+    struct vfetch_gx_result drawn;
+    const int err = vfetch_gx_run(plan, &state->draw, &drawn);
     if (result) {
         result->vertices = drawn.written;
         result->skipped = drawn.skipped;
         result->clamped = drawn.clamped;
-        result->indices = written.written;
     }
+    return err;
+}
+
+/* The short way of a format with indexed attributes: the vertices first (some may be skipped,
+   and an index out of its array fails the draw), then the indices of those written. */
+static __attribute__((noinline)) int short_indexed(vfetch_gx_state *state,
+                                                   const vfetch_gx_plan *plan,
+                                                   const struct gx_prim_slot *slot,
+                                                   struct vfetch_batch *batch,
+                                                   struct vfetch_gx_batch_result *result)
+{
+    struct vfetch_gx_result drawn;
+    const int err = plan->jit_run ? plan->jit_run(plan, &state->draw, &drawn)
+                                  : vfetch_gx_run(plan, &state->draw, &drawn);
+    if (err)
+        return err;
+    const size_t iused = batch->indices_used;
+    const size_t put = put_indices(slot, drawn.written, batch->vertex_count,
+                                   (uint8_t *)batch->indices + iused * slot->width,
+                                   batch->indices_capacity - iused);
+    appended(batch, drawn.written, plan->out_stride, put, &drawn, result);
     return VFETCH_OK;
+}
+
+/* The generated code writes its vfetch_gx_result into the batch's result in place. */
+_Static_assert(offsetof(struct vfetch_gx_batch_result, vertices) ==
+                       offsetof(struct vfetch_gx_result, written) &&
+                   offsetof(struct vfetch_gx_batch_result, skipped) ==
+                       offsetof(struct vfetch_gx_result, skipped) &&
+                   offsetof(struct vfetch_gx_batch_result, clamped) ==
+                       offsetof(struct vfetch_gx_result, clamped),
+               "a batch result begins as a vertex draw's result");
+
+/*
+ * The short way: a direct format (no indexed attribute: no vertex is skipped, no array read)
+ * and a primitive already looked up, 1 to PRIM_TINY - 1 vertices whose count has a tiny entry,
+ * and every check of both halves passing, the vertex draw's included (tested together: any
+ * failing one sends the draw to draw_checked, which reports the first in order). The vertex
+ * draw cannot fail then, so the indices go first, from the count's tiny entry, and the draw
+ * ends in the generated code (a tail call, writing the result's first three fields).
+ */
+int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
+                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
+                               struct vfetch_gx_batch_result *result)
+{
+    if (!state || !batch || (unsigned)(command - 0x80) > 0x3f)
+        return VFETCH_EINVAL;
+    /* the vertex draw's parameters first (every way reads them there), so that the checks
+       below keep fewer values at hand */
+    struct vfetch_gx_run_params *p = &state->draw;
+    p->vertices = vertices;
+    p->vertices_size = vertices_size;
+    p->count = count;
+    const struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
+    const vfetch_gx_plan *plan = gx_state_current(state, command & 7u);
+    const vfetch_prim_plan *prim = slot->plan;
+    if (!plan || !prim || count - 1 >= PRIM_TINY - 1)
+        return draw_checked(state, command, batch, result);
+    const struct prim_tiny *t = &prim->tiny[count];
+    const size_t vused = batch->vertices_used, iused = batch->indices_used;
+    const size_t vroom = batch->vertices_capacity - vused;
+    const uint32_t stride = plan->out_stride, base = batch->vertex_count, width = slot->width;
+    const uintptr_t indices = (uintptr_t)batch->indices + iused * width;
+    const uint64_t highest = ((uint64_t)base + count) * slot->scale - 1;
+    if (vused > batch->vertices_capacity || iused > batch->indices_capacity ||
+        !batch->vertices || !batch->indices || (indices & (width - 1)) ||
+        (base && batch->record_stride != stride) || (uint64_t)count * stride > vroom ||
+        slot->most[count] > batch->indices_capacity - iused || highest >= slot->all_ones ||
+        !vertices || (uint64_t)count * plan->format.vertex_size > vertices_size ||
+        t->top == PRIM_TINY_NONE)
+        return draw_checked(state, command, batch, result);
+    p->out = (uint8_t *)batch->vertices + vused;
+    p->out_size = vroom;
+    if (plan->any_indexed) /* vertices may be skipped, or an index fail: they go first */
+        return short_indexed(state, plan, slot, batch, result);
+    batch->vertices_used = vused + (size_t)count * stride;
+    batch->vertex_count = base + count;
+    batch->record_stride = stride;
+    const size_t put = put_tiny(prim, t, slot->scale * base, (uint8_t *)indices);
+    batch->indices_used = iused + put;
+    if (result)
+        result->indices = put;
+    /* below the crossover the code takes every checked draw itself (none goes on to the
+       portable tier with this result) */
+    if (plan->jit_run && count < plan->jit_crossover)
+        return plan->jit_run(plan, p, (struct vfetch_gx_result *)(void *)result);
+    return short_vertices(state, plan, result);
 }

@@ -293,6 +293,8 @@ int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command)
     vfetch_prim_plan_info(slot->plan, &info);
     slot->width = (uint8_t)info.index_bytes;
     slot->expanded = info.expanded != 0;
+    slot->scale = slot->expanded ? 4 : 1;
+    slot->all_ones = info.index_bytes == 4 ? 0xffffffffu : 0xffffu;
     for (uint32_t n = 0; n < GX_PRIM_COUNTS; n++)
         slot->most[n] = (uint16_t)vfetch_prim_index_count(slot->plan, n);
     return VFETCH_OK;

@@ -41,12 +41,15 @@ struct gx_shared_plan {
 };
 
 /* A GX primitive's plan under the state's index options, with what a batched draw checks:
-   the index width in bytes, whether lines and points are expanded, and the most indices a
+   the index width in bytes, whether lines and points are expanded (and the scale and limit
+   that follow from them), and the most indices a
    draw of each count below GX_PRIM_COUNTS writes (vfetch_prim_index_count). */
 #define GX_PRIM_COUNTS 64
 struct gx_prim_slot {
     vfetch_prim_plan *plan;
     uint8_t width, expanded;
+    uint8_t scale;     /* 4 where expanded, else 1: host index = vertex * scale + corner */
+    uint32_t all_ones; /* the width's all-ones value, which no host index may reach */
     uint16_t most[GX_PRIM_COUNTS];
 };
 
@@ -84,7 +87,9 @@ static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *stat
     return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
 }
 
-/* A draw of a format: the five values that change stored into the state's parameters. */
+/* A draw of a format: the five values that change stored into the state's parameters, then
+   the generated code where the plan runs it directly (as vfetch_gx_run would, without its
+   hop), else vfetch_gx_run. */
 static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_plan *plan,
                                      const void *vertices, size_t vertices_size, uint32_t count,
                                      void *out, size_t out_size, struct vfetch_gx_result *result)
@@ -95,7 +100,7 @@ static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_pla
     p->count = count;
     p->out = out;
     p->out_size = out_size;
-    return vfetch_gx_run(plan, p, result);
+    return plan->jit_run ? plan->jit_run(plan, p, result) : vfetch_gx_run(plan, p, result);
 }
 
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
