@@ -136,28 +136,15 @@ static inline void appended(struct vfetch_batch *batch, uint32_t written, uint32
     }
 }
 
-/* Any draw, each check in the documented order: the way of every draw the short way below
-   does not take (a format or primitive to look up, a long draw, any check failing). The
-   draw's vertices, their bytes and count are in the state's draw parameters already. */
-static __attribute__((noinline)) int draw_checked(vfetch_gx_state *state, uint8_t command,
+/* The checked way, each check in the documented order after the format's lookup (its errors
+   come before these): the vertices, then the indices of the records written. */
+static __attribute__((noinline)) int draw_checked(const vfetch_gx_plan *plan,
+                                                  struct vfetch_gx_run_params *p,
                                                   struct vfetch_batch *batch,
+                                                  const struct gx_prim_slot *slot,
                                                   struct vfetch_gx_batch_result *result)
 {
-    const void *const vertices = state->draw.vertices;
-    const size_t vertices_size = state->draw.vertices_size;
-    const uint32_t count = state->draw.count;
-    if (batch->vertices_used > batch->vertices_capacity ||
-        batch->indices_used > batch->indices_capacity)
-        return VFETCH_EINVAL;
-    const unsigned vat = command & 7u;
-    const struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
-    const vfetch_gx_plan *plan = gx_state_current(state, vat);
-    if (!plan || !slot->plan) {
-        const int err = prepare(state, command);
-        if (err)
-            return err;
-        plan = gx_state_current(state, vat);
-    }
+    const uint32_t count = p->count;
     const vfetch_prim_plan *prim = slot->plan;
     const size_t width = slot->width;
     const size_t most =
@@ -178,11 +165,12 @@ static __attribute__((noinline)) int draw_checked(vfetch_gx_state *state, uint8_
     const uint32_t stride = plan->out_stride;
     if ((base && batch->record_stride != stride) || (uint64_t)count * stride > room ||
         most > batch->indices_capacity - batch->indices_used ||
-        (count && highest >= (width == 4 ? 0xffffffffu : 0xffffu)))
+        (count && highest >= slot->all_ones))
         return VFETCH_EBATCH_FULL;
+    p->out = records;
+    p->out_size = room;
     struct vfetch_gx_result drawn;
-    const int err =
-        gx_state_draw_with(state, plan, vertices, vertices_size, count, records, room, &drawn);
+    const int err = vfetch_gx_run(plan, p, &drawn);
     if (err)
         return err;
     const uint32_t written = drawn.written;
@@ -194,12 +182,12 @@ static __attribute__((noinline)) int draw_checked(vfetch_gx_state *state, uint8_
 
 /* The vertices of a draw on the short way where the generated code does not take them:
    their own draw, its result copied into the batch's. */
-static __attribute__((noinline)) int short_vertices(vfetch_gx_state *state,
-                                                    const vfetch_gx_plan *plan,
+static __attribute__((noinline)) int short_vertices(const vfetch_gx_plan *plan,
+                                                    struct vfetch_gx_run_params *p,
                                                     struct vfetch_gx_batch_result *result)
 {
     struct vfetch_gx_result drawn;
-    const int err = vfetch_gx_run(plan, &state->draw, &drawn);
+    const int err = vfetch_gx_run(plan, p, &drawn);
     if (result) {
         result->vertices = drawn.written;
         result->skipped = drawn.skipped;
@@ -210,15 +198,14 @@ static __attribute__((noinline)) int short_vertices(vfetch_gx_state *state,
 
 /* The short way of a format with indexed attributes: the vertices first (some may be skipped,
    and an index out of its array fails the draw), then the indices of those written. */
-static __attribute__((noinline)) int short_indexed(vfetch_gx_state *state,
-                                                   const vfetch_gx_plan *plan,
-                                                   const struct gx_prim_slot *slot,
+static __attribute__((noinline)) int short_indexed(const vfetch_gx_plan *plan,
+                                                   struct vfetch_gx_run_params *p,
                                                    struct vfetch_batch *batch,
+                                                   const struct gx_prim_slot *slot,
                                                    struct vfetch_gx_batch_result *result)
 {
     struct vfetch_gx_result drawn;
-    const int err = plan->jit_run ? plan->jit_run(plan, &state->draw, &drawn)
-                                  : vfetch_gx_run(plan, &state->draw, &drawn);
+    const int err = plan->jit_run ? plan->jit_run(plan, p, &drawn) : vfetch_gx_run(plan, p, &drawn);
     if (err)
         return err;
     const size_t iused = batch->indices_used;
@@ -239,47 +226,39 @@ _Static_assert(offsetof(struct vfetch_gx_batch_result, vertices) ==
                "a batch result begins as a vertex draw's result");
 
 /*
- * The short way: a direct format (no indexed attribute: no vertex is skipped, no array read)
- * and a primitive already looked up, 1 to PRIM_TINY - 1 vertices whose count has a tiny entry,
- * and every check of both halves passing, the vertex draw's included (tested together: any
- * failing one sends the draw to draw_checked, which reports the first in order). The vertex
- * draw cannot fail then, so the indices go first, from the count's tiny entry, and the draw
- * ends in the generated code (a tail call, writing the result's first three fields).
+ * A draw whose format and primitive are looked up (the generated code's batch entry, lib/jit/
+ * x86_batch.c, hands it every draw it does not take). The short way: 1 to PRIM_TINY - 1
+ * vertices whose count has a tiny entry, and every check of both halves passing, the vertex
+ * draw's included (tested together: any failing one sends the draw to the checked way, which
+ * reports the first in order). A direct format's vertex draw cannot fail then, so its indices
+ * go first, from the count's tiny entry, and the draw ends in the generated code (a tail call,
+ * which writes the result's first three fields); a format with indexed attributes draws its
+ * vertices first.
  */
-int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
-                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
-                               struct vfetch_gx_batch_result *result)
+int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                         struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                         struct vfetch_gx_batch_result *result)
 {
-    if (!state || !batch || (unsigned)(command - 0x80) > 0x3f)
-        return VFETCH_EINVAL;
-    /* the vertex draw's parameters first (every way reads them there), so that the checks
-       below keep fewer values at hand */
-    struct vfetch_gx_run_params *p = &state->draw;
-    p->vertices = vertices;
-    p->vertices_size = vertices_size;
-    p->count = count;
-    const struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
-    const vfetch_gx_plan *plan = gx_state_current(state, command & 7u);
+    const uint32_t count = p->count;
     const vfetch_prim_plan *prim = slot->plan;
-    if (!plan || !prim || count - 1 >= PRIM_TINY - 1)
-        return draw_checked(state, command, batch, result);
+    if (count - 1 >= PRIM_TINY - 1)
+        return draw_checked(plan, p, batch, slot, result);
     const struct prim_tiny *t = &prim->tiny[count];
     const size_t vused = batch->vertices_used, iused = batch->indices_used;
     const size_t vroom = batch->vertices_capacity - vused;
     const uint32_t stride = plan->out_stride, base = batch->vertex_count, width = slot->width;
     const uintptr_t indices = (uintptr_t)batch->indices + iused * width;
     const uint64_t highest = ((uint64_t)base + count) * slot->scale - 1;
-    if (vused > batch->vertices_capacity || iused > batch->indices_capacity ||
-        !batch->vertices || !batch->indices || (indices & (width - 1)) ||
+    if (!batch->vertices || !batch->indices || (indices & (width - 1)) ||
         (base && batch->record_stride != stride) || (uint64_t)count * stride > vroom ||
         slot->most[count] > batch->indices_capacity - iused || highest >= slot->all_ones ||
-        !vertices || (uint64_t)count * plan->format.vertex_size > vertices_size ||
+        !p->vertices || (uint64_t)count * plan->format.vertex_size > p->vertices_size ||
         t->top == PRIM_TINY_NONE)
-        return draw_checked(state, command, batch, result);
+        return draw_checked(plan, p, batch, slot, result);
     p->out = (uint8_t *)batch->vertices + vused;
     p->out_size = vroom;
     if (plan->any_indexed) /* vertices may be skipped, or an index fail: they go first */
-        return short_indexed(state, plan, slot, batch, result);
+        return short_indexed(plan, p, batch, slot, result);
     batch->vertices_used = vused + (size_t)count * stride;
     batch->vertex_count = base + count;
     batch->record_stride = stride;
@@ -291,5 +270,45 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
        portable tier with this result) */
     if (plan->jit_run && count < plan->jit_crossover)
         return plan->jit_run(plan, p, (struct vfetch_gx_result *)(void *)result);
-    return short_vertices(state, plan, result);
+    return short_vertices(plan, p, result);
+}
+
+/* A draw whose format or primitive must be looked up first (its errors after the batch's
+   used figures' own): out of line, so that the common draw has no frame for it. */
+static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8_t command,
+                                                   struct vfetch_batch *batch,
+                                                   struct vfetch_gx_batch_result *result)
+{
+    if (batch->vertices_used > batch->vertices_capacity ||
+        batch->indices_used > batch->indices_capacity)
+        return VFETCH_EINVAL;
+    const int err = prepare(state, command);
+    if (err)
+        return err;
+    return vfetch_gx_batch_draw(gx_state_current(state, command & 7u), &state->draw,
+                                batch, &state->prim[command >> 3 & 7], result);
+}
+
+/* The draw's vertices, bytes and count go into the state's draw parameters first (every way
+   reads them there), then the format's batch entry takes the draw (the generated code's, or
+   vfetch_gx_batch_draw). */
+int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
+                               size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
+                               struct vfetch_gx_batch_result *result)
+{
+    if (!state || !batch || (unsigned)(command - 0x80) > 0x3f)
+        return VFETCH_EINVAL;
+    struct vfetch_gx_run_params *p = &state->draw;
+    p->vertices = vertices;
+    p->vertices_size = vertices_size;
+    p->count = count;
+    const struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
+    const vfetch_gx_plan *plan = gx_state_current(state, command & 7u);
+    if (!plan || !slot->plan)
+        return draw_prepared(state, command, batch, result);
+    if (batch->vertices_used > batch->vertices_capacity ||
+        batch->indices_used > batch->indices_capacity)
+        return VFETCH_EINVAL;
+    return plan->jit_batch ? plan->jit_batch(plan, p, batch, slot, result)
+                           : vfetch_gx_batch_draw(plan, p, batch, slot, result);
 }

@@ -11,6 +11,7 @@
 #include "aam/isbe.h"
 #include "cpu.h"
 #include "gx_internal.h"
+#include "gx/state.h"
 #include "plan_internal.h"
 #include "vertex_format.h"
 
@@ -418,6 +419,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
 {
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
     p->jit_entry = p->jit_run = NULL;
+    p->jit_batch = NULL;
     p->jit_crossover = 0;
     if ((p->jit_reason = vfetch_jit_unavailable(mode)))
         return;
@@ -438,6 +440,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
                                     ? crossover
                                     : GX_JIT_RECORD_CROSSOVER;
     p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
+                                          vfetch_gx_batch_draw,
                                           &p->jit_code);
     if (p->jit_reason)
         return;
@@ -446,6 +449,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     /* a crossover of 0: every draw runs the portable tier, without a call through the code */
     crossover = p->jit_code.crossover;
     p->jit_run = compare || !crossover ? NULL : p->jit_entry;
+    p->jit_batch = p->jit_run ? (vfetch_jit_gx_batch_fn *)p->jit_code.entry_batch : NULL;
     p->jit_crossover = crossover;
     p->jit_compare = (uint8_t)compare;
 #endif

@@ -77,6 +77,9 @@ struct vfetch_gx_plan {
     /** jit_entry where draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws run
         both tiers through lib/gx/run.c) */
     vfetch_jit_gx_fn *jit_run;
+    /** The generated batched draw where draws run the generated code directly and the
+        format is direct (lib/jit/x86_batch.c), else NULL (lib/gx/batch.c's C way). */
+    vfetch_jit_gx_batch_fn *jit_batch;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
     /** Draws of at least this many vertices run the portable tier (docs/jit.md). */

@@ -103,6 +103,14 @@ static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_pla
     return plan->jit_run ? plan->jit_run(plan, p, result) : vfetch_gx_run(plan, p, result);
 }
 
+/** A batched draw whose format (`plan`, current) and primitive slot are looked up, its vertices,
+    bytes and count in `p` (the state's draw parameters), the batch's used figures within their
+    capacities: the C way of the draw (lib/gx/batch.c), and where the generated code's batch
+    entry hands every draw it does not take. */
+int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                         struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                         struct vfetch_gx_batch_result *result);
+
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
     options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */
 int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command);

@@ -6,7 +6,8 @@
  *   indexed formats, pass 1: every kept vertex's indices checked (x86_index_pass.c);
  *   a direct word copy (x86_copy.c), or
  *   whole groups by the record programs (x86_record.c), then vertex by vertex (x86_vertex.c);
- *   the result; the way out to the portable tier.
+ *   the result; the way out to the portable tier;
+ *   a direct format's second entry, its batched draw (x86_batch.c), ending in the same body.
  *
  * A plan's conversion (vfetch_jit_plan_compile), for vfetch_run's validated draws: the
  * registers it saves and its frame, each stream's first record, the same conversion, the way
@@ -150,7 +151,7 @@ static void gx_result(struct gen *g, unsigned no_result)
 
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
-                                  struct vfetch_jit_code *code)
+                                  vfetch_jit_gx_batch_fn *batch_slow, struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const struct vfetch_plan *conv = plan->converter;
@@ -174,7 +175,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
     const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
-                   no_result = x86_label(a), finish = x86_label(a);
+                   no_result = x86_label(a), finish = x86_label(a), body = x86_label(a);
     code->crossover = crossover;
     /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
     gx_checks(g, crossover, slow);
@@ -183,6 +184,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     if (plan->any_indexed)
         gen_index_pass(g, decline, done);
     E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
+    x86_bind(a, body);
     if (conv->word_copy && !plan->any_indexed)
         gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
     else {
@@ -199,7 +201,14 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
-    return gen_close(g, why, entry, code);
+    /* a direct format's batched draw, ending in the body above */
+    const size_t entry_batch = a->len;
+    const int batched = !plan->any_indexed && batch_slow && !why &&
+                        gen_batch_entry(g, crossover, body, (const void *)batch_slow);
+    why = gen_close(g, why, entry, code);
+    if (!why && batched)
+        code->entry_batch = (uint8_t *)code->mapping + entry_batch;
+    return why;
 }
 
 /* The callee-saved registers a plan's entry uses: rbx, rbp, r12..r15 where a stream (or the

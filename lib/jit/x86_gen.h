@@ -11,6 +11,7 @@
  *   x86_convert.c     the conversions, one emitter each, by table; shifts by lane
  *   x86_store.c       swizzles, constants and the stores the write mask asks for
  *   x86_copy.c        direct word copies
+ *   x86_batch.c       a direct GX format's batched draw: checks, indices, the batch's figures
  *
  * Not installed.
  */
@@ -168,6 +169,7 @@ struct gen {
 #define gen_constant_op vfetch_x86_gen_constant_op
 #define gen_effective_select vfetch_x86_gen_effective_select
 #define gen_word_copy vfetch_x86_gen_word_copy
+#define gen_batch_entry vfetch_x86_gen_batch_entry
 #define gen_arrays_data vfetch_x86_gen_arrays_data
 #define gen_arrays_size vfetch_x86_gen_arrays_size
 
@@ -221,5 +223,10 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap);
+
+/* x86_batch.c: a direct GX format's batched draw, ending in the draw's body (at `body`: rdi
+   the vertices, rsi the parameters, rdx the output, ecx the count, the result in the red zone);
+   the draws it does not take go to slow_fn. 0 where it has none (a crossover of 0). */
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn);
 
 #endif

@@ -113,7 +113,70 @@
     S(VPOR_Y3_Y3_Y##K, VPOR, REG(YMM3), REG(YMM3), REG(YMM##K))                              \
     S(VMOVDQU_Y##K##_P, VMOVDQU, REG(YMM##K), RIP(32))
 
+/* A GX format's batched draw (lib/jit/x86_batch.c): rsi the draw's parameters, rdx the batch,
+   rcx the primitive's slot, r8 the result; its checks, the indices from the count's tiny entry
+   (r11 the primitive plan, r10 the indices' place, xmm0 the base in every lane), the batch's
+   figures. */
+#define X86_BATCH_SHAPES                                                                    \
+    S(LEA_R9D_MRAX, LEA, REG(R9D), MEM(RAX, 8))                                             \
+    S(CMP_R9D_I, CMP, REG(R9D), IMM32)                                                      \
+    S(IMUL_R11_RAX_I, IMUL, REG(R11), REG(RAX), IMMS)                                       \
+    S(CMP_R9_MRSI, CMP, REG(R9), MEM(RSI, 8))                                               \
+    S(MOV_R9_MRDX, MOV, REG(R9), MEM(RDX, 8))                                               \
+    S(MOV_R10_MRDX, MOV, REG(R10), MEM(RDX, 8))                                             \
+    S(SUB_R10_R9, SUB, REG(R10), REG(R9))                                                   \
+    S(CMP_R11_R10, CMP, REG(R11), REG(R10))                                                 \
+    S(CMP_MRDX_I, CMP, MEM(RDX, 8), IMM8)                                                   \
+    S(MOV_R9D_MRDX, MOV, REG(R9D), MEM(RDX, 4))                                             \
+    S(TEST_R9D_R9D, TEST, REG(R9D), REG(R9D))                                               \
+    S(CMP_MRDX32_I, CMP, MEM(RDX, 4), IMM32)                                                \
+    S(MOVZX_R10D_B_MRCX, MOVZX, REG(R10D), MEM(RCX, 1))                                     \
+    S(IMUL_R9_R10, IMUL, REG(R9), REG(R10))                                                 \
+    S(MOV_R10D_MRCX, MOV, REG(R10D), MEM(RCX, 4))                                           \
+    S(CMP_R9_R10, CMP, REG(R9), REG(R10))                                                   \
+    S(MOVZX_R11D_W_MRCX_RAX2, MOVZX, REG(R11D), MEMX(RCX, RAX, 2, 2))                       \
+    S(TEST_R10_R10, TEST, REG(R10), REG(R10))                                               \
+    S(MOVZX_R11D_B_MRCX, MOVZX, REG(R11D), MEM(RCX, 1))                                     \
+    S(TEST_R10_R11, TEST, REG(R10), REG(R11))                                               \
+    S(MOV_R11_MRCX, MOV, REG(R11), MEM(RCX, 8))                                             \
+    S(ADD_R11_R10, ADD, REG(R11), REG(R10))                                                 \
+    S(MOV_R10_I64, MOV, REG(R10), IMM64)                                                    \
+    S(CMP_MR11_R10, CMP, MEM(R11, 8), REG(R10))                                             \
+    S(CMP_MR11_B_I, CMP, MEM(R11, 1), IMM8)                                                 \
+    S(MOV_EDI_MRDX, MOV, REG(EDI), MEM(RDX, 4))                                             \
+    S(MOVZX_R9D_B_MRCX, MOVZX, REG(R9D), MEM(RCX, 1))                                       \
+    S(IMUL_EDI_R9D, IMUL, REG(EDI), REG(R9D))                                               \
+    S(CMP_MRCX_B_I, CMP, MEM(RCX, 1), IMM8)                                                 \
+    S(IMUL_EDI_EDI_I, IMUL, REG(EDI), REG(EDI), IMM32)                                      \
+    S(VMOVD_X0_EDI, VMOVD, REG(XMM0), REG(EDI))                                             \
+    S(IMUL_R10_R9, IMUL, REG(R10), REG(R9))                                                 \
+    S(ADD_R10_MRDX, ADD, REG(R10), MEM(RDX, 8))                                             \
+    S(MOVZX_EDI_W_MR11, MOVZX, REG(EDI), MEM(R11, 2))                                       \
+    S(IMUL_R9_RDI, IMUL, REG(R9), REG(RDI))                                                 \
+    S(CMP_R9_I, CMP, REG(R9), IMMS)                                                         \
+    S(VMOVDQU_X1_MR11, VMOVDQU, REG(XMM1), MEM(R11, 16))                                    \
+    S(VPAND_X2_X0_MR11, VPAND, REG(XMM2), REG(XMM0), MEM(R11, 16))                          \
+    S(VPADDD_X1_X1_X2, VPADDD, REG(XMM1), REG(XMM1), REG(XMM2))                             \
+    S(VMOVDQU_MR10_X1, VMOVDQU, MEM(R10, 16), REG(XMM1))                                    \
+    S(ADD_R11_I, ADD, REG(R11), IMMS)                                                       \
+    S(SUB_R9_I, SUB, REG(R9), IMMS)                                                         \
+    S(TEST_R9D_I, TEST, REG(R9D), IMM32)                                                    \
+    S(VMOVQ_MR10_X1, VMOVQ, MEM(R10, 8), REG(XMM1))                                         \
+    S(VPSRLDQ_X1_X1_I, VPSRLDQ, REG(XMM1), REG(XMM1), IMM8)                                 \
+    S(VMOVD_MR10_X1, VMOVD, MEM(R10, 4), REG(XMM1))                                         \
+    S(VMOVD_R9D_X1, VMOVD, REG(R9D), REG(XMM1))                                             \
+    S(MOV_MR10_R9W, MOV, MEM(R10, 2), REG(R9W))                                             \
+    S(ADD_MRDX_R9, ADD, MEM(RDX, 8), REG(R9))                                               \
+    S(ADD_MRDX_EAX, ADD, MEM(RDX, 4), REG(EAX))                                             \
+    S(ADD_MRDX_RDI, ADD, MEM(RDX, 8), REG(RDI))                                             \
+    S(TEST_R8_R8, TEST, REG(R8), REG(R8))                                                   \
+    S(MOV_MR8_RDI, MOV, MEM(R8, 8), REG(RDI))                                               \
+    S(MOV_MRSP_R8, MOV, MEM(RSP, 8), REG(R8))                                               \
+    S(MOV_RDX_R10, MOV, REG(RDX), REG(R10))                                                 \
+    S(MOV_ECX_EAX, MOV, REG(ECX), REG(EAX))
+
 #define X86_SHAPES                                                                          \
+    X86_BATCH_SHAPES                                                                        \
     X86_RP_SHAPES(Y, YMM, 32)                                                               \
     X86_RP_SHAPES(X, XMM, 16)                                                               \
     X86_RP_REG_FORMS(6)                                                                     \

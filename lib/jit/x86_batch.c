@@ -1,0 +1,200 @@
+/*
+ * A direct GX format's batched draw (vfetch_gx_state_draw_batch, docs/gx.md "One call per
+ * guest draw"): a second entry of the format's generated draw, which takes a whole draw
+ * command into the batch: every check of both halves, the primitive's indices from its count's
+ * tiny entry (lib/prim/compile.c), the batch's figures, then the format's own conversion (the
+ * draw's body, at `body`) and its result. Called as vfetch_gx_batch_draw is (lib/gx/batch.c,
+ * its C twin: the same short way): rdi the plan, rsi the draw's parameters (vertices, bytes
+ * and count set), rdx the batch (its used figures within their capacities), rcx the
+ * primitive's slot, r8 the result. Any check failing, or a count with a tail of indices, leaves
+ * with nothing written for vfetch_gx_batch_draw, the five registers as they came.
+ *
+ * A direct format's draw cannot fail once its bytes and room are checked, so the indices are
+ * written first and the conversion ends the function, as it ends the plain draw.
+ */
+#include <stddef.h>
+
+#include "gx/state.h"
+#include "jit/x86_gen.h"
+#include "prim/prim_internal.h"
+
+_Static_assert(sizeof(struct prim_tiny) == 32, "a tiny entry is found by count << 5");
+
+#define PARAM(f) offsetof(struct vfetch_gx_run_params, f)
+#define BATCH(f) offsetof(struct vfetch_batch, f)
+#define SLOT(f) offsetof(struct gx_prim_slot, f)
+#define TINY(f) (offsetof(struct vfetch_prim_plan, tiny) + offsetof(struct prim_tiny, f))
+#define VECTORS(f) (offsetof(struct vfetch_prim_plan, vectors) + offsetof(struct prim_vectors, f))
+
+/* Every check, in any order (the C way reports the first failing one in the documented
+   order): eax the count, from 1 to limit - 1; the vertex bytes; the records' room and stride;
+   the host indices' range; the indices' room, buffer and alignment; the count's tiny entry,
+   without a tail (r11 the primitive plan plus count * 32). */
+static void batch_checks(struct gen *g, uint32_t limit, unsigned slow)
+{
+    struct x86_asm *a = &g->a;
+    const uint32_t stride = g->gx->out_stride, vsize = g->gx->format.vertex_size;
+    E(MOV_EAX_MRSI, PARAM(count), 0);
+    E(LEA_R9D_MRAX, -1, 0); /* count - 1 below limit - 1, unsigned: 0 wraps */
+    E(CMP_R9D_I, 0, limit - 1);
+    x86_jump(a, X86_JNB, slow);
+    E(IMUL_R9_RAX_I, 0, vsize);
+    E(CMP_R9_MRSI, PARAM(vertices_size), 0);
+    x86_jump(a, X86_JNBE, slow);
+    E(CMP_MRSI_I, PARAM(vertices), 0);
+    x86_jump(a, X86_JZ, slow);
+    /* the records: the buffer, room for count of them, the batch's stride where it has some */
+    E(CMP_MRDX_I, BATCH(vertices), 0);
+    x86_jump(a, X86_JZ, slow);
+    E(MOV_R10_MRDX, BATCH(vertices_capacity), 0);
+    E(MOV_R9_MRDX, BATCH(vertices_used), 0);
+    E(SUB_R10_R9, 0, 0);
+    E(IMUL_R11_RAX_I, 0, stride);
+    E(CMP_R11_R10, 0, 0);
+    x86_jump(a, X86_JNBE, slow);
+    const unsigned no_records = x86_label(a);
+    E(MOV_R9D_MRDX, BATCH(vertex_count), 0);
+    E(TEST_R9D_R9D, 0, 0);
+    x86_jump(a, X86_JZ, no_records);
+    E(CMP_MRDX32_I, BATCH(record_stride), stride);
+    x86_jump(a, X86_JNZ, slow);
+    x86_bind(a, no_records);
+    /* host indices below the width's all-ones value: (vertex_count + count) * scale - 1 */
+    E(ADD_R9_RAX, 0, 0);
+    E(MOVZX_R10D_B_MRCX, SLOT(scale), 0);
+    E(IMUL_R9_R10, 0, 0);
+    E(MOV_R10D_MRCX, SLOT(all_ones), 0);
+    E(CMP_R9_R10, 0, 0);
+    x86_jump(a, X86_JNBE, slow);
+    /* the indices: room for the count's most, the buffer, aligned to the width */
+    E(MOV_R10_MRDX, BATCH(indices_capacity), 0);
+    E(MOV_R9_MRDX, BATCH(indices_used), 0);
+    E(SUB_R10_R9, 0, 0);
+    E(MOVZX_R11D_W_MRCX_RAX2, SLOT(most), 0);
+    E(CMP_R11_R10, 0, 0);
+    x86_jump(a, X86_JNBE, slow);
+    E(MOV_R10_MRDX, BATCH(indices), 0);
+    E(TEST_R10_R10, 0, 0);
+    x86_jump(a, X86_JZ, slow);
+    E(MOVZX_R11D_B_MRCX, SLOT(width), 0);
+    E(DEC_R11, 0, 0);
+    E(TEST_R10_R11, 0, 0);
+    x86_jump(a, X86_JNZ, slow);
+    /* the count's tiny entry: one, without a tail */
+    E(MOV_R11_MRCX, SLOT(plan), 0);
+    E(MOV_R10_RAX, 0, 0);
+    E(SHL_R10_I, 0, 5);
+    E(ADD_R11_R10, 0, 0);
+    E(MOV_R10_I64, 0, (int64_t)PRIM_TINY_NONE);
+    E(CMP_MR11_R10, TINY(top), 0);
+    x86_jump(a, X86_JZ, slow);
+    E(CMP_MR11_B_I, TINY(tail_n), 0);
+    x86_jump(a, X86_JNZ, slow);
+}
+
+/* The count's indices: the primitive's first block at base 0 plus the base (vertex_count *
+   scale, in every 32-bit lane, twice where the lanes are of 16 bits: a 16-bit lane's sum
+   never carries, every index being below 0xffff) on the lanes that take it, 16 bytes at a
+   time, the last 2 to 14 as 8, 4 and 2. Leaves rdi the indices written. */
+static void batch_indices(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned wide = x86_label(a), loop = x86_label(a), last = x86_label(a),
+                   no8 = x86_label(a), no4 = x86_label(a), done = x86_label(a);
+    E(MOV_EDI_MRDX, BATCH(vertex_count), 0);
+    E(MOVZX_R9D_B_MRCX, SLOT(scale), 0);
+    E(IMUL_EDI_R9D, 0, 0);
+    E(CMP_MRCX_B_I, SLOT(width), 4);
+    x86_jump(a, X86_JZ, wide);
+    E(IMUL_EDI_EDI_I, 0, 0x10001);
+    x86_bind(a, wide);
+    E(VMOVD_X0_EDI, 0, 0);
+    E(VPSHUFD_X0_X0_I, 0, 0);
+    /* r10 the indices' place, r9 their bytes, rdi their number, r11 the plan's tables */
+    E(MOVZX_R9D_B_MRCX, SLOT(width), 0);
+    E(MOV_R10_MRDX, BATCH(indices_used), 0);
+    E(IMUL_R10_R9, 0, 0);
+    E(ADD_R10_MRDX, BATCH(indices), 0);
+    E(MOVZX_EDI_W_MR11, TINY(body), 0);
+    E(IMUL_R9_RDI, 0, 0);
+    E(MOV_R11_MRCX, SLOT(plan), 0);
+    x86_bind(a, loop);
+    E(CMP_R9_I, 0, 16);
+    x86_jump(a, X86_JB, last);
+    E(VMOVDQU_X1_MR11, VECTORS(first), 0);
+    E(VPAND_X2_X0_MR11, VECTORS(takes_base), 0);
+    E(VPADDD_X1_X1_X2, 0, 0);
+    E(VMOVDQU_MR10_X1, 0, 0);
+    E(ADD_R11_I, 0, 16);
+    E(ADD_R10_I, 0, 16);
+    E(SUB_R9_I, 0, 16);
+    x86_jump(a, X86_JMP, loop);
+    x86_bind(a, last);
+    E(TEST_R9D_I, 0, 0xe);
+    x86_jump(a, X86_JZ, done);
+    E(VMOVDQU_X1_MR11, VECTORS(first), 0);
+    E(VPAND_X2_X0_MR11, VECTORS(takes_base), 0);
+    E(VPADDD_X1_X1_X2, 0, 0);
+    E(TEST_R9D_I, 0, 8);
+    x86_jump(a, X86_JZ, no8);
+    E(VMOVQ_MR10_X1, 0, 0);
+    E(VPSRLDQ_X1_X1_I, 0, 8);
+    E(ADD_R10_I, 0, 8);
+    x86_bind(a, no8);
+    E(TEST_R9D_I, 0, 4);
+    x86_jump(a, X86_JZ, no4);
+    E(VMOVD_MR10_X1, 0, 0);
+    E(VPSRLDQ_X1_X1_I, 0, 4);
+    E(ADD_R10_I, 0, 4);
+    x86_bind(a, no4);
+    E(TEST_R9D_I, 0, 2);
+    x86_jump(a, X86_JZ, done);
+    E(VMOVD_R9D_X1, 0, 0);
+    E(MOV_MR10_R9W, 0, 0);
+    x86_bind(a, done);
+}
+
+/* The batch's figures (count records of the stride, rdi indices), the result's indices, then
+   the body's registers: the result in the red zone, rdi the vertices, rdx the records' place,
+   ecx the count. */
+static void batch_figures(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const uint32_t stride = g->gx->out_stride;
+    const unsigned no_result = x86_label(a);
+    E(IMUL_R9_RAX_I, 0, stride);
+    E(MOV_R10_MRDX, BATCH(vertices_used), 0);
+    E(ADD_R10_MRDX, BATCH(vertices), 0);
+    E(ADD_MRDX_R9, BATCH(vertices_used), 0);
+    E(ADD_MRDX_EAX, BATCH(vertex_count), 0);
+    E(MOV_MRDX_I, BATCH(record_stride), stride);
+    E(ADD_MRDX_RDI, BATCH(indices_used), 0);
+    E(TEST_R8_R8, 0, 0);
+    x86_jump(a, X86_JZ, no_result);
+    E(MOV_MR8_RDI, offsetof(struct vfetch_gx_batch_result, indices), 0);
+    x86_bind(a, no_result);
+    E(MOV_MRSP_R8, REDZONE_RESULT, 0);
+    E(MOV_RDX_R10, 0, 0);
+    E(MOV_ECX_EAX, 0, 0);
+    E(MOV_RDI_MRSI, PARAM(vertices), 0);
+}
+
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn)
+{
+    struct x86_asm *a = &g->a;
+    /* the short way's counts: all of them, past the body's crossover too (the body converts
+       any count; the crossover, where the portable tier gets faster, is at 16 vertices or
+       more, where a call through the C way would cost more than it saves) */
+    const uint32_t limit = PRIM_TINY;
+    if (!crossover) /* the format's draws all run the portable tier */
+        return 0;
+    const unsigned slow = x86_label(a);
+    batch_checks(g, limit, slow);
+    batch_indices(g);
+    batch_figures(g);
+    x86_jump(a, X86_JMP, body);
+    x86_bind(a, slow);
+    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
+    E(JMP_RAX, 0, 0);
+    return 1;
+}
