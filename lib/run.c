@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "execute.h"
+#include "run.h"
 
 void vfetch_run_params_init(struct vfetch_run_params *params)
 {
@@ -47,7 +48,10 @@ static int run_max_records(const struct vfetch_run_params *p, uint64_t *max_inde
     return VFETCH_OK;
 }
 
-static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params *p)
+/* Every check of a run in vfetch_run's order; without `output`, the output's (a NULL out, its
+   size) left to the caller, who knows where the records go only after these pass. */
+static inline int run_validate(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                               const int output)
 {
     const struct vfetch_plan_desc *d = &plan->desc;
     if ((unsigned)p->index_type > VFETCH_INDEX_U32)
@@ -56,7 +60,7 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
         return VFETCH_EINVAL;
     if (p->count == 0)
         return VFETCH_OK;
-    if (!p->out || (p->index_type != VFETCH_INDEX_NONE && !p->indices))
+    if ((output && !p->out) || (p->index_type != VFETCH_INDEX_NONE && !p->indices))
         return VFETCH_EINVAL;
 
     const uint64_t end = (uint64_t)p->first + p->count; /* one past the last draw position */
@@ -68,11 +72,13 @@ static int run_validate(const vfetch_plan *plan, const struct vfetch_run_params 
             return VFETCH_ESHORT_INDICES;
     }
 
-    const uint64_t out_need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
-    if (out_need > SIZE_MAX)
-        return VFETCH_EOVERFLOW;
-    if (out_need > p->out_size)
-        return VFETCH_ESHORT_OUTPUT;
+    if (output) {
+        const uint64_t out_need = (uint64_t)(p->count - 1) * plan->out_stride + plan->record_size;
+        if (out_need > SIZE_MAX)
+            return VFETCH_EOVERFLOW;
+        if (out_need > p->out_size)
+            return VFETCH_ESHORT_OUTPUT;
+    }
 
     uint64_t max_indexed, max_sequential;
     int err = run_max_records(p, &max_indexed, &max_sequential);
@@ -151,14 +157,10 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     return 0;
 }
 
-/* Every other draw: validated whole, then executed. Out of line, so that the generated
-   conversion's draws set up none of its frame. */
-static __attribute__((noinline)) int run_general(const vfetch_plan *plan,
-                                                 const struct vfetch_run_params *params)
+/* A validated draw of one or more records on the portable tier or, through vfetch_execute,
+   the generated code. */
+static int run_execute(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
-    int err = run_validate(plan, params);
-    if (err || params->count == 0)
-        return err;
     struct vfetch_draw src = {
         .streams = params->streams,
         .first = params->first,
@@ -167,6 +169,29 @@ static __attribute__((noinline)) int run_general(const vfetch_plan *plan,
         .out = params->out,
     };
     return plan->has_instanced ? run_instanced(plan, params, &src) : vfetch_execute(plan, &src);
+}
+
+/* Every other draw: validated whole, then executed. Out of line, so that the generated
+   conversion's draws set up none of its frame. */
+static __attribute__((noinline)) int run_general(const vfetch_plan *plan,
+                                                 const struct vfetch_run_params *params)
+{
+    const int err = run_validate(plan, params, 1);
+    if (err || params->count == 0)
+        return err;
+    return run_execute(plan, params);
+}
+
+int vfetch_run_check_reads(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    return run_validate(plan, params, 0);
+}
+
+int vfetch_run_checked(const vfetch_plan *plan, const struct vfetch_run_params *params)
+{
+    if (params->count == 0)
+        return VFETCH_OK;
+    return run_generated(plan, params) ? run_execute(plan, params) : VFETCH_OK;
 }
 
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "vfetch/aam.h"
+#include "vfetch/prim.h"
 #include "vfetch/vfetch.h"
 
 #ifdef __cplusplus
@@ -248,6 +249,40 @@ void vfetch_maxwell_run_params_init(struct vfetch_maxwell_run_params *params);
  * a NULL streams array when the plan reads a stream.
  */
 int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params);
+
+/**
+ * One Maxwell indexed draw (DRAW_ELEMENTS: the index buffer's entries, BEGIN's primitive), its
+ * vertices and its host indices appended to an emulator's batch in one call, as
+ * vfetch_r300_draw_indexed does for R300 (its comment has the whole contract; docs/prim.md,
+ * "Indexed draws in one call"). The entries are scanned once; the guest records from the
+ * smallest entry's to the largest's (restart entries aside) are converted once, in order, to
+ * the batch's next records, as vfetch_maxwell_run converts a draw of them without an index
+ * buffer; the primitive's host indices, each the entry less the smallest plus the batch's
+ * vertex_count, follow the batch's indices.
+ *
+ * `plan` is the vertex format (vfetch_maxwell_compile); `prim` a primitive plan for BEGIN's
+ * primitive with an index buffer (guest_index_bytes, byte order, guest_restart: the
+ * PRIMITIVE_RESTART method's index) in range mode; its index type is the batch's width.
+ *
+ * `params` carries the stream bindings, index_offset (the base vertex: the record of entry e
+ * is e + index_offset, sums past 2^32 - 1 clamped to it as vfetch_maxwell_run clamps them),
+ * vertex_id_base (each record's VERTEX_ID is its entry + vertex_id_base, as through the index
+ * buffer), instance and base_instance (INSTANCE_ID, instanced streams). first, count, indices,
+ * index_type, indices_size, out and out_size must be as vfetch_maxwell_run_params_init leaves
+ * them (VFETCH_EINVAL otherwise). `indices`, `indices_size`, `count`, `batch` and `result`
+ * as vfetch_r300_draw_indexed's.
+ *
+ * Checks, in this order, nothing changed on error: VFETCH_EINVAL (as vfetch_r300_draw_indexed;
+ * a NULL streams array where the plan reads a stream); the entries' errors (VFETCH_EOVERFLOW,
+ * VFETCH_ESHORT_INDICES); the vertex run's for records min .. max (VFETCH_EINDEX_RANGE: the
+ * smallest entry plus index_offset negative; VFETCH_EMISSING_STREAM, VFETCH_EOVERFLOW,
+ * VFETCH_ESHORT_STREAM: a stream's limit below the last byte read); VFETCH_EBATCH_FULL; then
+ * VFETCH_ENOMEM (before any write). No entry but restart entries: nothing appended, success.
+ */
+int vfetch_maxwell_draw_indexed(const vfetch_maxwell_plan *plan, const vfetch_prim_plan *prim,
+                                const struct vfetch_maxwell_run_params *params,
+                                const void *indices, size_t indices_size, uint32_t count,
+                                struct vfetch_batch *batch, struct vfetch_draw_result *result);
 
 /* ---- names before 0.2 (vfetch.h: kept until 1.0; docs/api.md) ------------------------------ */
 #ifndef VFETCH_NO_DEPRECATED

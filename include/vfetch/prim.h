@@ -312,6 +312,23 @@ struct vfetch_batch {
     size_t indices_used;
 };
 
+/**
+ * What an indexed draw appended to a batch (vfetch_r300_draw_indexed,
+ * vfetch_maxwell_draw_indexed): the same figures for every family. Written only on success.
+ */
+struct vfetch_draw_result {
+    /** Host vertices (records) appended: the guest records the draw's entries name, from the
+        smallest entry's to the largest's, converted once each. 0 for a draw with no entry
+        but restart entries. */
+    uint32_t vertices;
+    /** Host indices appended (restart writes fewer than vfetch_prim_index_count). */
+    size_t indices;
+    /** The draw's smallest and largest entry, restart entries aside, as vfetch_prim_run's
+        range mode reports them: 1 and 0 where there is none (an empty range). The first
+        record appended is the guest record of min_index (with the run's index offset). */
+    uint32_t min_index, max_index;
+};
+
 #ifdef __cplusplus
 }
 #endif

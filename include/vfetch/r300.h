@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "vfetch/prim.h"
 #include "vfetch/vfetch.h"
 
 #ifdef __cplusplus
@@ -151,6 +152,66 @@ int vfetch_r300_plan_location(const vfetch_r300_plan *plan, unsigned location);
 
 /** The core plan, as the other families give theirs: the plan itself. */
 const vfetch_plan *vfetch_r300_plan_converter(const vfetch_r300_plan *plan);
+
+/* ---- indexed draws into a batch ------------------------------------------------------------ */
+
+/**
+ * One R300/R500 draw through a guest index buffer (VAP_VF_CNTL PRIM_WALK "indexes"), its
+ * vertices and its host indices appended to an emulator's batch in one call
+ * (docs/prim.md, "Indexed draws in one call"). The entries are scanned once for their smallest
+ * and largest (restart entries aside); the guest records between the two are converted once,
+ * in order, to the batch's next records; and the primitive's host indices, each the entry less
+ * the smallest plus the batch's vertex_count, follow the batch's indices. The result is byte
+ * for byte vfetch_prim_run of `prim` in range mode (based at batch->vertex_count) and
+ * vfetch_r300_run of records min_index .. max_index without an index buffer, each into the
+ * batch where it goes; so every host index names the record the guest's entry names, as
+ * vfetch_r300_run through the index buffer would convert it.
+ *
+ * `plan` is the vertex format (vfetch_r300_compile, or any core plan). `prim` is a primitive
+ * plan (vfetch_prim_compile) for the draw's PRIM_TYPE with an index buffer (guest_index_bytes:
+ * VAP_VF_CNTL INDEX_SIZE, its byte order, guest_restart) in range mode (`range`); its index
+ * type is the batch's index width (a `narrowest` plan writes its widest: a batch holds one
+ * width). Anything else is VFETCH_EINVAL.
+ *
+ * `params` carries what stays across a draw's entries: the stream bindings (streams,
+ * num_streams), index_offset (added to every entry: the guest record of entry e is e +
+ * index_offset), max_index (VAP_VF_MAX_VTX_INDX: records above it are clamped to it, as
+ * vfetch_r300_run clamps them; entries clamped together share one host vertex, the indices
+ * naming it), instance and base_instance. The fields a draw supplies itself must be as
+ * vfetch_r300_run_params_init leaves them: first 0, count 0, indices NULL, index_type
+ * VFETCH_INDEX_NONE, indices_size 0, out NULL, out_size 0 (VFETCH_EINVAL otherwise, so that
+ * a direct run's parameters are never half used).
+ *
+ * `indices` is the guest index buffer and `indices_size` the bytes readable there (no
+ * alignment needed); `count` is the draw's entries (VAP_VF_CNTL NUM_VERTICES).
+ *
+ * `batch` is the emulator's batch (vfetch/prim.h): the records go at vertices_used, the
+ * indices at indices_used, based at vertex_count; on success the call adds to its three used
+ * figures and sets record_stride to the plan's out stride.
+ *
+ * `result` (may be NULL) receives what was appended.
+ *
+ * Checks come first, in this order, and on any error nothing changes (neither buffer, nor
+ * the batch, nor *result): VFETCH_EINVAL (NULL plan, prim, params or batch; a prim plan that
+ * is not in range mode with an index buffer; the per-draw fields of params set; fewer
+ * bindings than the plan's streams, or NULL streams; used figures past their capacities; a
+ * NULL vertex buffer with entries to draw, a NULL or misaligned index buffer with indices to
+ * write; NULL indices with entries to read); the entries' own errors as vfetch_prim_run
+ * reports them (VFETCH_EOVERFLOW, VFETCH_ESHORT_INDICES); the vertex run's as vfetch_r300_run
+ * reports them for records min .. max (VFETCH_EINDEX_RANGE: the smallest entry plus
+ * index_offset negative; VFETCH_EMISSING_STREAM, VFETCH_EOVERFLOW, VFETCH_ESHORT_STREAM);
+ * VFETCH_EBATCH_FULL (the batch holds records of another stride; no room for the records or
+ * for vfetch_prim_index_count(prim, count) indices; the highest host index, vertex_count +
+ * max - min, reaching the width's all-ones value): flush the batch and draw again. Then
+ * VFETCH_ENOMEM only where the vertex run needs memory (a stage, or VFETCH_JIT=compare's
+ * copy), still before anything is written. A draw of no entries, or only restart entries,
+ * appends nothing and succeeds. Every entry counts for the range, those a trimmed primitive
+ * drops included (their records are appended with no index naming them).
+ */
+int vfetch_r300_draw_indexed(const vfetch_r300_plan *plan, const vfetch_prim_plan *prim,
+                             const struct vfetch_run_params *params, const void *indices,
+                             size_t indices_size, uint32_t count, struct vfetch_batch *batch,
+                             struct vfetch_draw_result *result);
 
 /* ---- register state ---------------------------------------------------------------------- */
 

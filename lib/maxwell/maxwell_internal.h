@@ -19,4 +19,17 @@ struct vfetch_maxwell_plan {
     struct vfetch_aam_map bmap;
 };
 
+/** A Maxwell run as the core plan's (lib/maxwell/run.c): each stream the plan reads bound from
+    its hardware stream's location and limit into bind, the rest of *params copied into *core.
+    VFETCH_EINVAL where the plan reads a stream and params->streams is NULL. */
+int vfetch_maxwell_core_params(const struct vfetch_maxwell_plan *plan,
+                               const struct vfetch_maxwell_run_params *params,
+                               struct vfetch_binding bind[VFETCH_MAX_STREAMS],
+                               struct vfetch_run_params *core);
+
+/** VERTEX_ID and INSTANCE_ID into the params->count records at params->out, after the core
+    run wrote them (it checked the index entries and the output). */
+void vfetch_maxwell_system_values(const struct vfetch_maxwell_plan *plan,
+                                  const struct vfetch_maxwell_run_params *params);
+
 #endif

@@ -31,7 +31,7 @@ static void maxwell_fill(uint8_t *at, size_t stride, uint32_t n, uint32_t value)
 /* VERTEX_ID (index entry or draw position, plus the base) and INSTANCE_ID per record, one
    tight loop per index type (not a test per vertex, which was much slower). The core run
    validated the index entries and the output first. */
-static void maxwell_system_values(const struct vfetch_maxwell_plan *mp,
+void vfetch_maxwell_system_values(const struct vfetch_maxwell_plan *mp,
                                   const struct vfetch_maxwell_run_params *p)
 {
     const size_t stride = vfetch_plan_out_stride(mp->plan);
@@ -66,12 +66,12 @@ static void maxwell_system_values(const struct vfetch_maxwell_plan *mp,
     }
 }
 
-int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+int vfetch_maxwell_core_params(const struct vfetch_maxwell_plan *plan,
+                               const struct vfetch_maxwell_run_params *params,
+                               struct vfetch_binding bind[VFETCH_MAX_STREAMS],
+                               struct vfetch_run_params *p)
 {
-    if (!plan || !params)
-        return VFETCH_EINVAL;
     const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan->plan);
-    struct vfetch_binding bind[VFETCH_MAX_STREAMS];
     for (unsigned s = 0; s < d->num_streams; s++) {
         bind[s] = (struct vfetch_binding){ NULL, 0 };
         if (vfetch_plan_stream_extent(plan->plan, s) == 0)
@@ -81,23 +81,34 @@ int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxw
         const struct vfetch_maxwell_binding *mb = &params->streams[plan->stream_hw[s]];
         bind[s] = (struct vfetch_binding){ mb->data, maxwell_binding_size(mb) };
     }
+    vfetch_run_params_init(p);
+    p->streams = bind;
+    p->num_streams = d->num_streams;
+    p->first = params->first;
+    p->count = params->count;
+    p->indices = params->indices;
+    p->index_type = params->index_type;
+    p->indices_size = params->indices_size;
+    p->index_offset = params->index_offset;
+    p->instance = params->instance;
+    p->base_instance = params->base_instance;
+    p->out = params->out;
+    p->out_size = params->out_size;
+    return VFETCH_OK;
+}
+
+int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    struct vfetch_binding bind[VFETCH_MAX_STREAMS];
     struct vfetch_run_params p;
-    vfetch_run_params_init(&p);
-    p.streams = bind;
-    p.num_streams = d->num_streams;
-    p.first = params->first;
-    p.count = params->count;
-    p.indices = params->indices;
-    p.index_type = params->index_type;
-    p.indices_size = params->indices_size;
-    p.index_offset = params->index_offset;
-    p.instance = params->instance;
-    p.base_instance = params->base_instance;
-    p.out = params->out;
-    p.out_size = params->out_size;
-    const int err = vfetch_run(plan->plan, &p);
+    int err = vfetch_maxwell_core_params(plan, params, bind, &p);
+    if (err)
+        return err;
+    err = vfetch_run(plan->plan, &p);
     if (err || params->count == 0)
         return err;
-    maxwell_system_values(plan, params);
+    vfetch_maxwell_system_values(plan, params);
     return VFETCH_OK;
 }

@@ -5,7 +5,9 @@
  * the level's convert kernel where the plan writes vertex k as index k (lists whose provoking
  * vertices agree, points, strips drawn as they are), once or a run of entries between restart
  * entries at a time; the reference's loops otherwise (quads, fans, strips and the rest:
- * generated orders mapped through the entries, as Mesa's translate functions do).
+ * generated orders mapped through the entries, as Mesa's translate functions do). The entries'
+ * checks and the writing after the scan are functions of their own, which the one-call indexed
+ * draws (lib/draw_indexed.c) call around their own scan.
  */
 #include <stdint.h>
 
@@ -38,6 +40,53 @@ static int run_one_pass(const vfetch_prim_plan *plan, const struct vfetch_prim_r
     return VFETCH_OK;
 }
 
+int vfetch_prim_check_entries(const vfetch_prim_plan *plan, const void *indices,
+                              size_t indices_size, uint32_t count, uint64_t bound)
+{
+    const struct prim_guest *g = &plan->guest;
+    if (count && !indices)
+        return VFETCH_EINVAL;
+    if ((uint64_t)count * g->bytes > SIZE_MAX ||
+        (sizeof(size_t) < 8 && bound > SIZE_MAX / plan->index_bytes))
+        return VFETCH_EOVERFLOW;
+    if (indices_size < (size_t)count * g->bytes)
+        return VFETCH_ESHORT_INDICES;
+    return VFETCH_OK;
+}
+
+size_t vfetch_prim_write_entries(const vfetch_prim_plan *plan, const void *indices,
+                                 uint32_t count, uint64_t bound, uint32_t delta, int restarted,
+                                 void *out)
+{
+    const struct prim_mode *m = &plan->mode;
+    const struct prim_guest *g = &plan->guest;
+    const size_t width = plan->index_bytes;
+    size_t written;
+    if (plan->identity && plan->convert && (!restarted || plan->pass_restart)) {
+        /* one run: the lists' whole primitives, or a strip's entries as they are */
+        written = plan->pass_restart ? count : (size_t)bound;
+        if (written)
+            plan->convert(indices, written, g, delta, plan->restart_index, m->wide, out, NULL);
+    } else if (plan->identity && plan->convert) {
+        /* lists cut by restart: each run's whole primitives, converted as they are */
+        const uint8_t *in = indices;
+        uint8_t *at = out;
+        written = 0;
+        for (uint32_t start = 0, i; start <= count; start = i + 1) {
+            i = plan->find(in, g, start, count);
+            const size_t n = (size_t)vfetch_prim_groups(m, i - start) * plan->program.per_group;
+            if (n)
+                plan->convert(in + (size_t)start * g->bytes, n, g, delta, plan->restart_index,
+                              m->wide, at + written * width, NULL);
+            written += n;
+        }
+    } else {
+        written = vfetch_prim_ref_indexed(m, g, plan->pass_restart, indices, count, delta,
+                                          plan->restart_index, out);
+    }
+    return written;
+}
+
 int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
                             const struct vfetch_prim_run_params *params,
                             struct vfetch_prim_result *result)
@@ -47,13 +96,12 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
     const uint32_t count = params->count;
     const uint64_t bound = vfetch_prim_plan_count(plan, count);
     const size_t width = plan->index_bytes;
-    if ((bound && (!params->out || ((uintptr_t)params->out & (width - 1)))) ||
-        (count && !params->indices))
+    if (bound && (!params->out || ((uintptr_t)params->out & (width - 1))))
         return VFETCH_EINVAL;
-    if ((uint64_t)count * g->bytes > SIZE_MAX || (sizeof(size_t) < 8 && bound > SIZE_MAX / width))
-        return VFETCH_EOVERFLOW;
-    if (params->indices_size < (size_t)count * g->bytes)
-        return VFETCH_ESHORT_INDICES;
+    const int err =
+        vfetch_prim_check_entries(plan, params->indices, params->indices_size, count, bound);
+    if (err)
+        return err;
     if (bound > params->out_capacity)
         return VFETCH_ESHORT_OUTPUT;
 
@@ -75,31 +123,9 @@ int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
         if (top > limit)
             return VFETCH_EPRIM_INDEX_RANGE;
     }
-    const uint32_t delta = params->base_index - sub;
-    size_t written;
-    if (plan->identity && plan->convert && (!restarted || plan->pass_restart)) {
-        /* one run: the lists' whole primitives, or a strip's entries as they are */
-        written = plan->pass_restart ? count : (size_t)bound;
-        if (written)
-            plan->convert(params->indices, written, g, delta, plan->restart_index, m->wide,
-                          params->out, NULL);
-    } else if (plan->identity && plan->convert) {
-        /* lists cut by restart: each run's whole primitives, converted as they are */
-        const uint8_t *in = params->indices;
-        uint8_t *out = params->out;
-        written = 0;
-        for (uint32_t start = 0, i; start <= count; start = i + 1) {
-            i = plan->find(in, g, start, count);
-            const size_t n = (size_t)vfetch_prim_groups(m, i - start) * plan->program.per_group;
-            if (n)
-                plan->convert(in + (size_t)start * g->bytes, n, g, delta, plan->restart_index,
-                              m->wide, out + written * width, NULL);
-            written += n;
-        }
-    } else {
-        written = vfetch_prim_ref_indexed(m, g, plan->pass_restart, params->indices, count,
-                                          delta, plan->restart_index, params->out);
-    }
+    const size_t written = vfetch_prim_write_entries(plan, params->indices, count, bound,
+                                                     params->base_index - sub, restarted,
+                                                     params->out);
     if (result) {
         result->written = written;
         result->min_index = any ? lo : 1;

@@ -307,6 +307,20 @@ struct vfetch_prim_plan {
 /** The most indices a draw of `count` vertices (or entries) writes, in 64 bits. */
 uint64_t vfetch_prim_plan_count(const vfetch_prim_plan *plan, uint32_t count);
 
+/** A draw's entries checked as vfetch_prim_run checks them after its output's: VFETCH_EINVAL
+    (NULL indices with entries to read), VFETCH_EOVERFLOW (their bytes, or on 32-bit hosts
+    the bytes of `bound` indices, past SIZE_MAX), VFETCH_ESHORT_INDICES (lib/prim/indexed.c). */
+int vfetch_prim_check_entries(const vfetch_prim_plan *plan, const void *indices,
+                              size_t indices_size, uint32_t count, uint64_t bound);
+
+/** A checked and scanned draw's indices into out (room for `bound` of them, its
+    vfetch_prim_plan_count; every index in range): each entry plus delta (base_index, less the
+    smallest entry in range mode), restarted where the scan saw a restart entry. Returns how
+    many it wrote. */
+size_t vfetch_prim_write_entries(const vfetch_prim_plan *plan, const void *indices,
+                                 uint32_t count, uint64_t bound, uint32_t delta, int restarted,
+                                 void *out);
+
 /** vfetch_prim_run for a plan with a guest index buffer (lib/prim/indexed.c). */
 int vfetch_prim_run_indexed(const vfetch_prim_plan *plan,
                             const struct vfetch_prim_run_params *params,

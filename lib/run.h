@@ -1,0 +1,21 @@
+/*
+ * vfetch_run in two halves (lib/run.c), for a caller that must know a run's errors before it
+ * knows where its records go: an indexed draw into a batch (lib/draw_indexed.c) checks the
+ * run, then the batch's room, then runs it. Not installed.
+ */
+#ifndef VFETCH_RUN_H
+#define VFETCH_RUN_H
+
+#include "vfetch/vfetch.h"
+
+/** Every check vfetch_run makes, in its order, but the output's (a NULL out, out_size): the
+    bindings, the index buffer, the index range, every byte the run reads. 0 or the code
+    vfetch_run would return for the same run with room enough. */
+int vfetch_run_check_reads(const vfetch_plan *plan, const struct vfetch_run_params *params);
+
+/** Run a draw that passed vfetch_run_check_reads, its output (out, out_size) checked by the
+    caller: the generated code or the portable tier as vfetch_run chooses. 0, or
+    VFETCH_ENOMEM (a stage or the compare mode's copy, before anything is written). */
+int vfetch_run_checked(const vfetch_plan *plan, const struct vfetch_run_params *params);
+
+#endif
