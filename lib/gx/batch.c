@@ -12,6 +12,8 @@
  * parameters are read in place (lib/gx/state.h).
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <simde/x86/sse2.h>
@@ -273,6 +275,77 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     return short_vertices(plan, p, result);
 }
 
+/* VFETCH_JIT=compare: the C way into the batch, the generated batched draw into copies of the
+   bytes the draw may append (a twin batch whose buffers are the copies, its figures but the
+   used ones the batch's): the same return, result, figures and bytes, or the process aborts
+   with the first difference. */
+static __attribute__((noinline)) int batch_compare(const vfetch_gx_plan *plan,
+                                                   struct vfetch_gx_run_params *p,
+                                                   struct vfetch_batch *batch,
+                                                   const struct gx_prim_slot *slot,
+                                                   struct vfetch_gx_batch_result *result)
+{
+    const uint32_t count = p->count;
+    const size_t width = slot->width;
+    const uint64_t most = count < GX_PRIM_COUNTS ? slot->most[count]
+                                                 : vfetch_prim_index_count(slot->plan, count);
+    /* the bytes the draw may append, where the batch has them */
+    const size_t vroom = batch->vertices_capacity - batch->vertices_used;
+    const size_t iroom = batch->indices_capacity - batch->indices_used;
+    const size_t vbytes = batch->vertices && (uint64_t)count * plan->out_stride <= vroom
+                              ? (size_t)count * plan->out_stride : 0;
+    const size_t ibytes = batch->indices && most <= iroom ? (size_t)most * width : 0;
+    uint8_t *const vat = vbytes ? (uint8_t *)batch->vertices + batch->vertices_used : NULL;
+    uint8_t *const iat = ibytes ? (uint8_t *)batch->indices + batch->indices_used * width : NULL;
+    uint8_t *copy = malloc(vbytes + ibytes + 4);
+    if (!copy)
+        return VFETCH_ENOMEM;
+    uint8_t *const icopy = copy + ((vbytes + 3) & ~(size_t)3); /* aligned to the width */
+    if (vbytes)
+        memcpy(copy, vat, vbytes);
+    if (ibytes)
+        memcpy(icopy, iat, ibytes);
+    struct vfetch_batch twin = *batch;
+    twin.vertices = vbytes ? copy : NULL;
+    twin.vertices_capacity = vbytes;
+    twin.vertices_used = 0;
+    twin.indices = ibytes ? icopy : NULL;
+    twin.indices_capacity = ibytes / width;
+    twin.indices_used = 0;
+    struct vfetch_batch before = *batch;
+    struct vfetch_gx_batch_result want = { 0, 0, 0, 0 }, got = { 0, 0, 0, 0 };
+    const int want_err = vfetch_gx_batch_draw(plan, p, batch, slot, &want);
+    const int err = want_err ? want_err : plan->jit_batch_entry(plan, p, &twin, slot, &got);
+    size_t vdiff = 0, idiff = 0;
+    while (!want_err && vdiff < vbytes && copy[vdiff] == vat[vdiff])
+        vdiff++;
+    while (!want_err && idiff < ibytes && icopy[idiff] == iat[idiff])
+        idiff++;
+    if (err != want_err ||
+        (!err && (got.vertices != want.vertices || got.skipped != want.skipped ||
+                  got.clamped != want.clamped || got.indices != want.indices ||
+                  vdiff < vbytes || idiff < ibytes ||
+                  twin.vertices_used != batch->vertices_used - before.vertices_used ||
+                  twin.indices_used != batch->indices_used - before.indices_used ||
+                  twin.vertex_count != batch->vertex_count ||
+                  twin.record_stride != batch->record_stride))) {
+        fprintf(stderr,
+                "vfetch: VFETCH_JIT=compare: GX format VCD %08x/%08x VAT %08x/%08x/%08x, batched "
+                "draw of %u vertices: generated code: return %d (C way %d), vertices %u (%u), "
+                "indices %zu (%zu), record byte %zu of %zu, index byte %zu of %zu, vertex_count "
+                "%u (%u), record_stride %u (%u)\n",
+                plan->desc.regs.vcd_lo, plan->desc.regs.vcd_hi, plan->desc.regs.vat_a,
+                plan->desc.regs.vat_b, plan->desc.regs.vat_c, count, err, want_err, got.vertices,
+                want.vertices, got.indices, want.indices, vdiff, vbytes, idiff, ibytes,
+                twin.vertex_count, batch->vertex_count, twin.record_stride, batch->record_stride);
+        abort();
+    }
+    free(copy);
+    if (!want_err && result)
+        *result = want;
+    return want_err;
+}
+
 /* A draw whose format or primitive must be looked up first (its errors after the batch's
    used figures' own): out of line, so that the common draw has no frame for it. */
 static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8_t command,
@@ -309,6 +382,9 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     if (batch->vertices_used > batch->vertices_capacity ||
         batch->indices_used > batch->indices_capacity)
         return VFETCH_EINVAL;
-    return plan->jit_batch ? plan->jit_batch(plan, p, batch, slot, result)
-                           : vfetch_gx_batch_draw(plan, p, batch, slot, result);
+    if (plan->jit_batch)
+        return plan->jit_batch(plan, p, batch, slot, result);
+    if (plan->jit_batch_entry) /* VFETCH_JIT=compare */
+        return batch_compare(plan, p, batch, slot, result);
+    return vfetch_gx_batch_draw(plan, p, batch, slot, result);
 }

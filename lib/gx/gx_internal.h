@@ -77,8 +77,10 @@ struct vfetch_gx_plan {
     /** jit_entry where draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws run
         both tiers through lib/gx/run.c) */
     vfetch_jit_gx_fn *jit_run;
-    /** The generated batched draw where draws run the generated code directly and the
-        format is direct (lib/jit/x86_batch.c), else NULL (lib/gx/batch.c's C way). */
+    /** The generated batched draw of a direct format (lib/jit/x86_batch.c), or NULL; and the
+        same where batched draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws
+        run it beside lib/gx/batch.c's C way). */
+    vfetch_jit_gx_batch_fn *jit_batch_entry;
     vfetch_jit_gx_batch_fn *jit_batch;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
