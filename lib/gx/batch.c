@@ -198,14 +198,16 @@ static __attribute__((noinline)) int short_vertices(const vfetch_gx_plan *plan,
     return err;
 }
 
-/* The short way of a format with indexed attributes: the vertices first (some may be skipped,
-   and an index out of its array fails the draw), then the indices of those written. */
-static __attribute__((noinline)) int short_indexed(const vfetch_gx_plan *plan,
-                                                   struct vfetch_gx_run_params *p,
-                                                   struct vfetch_batch *batch,
-                                                   const struct gx_prim_slot *slot,
-                                                   struct vfetch_gx_batch_result *result)
+/* The short way of a format with indexed attributes, its checks passed (here, or by the
+   generated batched draw, which ends in it): the vertices first (some may be skipped, and an
+   index out of its array fails the draw), then the indices of those written. */
+int vfetch_gx_batch_indexed(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                            struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                            struct vfetch_gx_batch_result *result)
 {
+    const size_t vused = batch->vertices_used;
+    p->out = (uint8_t *)batch->vertices + vused;
+    p->out_size = batch->vertices_capacity - vused;
     struct vfetch_gx_result drawn;
     const int err = plan->jit_run ? plan->jit_run(plan, p, &drawn) : vfetch_gx_run(plan, p, &drawn);
     if (err)
@@ -229,7 +231,8 @@ _Static_assert(offsetof(struct vfetch_gx_batch_result, vertices) ==
 
 /*
  * A draw whose format and primitive are looked up (the generated code's batch entry, lib/jit/
- * x86_batch.c, hands it every draw it does not take). The short way: 1 to PRIM_TINY - 1
+ * x86_batch.c, hands it every draw it does not take): the batch's used figures within their
+ * capacities (VFETCH_EINVAL) first. The short way: 1 to PRIM_TINY - 1
  * vertices whose count has a tiny entry, and every check of both halves passing, the vertex
  * draw's included (tested together: any failing one sends the draw to the checked way, which
  * reports the first in order). A direct format's vertex draw cannot fail then, so its indices
@@ -243,6 +246,9 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
 {
     const uint32_t count = p->count;
     const vfetch_prim_plan *prim = slot->plan;
+    if (batch->vertices_used > batch->vertices_capacity ||
+        batch->indices_used > batch->indices_capacity)
+        return VFETCH_EINVAL;
     if (count - 1 >= PRIM_TINY - 1)
         return draw_checked(plan, p, batch, slot, result);
     const struct prim_tiny *t = &prim->tiny[count];
@@ -260,7 +266,7 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     p->out = (uint8_t *)batch->vertices + vused;
     p->out_size = vroom;
     if (plan->any_indexed) /* vertices may be skipped, or an index fail: they go first */
-        return short_indexed(plan, p, batch, slot, result);
+        return vfetch_gx_batch_indexed(plan, p, batch, slot, result);
     batch->vertices_used = vused + (size_t)count * stride;
     batch->vertex_count = base + count;
     batch->record_stride = stride;
@@ -379,9 +385,6 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     const vfetch_gx_plan *plan = gx_state_current(state, command & 7u);
     if (!plan || !slot->plan)
         return draw_prepared(state, command, batch, result);
-    if (batch->vertices_used > batch->vertices_capacity ||
-        batch->indices_used > batch->indices_capacity)
-        return VFETCH_EINVAL;
     if (plan->jit_batch)
         return plan->jit_batch(plan, p, batch, slot, result);
     if (plan->jit_batch_entry) /* VFETCH_JIT=compare */

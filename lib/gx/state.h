@@ -104,12 +104,17 @@ static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_pla
 }
 
 /** A batched draw whose format (`plan`, current) and primitive slot are looked up, its vertices,
-    bytes and count in `p` (the state's draw parameters), the batch's used figures within their
-    capacities: the C way of the draw (lib/gx/batch.c), and where the generated code's batch
+    bytes and count in `p` (the state's draw parameters): the C way of the draw (lib/gx/batch.c), and where the generated code's batch
     entry hands every draw it does not take. */
 int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
                          struct vfetch_batch *batch, const struct gx_prim_slot *slot,
                          struct vfetch_gx_batch_result *result);
+
+/** The same for a format with indexed attributes whose draw of 1 to 31 vertices passed every
+    check of the short way: the vertices, then the indices of the records written. */
+int vfetch_gx_batch_indexed(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                            struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                            struct vfetch_gx_batch_result *result);
 
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
     options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */

@@ -97,11 +97,12 @@ struct gx_prim_slot;
 
 /**
  * A generated GX batched draw (vfetch_gx_state_draw_batch's, lib/jit/x86_batch.c), called as
- * vfetch_gx_batch_draw is: `params` holds the draw's vertices, bytes and count, the batch's
- * used figures are within their capacities, the slot is the command's primitive's. Where every
- * check passes it writes the indices from the count's tiny entry, adds to the batch's figures,
- * converts the vertices and fills the result; else it has written nothing and jumps to `slow`
- * (vfetch_gx_batch_draw) with the same arguments.
+ * vfetch_gx_batch_draw is: `params` holds the draw's vertices, bytes and count, the slot is the
+ * command's primitive's. Where every
+ * check passes, a direct format's writes the indices from the count's tiny entry, adds to the
+ * batch's figures, converts the vertices and fills the result, and a format with indexed
+ * attributes jumps to vfetch_gx_batch_indexed; else it has written nothing and jumps to
+ * vfetch_gx_batch_draw, with the same arguments.
  */
 typedef int vfetch_jit_gx_batch_fn(const struct vfetch_gx_plan *plan,
                                    struct vfetch_gx_run_params *params,
@@ -111,11 +112,13 @@ typedef int vfetch_jit_gx_batch_fn(const struct vfetch_gx_plan *plan,
 /** Generate a GX plan's draw, running draws of fewer than `crossover` vertices (the rest go
     to `slow`, the portable tier), or of fewer than `crossover_per_vertex` where a direct
     format's whole groups cannot be emitted as its 8-lane record program. Sets code->crossover
-    to the one in force; for a direct format also code->entry_batch, its batched draw, whose
-    draws it does not take go to `batch_slow`. NULL, or why there is none (a static sentence). */
+    to the one in force; also code->entry_batch, the format's batched draw, whose draws it
+    does not take go to `batch_slow` (vfetch_gx_batch_draw); a format with indexed attributes
+    hands those that pass its checks to `batch_indexed` (vfetch_gx_batch_indexed). NULL, or why there is none (a static sentence). */
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow,
                                   vfetch_jit_gx_batch_fn *batch_slow,
+                                  vfetch_jit_gx_batch_fn *batch_indexed,
                                   struct vfetch_jit_code *code);
 
 struct vfetch_plan;

@@ -1,11 +1,13 @@
 /*
- * A direct GX format's batched draw (vfetch_gx_state_draw_batch, docs/gx.md "One call per
- * guest draw"): a second entry of the format's generated draw, which takes a whole draw
- * command into the batch: every check of both halves, the primitive's indices from its count's
+ * A GX format's batched draw (vfetch_gx_state_draw_batch, docs/gx.md "One call per guest
+ * draw"): a second entry of the format's generated draw, which takes a whole draw command into
+ * the batch. A format with indexed attributes has its checks here and the rest in C
+ * (vfetch_gx_batch_indexed: the vertices, then the indices of the records written). A direct
+ * format's: every check of both halves, the primitive's indices from its count's
  * tiny entry (lib/prim/compile.c), the batch's figures, then the format's own conversion (the
  * draw's body, at `body`) and its result. Called as vfetch_gx_batch_draw is (lib/gx/batch.c,
  * its C twin: the same short way): rdi the plan, rsi the draw's parameters (vertices, bytes
- * and count set), rdx the batch (its used figures within their capacities), rcx the
+ * and count set), rdx the batch, rcx the
  * primitive's slot, r8 the result. Any check failing, or a count with a tail of indices, leaves
  * with nothing written for vfetch_gx_batch_draw, the five registers as they came.
  *
@@ -27,10 +29,11 @@ _Static_assert(sizeof(struct prim_tiny) == 32, "a tiny entry is found by count <
 #define VECTORS(f) (offsetof(struct vfetch_prim_plan, vectors) + offsetof(struct prim_vectors, f))
 
 /* Every check, in any order (the C way reports the first failing one in the documented
-   order): eax the count, from 1 to limit - 1; the vertex bytes; the records' room and stride;
+   order): eax the count, from 1 to limit - 1; the vertex bytes; the batch's used figures
+   within their capacities; the records' room and stride;
    the host indices' range; the indices' room, buffer and alignment; the count's tiny entry,
    without a tail (r11 the primitive plan plus count * 32). */
-static void batch_checks(struct gen *g, uint32_t limit, unsigned slow)
+static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
 {
     struct x86_asm *a = &g->a;
     const uint32_t stride = g->gx->out_stride, vsize = g->gx->format.vertex_size;
@@ -48,7 +51,8 @@ static void batch_checks(struct gen *g, uint32_t limit, unsigned slow)
     x86_jump(a, X86_JZ, slow);
     E(MOV_R10_MRDX, BATCH(vertices_capacity), 0);
     E(MOV_R9_MRDX, BATCH(vertices_used), 0);
-    E(SUB_R10_R9, 0, 0);
+    E(SUB_R10_R9, 0, 0); /* used past the capacity: the C way's VFETCH_EINVAL */
+    x86_jump(a, X86_JB, slow);
     E(IMUL_R11_RAX_I, 0, stride);
     E(CMP_R11_R10, 0, 0);
     x86_jump(a, X86_JNBE, slow);
@@ -70,6 +74,7 @@ static void batch_checks(struct gen *g, uint32_t limit, unsigned slow)
     E(MOV_R10_MRDX, BATCH(indices_capacity), 0);
     E(MOV_R9_MRDX, BATCH(indices_used), 0);
     E(SUB_R10_R9, 0, 0);
+    x86_jump(a, X86_JB, slow);
     E(MOVZX_R11D_W_MRCX_RAX2, SLOT(most), 0);
     E(CMP_R11_R10, 0, 0);
     x86_jump(a, X86_JNBE, slow);
@@ -80,6 +85,8 @@ static void batch_checks(struct gen *g, uint32_t limit, unsigned slow)
     E(DEC_R11, 0, 0);
     E(TEST_R10_R11, 0, 0);
     x86_jump(a, X86_JNZ, slow);
+    if (!tiny)
+        return;
     /* the count's tiny entry: one, without a tail */
     E(MOV_R11_MRCX, SLOT(plan), 0);
     E(MOV_R10_RAX, 0, 0);
@@ -179,7 +186,8 @@ static void batch_figures(struct gen *g)
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
 }
 
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn)
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn,
+                    const void *indexed_fn)
 {
     struct x86_asm *a = &g->a;
     /* the short way's counts: all of them, past the body's crossover too (the body converts
@@ -189,10 +197,18 @@ int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void
     if (!crossover) /* the format's draws all run the portable tier */
         return 0;
     const unsigned slow = x86_label(a);
-    batch_checks(g, limit, slow);
-    batch_indices(g);
-    batch_figures(g);
-    x86_jump(a, X86_JMP, body);
+    if (g->gx->any_indexed) {
+        /* the vertices first (skipped ones take no index, an index may fail the draw): the
+           checks here, the rest in C */
+        batch_checks(g, limit, 0, slow);
+        E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)indexed_fn);
+        E(JMP_RAX, 0, 0);
+    } else {
+        batch_checks(g, limit, 1, slow);
+        batch_indices(g);
+        batch_figures(g);
+        x86_jump(a, X86_JMP, body);
+    }
     x86_bind(a, slow);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);

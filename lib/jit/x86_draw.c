@@ -7,7 +7,7 @@
  *   a direct word copy (x86_copy.c), or
  *   whole groups by the record programs (x86_record.c), then vertex by vertex (x86_vertex.c);
  *   the result; the way out to the portable tier;
- *   a direct format's second entry, its batched draw (x86_batch.c), ending in the same body.
+ *   a second entry, the batched draw (x86_batch.c): a direct format's ends in the same body.
  *
  * A plan's conversion (vfetch_jit_plan_compile), for vfetch_run's validated draws: the
  * registers it saves and its frame, each stream's first record, the same conversion, the way
@@ -151,7 +151,8 @@ static void gx_result(struct gen *g, unsigned no_result)
 
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
-                                  vfetch_jit_gx_batch_fn *batch_slow, struct vfetch_jit_code *code)
+                                  vfetch_jit_gx_batch_fn *batch_slow,
+                                  vfetch_jit_gx_batch_fn *batch_indexed, struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const struct vfetch_plan *conv = plan->converter;
@@ -201,10 +202,11 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
-    /* a direct format's batched draw, ending in the body above */
+    /* the batched draw: a direct format's ends in the body above */
     const size_t entry_batch = a->len;
-    const int batched = !plan->any_indexed && batch_slow && !why &&
-                        gen_batch_entry(g, crossover, body, (const void *)batch_slow);
+    const int batched = batch_slow && batch_indexed && !why &&
+                        gen_batch_entry(g, crossover, body, (const void *)batch_slow,
+                                        (const void *)batch_indexed);
     why = gen_close(g, why, entry, code);
     if (!why && batched)
         code->entry_batch = (uint8_t *)code->mapping + entry_batch;

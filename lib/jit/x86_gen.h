@@ -11,7 +11,7 @@
  *   x86_convert.c     the conversions, one emitter each, by table; shifts by lane
  *   x86_store.c       swizzles, constants and the stores the write mask asks for
  *   x86_copy.c        direct word copies
- *   x86_batch.c       a direct GX format's batched draw: checks, indices, the batch's figures
+ *   x86_batch.c       a GX format's batched draw: checks, indices, the batch's figures
  *
  * Not installed.
  */
@@ -224,9 +224,11 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap);
 
-/* x86_batch.c: a direct GX format's batched draw, ending in the draw's body (at `body`: rdi
-   the vertices, rsi the parameters, rdx the output, ecx the count, the result in the red zone);
-   the draws it does not take go to slow_fn. 0 where it has none (a crossover of 0). */
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn);
+/* x86_batch.c: a GX format's batched draw: a direct format's ends in the draw's body (at
+   `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, the result in
+   the red zone), one with indexed attributes in indexed_fn once its checks pass; the draws it
+   does not take go to slow_fn. 0 where it has none (a crossover of 0). */
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn,
+                    const void *indexed_fn);
 
 #endif
