@@ -16,6 +16,8 @@
  *                                                  compact records (the vertex-input Bmap)
  *   plan/maxwell-<config>-full/<isa>/<vertices>    the same draw, full 1 KiB ISBE images
  *   replay/gx-captures/<isa>/-                     every draw of the real Wii captures
+ *   replay/gx-captures-batch/<isa>/-               the same into a batch with host indices
+ *   replay/gx-captures-runs/<isa>/-                the frames' bytes in runs of commands
  *   compile/r300-state/-/-                         two R300 register sets alternating through
  *                                                  a vfetch_r300_state (the cache's answer)
  *                                                  (../shared/testdata/gx) through one
@@ -707,6 +709,16 @@ struct replay_event {
     const uint8_t *vertices; /* a draw's vertex data (inside the loaded capture); NULL: a write */
     uint32_t value;          /* the write's value, or the draw's vertex count */
     uint8_t addr;            /* the write's register, or the draw's VAT format */
+    uint8_t command;         /* a draw's command byte (primitive and VAT) */
+};
+
+/* The same captures as FIFO bytes for runs of commands: each capture's initial CP writes, then
+   each frame's bytes (walked by vfetch_gx_state_run_commands, the commands it does not own
+   stepped over as an emulator would execute them). */
+struct replay_segment {
+    const uint8_t *data; /* a frame's bytes; NULL: an initial CP write */
+    size_t size;         /* the frame's bytes, or the write's value */
+    uint8_t addr;
 };
 
 /* Every capture's events in stream order, each capture starting with its initial cpMem words
@@ -720,6 +732,8 @@ struct replay_capture_set {
     uint8_t *out;
     size_t out_size;
     vfetch_gx_state *check_state; /* collection only: filters writes, sizes and checks draws */
+    struct replay_segment *segments;
+    size_t num_segments, cap_segments;
 };
 
 static struct replay_capture_set replay_set;
@@ -735,15 +749,34 @@ static void replay_append(struct replay_capture_set *set, struct replay_event ev
     set->events[set->num_events++] = ev;
 }
 
+static void replay_segment(struct replay_capture_set *set, struct replay_segment seg)
+{
+    if (set->num_segments == set->cap_segments) {
+        set->cap_segments = set->cap_segments ? 2 * set->cap_segments : 256;
+        set->segments = realloc(set->segments, set->cap_segments * sizeof *set->segments);
+        if (!set->segments)
+            abort();
+    }
+    set->segments[set->num_segments++] = seg;
+}
+
+static int collect_frame(void *user, unsigned frame, const uint8_t *data, size_t size)
+{
+    (void)frame;
+    replay_segment(user, (struct replay_segment){ data, size, 0 });
+    return 0;
+}
+
 static void collect_cp_write(void *user, uint8_t addr, uint32_t value, int initial)
 {
-    (void)initial;
     struct replay_capture_set *set = user;
     /* cpMem holds 256 words, most of them registers a vertex state does not keep: an emulator
        would not forward those, so the replay does not either. */
     if (vfetch_gx_load_cp_reg(set->check_state, addr, value) == VFETCH_EREGISTER)
         return;
-    replay_append(set, (struct replay_event){ NULL, value, addr });
+    replay_append(set, (struct replay_event){ NULL, value, addr, 0 });
+    if (initial) /* the frames' own writes are in their bytes */
+        replay_segment(set, (struct replay_segment){ NULL, value, addr });
 }
 
 /* Convert a draw once through the collection state: a draw the library refuses is found here,
@@ -780,7 +813,8 @@ static int collect_draw(void *user, const struct gx_fifo_draw *d)
                 vfetch_strerror(err));
         return err;
     }
-    replay_append(set, (struct replay_event){ d->vertices, d->count, (uint8_t)d->vat });
+    replay_append(set, (struct replay_event){ d->vertices, d->count, (uint8_t)d->vat,
+                                              (uint8_t)(0x80 | d->primitive << 3 | d->vat) });
     set->draws++;
     set->vertices += d->count;
     set->out_size += out_bytes;
@@ -801,7 +835,7 @@ static int collect_captures(const char *dir)
     struct replay_capture_set *set = &replay_set;
     if (vfetch_gx_state_create(NULL, &set->check_state))
         abort();
-    const struct gx_fifo_callbacks callbacks = { collect_cp_write, collect_draw, set, NULL };
+    const struct gx_fifo_callbacks callbacks = { collect_cp_write, collect_draw, set, collect_frame };
     int walked = 1;
     for (int i = 0; i < files && walked; i++) {
         char path[4096];
@@ -825,10 +859,78 @@ static int collect_captures(const char *dir)
     return 0;
 }
 
+/* replay/gx-captures: each draw converted (vfetch_gx_state_plan, vfetch_gx_run);
+   replay/gx-captures-batch: each draw into a batch with its indices (vfetch_gx_state_draw_batch);
+   replay/gx-captures-runs: the frames' bytes through vfetch_gx_state_run_commands. */
+enum replay_form { REPLAY_CONVERT, REPLAY_BATCH, REPLAY_RUNS };
+
 struct replay_job {
     const struct replay_capture_set *set;
     unsigned cpu_flags;
+    enum replay_form form;
 };
+
+/* The batch of the batched replays: flushed (its figures zeroed) where a draw does not fit. */
+#define REPLAY_BATCH_BYTES ((size_t)1 << 20)
+#define REPLAY_BATCH_INDICES ((size_t)1 << 16)
+
+/* One pass, draw by draw into the batch. */
+static int replay_batch(vfetch_gx_state *state, const struct replay_capture_set *set,
+                        struct vfetch_batch *b)
+{
+    for (size_t e = 0; e < set->num_events; e++) {
+        const struct replay_event *ev = &set->events[e];
+        if (!ev->vertices) {
+            vfetch_gx_load_cp_reg(state, ev->addr, ev->value);
+            continue;
+        }
+        const vfetch_gx_plan *plan;
+        int err = vfetch_gx_state_plan(state, ev->addr, &plan);
+        if (err)
+            return err;
+        const size_t bytes = (size_t)ev->value * vfetch_gx_plan_format(plan)->vertex_size;
+        err = vfetch_gx_state_draw_batch(state, ev->command, ev->vertices, bytes, ev->value, b, NULL);
+        if (err == VFETCH_EBATCH_FULL) {
+            b->vertices_used = b->indices_used = b->vertex_count = b->record_stride = 0;
+            err = vfetch_gx_state_draw_batch(state, ev->command, ev->vertices, bytes, ev->value, b,
+                                             NULL);
+        }
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* One pass, frame by frame in runs of commands. */
+static int replay_runs(vfetch_gx_state *state, const struct replay_capture_set *set,
+                       struct vfetch_batch *b)
+{
+    for (size_t k = 0; k < set->num_segments; k++) {
+        const struct replay_segment *seg = &set->segments[k];
+        if (!seg->data) {
+            vfetch_gx_load_cp_reg(state, seg->addr, (uint32_t)seg->size);
+            continue;
+        }
+        size_t at = 0;
+        while (at < seg->size) {
+            struct vfetch_gx_commands_result r;
+            const int err = vfetch_gx_state_run_commands(state, seg->data + at, seg->size - at, b, &r);
+            if (err)
+                return err;
+            at += r.consumed;
+            if (r.stop == VFETCH_GX_STOP_BATCH_FULL)
+                b->vertices_used = b->indices_used = b->vertex_count = b->record_stride = 0;
+            else if (r.stop == VFETCH_GX_STOP_FOREIGN) {
+                const size_t len = gx_fifo_command_length(seg->data + at, seg->size - at);
+                if (!len)
+                    return -1;
+                at += len;
+            } else if (r.stop != VFETCH_GX_STOP_END)
+                return -1;
+        }
+    }
+    return 0;
+}
 
 /* One pass over every capture: the writes into the state, each draw through the plan the state
    hands out for its VAT, appended to the shared output. */
@@ -874,12 +976,24 @@ static void bench_replay(bmc_state *st, void *user)
         return;
     }
     const uint64_t compiles_before = vfetch_gx_state_compiles(state);
+    struct vfetch_batch b = { NULL, REPLAY_BATCH_BYTES, 0, 0, 0, NULL, REPLAY_BATCH_INDICES, 0 };
+    if (job->form != REPLAY_CONVERT) {
+        b.vertices = malloc(REPLAY_BATCH_BYTES);
+        b.indices = malloc(REPLAY_BATCH_INDICES * 2);
+        if (!b.vertices || !b.indices)
+            abort();
+    }
     while (bmc_keep_running(st)) {
-        if (replay_all(state, set) != 0) {
+        const int err = job->form == REPLAY_RUNS    ? replay_runs(state, set, &b)
+                        : job->form == REPLAY_BATCH ? replay_batch(state, set, &b)
+                                                    : replay_all(state, set);
+        if (err != 0) {
             bmc_skip_with_error(st, "a capture draw failed to convert");
             break;
         }
     }
+    free(b.vertices);
+    free(b.indices);
     const double iterations = (double)bmc_iterations(st);
     bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)set->vertices);
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)set->out_size);
@@ -914,14 +1028,19 @@ static void register_replay(const char *captures_dir)
         vfetch_gx_plan_free(probe);
         if (!built)
             continue;
-        struct replay_job *job = calloc(1, sizeof *job);
-        if (!job)
-            abort();
-        job->set = &replay_set;
-        job->cpu_flags = levels[l].flags;
-        char name[160];
-        snprintf(name, sizeof name, "replay/gx-captures/%s/-", levels[l].name);
-        bmc_register(name, bench_replay, job);
+        static const char *const form_names[] = { "", "-batch", "-runs" };
+        for (int form = REPLAY_CONVERT; form <= REPLAY_RUNS; form++) {
+            struct replay_job *job = calloc(1, sizeof *job);
+            if (!job)
+                abort();
+            job->set = &replay_set;
+            job->cpu_flags = levels[l].flags;
+            job->form = (enum replay_form)form;
+            char name[160];
+            snprintf(name, sizeof name, "replay/gx-captures%s/%s/-", form_names[form],
+                     levels[l].name);
+            bmc_register(name, bench_replay, job);
+        }
     }
     vfetch_set_cpu_mask(~0u);
 }

@@ -5,6 +5,8 @@
  * vfetch_gx_state_draw_batch appends it, up to the first command vfetch does not own, one cut
  * short, a full batch or a failing draw.
  */
+#include <string.h>
+
 #include "gx/state.h"
 
 int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, size_t size,
@@ -14,15 +16,19 @@ int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, s
     if (!state || !batch || !result || (!commands && size))
         return VFETCH_EINVAL;
     const uint8_t *const p = commands;
-    *result = (struct vfetch_gx_commands_result){ 0 };
+    /* the figures kept here, stored once at the end (through `result` the compiler would store
+       each after every draw, not knowing what the batch aliases) */
+    struct vfetch_gx_commands_result r = { 0 };
     size_t at = 0;
     int err = VFETCH_OK;
     enum vfetch_gx_stop stop = VFETCH_GX_STOP_END;
     while (at < size) {
         const uint8_t op = p[at];
         const size_t left = size - at;
-        if (op == 0x00) { /* NOP */
+        if (op == 0x00) { /* NOP; FIFOs pad with runs of them: eight at a time */
             at++;
+            for (uint64_t w; size - at >= 8 && (memcpy(&w, p + at, 8), w == 0);)
+                at += 8;
             continue;
         }
         if (op == 0x08) { /* LOAD_CP_REG: register byte, big-endian value */
@@ -36,7 +42,7 @@ int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, s
                 stop = VFETCH_GX_STOP_FOREIGN; /* a register the state does not hold */
                 break;
             }
-            result->cp_writes++;
+            r.cp_writes++;
             at += 6;
             continue;
         }
@@ -61,21 +67,32 @@ int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, s
             stop = VFETCH_GX_STOP_TRUNCATED;
             break;
         }
-        struct vfetch_gx_batch_result r;
-        err = vfetch_gx_state_draw_batch(state, op, p + at + 3, (size_t)bytes, count, batch, &r);
+        /* the format's batched draw itself where its primitive is made (the generated code's,
+           whose draws go to the C way where they must), else the whole call */
+        const struct gx_prim_slot *slot = &state->prim[op >> 3 & 7];
+        struct vfetch_gx_batch_result b;
+        if (plan->jit_batch && slot->plan) {
+            struct vfetch_gx_run_params *d = &state->draw;
+            d->vertices = p + at + 3;
+            d->vertices_size = (size_t)bytes;
+            d->count = count;
+            err = plan->jit_batch(plan, d, batch, slot, &b);
+        } else
+            err = vfetch_gx_state_draw_batch(state, op, p + at + 3, (size_t)bytes, count, batch, &b);
         if (err) {
             stop = err == VFETCH_EBATCH_FULL ? VFETCH_GX_STOP_BATCH_FULL : VFETCH_GX_STOP_ERROR;
             err = err == VFETCH_EBATCH_FULL ? VFETCH_OK : err;
             break;
         }
-        result->draws++;
-        result->vertices += r.vertices;
-        result->skipped += r.skipped;
-        result->clamped += r.clamped;
-        result->indices += r.indices;
+        r.draws++;
+        r.vertices += b.vertices;
+        r.skipped += b.skipped;
+        r.clamped += b.clamped;
+        r.indices += b.indices;
         at += 3 + (size_t)bytes;
     }
-    result->consumed = at;
-    result->stop = stop;
+    r.consumed = at;
+    r.stop = stop;
+    *result = r;
     return err;
 }
