@@ -99,6 +99,15 @@ static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
     x86_jump(a, X86_JNZ, slow);
 }
 
+/* xmm1: the next 16 bytes of the block's indices (r11 past the plan), the base added on the
+   lanes that take it. */
+static void index_vector(struct gen *g)
+{
+    E(VMOVDQU_X1_MR11, VECTORS(first), 0);
+    E(VPAND_X2_X0_MR11, VECTORS(takes_base), 0);
+    E(VPADDD_X1_X1_X2, 0, 0);
+}
+
 /* The count's indices: the primitive's first block at base 0 plus the base (vertex_count *
    scale, in every 32-bit lane, twice where the lanes are of 16 bits: a 16-bit lane's sum
    never carries, every index being below 0xffff) on the lanes that take it, 16 bytes at a
@@ -128,9 +137,7 @@ static void batch_indices(struct gen *g)
     x86_bind(a, loop);
     E(CMP_R9_I, 0, 16);
     x86_jump(a, X86_JB, last);
-    E(VMOVDQU_X1_MR11, VECTORS(first), 0);
-    E(VPAND_X2_X0_MR11, VECTORS(takes_base), 0);
-    E(VPADDD_X1_X1_X2, 0, 0);
+    index_vector(g);
     E(VMOVDQU_MR10_X1, 0, 0);
     E(ADD_R11_I, 0, 16);
     E(ADD_R10_I, 0, 16);
@@ -139,9 +146,7 @@ static void batch_indices(struct gen *g)
     x86_bind(a, last);
     E(TEST_R9D_I, 0, 0xe);
     x86_jump(a, X86_JZ, done);
-    E(VMOVDQU_X1_MR11, VECTORS(first), 0);
-    E(VPAND_X2_X0_MR11, VECTORS(takes_base), 0);
-    E(VPADDD_X1_X1_X2, 0, 0);
+    index_vector(g);
     E(TEST_R9D_I, 0, 8);
     x86_jump(a, X86_JZ, no8);
     E(VMOVQ_MR10_X1, 0, 0);
