@@ -352,8 +352,9 @@ static __attribute__((noinline)) int batch_compare(const vfetch_gx_plan *plan,
     return want_err;
 }
 
-/* A draw whose format or primitive must be looked up first (its errors after the batch's
-   used figures' own): out of line, so that the common draw has no frame for it. */
+/* A command not ready (its format or primitive to look up first; the batch's used figures'
+   error comes before the format's): made ready, then drawn. Out of line, so that the common
+   draw has no frame for it. */
 static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8_t command,
                                                    struct vfetch_batch *batch,
                                                    struct vfetch_gx_batch_result *result)
@@ -364,13 +365,17 @@ static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8
     const int err = prepare(state, command);
     if (err)
         return err;
-    return vfetch_gx_batch_draw(gx_state_current(state, command & 7u), &state->draw,
-                                batch, &state->prim[command >> 3 & 7], result);
+    struct gx_ready *r = &state->ready[command - 0x80];
+    r->plan = gx_state_current(state, command & 7u);
+    r->slot = &state->prim[command >> 3 & 7];
+    r->draw = r->plan->jit_batch         ? r->plan->jit_batch
+              : r->plan->jit_batch_entry ? batch_compare /* VFETCH_JIT=compare */
+                                         : vfetch_gx_batch_draw;
+    return r->draw(r->plan, &state->draw, batch, r->slot, result);
 }
 
-/* The draw's vertices, bytes and count go into the state's draw parameters first (every way
-   reads them there), then the format's batch entry takes the draw (the generated code's, or
-   vfetch_gx_batch_draw). */
+/* The draw's vertices, bytes and count go into the state's draw parameters (every way reads
+   them there), then the command's batched draw takes it, where the command is ready. */
 int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
                                size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
                                struct vfetch_gx_batch_result *result)
@@ -381,13 +386,8 @@ int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const vo
     p->vertices = vertices;
     p->vertices_size = vertices_size;
     p->count = count;
-    const struct gx_prim_slot *slot = &state->prim[command >> 3 & 7];
-    const vfetch_gx_plan *plan = gx_state_current(state, command & 7u);
-    if (!plan || !slot->plan)
-        return draw_prepared(state, command, batch, result);
-    if (plan->jit_batch)
-        return plan->jit_batch(plan, p, batch, slot, result);
-    if (plan->jit_batch_entry) /* VFETCH_JIT=compare */
-        return batch_compare(plan, p, batch, slot, result);
-    return vfetch_gx_batch_draw(plan, p, batch, slot, result);
+    const struct gx_ready *r = &state->ready[command - 0x80];
+    if (r->draw)
+        return r->draw(r->plan, p, batch, r->slot, result);
+    return draw_prepared(state, command, batch, result);
 }

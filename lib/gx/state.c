@@ -106,10 +106,13 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
         gx_state_resolve(state, addr & 0xf);
     if (!changed)
         return VFETCH_OK;
-    if (scope >= 0)
+    if (scope >= 0) {
         state->dirty[scope] = 1;
-    else if (scope == -1)
+        gx_state_unready(state, (unsigned)scope);
+    } else if (scope == -1) {
         memset(state->dirty, 1, sizeof state->dirty);
+        memset(state->ready, 0, sizeof state->ready);
+    }
     return VFETCH_OK;
 }
 
@@ -173,6 +176,7 @@ static __attribute__((noinline)) int gx_state_refresh(vfetch_gx_state *state, un
             gx_shared_release(state->plan[vat]);
             state->plan[vat] = NULL;
             state->dirty[vat] = 1;
+            gx_state_unready(state, vat);
             return err;
         }
         /* into the cache (which keeps a reference), replacing the oldest entry */
@@ -265,6 +269,7 @@ int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
     if (!state || !options || (unsigned)options->index_type > VFETCH_INDEX_U32)
         return VFETCH_EINVAL;
     state->index_options = *options;
+    memset(state->ready, 0, sizeof state->ready);
     for (unsigned k = 0; k < 8; k++) { /* made again from these on their next draw */
         vfetch_prim_plan_free(state->prim[k].plan);
         state->prim[k].plan = NULL;

@@ -53,6 +53,16 @@ struct gx_prim_slot {
     uint16_t most[GX_PRIM_COUNTS];
 };
 
+/* A draw command ready for a batched draw (vfetch_gx_state_draw_batch): its format's batched
+   draw (the generated entry, the C way, or the two compared), the format and the primitive's
+   slot. Made on the command's first draw after its format or primitive changed; cleared where
+   either may change (a write marking its VAT dirty, new index options). */
+struct gx_ready {
+    vfetch_jit_gx_batch_fn *draw;
+    const vfetch_gx_plan *plan;
+    const struct gx_prim_slot *slot;
+};
+
 struct vfetch_gx_state {
     struct vfetch_gx_state_params params;
     uint32_t matindex[2];
@@ -79,7 +89,15 @@ struct vfetch_gx_state {
        from them on its first draw (by the command's bits 5:3). */
     struct vfetch_gx_index_options index_options;
     struct gx_prim_slot prim[8];
+    struct gx_ready ready[64]; /* by command - 0x80 */
 };
+
+/* A VAT's format may change: its commands are no longer ready. */
+static inline void gx_state_unready(vfetch_gx_state *state, unsigned vat)
+{
+    for (unsigned prim = 0; prim < 8; prim++)
+        state->ready[prim << 3 | vat].draw = NULL;
+}
 
 /* A VAT's format where no register it depends on changed, else NULL. */
 static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *state, unsigned vat)
