@@ -302,5 +302,18 @@ int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command)
     slot->all_ones = info.index_bytes == 4 ? 0xffffffffu : 0xffffu;
     for (uint32_t n = 0; n < GX_PRIM_COUNTS; n++)
         slot->most[n] = (uint16_t)vfetch_prim_index_count(slot->plan, n);
+    slot->index_bytes = info.index_bytes;
+    slot->width_mask = info.index_bytes - 1;
+    slot->most_vertices = slot->all_ones / slot->scale;
+    slot->spread = slot->scale * (info.index_bytes == 4 ? 1u : 0x10001u);
+    slot->short_counts = 0;
+    _Static_assert(PRIM_GROUP_MAX * PRIM_VEC_BYTES / 2 <= UINT8_MAX, "a body fits slot->body");
+    for (uint32_t n = 1; n < PRIM_TINY; n++) {
+        const struct prim_tiny *t = &slot->plan->tiny[n];
+        const int short_way = t->top != PRIM_TINY_NONE && !t->tail_n;
+        slot->short_counts |= (uint32_t)short_way << n;
+        slot->body[n] = short_way ? (uint8_t)t->body : 0;
+        slot->body_bytes[n] = short_way ? (uint16_t)(t->body * info.index_bytes) : 0;
+    }
     return VFETCH_OK;
 }

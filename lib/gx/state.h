@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gx/gx_internal.h"
+#include "prim/prim_internal.h"
 #include "vfetch/prim.h"
 
 #define GX_NUM_FORMATS 8
@@ -51,6 +52,17 @@ struct gx_prim_slot {
     uint8_t scale;     /* 4 where expanded, else 1: host index = vertex * scale + corner */
     uint32_t all_ones; /* the width's all-ones value, which no host index may reach */
     uint16_t most[GX_PRIM_COUNTS];
+    /* The short way's figures, as the generated batched draw reads them (lib/jit/x86_batch.c):
+       the width as a qword and its low bits (an index buffer's address has none of them), the
+       most records a batch may hold (vertex_count + count up to this keeps every host index
+       below all_ones), the base's factor (scale; for 16-bit lanes also copied into the upper
+       half of each 32-bit lane), and each count's short-way indices: short_counts has bit n
+       where a draw of n vertices (1 to PRIM_TINY - 1) has a tiny entry without a tail, of
+       body[n] indices, body_bytes[n] bytes. */
+    uint64_t index_bytes, width_mask, most_vertices;
+    uint32_t spread, short_counts;
+    uint16_t body_bytes[PRIM_TINY];
+    uint8_t body[PRIM_TINY];
 };
 
 /* A draw command ready for a batched draw (vfetch_gx_state_draw_batch): its format's batched

@@ -20,19 +20,16 @@
 #include "jit/x86_gen.h"
 #include "prim/prim_internal.h"
 
-_Static_assert(sizeof(struct prim_tiny) == 32, "a tiny entry is found by count << 5");
-
 #define PARAM(f) offsetof(struct vfetch_gx_run_params, f)
 #define BATCH(f) offsetof(struct vfetch_batch, f)
 #define SLOT(f) offsetof(struct gx_prim_slot, f)
-#define TINY(f) (offsetof(struct vfetch_prim_plan, tiny) + offsetof(struct prim_tiny, f))
 #define VECTORS(f) (offsetof(struct vfetch_prim_plan, vectors) + offsetof(struct prim_vectors, f))
 
 /* Every check, in any order (the C way reports the first failing one in the documented
    order): eax the count, from 1 to limit - 1; the vertex bytes; the batch's used figures
    within their capacities; the records' room and stride;
    the host indices' range; the indices' room, buffer and alignment; the count's tiny entry,
-   without a tail (r11 the primitive plan plus count * 32). */
+   without a tail (the slot's short_counts). */
 static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
 {
     struct x86_asm *a = &g->a;
@@ -63,12 +60,10 @@ static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
     E(CMP_MRDX32_I, BATCH(record_stride), stride);
     x86_jump(a, X86_JNZ, slow);
     x86_bind(a, no_records);
-    /* host indices below the width's all-ones value: (vertex_count + count) * scale - 1 */
+    /* host indices below the width's all-ones value: vertex_count + count at most the slot's
+       most records */
     E(ADD_R9_RAX, 0, 0);
-    E(MOVZX_R10D_B_MRCX, SLOT(scale), 0);
-    E(IMUL_R9_R10, 0, 0);
-    E(MOV_R10D_MRCX, SLOT(all_ones), 0);
-    E(CMP_R9_R10, 0, 0);
+    E(CMP_R9_MRCX, SLOT(most_vertices), 0);
     x86_jump(a, X86_JNBE, slow);
     /* the indices: room for the count's most, the buffer, aligned to the width */
     E(MOV_R10_MRDX, BATCH(indices_capacity), 0);
@@ -81,22 +76,14 @@ static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
     E(MOV_R10_MRDX, BATCH(indices), 0);
     E(TEST_R10_R10, 0, 0);
     x86_jump(a, X86_JZ, slow);
-    E(MOVZX_R11D_B_MRCX, SLOT(width), 0);
-    E(DEC_R11, 0, 0);
-    E(TEST_R10_R11, 0, 0);
+    E(TEST_MRCX_R10, SLOT(width_mask), 0);
     x86_jump(a, X86_JNZ, slow);
     if (!tiny)
         return;
     /* the count's tiny entry: one, without a tail */
-    E(MOV_R11_MRCX, SLOT(plan), 0);
-    E(MOV_R10_RAX, 0, 0);
-    E(SHL_R10_I, 0, 5);
-    E(ADD_R11_R10, 0, 0);
-    E(MOV_R10_I64, 0, (int64_t)PRIM_TINY_NONE);
-    E(CMP_MR11_R10, TINY(top), 0);
-    x86_jump(a, X86_JZ, slow);
-    E(CMP_MR11_B_I, TINY(tail_n), 0);
-    x86_jump(a, X86_JNZ, slow);
+    E(MOV_R10D_MRCX, SLOT(short_counts), 0);
+    E(BT_R10D_EAX, 0, 0);
+    x86_jump(a, X86_JNB, slow);
 }
 
 /* xmm1: the next 16 bytes of the block's indices (r11 past the plan), the base added on the
@@ -108,31 +95,25 @@ static void index_vector(struct gen *g)
     E(VPADDD_X1_X1_X2, 0, 0);
 }
 
-/* The count's indices: the primitive's first block at base 0 plus the base (vertex_count *
-   scale, in every 32-bit lane, twice where the lanes are of 16 bits: a 16-bit lane's sum
-   never carries, every index being below 0xffff) on the lanes that take it, 16 bytes at a
+/* The count's indices: the primitive's first block at base 0 plus the base (vertex_count times
+   the slot's spread: the scale, in every 32-bit lane, twice where the lanes are of 16 bits: a
+   16-bit lane's sum never carries, every index being below 0xffff) on the lanes that take it, 16 bytes at a
    time, the last 2 to 14 as 8, 4 and 2. Leaves rdi the indices written. */
 static void batch_indices(struct gen *g)
 {
     struct x86_asm *a = &g->a;
-    const unsigned wide = x86_label(a), loop = x86_label(a), last = x86_label(a),
+    const unsigned loop = x86_label(a), last = x86_label(a),
                    no8 = x86_label(a), no4 = x86_label(a), done = x86_label(a);
     E(MOV_EDI_MRDX, BATCH(vertex_count), 0);
-    E(MOVZX_R9D_B_MRCX, SLOT(scale), 0);
-    E(IMUL_EDI_R9D, 0, 0);
-    E(CMP_MRCX_B_I, SLOT(width), 4);
-    x86_jump(a, X86_JZ, wide);
-    E(IMUL_EDI_EDI_I, 0, 0x10001);
-    x86_bind(a, wide);
+    E(IMUL_EDI_MRCX, SLOT(spread), 0);
     E(VMOVD_X0_EDI, 0, 0);
     E(VPSHUFD_X0_X0_I, 0, 0);
     /* r10 the indices' place, r9 their bytes, rdi their number, r11 the plan's tables */
-    E(MOVZX_R9D_B_MRCX, SLOT(width), 0);
     E(MOV_R10_MRDX, BATCH(indices_used), 0);
-    E(IMUL_R10_R9, 0, 0);
+    E(IMUL_R10_MRCX, SLOT(index_bytes), 0);
     E(ADD_R10_MRDX, BATCH(indices), 0);
-    E(MOVZX_EDI_W_MR11, TINY(body), 0);
-    E(IMUL_R9_RDI, 0, 0);
+    E(MOVZX_EDI_B_MRCX_RAX, SLOT(body), 0);
+    E(MOVZX_R9D_W_MRCX_RAX2, SLOT(body_bytes), 0);
     E(MOV_R11_MRCX, SLOT(plan), 0);
     x86_bind(a, loop);
     E(CMP_R9_I, 0, 16);

@@ -130,29 +130,20 @@
     S(MOV_R9D_MRDX, MOV, REG(R9D), MEM(RDX, 4))                                             \
     S(TEST_R9D_R9D, TEST, REG(R9D), REG(R9D))                                               \
     S(CMP_MRDX32_I, CMP, MEM(RDX, 4), IMM32)                                                \
-    S(MOVZX_R10D_B_MRCX, MOVZX, REG(R10D), MEM(RCX, 1))                                     \
-    S(IMUL_R9_R10, IMUL, REG(R9), REG(R10))                                                 \
     S(MOV_R10D_MRCX, MOV, REG(R10D), MEM(RCX, 4))                                           \
-    S(CMP_R9_R10, CMP, REG(R9), REG(R10))                                                   \
+    S(CMP_R9_MRCX, CMP, REG(R9), MEM(RCX, 8))                                               \
+    S(TEST_MRCX_R10, TEST, MEM(RCX, 8), REG(R10))                                           \
+    S(BT_R10D_EAX, BT, REG(R10D), REG(EAX))                                                 \
+    S(IMUL_EDI_MRCX, IMUL, REG(EDI), MEM(RCX, 4))                                           \
+    S(IMUL_R10_MRCX, IMUL, REG(R10), MEM(RCX, 8))                                           \
+    S(MOVZX_EDI_B_MRCX_RAX, MOVZX, REG(EDI), MEMX(RCX, RAX, 1, 1))                          \
+    S(MOVZX_R9D_W_MRCX_RAX2, MOVZX, REG(R9D), MEMX(RCX, RAX, 2, 2))                         \
     S(MOVZX_R11D_W_MRCX_RAX2, MOVZX, REG(R11D), MEMX(RCX, RAX, 2, 2))                       \
     S(TEST_R10_R10, TEST, REG(R10), REG(R10))                                               \
-    S(MOVZX_R11D_B_MRCX, MOVZX, REG(R11D), MEM(RCX, 1))                                     \
-    S(TEST_R10_R11, TEST, REG(R10), REG(R11))                                               \
     S(MOV_R11_MRCX, MOV, REG(R11), MEM(RCX, 8))                                             \
-    S(ADD_R11_R10, ADD, REG(R11), REG(R10))                                                 \
-    S(MOV_R10_I64, MOV, REG(R10), IMM64)                                                    \
-    S(CMP_MR11_R10, CMP, MEM(R11, 8), REG(R10))                                             \
-    S(CMP_MR11_B_I, CMP, MEM(R11, 1), IMM8)                                                 \
     S(MOV_EDI_MRDX, MOV, REG(EDI), MEM(RDX, 4))                                             \
-    S(MOVZX_R9D_B_MRCX, MOVZX, REG(R9D), MEM(RCX, 1))                                       \
-    S(IMUL_EDI_R9D, IMUL, REG(EDI), REG(R9D))                                               \
-    S(CMP_MRCX_B_I, CMP, MEM(RCX, 1), IMM8)                                                 \
-    S(IMUL_EDI_EDI_I, IMUL, REG(EDI), REG(EDI), IMM32)                                      \
     S(VMOVD_X0_EDI, VMOVD, REG(XMM0), REG(EDI))                                             \
-    S(IMUL_R10_R9, IMUL, REG(R10), REG(R9))                                                 \
     S(ADD_R10_MRDX, ADD, REG(R10), MEM(RDX, 8))                                             \
-    S(MOVZX_EDI_W_MR11, MOVZX, REG(EDI), MEM(R11, 2))                                       \
-    S(IMUL_R9_RDI, IMUL, REG(R9), REG(RDI))                                                 \
     S(CMP_R9_I, CMP, REG(R9), IMMS)                                                         \
     S(VMOVDQU_X1_MR11, VMOVDQU, REG(XMM1), MEM(R11, 16))                                    \
     S(VPAND_X2_X0_MR11, VPAND, REG(XMM2), REG(XMM0), MEM(R11, 16))                          \
