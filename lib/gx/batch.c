@@ -198,26 +198,39 @@ static __attribute__((noinline)) int short_vertices(const vfetch_gx_plan *plan,
     return err;
 }
 
-/* The short way of a format with indexed attributes, its checks passed (here, or by the
-   generated batched draw, which ends in it): the vertices first (some may be skipped, and an
-   index out of its array fails the draw), then the indices of those written. */
-int vfetch_gx_batch_indexed(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
-                            struct vfetch_batch *batch, const struct gx_prim_slot *slot,
-                            struct vfetch_gx_batch_result *result)
+/* The indices of a draw's `written` records, the batch's figures and the result. */
+static inline int finish(const vfetch_gx_plan *plan, struct vfetch_batch *batch,
+                         const struct gx_prim_slot *slot, const struct vfetch_gx_result *drawn,
+                         struct vfetch_gx_batch_result *result)
 {
-    const size_t vused = batch->vertices_used;
-    p->out = (uint8_t *)batch->vertices + vused;
-    p->out_size = batch->vertices_capacity - vused;
-    struct vfetch_gx_result drawn;
-    const int err = plan->jit_run ? plan->jit_run(plan, p, &drawn) : vfetch_gx_run(plan, p, &drawn);
-    if (err)
-        return err;
     const size_t iused = batch->indices_used;
-    const size_t put = put_indices(slot, drawn.written, batch->vertex_count,
+    const size_t put = put_indices(slot, drawn->written, batch->vertex_count,
                                    (uint8_t *)batch->indices + iused * slot->width,
                                    batch->indices_capacity - iused);
-    appended(batch, drawn.written, plan->out_stride, put, &drawn, result);
+    appended(batch, drawn->written, plan->out_stride, put, drawn, result);
     return VFETCH_OK;
+}
+
+int vfetch_gx_batch_finish(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                           struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                           struct vfetch_gx_batch_result *result, uint32_t skipped)
+{
+    const struct vfetch_gx_result drawn = { p->count - skipped, skipped, 0 };
+    return finish(plan, batch, slot, &drawn, result);
+}
+
+/* The short way of a format with indexed attributes, its checks passed: the vertices first
+   (some may be skipped, and an index out of its array fails the draw), then the indices of
+   those written. */
+static __attribute__((noinline)) int short_indexed(const vfetch_gx_plan *plan,
+                                                   struct vfetch_gx_run_params *p,
+                                                   struct vfetch_batch *batch,
+                                                   const struct gx_prim_slot *slot,
+                                                   struct vfetch_gx_batch_result *result)
+{
+    struct vfetch_gx_result drawn;
+    const int err = vfetch_gx_run(plan, p, &drawn);
+    return err ? err : finish(plan, batch, slot, &drawn, result);
 }
 
 /* The generated code writes its vfetch_gx_result into the batch's result in place. */
@@ -266,7 +279,7 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     p->out = (uint8_t *)batch->vertices + vused;
     p->out_size = vroom;
     if (plan->any_indexed) /* vertices may be skipped, or an index fail: they go first */
-        return vfetch_gx_batch_indexed(plan, p, batch, slot, result);
+        return short_indexed(plan, p, batch, slot, result);
     batch->vertices_used = vused + (size_t)count * stride;
     batch->vertex_count = base + count;
     batch->record_stride = stride;

@@ -440,7 +440,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
                                     ? crossover
                                     : GX_JIT_RECORD_CROSSOVER;
     p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
-                                          vfetch_gx_batch_draw, vfetch_gx_batch_indexed,
+                                          vfetch_gx_batch_draw, vfetch_gx_batch_finish,
                                           &p->jit_code);
     if (p->jit_reason)
         return;

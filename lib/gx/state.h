@@ -140,11 +140,12 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
                          struct vfetch_batch *batch, const struct gx_prim_slot *slot,
                          struct vfetch_gx_batch_result *result);
 
-/** The same for a format with indexed attributes whose draw of 1 to 31 vertices passed every
-    check of the short way: the vertices, then the indices of the records written. */
-int vfetch_gx_batch_indexed(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
-                            struct vfetch_batch *batch, const struct gx_prim_slot *slot,
-                            struct vfetch_gx_batch_result *result);
+/** The end of the generated batched draw of a format with indexed attributes (lib/jit/
+    x86_batch.c), its records written with `skipped` vertices skipped: the indices of the
+    records written, the batch's figures, the result. Returns 0. */
+int vfetch_gx_batch_finish(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
+                           struct vfetch_batch *batch, const struct gx_prim_slot *slot,
+                           struct vfetch_gx_batch_result *result, uint32_t skipped);
 
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
     options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */

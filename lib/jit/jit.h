@@ -101,24 +101,32 @@ struct gx_prim_slot;
  * command's primitive's. Where every
  * check passes, a direct format's writes the indices from the count's tiny entry, adds to the
  * batch's figures, converts the vertices and fills the result, and a format with indexed
- * attributes jumps to vfetch_gx_batch_indexed; else it has written nothing and jumps to
- * vfetch_gx_batch_draw, with the same arguments.
+ * attributes converts the vertices and ends in vfetch_gx_batch_finish; else it has written
+ * nothing and jumps to vfetch_gx_batch_draw, with the same arguments.
  */
 typedef int vfetch_jit_gx_batch_fn(const struct vfetch_gx_plan *plan,
                                    struct vfetch_gx_run_params *params,
                                    struct vfetch_batch *batch, const struct gx_prim_slot *slot,
                                    struct vfetch_gx_batch_result *result);
 
+/** What a generated batched draw of a format with indexed attributes ends in once its records
+    are written (vfetch_gx_batch_finish): the same arguments, and the vertices it skipped. */
+typedef int vfetch_jit_gx_batch_finish_fn(const struct vfetch_gx_plan *plan,
+                                          struct vfetch_gx_run_params *params,
+                                          struct vfetch_batch *batch,
+                                          const struct gx_prim_slot *slot,
+                                          struct vfetch_gx_batch_result *result, uint32_t skipped);
+
 /** Generate a GX plan's draw, running draws of fewer than `crossover` vertices (the rest go
     to `slow`, the portable tier), or of fewer than `crossover_per_vertex` where a direct
     format's whole groups cannot be emitted as its 8-lane record program. Sets code->crossover
     to the one in force; also code->entry_batch, the format's batched draw, whose draws it
     does not take go to `batch_slow` (vfetch_gx_batch_draw); a format with indexed attributes
-    hands those that pass its checks to `batch_indexed` (vfetch_gx_batch_indexed). NULL, or why there is none (a static sentence). */
+    converts its records, then ends in `batch_finish` (vfetch_gx_batch_finish). NULL, or why there is none (a static sentence). */
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow,
                                   vfetch_jit_gx_batch_fn *batch_slow,
-                                  vfetch_jit_gx_batch_fn *batch_indexed,
+                                  vfetch_jit_gx_batch_finish_fn *batch_finish,
                                   struct vfetch_jit_code *code);
 
 struct vfetch_plan;

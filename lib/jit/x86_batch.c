@@ -1,9 +1,8 @@
 /*
  * A GX format's batched draw (vfetch_gx_state_draw_batch, docs/gx.md "One call per guest
  * draw"): a second entry of the format's generated draw, which takes a whole draw command into
- * the batch. A format with indexed attributes has its checks here and the rest in C
- * (vfetch_gx_batch_indexed: the vertices, then the indices of the records written). A direct
- * format's: every check of both halves, the primitive's indices from its count's
+ * the batch. A format with indexed attributes converts first, through a body of its own, and
+ * ends in C (vfetch_gx_batch_finish: the indices of the records written). A direct format's: every check of both halves, the primitive's indices from its count's
  * tiny entry (lib/prim/compile.c), the batch's figures, then the format's own conversion (the
  * draw's body, at `body`) and its result. Called as vfetch_gx_batch_draw is (lib/gx/batch.c,
  * its C twin: the same short way): rdi the plan, rsi the draw's parameters (vertices, bytes
@@ -147,14 +146,11 @@ static void batch_indices(struct gen *g)
     x86_bind(a, done);
 }
 
-/* The batch's figures (count records of the stride, rdi indices), the result's indices, then
-   the body's registers: the result in the red zone, rdi the vertices, rdx the records' place,
-   ecx the count. */
-static void batch_figures(struct gen *g)
+/* The batch's figures: eax records of the format's stride (r9 their bytes), rdi indices;
+   r10 where the records go. */
+static void batch_advance(struct gen *g)
 {
-    struct x86_asm *a = &g->a;
     const uint32_t stride = g->gx->out_stride;
-    const unsigned no_result = x86_label(a);
     E(IMUL_R9_RAX_I, 0, stride);
     E(MOV_R10_MRDX, BATCH(vertices_used), 0);
     E(ADD_R10_MRDX, BATCH(vertices), 0);
@@ -162,6 +158,15 @@ static void batch_figures(struct gen *g)
     E(ADD_MRDX_EAX, BATCH(vertex_count), 0);
     E(MOV_MRDX_I, BATCH(record_stride), stride);
     E(ADD_MRDX_RDI, BATCH(indices_used), 0);
+}
+
+/* A direct format's figures (count records), the result's indices, then the body's registers:
+   the result in the red zone, rdi the vertices, rdx the records' place, ecx the count. */
+static void batch_figures(struct gen *g)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned no_result = x86_label(a);
+    batch_advance(g);
     E(TEST_R8_R8, 0, 0);
     x86_jump(a, X86_JZ, no_result);
     E(MOV_MR8_RDI, offsetof(struct vfetch_gx_batch_result, indices), 0);
@@ -172,31 +177,93 @@ static void batch_figures(struct gen *g)
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
 }
 
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn,
-                    const void *indexed_fn)
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn)
 {
     struct x86_asm *a = &g->a;
     /* the short way's counts: all of them, past the body's crossover too (the body converts
        any count; the crossover, where the portable tier gets faster, is at 16 vertices or
        more, where a call through the C way would cost more than it saves) */
-    const uint32_t limit = PRIM_TINY;
     if (!crossover) /* the format's draws all run the portable tier */
         return 0;
     const unsigned slow = x86_label(a);
-    if (g->gx->any_indexed) {
-        /* the vertices first (skipped ones take no index, an index may fail the draw): the
-           checks here, the rest in C */
-        batch_checks(g, limit, 0, slow);
-        E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)indexed_fn);
-        E(JMP_RAX, 0, 0);
-    } else {
-        batch_checks(g, limit, 1, slow);
-        batch_indices(g);
-        batch_figures(g);
-        x86_jump(a, X86_JMP, body);
-    }
+    batch_checks(g, PRIM_TINY, 1, slow);
+    batch_indices(g);
+    batch_figures(g);
+    x86_jump(a, X86_JMP, body);
     x86_bind(a, slow);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
     return 1;
+}
+
+/* A format with indexed attributes: its vertices go first (a vertex may be skipped, an index may
+   send the draw to the portable tier), so its batched draw has a body of its own between these
+   two. The checks (the draws they refuse go to slow_fn, nothing changed), the records' place
+   into the parameters' `out`, the batch and the slot kept in the red zone beside the result,
+   then the body's registers: rdi the vertices, ecx the count. */
+int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_fn)
+{
+    struct x86_asm *a = &g->a;
+    if (!crossover)
+        return 0;
+    const unsigned slow = x86_label(a), on = x86_label(a);
+    batch_checks(g, PRIM_TINY, 0, slow);
+    x86_jump(a, X86_JMP, on);
+    x86_bind(a, slow);
+    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
+    E(JMP_RAX, 0, 0);
+    x86_bind(a, on);
+    E(MOV_R9_MRDX, BATCH(vertices_used), 0);
+    E(ADD_R9_MRDX, BATCH(vertices), 0);
+    E(MOV_MRSI_R9, PARAM(out), 0);
+    E(MOV_MRSP_R8, REDZONE_RESULT, 0);
+    E(MOV_MRSP_RDX, REDZONE_BATCH, 0);
+    E(MOV_MRSP_RCX, REDZONE_SLOT, 0);
+    E(MOV_ECX_EAX, 0, 0);
+    E(MOV_RDI_MRSI, PARAM(vertices), 0);
+    return 1;
+}
+
+/* After the body (r9 the skipped vertices): the batch, slot and result back; where the records
+   written (eax) take the short way, their indices and the batch's figures here and the whole
+   result, else the five registers back for finish_fn, which writes them. `decline` (an index for
+   the portable tier, nothing written) restores the registers for slow_fn, the C way, which
+   draws and reports as documented. */
+void gen_batch_indexed_close(struct gen *g, unsigned decline, const void *finish_fn,
+                             const void *slow_fn)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned in_c = x86_label(a), no_result = x86_label(a);
+    E(MOV_RDX_MRSP, REDZONE_BATCH, 0);
+    E(MOV_RCX_MRSP, REDZONE_SLOT, 0);
+    E(MOV_R8_MRSP, REDZONE_RESULT, 0);
+    E(MOV_EAX_MRSI, PARAM(count), 0);
+    E(SUB_EAX_R9D, 0, 0);
+    E(MOV_R10D_MRCX, SLOT(short_counts), 0);
+    E(BT_R10D_EAX, 0, 0);
+    x86_jump(a, X86_JNB, in_c);
+    E(MOV_MRSP_R9, REDZONE_SKIPPED, 0);
+    batch_indices(g);
+    batch_advance(g);
+    E(TEST_R8_R8, 0, 0);
+    x86_jump(a, X86_JZ, no_result);
+    E(MOV_MR8_EAX, offsetof(struct vfetch_gx_batch_result, vertices), 0);
+    E(MOV_R9_MRSP, REDZONE_SKIPPED, 0);
+    E(MOV_MR8_R9D, offsetof(struct vfetch_gx_batch_result, skipped), 0);
+    E(MOV_MR8_I, offsetof(struct vfetch_gx_batch_result, clamped), 0);
+    E(MOV_MR8_RDI, offsetof(struct vfetch_gx_batch_result, indices), 0);
+    x86_bind(a, no_result);
+    E(XOR_EAX_EAX, 0, 0);
+    E(RET, 0, 0);
+    for (int leg = 0; leg < 2; leg++) {
+        x86_bind(a, leg ? decline : in_c);
+        if (leg) {
+            E(MOV_RDX_MRSP, REDZONE_BATCH, 0);
+            E(MOV_RCX_MRSP, REDZONE_SLOT, 0);
+            E(MOV_R8_MRSP, REDZONE_RESULT, 0);
+        }
+        E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)g->gx);
+        E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)(leg ? slow_fn : finish_fn));
+        E(JMP_RAX, 0, 0);
+    }
 }

@@ -152,7 +152,8 @@ static void gx_result(struct gen *g, unsigned no_result)
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
                                   vfetch_jit_gx_batch_fn *batch_slow,
-                                  vfetch_jit_gx_batch_fn *batch_indexed, struct vfetch_jit_code *code)
+                                  vfetch_jit_gx_batch_finish_fn *batch_finish,
+                                  struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const struct vfetch_plan *conv = plan->converter;
@@ -175,38 +176,58 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         crossover = crossover_per_vertex;
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;
-    const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
-                   no_result = x86_label(a), finish = x86_label(a), body = x86_label(a);
     code->crossover = crossover;
-    /* rdi the plan, rsi the parameters, rdx the result (kept in the red zone from here) */
-    gx_checks(g, crossover, slow);
-    E(MOV_MRSP_RDX, REDZONE_RESULT, 0);
-    E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
-    if (plan->any_indexed)
-        gen_index_pass(g, decline, done);
-    E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
-    x86_bind(a, body);
-    if (conv->word_copy && !plan->any_indexed)
-        gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
-    else {
-        gen_groups(g, finish);
-        why = gen_vertex_pass(g);
+    /* The draw's body once for the draw (k = 0), and for a format with indexed attributes once
+       more for its batched draw (k = 1), which converts first and ends in batch_finish; a
+       direct format's batched draw ends in the first body (at `body`). */
+    const int batch = batch_slow && batch_finish;
+    const int bodies = batch && plan->any_indexed && indexed <= GEN_BATCH_MAX_INDEXED ? 2 : 1;
+    size_t entry_batch = 0;
+    int batched = 0;
+    unsigned body = 0;
+    for (int k = 0; k < bodies && !why; k++) {
+        const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
+                       no_result = x86_label(a), finish = x86_label(a);
+        if (!k) {
+            /* rdi the plan, rsi the parameters, rdx the result (in the red zone from here) */
+            gx_checks(g, crossover, slow);
+            E(MOV_MRSP_RDX, REDZONE_RESULT, 0);
+            E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
+        } else {
+            entry_batch = a->len;
+            if (!(batched = gen_batch_indexed_open(g, crossover, (const void *)batch_slow)))
+                break;
+        }
+        if (plan->any_indexed)
+            gen_index_pass(g, decline, done);
+        E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
+        x86_bind(a, body = x86_label(a));
+        if (conv->word_copy && !plan->any_indexed)
+            gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
+        else {
+            gen_groups(g, finish);
+            why = gen_vertex_pass(g);
+        }
+        x86_bind(a, finish);
+        x86_bind(a, done);
+        if (k) {
+            gen_batch_indexed_close(g, decline, (const void *)batch_finish,
+                                    (const void *)batch_slow);
+            continue;
+        }
+        gx_result(g, no_result);
+        /* nothing written: the portable tier runs the draw, with the caller's arguments */
+        x86_bind(a, decline);
+        E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
+        x86_bind(a, slow);
+        E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
+        E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
+        E(JMP_RAX, 0, 0);
+        if (batch && !plan->any_indexed) {
+            entry_batch = a->len;
+            batched = gen_batch_entry(g, crossover, body, (const void *)batch_slow);
+        }
     }
-    x86_bind(a, finish);
-    x86_bind(a, done);
-    gx_result(g, no_result);
-    /* nothing written: the portable tier runs the draw, with the caller's arguments */
-    x86_bind(a, decline);
-    E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
-    x86_bind(a, slow);
-    E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
-    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
-    E(JMP_RAX, 0, 0);
-    /* the batched draw: a direct format's ends in the body above */
-    const size_t entry_batch = a->len;
-    const int batched = batch_slow && batch_indexed && !why &&
-                        gen_batch_entry(g, crossover, body, (const void *)batch_slow,
-                                        (const void *)batch_indexed);
     why = gen_close(g, why, entry, code);
     if (!why && batched)
         code->entry_batch = (uint8_t *)code->mapping + entry_batch;

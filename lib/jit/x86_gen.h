@@ -72,7 +72,8 @@
 
 /* The red zone below a GX draw's rsp (it calls nothing): the result pointer, then pass 1's
    highest index of each indexed copy past the first two (at REDZONE_HIGHEST(slot)), or the
-   vector pass's maxima as 16-bit lanes (32 bytes at REDZONE_MAXIMA). */
+   vector pass's maxima as 16-bit lanes (32 bytes at REDZONE_MAXIMA); a batched draw's batch,
+   slot and skipped vertices (REDZONE_BATCH, REDZONE_SLOT, REDZONE_SKIPPED, x86_batch.c). */
 #define REDZONE_RESULT (-8)
 #define REDZONE_HIGHEST(slot) (-8 * (int64_t)(slot))
 #define REDZONE_MAXIMA (-48)
@@ -170,6 +171,8 @@ struct gen {
 #define gen_effective_select vfetch_x86_gen_effective_select
 #define gen_word_copy vfetch_x86_gen_word_copy
 #define gen_batch_entry vfetch_x86_gen_batch_entry
+#define gen_batch_indexed_open vfetch_x86_gen_batch_indexed_open
+#define gen_batch_indexed_close vfetch_x86_gen_batch_indexed_close
 #define gen_arrays_data vfetch_x86_gen_arrays_data
 #define gen_arrays_size vfetch_x86_gen_arrays_size
 
@@ -224,11 +227,20 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap);
 
-/* x86_batch.c: a GX format's batched draw: a direct format's ends in the draw's body (at
+/* x86_batch.c: a GX format's batched draw. A direct format's ends in the draw's body (at
    `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, the result in
-   the red zone), one with indexed attributes in indexed_fn once its checks pass; the draws it
-   does not take go to slow_fn. 0 where it has none (a crossover of 0). */
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn,
-                    const void *indexed_fn);
+   the red zone), the draws it does not take going to slow_fn; 0 where it has none (a
+   crossover of 0). A format with indexed attributes (at most GEN_BATCH_MAX_INDEXED indexed
+   copies: the batch and slot take red-zone slots past pass 1's) opens with the checks and the
+   body's registers, and closes after a body of its own: to finish_fn, or from `decline` to
+   slow_fn. */
+#define GEN_BATCH_MAX_INDEXED 12
+#define REDZONE_BATCH (-104)
+#define REDZONE_SLOT (-112)
+#define REDZONE_SKIPPED (-120)
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn);
+int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_fn);
+void gen_batch_indexed_close(struct gen *g, unsigned decline, const void *finish_fn,
+                             const void *slow_fn);
 
 #endif

@@ -164,7 +164,17 @@
     S(MOV_MR8_RDI, MOV, MEM(R8, 8), REG(RDI))                                               \
     S(MOV_MRSP_R8, MOV, MEM(RSP, 8), REG(R8))                                               \
     S(MOV_RDX_R10, MOV, REG(RDX), REG(R10))                                                 \
-    S(MOV_ECX_EAX, MOV, REG(ECX), REG(EAX))
+    S(MOV_ECX_EAX, MOV, REG(ECX), REG(EAX))                                                 \
+    S(ADD_R9_MRDX, ADD, REG(R9), MEM(RDX, 8))                                               \
+    S(MOV_MRSI_R9, MOV, MEM(RSI, 8), REG(R9))                                               \
+    S(MOV_MRSP_RCX, MOV, MEM(RSP, 8), REG(RCX))                                             \
+    S(MOV_RCX_MRSP, MOV, REG(RCX), MEM(RSP, 8))                                             \
+    S(MOV_R8_MRSP, MOV, REG(R8), MEM(RSP, 8))                                               \
+    S(MOV_MRSP_R9, MOV, MEM(RSP, 8), REG(R9))                                               \
+    S(MOV_R9_MRSP, MOV, REG(R9), MEM(RSP, 8))                                               \
+    S(MOV_MR8_EAX, MOV, MEM(R8, 4), REG(EAX))                                               \
+    S(MOV_MR8_R9D, MOV, MEM(R8, 4), REG(R9D))                                               \
+    S(MOV_MR8_I, MOV, MEM(R8, 4), IMM32)
 
 #define X86_SHAPES                                                                          \
     X86_BATCH_SHAPES                                                                        \
