@@ -245,13 +245,13 @@ _Static_assert(offsetof(struct vfetch_gx_batch_result, vertices) ==
 /*
  * A draw whose format and primitive are looked up (the generated code's batch entry, lib/jit/
  * x86_batch.c, hands it every draw it does not take): the batch's used figures within their
- * capacities (VFETCH_EINVAL) first. The short way: 1 to PRIM_TINY - 1
- * vertices whose count has a tiny entry, and every check of both halves passing, the vertex
- * draw's included (tested together: any failing one sends the draw to the checked way, which
- * reports the first in order). A direct format's vertex draw cannot fail then, so its indices
- * go first, from the count's tiny entry, and the draw ends in the generated code (a tail call,
- * which writes the result's first three fields); a format with indexed attributes draws its
- * vertices first.
+ * capacities (VFETCH_EINVAL) first. The short way: a draw of any count but 0 whose every check
+ * of both halves passes, the vertex draw's included (tested together: any failing one sends
+ * the draw to the checked way, which reports the first in order). A direct format's vertex
+ * draw cannot fail then, so its indices go first (from the count's tiny entry where it has
+ * one, else the primitive family's own draw) and the draw ends in the vertex draw (a tail call
+ * into the generated code, which writes the result's first three fields); a format with
+ * indexed attributes draws its vertices first.
  */
 int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
                          struct vfetch_batch *batch, const struct gx_prim_slot *slot,
@@ -262,19 +262,19 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     if (batch->vertices_used > batch->vertices_capacity ||
         batch->indices_used > batch->indices_capacity)
         return VFETCH_EINVAL;
-    if (count - 1 >= PRIM_TINY - 1)
+    if (!count)
         return draw_checked(plan, p, batch, slot, result);
-    const struct prim_tiny *t = &prim->tiny[count];
     const size_t vused = batch->vertices_used, iused = batch->indices_used;
-    const size_t vroom = batch->vertices_capacity - vused;
+    const size_t vroom = batch->vertices_capacity - vused, iroom = batch->indices_capacity - iused;
     const uint32_t stride = plan->out_stride, base = batch->vertex_count, width = slot->width;
     const uintptr_t indices = (uintptr_t)batch->indices + iused * width;
     const uint64_t highest = ((uint64_t)base + count) * slot->scale - 1;
+    const uint64_t most =
+        count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(prim, count);
     if (!batch->vertices || !batch->indices || (indices & (width - 1)) ||
         (base && batch->record_stride != stride) || (uint64_t)count * stride > vroom ||
-        slot->most[count] > batch->indices_capacity - iused || highest >= slot->all_ones ||
-        !p->vertices || (uint64_t)count * plan->format.vertex_size > p->vertices_size ||
-        t->top == PRIM_TINY_NONE)
+        most > iroom || highest >= slot->all_ones || !p->vertices ||
+        (uint64_t)count * plan->format.vertex_size > p->vertices_size)
         return draw_checked(plan, p, batch, slot, result);
     p->out = (uint8_t *)batch->vertices + vused;
     p->out_size = vroom;
@@ -283,7 +283,7 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     batch->vertices_used = vused + (size_t)count * stride;
     batch->vertex_count = base + count;
     batch->record_stride = stride;
-    const size_t put = put_tiny(prim, t, slot->scale * base, (uint8_t *)indices);
+    const size_t put = put_indices(slot, count, base, (uint8_t *)indices, iroom);
     batch->indices_used = iused + put;
     if (result)
         result->indices = put;
