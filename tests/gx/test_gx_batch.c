@@ -15,6 +15,7 @@
 
 #include "guard.h"
 #include "gx_testutil.h"
+#include "batch_snapshot.h"
 #include "testutil.h"
 #include "vfetch/gx.h"
 #include "vfetch/prim.h"
@@ -269,24 +270,10 @@ static void test_index_range(void)
 static uint8_t err_vertices[512];
 static uint16_t err_indices[64 + 1];
 
-struct snapshot {
-    struct vfetch_batch batch;
-    uint8_t vertices[sizeof err_vertices];
-    uint16_t indices[sizeof err_indices / 2];
-};
-
-static void snap(struct snapshot *s, const struct vfetch_batch *b)
-{
-    s->batch = *b;
-    memcpy(s->vertices, err_vertices, sizeof s->vertices);
-    memcpy(s->indices, err_indices, sizeof s->indices);
-}
-
-static int unchanged(const struct snapshot *s, const struct vfetch_batch *b)
-{
-    return !memcmp(&s->batch, b, sizeof *b) && !memcmp(s->vertices, err_vertices, sizeof s->vertices) &&
-           !memcmp(s->indices, err_indices, sizeof s->indices);
-}
+/* what a failing call must leave as it was (tests/batch_snapshot.h) */
+#define snap(s, b)                                                                          \
+    batch_snap(s, b, err_vertices, sizeof err_vertices, err_indices, sizeof err_indices)
+#define unchanged batch_unchanged
 
 /* Every error, in the documented order, each leaving the buffers, the figures and the result
    as they were. */
@@ -303,7 +290,7 @@ static void test_errors(void)
     struct vfetch_batch b = { vbuf, sizeof err_vertices, 32, 2, 16, ibuf, 64, 3 };
     memset(vbuf, 0x5a, sizeof err_vertices);
     memset(ibuf, 0xa5, sizeof err_indices);
-    struct snapshot before;
+    struct batch_snapshot before;
     snap(&before, &b);
     struct vfetch_gx_batch_result r = { 9, 9, 9, 9 };
 #define REFUSED(call, code)                                                                 \

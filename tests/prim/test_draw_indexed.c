@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "batch_snapshot.h"
 #include "testutil.h"
 #include "vfetch/maxwell.h"
 #include "vfetch/prim.h"
@@ -721,25 +722,10 @@ static vfetch_prim_plan *prim_of(enum vfetch_prim_frontend fe, uint32_t primitiv
 static uint8_t err_vertices[1024];
 static uint16_t err_indices[64 + 1];
 
-struct snapshot {
-    struct vfetch_batch batch;
-    uint8_t vertices[sizeof err_vertices];
-    uint16_t indices[sizeof err_indices / 2];
-};
-
-static void snap(struct snapshot *s, const struct vfetch_batch *b)
-{
-    s->batch = *b;
-    memcpy(s->vertices, err_vertices, sizeof s->vertices);
-    memcpy(s->indices, err_indices, sizeof s->indices);
-}
-
-static int unchanged(const struct snapshot *s, const struct vfetch_batch *b)
-{
-    return !memcmp(&s->batch, b, sizeof *b) &&
-           !memcmp(s->vertices, err_vertices, sizeof s->vertices) &&
-           !memcmp(s->indices, err_indices, sizeof s->indices);
-}
+/* what a failing call must leave as it was (tests/batch_snapshot.h) */
+#define snap(s, b)                                                                          \
+    batch_snap(s, b, err_vertices, sizeof err_vertices, err_indices, sizeof err_indices)
+#define unchanged batch_unchanged
 
 /* Every error of vfetch_r300_draw_indexed in the documented order, each with the later
    checks' faults present too where they can be, so that the order is what decides. */
@@ -763,7 +749,7 @@ static void test_errors_r300(void)
     struct vfetch_batch b = { err_vertices, sizeof err_vertices, 64, 2, 32, err_indices, 64, 3 };
     memset(err_vertices, 0x5a, sizeof err_vertices);
     memset(err_indices, 0xa5, sizeof err_indices);
-    struct snapshot before;
+    struct batch_snapshot before;
     snap(&before, &b);
     struct vfetch_draw_result r = { 9, 9, 9, 9 };
 #define REFUSED(call, code)                                                                 \
@@ -917,7 +903,7 @@ static void test_errors_maxwell(void)
     struct vfetch_batch b = { err_vertices, sizeof err_vertices, 0, 0, 0, err_indices, 64, 0 };
     memset(err_vertices, 0x5a, sizeof err_vertices);
     memset(err_indices, 0xa5, sizeof err_indices);
-    struct snapshot before;
+    struct batch_snapshot before;
     snap(&before, &b);
     struct vfetch_draw_result r = { 9, 9, 9, 9 };
 #define DRAW(params, n) vfetch_maxwell_draw_indexed(plan, lines, params, in, sizeof in, n, &b, &r)
