@@ -120,6 +120,20 @@ static inline size_t put_indices(const struct gx_prim_slot *slot, uint32_t writt
                : put_general(prim, written, base, out, capacity);
 }
 
+/* The most indices a draw of `count` vertices writes. */
+static inline uint64_t slot_most(const struct gx_prim_slot *slot, uint32_t count)
+{
+    return count < GX_PRIM_COUNTS ? slot->most[count]
+                                  : vfetch_prim_index_count(slot->plan, count);
+}
+
+/* Whether a batch of `base` records takes `count` more: every host index of its vertices
+   (vertex * scale + corner) below the width's all-ones value. */
+static inline int slot_holds(const struct gx_prim_slot *slot, uint32_t base, uint32_t count)
+{
+    return (uint64_t)base + count <= slot->most_vertices;
+}
+
 /* The batch's figures after a draw of `written` records and `put` indices, and the result. */
 static inline void appended(struct vfetch_batch *batch, uint32_t written, uint32_t stride,
                             size_t put, const struct vfetch_gx_result *drawn,
@@ -147,10 +161,8 @@ static __attribute__((noinline)) int draw_checked(const vfetch_gx_plan *plan,
                                                   struct vfetch_gx_batch_result *result)
 {
     const uint32_t count = p->count;
-    const vfetch_prim_plan *prim = slot->plan;
     const size_t width = slot->width;
-    const size_t most =
-        count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(prim, count);
+    const uint64_t most = slot_most(slot, count);
     /* the buffers where room is asked of them (no offset is taken from a NULL one) */
     if ((count && !batch->vertices) || (most && !batch->indices))
         return VFETCH_EINVAL;
@@ -158,16 +170,13 @@ static __attribute__((noinline)) int draw_checked(const vfetch_gx_plan *plan,
     uint8_t *const indices = most ? (uint8_t *)batch->indices + batch->indices_used * width : NULL;
     if ((uintptr_t)indices & (width - 1))
         return VFETCH_EINVAL;
-    /* room for every vertex's record and the most indices, and host indices within the width:
-       the draw's last vertex (times 4 plus 3 where expanded) below the width's all-ones value */
+    /* room for every vertex's record and the most indices, and host indices within the width */
     const size_t room = batch->vertices_capacity - batch->vertices_used;
     const uint32_t base = batch->vertex_count;
-    const uint64_t last = (uint64_t)base + count - 1;
-    const uint64_t highest = slot->expanded ? 4 * last + 3 : last;
     const uint32_t stride = plan->out_stride;
     if ((base && batch->record_stride != stride) || (uint64_t)count * stride > room ||
         most > batch->indices_capacity - batch->indices_used ||
-        (count && highest >= slot->all_ones))
+        (count && !slot_holds(slot, base, count)))
         return VFETCH_EBATCH_FULL;
     p->out = records;
     p->out_size = room;
@@ -258,7 +267,6 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
                          struct vfetch_gx_batch_result *result)
 {
     const uint32_t count = p->count;
-    const vfetch_prim_plan *prim = slot->plan;
     if (batch->vertices_used > batch->vertices_capacity ||
         batch->indices_used > batch->indices_capacity)
         return VFETCH_EINVAL;
@@ -268,12 +276,9 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
     const size_t vroom = batch->vertices_capacity - vused, iroom = batch->indices_capacity - iused;
     const uint32_t stride = plan->out_stride, base = batch->vertex_count, width = slot->width;
     const uintptr_t indices = (uintptr_t)batch->indices + iused * width;
-    const uint64_t highest = ((uint64_t)base + count) * slot->scale - 1;
-    const uint64_t most =
-        count < GX_PRIM_COUNTS ? slot->most[count] : vfetch_prim_index_count(prim, count);
     if (!batch->vertices || !batch->indices || (indices & (width - 1)) ||
         (base && batch->record_stride != stride) || (uint64_t)count * stride > vroom ||
-        most > iroom || highest >= slot->all_ones || !p->vertices ||
+        slot_most(slot, count) > iroom || !slot_holds(slot, base, count) || !p->vertices ||
         (uint64_t)count * plan->format.vertex_size > p->vertices_size)
         return draw_checked(plan, p, batch, slot, result);
     p->out = (uint8_t *)batch->vertices + vused;
@@ -306,8 +311,7 @@ static __attribute__((noinline)) int batch_compare(const vfetch_gx_plan *plan,
 {
     const uint32_t count = p->count;
     const size_t width = slot->width;
-    const uint64_t most = count < GX_PRIM_COUNTS ? slot->most[count]
-                                                 : vfetch_prim_index_count(slot->plan, count);
+    const uint64_t most = slot_most(slot, count);
     /* the bytes the draw may append, where the batch has them */
     const size_t vroom = batch->vertices_capacity - batch->vertices_used;
     const size_t iroom = batch->indices_capacity - batch->indices_used;

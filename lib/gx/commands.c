@@ -67,17 +67,8 @@ int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, s
             stop = VFETCH_GX_STOP_TRUNCATED;
             break;
         }
-        /* the command's batched draw itself where it is ready, else the whole call */
-        const struct gx_ready *ready = &state->ready[op - 0x80];
         struct vfetch_gx_batch_result b;
-        if (ready->draw) {
-            struct vfetch_gx_run_params *d = &state->draw;
-            d->vertices = p + at + 3;
-            d->vertices_size = (size_t)bytes;
-            d->count = count;
-            err = ready->draw(ready->plan, d, batch, ready->slot, &b);
-        } else
-            err = vfetch_gx_state_draw_batch(state, op, p + at + 3, (size_t)bytes, count, batch, &b);
+        err = vfetch_gx_state_draw_batch(state, op, p + at + 3, (size_t)bytes, count, batch, &b);
         if (err) {
             stop = err == VFETCH_EBATCH_FULL ? VFETCH_GX_STOP_BATCH_FULL : VFETCH_GX_STOP_ERROR;
             err = err == VFETCH_EBATCH_FULL ? VFETCH_OK : err;

@@ -297,14 +297,12 @@ int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command)
     struct vfetch_prim_plan_info info;
     vfetch_prim_plan_info(slot->plan, &info);
     slot->width = (uint8_t)info.index_bytes;
-    slot->expanded = info.expanded != 0;
-    slot->scale = slot->expanded ? 4 : 1;
-    slot->all_ones = info.index_bytes == 4 ? 0xffffffffu : 0xffffu;
+    slot->scale = info.expanded ? 4 : 1;
     for (uint32_t n = 0; n < GX_PRIM_COUNTS; n++)
         slot->most[n] = (uint16_t)vfetch_prim_index_count(slot->plan, n);
     slot->index_bytes = info.index_bytes;
     slot->width_mask = info.index_bytes - 1;
-    slot->most_vertices = slot->all_ones / slot->scale;
+    slot->most_vertices = (info.index_bytes == 4 ? 0xffffffffu : 0xffffu) / slot->scale;
     slot->spread = slot->scale * (info.index_bytes == 4 ? 1u : 0x10001u);
     slot->short_counts = 0;
     _Static_assert(PRIM_GROUP_MAX * PRIM_VEC_BYTES / 2 <= UINT8_MAX, "a body fits slot->body");

@@ -42,20 +42,18 @@ struct gx_shared_plan {
 };
 
 /* A GX primitive's plan under the state's index options, with what a batched draw checks:
-   the index width in bytes, whether lines and points are expanded (and the scale and limit
-   that follow from them), and the most indices a
-   draw of each count below GX_PRIM_COUNTS writes (vfetch_prim_index_count). */
+   the index width in bytes, the scale (4 where lines and points are expanded, else 1: host
+   index = vertex * scale + corner), and the most indices a draw of each count below
+   GX_PRIM_COUNTS writes (vfetch_prim_index_count). */
 #define GX_PRIM_COUNTS 64
 struct gx_prim_slot {
     vfetch_prim_plan *plan;
-    uint8_t width, expanded;
-    uint8_t scale;     /* 4 where expanded, else 1: host index = vertex * scale + corner */
-    uint32_t all_ones; /* the width's all-ones value, which no host index may reach */
+    uint8_t width, scale;
     uint16_t most[GX_PRIM_COUNTS];
     /* The short way's figures, as the generated batched draw reads them (lib/jit/x86_batch.c):
        the width as a qword and its low bits (an index buffer's address has none of them), the
        most records a batch may hold (vertex_count + count up to this keeps every host index
-       below all_ones), the base's factor (scale; for 16-bit lanes also copied into the upper
+       below the width's all-ones value), the base's factor (scale; for 16-bit lanes also copied into the upper
        half of each 32-bit lane), and each count's short-way indices: short_counts has bit n
        where a draw of n vertices (1 to PRIM_TINY - 1) has a tiny entry without a tail, of
        body[n] indices, body_bytes[n] bytes. */
