@@ -18,6 +18,9 @@
  *   replay/gx-captures/<isa>/-                     every draw of the real Wii captures
  *   replay/gx-captures-batch/<isa>/-               the same into a batch with host indices
  *   replay/gx-captures-runs/<isa>/-                the frames' bytes in runs of commands
+ *   replay/gx-captures-bytes/<isa>/-               the frames' bytes draw by draw: an
+ *                                                  emulator's own decoder, one batched draw
+ *                                                  a draw command (the runs' baseline)
  *   compile/r300-state/-/-                         two R300 register sets alternating through
  *                                                  a vfetch_r300_state (the cache's answer)
  *                                                  (../shared/testdata/gx) through one
@@ -861,8 +864,9 @@ static int collect_captures(const char *dir)
 
 /* replay/gx-captures: each draw converted (vfetch_gx_state_plan, vfetch_gx_run);
    replay/gx-captures-batch: each draw into a batch with its indices (vfetch_gx_state_draw_batch);
-   replay/gx-captures-runs: the frames' bytes through vfetch_gx_state_run_commands. */
-enum replay_form { REPLAY_CONVERT, REPLAY_BATCH, REPLAY_RUNS };
+   replay/gx-captures-runs: the frames' bytes through vfetch_gx_state_run_commands;
+   replay/gx-captures-bytes: the same bytes decoded here, draw by draw (what the runs replace). */
+enum replay_form { REPLAY_CONVERT, REPLAY_BATCH, REPLAY_RUNS, REPLAY_BYTES };
 
 struct replay_job {
     const struct replay_capture_set *set;
@@ -873,6 +877,18 @@ struct replay_job {
 /* The batch of the batched replays: flushed (its figures zeroed) where a draw does not fit. */
 #define REPLAY_BATCH_BYTES ((size_t)1 << 20)
 #define REPLAY_BATCH_INDICES ((size_t)1 << 16)
+
+/* The batched draw of one draw command, the batch flushed (its figures zeroed) where it is full. */
+static int batch_draw_or_flush(vfetch_gx_state *state, uint8_t command, const uint8_t *vertices,
+                               size_t bytes, uint32_t count, struct vfetch_batch *b)
+{
+    int err = vfetch_gx_state_draw_batch(state, command, vertices, bytes, count, b, NULL);
+    if (err == VFETCH_EBATCH_FULL) {
+        b->vertices_used = b->indices_used = b->vertex_count = b->record_stride = 0;
+        err = vfetch_gx_state_draw_batch(state, command, vertices, bytes, count, b, NULL);
+    }
+    return err;
+}
 
 /* One pass, draw by draw into the batch. */
 static int replay_batch(vfetch_gx_state *state, const struct replay_capture_set *set,
@@ -889,12 +905,7 @@ static int replay_batch(vfetch_gx_state *state, const struct replay_capture_set 
         if (err)
             return err;
         const size_t bytes = (size_t)ev->value * vfetch_gx_plan_format(plan)->vertex_size;
-        err = vfetch_gx_state_draw_batch(state, ev->command, ev->vertices, bytes, ev->value, b, NULL);
-        if (err == VFETCH_EBATCH_FULL) {
-            b->vertices_used = b->indices_used = b->vertex_count = b->record_stride = 0;
-            err = vfetch_gx_state_draw_batch(state, ev->command, ev->vertices, bytes, ev->value, b,
-                                             NULL);
-        }
+        err = batch_draw_or_flush(state, ev->command, ev->vertices, bytes, ev->value, b);
         if (err)
             return err;
     }
@@ -927,6 +938,46 @@ static int replay_runs(vfetch_gx_state *state, const struct replay_capture_set *
                 at += len;
             } else if (r.stop != VFETCH_GX_STOP_END)
                 return -1;
+        }
+    }
+    return 0;
+}
+
+/* One pass, frame by frame, each command decoded here as an emulator's command processor
+   decodes it: NOPs stepped over, CP writes into the state, each draw's length from its format's
+   vertex size (vfetch_gx_state_plan) and the draw batched, the rest stepped over. */
+static int replay_bytes(vfetch_gx_state *state, const struct replay_capture_set *set,
+                        struct vfetch_batch *b)
+{
+    for (size_t k = 0; k < set->num_segments; k++) {
+        const struct replay_segment *seg = &set->segments[k];
+        if (!seg->data) {
+            vfetch_gx_load_cp_reg(state, seg->addr, (uint32_t)seg->size);
+            continue;
+        }
+        const uint8_t *p = seg->data;
+        for (size_t at = 0; at < seg->size;) {
+            const uint8_t op = p[at];
+            if (op >= 0x80 && op <= 0xbf) {
+                const vfetch_gx_plan *plan;
+                int err = vfetch_gx_state_plan(state, op & 7u, &plan);
+                if (err)
+                    return err;
+                const uint32_t count = (uint32_t)p[at + 1] << 8 | p[at + 2];
+                const size_t bytes = (size_t)count * vfetch_gx_plan_format(plan)->vertex_size;
+                if ((err = batch_draw_or_flush(state, op, p + at + 3, bytes, count, b)) != 0)
+                    return err;
+                at += 3 + bytes;
+                continue;
+            }
+            if (op == 0x08)
+                vfetch_gx_load_cp_reg(state, p[at + 1],
+                                      (uint32_t)p[at + 2] << 24 | (uint32_t)p[at + 3] << 16 |
+                                          (uint32_t)p[at + 4] << 8 | p[at + 5]);
+            const size_t len = gx_fifo_command_length(p + at, seg->size - at);
+            if (!len)
+                return -1;
+            at += len;
         }
     }
     return 0;
@@ -984,7 +1035,8 @@ static void bench_replay(bmc_state *st, void *user)
             abort();
     }
     while (bmc_keep_running(st)) {
-        const int err = job->form == REPLAY_RUNS    ? replay_runs(state, set, &b)
+        const int err = job->form == REPLAY_BYTES   ? replay_bytes(state, set, &b)
+                        : job->form == REPLAY_RUNS  ? replay_runs(state, set, &b)
                         : job->form == REPLAY_BATCH ? replay_batch(state, set, &b)
                                                     : replay_all(state, set);
         if (err != 0) {
@@ -1028,8 +1080,8 @@ static void register_replay(const char *captures_dir)
         vfetch_gx_plan_free(probe);
         if (!built)
             continue;
-        static const char *const form_names[] = { "", "-batch", "-runs" };
-        for (int form = REPLAY_CONVERT; form <= REPLAY_RUNS; form++) {
+        static const char *const form_names[] = { "", "-batch", "-runs", "-bytes" };
+        for (int form = REPLAY_CONVERT; form <= REPLAY_BYTES; form++) {
             struct replay_job *job = calloc(1, sizeof *job);
             if (!job)
                 abort();

@@ -372,9 +372,8 @@ static __attribute__((noinline)) int batch_compare(const vfetch_gx_plan *plan,
 /* A command not ready (its format or primitive to look up first; the batch's used figures'
    error comes before the format's): made ready, then drawn. Out of line, so that the common
    draw has no frame for it. */
-static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8_t command,
-                                                   struct vfetch_batch *batch,
-                                                   struct vfetch_gx_batch_result *result)
+int vfetch_gx_state_draw_unready(vfetch_gx_state *state, uint8_t command,
+                                 struct vfetch_batch *batch, struct vfetch_gx_batch_result *result)
 {
     if (batch->vertices_used > batch->vertices_capacity ||
         batch->indices_used > batch->indices_capacity)
@@ -391,20 +390,11 @@ static __attribute__((noinline)) int draw_prepared(vfetch_gx_state *state, uint8
     return r->draw(r->plan, &state->draw, batch, r->slot, result);
 }
 
-/* The draw's vertices, bytes and count go into the state's draw parameters (every way reads
-   them there), then the command's batched draw takes it, where the command is ready. */
 int vfetch_gx_state_draw_batch(vfetch_gx_state *state, uint8_t command, const void *vertices,
                                size_t vertices_size, uint32_t count, struct vfetch_batch *batch,
                                struct vfetch_gx_batch_result *result)
 {
     if (!state || !batch || (unsigned)(command - 0x80) > 0x3f)
         return VFETCH_EINVAL;
-    struct vfetch_gx_run_params *p = &state->draw;
-    p->vertices = vertices;
-    p->vertices_size = vertices_size;
-    p->count = count;
-    const struct gx_ready *r = &state->ready[command - 0x80];
-    if (r->draw)
-        return r->draw(r->plan, p, batch, r->slot, result);
-    return draw_prepared(state, command, batch, result);
+    return gx_state_draw_batch_with(state, command, vertices, vertices_size, count, batch, result);
 }

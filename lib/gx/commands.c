@@ -68,7 +68,7 @@ int vfetch_gx_state_run_commands(vfetch_gx_state *state, const void *commands, s
             break;
         }
         struct vfetch_gx_batch_result b;
-        err = vfetch_gx_state_draw_batch(state, op, p + at + 3, (size_t)bytes, count, batch, &b);
+        err = gx_state_draw_batch_with(state, op, p + at + 3, (size_t)bytes, count, batch, &b);
         if (err) {
             stop = err == VFETCH_EBATCH_FULL ? VFETCH_GX_STOP_BATCH_FULL : VFETCH_GX_STOP_ERROR;
             err = err == VFETCH_EBATCH_FULL ? VFETCH_OK : err;

@@ -44,7 +44,6 @@ int vfetch_gx_state_create(const struct vfetch_gx_state_params *params, vfetch_g
     if (!s)
         return VFETCH_ENOMEM;
     s->params = *params;
-    memset(s->dirty, 1, sizeof s->dirty);
     vfetch_gx_run_params_init(&s->draw);
     *out = s;
     return VFETCH_OK;
@@ -107,10 +106,10 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
     if (!changed)
         return VFETCH_OK;
     if (scope >= 0) {
-        state->dirty[scope] = 1;
+        state->current[scope] = NULL;
         gx_state_unready(state, (unsigned)scope);
     } else if (scope == -1) {
-        memset(state->dirty, 1, sizeof state->dirty);
+        memset(state->current, 0, sizeof state->current);
         memset(state->ready, 0, sizeof state->ready);
     }
     return VFETCH_OK;
@@ -175,7 +174,7 @@ static __attribute__((noinline)) int gx_state_refresh(vfetch_gx_state *state, un
         if (!shared) {
             gx_shared_release(state->plan[vat]);
             state->plan[vat] = NULL;
-            state->dirty[vat] = 1;
+            state->current[vat] = NULL;
             gx_state_unready(state, vat);
             return err;
         }
@@ -192,7 +191,7 @@ static __attribute__((noinline)) int gx_state_refresh(vfetch_gx_state *state, un
     }
     gx_shared_release(state->plan[vat]);
     state->plan[vat] = shared;
-    state->dirty[vat] = 0;
+    state->current[vat] = shared->plan;
     *out_plan = shared->plan;
     return VFETCH_OK;
 }

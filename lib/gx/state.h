@@ -66,7 +66,7 @@ struct gx_prim_slot {
 /* A draw command ready for a batched draw (vfetch_gx_state_draw_batch): its format's batched
    draw (the generated entry, the C way, or the two compared), the format and the primitive's
    slot. Made on the command's first draw after its format or primitive changed; cleared where
-   either may change (a write marking its VAT dirty, new index options). */
+   either may change (a write changing its VAT's format, new index options). */
 struct gx_ready {
     vfetch_jit_gx_batch_fn *draw;
     const vfetch_gx_plan *plan;
@@ -80,7 +80,9 @@ struct vfetch_gx_state {
     uint32_t vat[3][GX_NUM_FORMATS]; /* A, B, C */
     uint32_t array_base[16], array_stride[16];
     struct gx_shared_plan *plan[GX_NUM_FORMATS];
-    uint8_t dirty[GX_NUM_FORMATS];
+    /* Each VAT's format while no register it depends on changed since it was looked up, else
+       NULL: a draw's lookup is one load. */
+    const vfetch_gx_plan *current[GX_NUM_FORMATS];
     uint64_t compiles;
     /* The cache, first in first out: entry cache_next is replaced next. */
     struct gx_key cache_key[GX_CACHE_SIZE];
@@ -112,7 +114,7 @@ static inline void gx_state_unready(vfetch_gx_state *state, unsigned vat)
 /* A VAT's format where no register it depends on changed, else NULL. */
 static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *state, unsigned vat)
 {
-    return !state->dirty[vat] && state->plan[vat] ? state->plan[vat]->plan : NULL;
+    return state->current[vat];
 }
 
 /* A draw of a format: the five values that change stored into the state's parameters, then
@@ -137,6 +139,29 @@ static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_pla
 int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params *p,
                          struct vfetch_batch *batch, const struct gx_prim_slot *slot,
                          struct vfetch_gx_batch_result *result);
+
+/** A batched draw of a command that is not ready (lib/gx/batch.c): the batch's figures checked,
+    the format and primitive looked up, the command made ready, then its draw run. */
+int vfetch_gx_state_draw_unready(vfetch_gx_state *state, uint8_t command,
+                                 struct vfetch_batch *batch, struct vfetch_gx_batch_result *result);
+
+/* A batched draw of a valid command (0x80-0xBF): the draw's vertices, bytes and count stored
+   into the state's draw parameters (every way reads them there), then the command's batched
+   draw, where it is ready. */
+static inline int gx_state_draw_batch_with(vfetch_gx_state *state, uint8_t command,
+                                           const void *vertices, size_t vertices_size,
+                                           uint32_t count, struct vfetch_batch *batch,
+                                           struct vfetch_gx_batch_result *result)
+{
+    struct vfetch_gx_run_params *p = &state->draw;
+    p->vertices = vertices;
+    p->vertices_size = vertices_size;
+    p->count = count;
+    const struct gx_ready *r = &state->ready[command - 0x80];
+    if (r->draw)
+        return r->draw(r->plan, p, batch, r->slot, result);
+    return vfetch_gx_state_draw_unready(state, command, batch, result);
+}
 
 /** The end of the generated batched draw of a format with indexed attributes (lib/jit/
     x86_batch.c), its records written with `skipped` vertices skipped: the indices of the
