@@ -1,7 +1,8 @@
 /*
  * Direct word copies (lib/jit/x86_gen.h): formats whose output is their records' 32-bit words,
  * as they are or byte-reversed (the real captures' formats), 32 bytes a step (SSE4.1: 16), the
- * last step again where it overlaps the previous one.
+ * last step again where it overlaps the previous one; up to two steps' bytes (a game's short
+ * draw: four 16-byte records) as the first and the last step, without a loop.
  */
 #include "jit/x86_gen.h"
 
@@ -41,10 +42,24 @@ static void copy_steps(struct gen *g, unsigned step, int bswap, uint64_t ctrl, u
     x86_jump(a, X86_JMP, end);
 }
 
+/* Of step <= rax <= 2 * step bytes: the first `step` and the last (overlapping where rax is
+   less than 2 * step), then on to `end`. */
+static void copy_two_steps(struct gen *g, unsigned step, int bswap, uint64_t ctrl, unsigned end)
+{
+    const int wide = step == 32;
+    copy_step(g, wide, 0, bswap, ctrl);
+    E(ADD_RDI_RAX, 0, 0);
+    E(ADD_RDX_RAX, 0, 0);
+    copy_step(g, wide, -(int32_t)step, bswap, ctrl);
+    if (wide)
+        E(VZEROUPPER, 0, 0);
+    x86_jump(&g->a, X86_JMP, end);
+}
+
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
-   and the output stride is the vertex size): count * size bytes (a multiple of 4), 32 at a
-   time (SSE4.1: 16) and the last 32 again where they overlap the previous step; 16 and 16
-   below 32 bytes; words below 16. */
+   and the output stride is the vertex size): count * size bytes (a multiple of 4); up to 64
+   (SSE4.1: 32) the first and the last 32 (16); above, 32 at a time (16) and the last 32 again
+   where they overlap the previous step; 16 and 16 below 32 bytes; words below 16. */
 void gen_word_copy(struct gen *g, int bswap)
 {
     static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
@@ -54,22 +69,27 @@ void gen_word_copy(struct gen *g, int bswap)
     const unsigned half = x86_label(a), word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
     E(IMUL_RAX_RCX_I, 0, g->vsize);
+    const unsigned longer = x86_label(a);
     if (a->sse) { /* 16 bytes at a time */
         E(CMP_RAX_I, 0, 16);
         x86_jump(a, X86_JB, word);
+        E(CMP_RAX_I, 0, 32);
+        x86_jump(a, X86_JNBE, longer);
+        copy_two_steps(g, 16, bswap, ctrl, end);
+        x86_bind(a, longer);
         copy_steps(g, 16, bswap, ctrl, end);
     } else {
         E(CMP_RAX_I, 0, 32);
         x86_jump(a, X86_JB, half);
+        E(CMP_RAX_I, 0, 64);
+        x86_jump(a, X86_JNBE, longer);
+        copy_two_steps(g, 32, bswap, ctrl, end);
+        x86_bind(a, longer);
         copy_steps(g, 32, bswap, ctrl, end);
         x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
         E(CMP_RAX_I, 0, 16);
         x86_jump(a, X86_JB, word);
-        copy_step(g, 0, 0, bswap, ctrl);
-        E(ADD_RDI_RAX, 0, 0);
-        E(ADD_RDX_RAX, 0, 0);
-        copy_step(g, 0, -16, bswap, ctrl);
-        x86_jump(a, X86_JMP, end);
+        copy_two_steps(g, 16, bswap, ctrl, end);
     }
     x86_bind(a, word); /* 4..12 bytes */
     E(MOV_R8D_MRDI, 0, 0);

@@ -350,6 +350,76 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
 }
 
 /*
+ * The generated word copy at every size it branches on: records of 1 to 16 words in either byte
+ * order, direct draws of every count whose bytes reach past 2 * 32 + 32 (the first and last step
+ * alone up to two steps, the loop above, 16 and 16 below 32, words below 16), under compare and
+ * as an emulator runs them, on buffers at guard pages against the reference's output.
+ */
+static void check_jit_word_copy_sizes(void)
+{
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned runs = 0, copies = 0;
+    for (unsigned words = 1; words <= 16; words++)
+        for (int order = 0; order < 2; order++)
+            for (uint32_t count = 1; count * 4 * words <= 104; count++) {
+                struct vfetch_plan_desc d;
+                vfetch_plan_desc_init(&d);
+                d.num_streams = 1;
+                d.streams[0].stride = 4 * words;
+                d.streams[0].order = order ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
+                for (unsigned w = 0; w < words; w++) {
+                    struct vfetch_op *op = &d.ops[d.num_ops++];
+                    op->format = VFETCH_FORMAT_FLOAT32;
+                    op->conversion = VFETCH_CONV_FLOAT;
+                    op->count = 1;
+                    for (unsigned c = 0; c < 4; c++)
+                        op->src[c].offset = 4 * w;
+                    op->write_mask = 1;
+                    op->dst_slot = (uint16_t)w;
+                }
+                d.out_slots = words;
+                struct reference_run rr;
+                if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, -1))
+                    continue;
+                for (unsigned l = 0; l < num_levels; l++) {
+                    if (!(levels[l].bit & JIT_LEVELS))
+                        continue;
+                    vfetch_set_cpu_mask(level_mask(l));
+                    for (unsigned m = 0; m < 2; m++) {
+                        vfetch_set_jit_mode(m ? VFETCH_JIT_ON : VFETCH_JIT_COMPARE);
+                        vfetch_plan *plan = NULL;
+                        if (vfetch_plan_compile(&d, &plan)) {
+                            test_failures++;
+                            continue;
+                        }
+                        struct vfetch_plan_info info;
+                        vfetch_plan_info(plan, &info);
+                        copies += !m && info.word_copy && info.jit;
+                        char detail[80];
+                        snprintf(detail, sizeof detail, "word copy of %u words, %s, %u records, %s",
+                                 words, order ? "big-endian" : "little-endian", count,
+                                 m ? "jit on" : "compare");
+                        reference_run_compare(plan, &rr, "jit-word-copy", levels[l].name, detail);
+                        runs++;
+                        vfetch_plan_free(plan);
+                    }
+                }
+                reference_run_free(&rr);
+            }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    if (vfetch_jit_available() && runs) { /* the copies got generated code */
+        test_checks++;
+        if (!copies)
+            test_failures++;
+    }
+    printf("  jit-word-copy: %u draws, %u of them word copies with generated code%s\n", runs,
+           copies, test_failures == before ? "" : "  FAILED");
+}
+
+/*
  * Plans run through vfetch_run (what R300 and Maxwell formats and hand-built plans lower to):
  * random formats of any streams (sequential, indexed, constant, instanced) compiled with the
  * JIT at every level that has it, under compare (the generated code runs every direct draw
@@ -827,6 +897,7 @@ void check_jit(void)
         return;
     check_jit_gx();
     check_jit_plans();
+    check_jit_word_copy_sizes();
     check_jit_pass1();
     check_jit_kit_formats();
     check_jit_exact_fields();
