@@ -13,6 +13,8 @@
    8x8 texture) and the ratio to memcpy of the RGBA8 output.
 5. `summary.py --from-json` of the JSON the digest's run wrote prints the same digest and
    tables and (where matplotlib imports) draws the same PNG, byte for byte.
+6. Its regret rows, from a JSON of made-up times: a plan as created at a level against every
+   other path vfetch has at that level or below.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -113,8 +115,28 @@ def main():
             abs(float(row[0][1]) * float(row[0][5]) / 1e3 - 64) > 0.01 * 64:
         fail("the texture row is not: name, Mtexels/s, GB/s, x memcpy, x ref, ns/call with "
              "64 texels a call", text)
+    # the regret rows: a plan as created at a level against every other path at that level or
+    # below (not above: a CPU of that level has no avx512 code)
+    rows = [("plan/p/sse41/256", 100.0), ("plan/p/avx2/256", 200.0),
+            ("plan/p/avx2-portable/256", 150.0), ("plan/p/avx512/256", 50.0),
+            ("plan/q/sse41/256", 100.0), ("plan/q/avx2/256", 97.0),
+            ("plan/q/avx2-perop/256", 99.0), ("plan/q/ref/256", 1.0)]
+    doc = [{"context": {"num_cpus": 2}, "benchmarks": [
+        {"name": n, "run_name": n, "run_type": "iteration", "real_time": t, "time_unit": "ns"}
+        for n, t in rows]}]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "regret.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        text = subprocess.run([sys.executable, summary, "--from-json", path, "--tables"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              check=True).stdout.decode()
+    listed = [l.split() for l in text.splitlines() if l.startswith("  p ") or l.startswith("  q ")]
+    if "regret rows: 1 of 3 (plan, level, count) cells" not in text or \
+            len(listed) != 2 or listed[0][:3] != ["p", "avx2", "256:"] or listed[0][7] != "sse41":
+        fail("the regret rows are not: p at avx2 (sse41 is 2x faster) alone, of three cells (the digest and the table)", text)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
-          "table, --from-json's text%s as the run's: ok" % (
+          "table, regret rows, --from-json's text%s as the run's: ok" % (
               " and chart" if chart else " (no matplotlib: not its chart)"))
 
 

@@ -7,7 +7,10 @@ counters, so Mverts/s, GB/s and ns/call always agree.
 
 The digest (first, under 60 lines): for every whole plan its best level at 4,096 vertices
 (Mverts/s, the ratio to memcpy of the same output bytes measured in the same process, the
-ratio to the scalar reference) and its time per 16-vertex call at that level; one line each
+ratio to the scalar reference) and its time per 16-vertex call at that level; the regret rows
+(every plan, level and count where the plan as created is more than 5 % slower than another
+path vfetch has on a CPU of that level: the plan as created at a level below, the portable
+tier or the per-op path; the worst eight, --tables lists all); one line each
 for the per-op kernels, the texel formats and the GX texture formats (geometric means); the
 replay of the real Wii captures; registers to plan; the JIT's coverage of the GX plans
 (vfetch_bench --jit-coverage); and a line on how busy the machine was
@@ -132,6 +135,51 @@ def git_commit(here):
 
 PLAN_SIZE = 4096   # the digest's throughput size
 SHORT_SIZE = 16    # and its short draw
+REGRET_DIGEST_ROWS = 8  # regret rows the digest lists (--tables: all)
+
+
+REGRET = 0.95      # as created below this fraction of the fastest other path: a regret row
+LEVELS = ["sse2", "sse41", "avx2", "avx512", "neon"]
+
+
+def regret_rows(all_results, secs):
+    """Every (plan, level, count) where the plan as created at that level (plan/P/LEVEL/N) is
+    more than 5 % slower than the fastest other path vfetch has for it on a CPU of that level:
+    the plan as created at a level below, or the portable tier (-portable) or the per-op path
+    (-perop) at that level or below. Returns (cells compared, rows), each row (plan, level,
+    count, seconds as created, the fastest other row's name, its seconds), worst first."""
+    by_cell = {}
+    for name, b in all_results.items():
+        parts = name.split("/")
+        if parts[0] != "plan" or len(parts) != 4 or not parts[3].isdigit():
+            continue
+        level, _, tier = parts[2].partition("-")
+        if level not in LEVELS:
+            continue
+        by_cell.setdefault((parts[1], int(parts[3])), []).append((LEVELS.index(level), tier, name,
+                                                                   secs(b)))
+    cells, rows = 0, []
+    for (what, count), entries in by_cell.items():
+        for lv, tier, name, t in entries:
+            if tier:
+                continue
+            others = [(o_t, o_name) for o_lv, _, o_name, o_t in entries
+                      if o_lv <= lv and o_name != name]
+            if not others:
+                continue
+            cells += 1
+            best_t, best_name = min(others)
+            if best_t < REGRET * t:
+                rows.append((what, LEVELS[lv], count, t, best_name, best_t))
+    rows.sort(key=lambda r: r[5] / r[3])
+    return cells, rows
+
+
+def regret_text(row, ns_text):
+    what, level, count, t, best_name, best_t = row
+    return "%-22s %-7s %6d: as created %9s ns, %-24s %9s ns (%.2fx)" % (
+        what, level, count, ns_text(t * 1e9), best_name.split("/")[2], ns_text(best_t * 1e9),
+        best_t / t)
 
 
 def print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomean, ns_text):
@@ -179,6 +227,18 @@ def print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomea
         short_ns = ns_text(min(shorts) * 1e9) if shorts else "-"
         print("%-26s %-15s %10.1f %9s %8s %12s" % (what, best[2], PLAN_SIZE / t / 1e6,
                                                    fmt(vs_memcpy), fmt(vs_ref, 1), short_ns))
+
+    cells, regrets = regret_rows(all_results, secs)
+    if cells:
+        print()
+        print("regret rows (the plan as created > 5 %% slower than another path vfetch has at "
+              "its level or below): %d of %d (plan, level, count) cells%s" % (
+                  len(regrets), cells, "; the worst:" if regrets else ""))
+        for row in regrets[:REGRET_DIGEST_ROWS]:
+            print("  " + regret_text(row, ns_text))
+        if len(regrets) > REGRET_DIGEST_ROWS:
+            print("  ... %d more (summary.py --tables lists them all)" % (
+                len(regrets) - REGRET_DIGEST_ROWS))
 
     for fam, label in (("kernel", "per-op kernels"), ("texel", "texel formats"),
                        ("texture", "GX texture formats")):
@@ -680,6 +740,12 @@ def main():
                 print("%-44s %10.1f %8.2f %9s %8s %10s" % (
                     name, vertices / t / 1e6, out_bytes / t / 1e9, fmt(vs_memcpy), fmt(vs_ref, 1),
                     ns_text(t * 1e9)))
+            if family == "plan" and regret_rows(all_results, secs)[0]:
+                cells, regrets = regret_rows(all_results, secs)
+                print()
+                print("regret rows: %d of %d (plan, level, count) cells" % (len(regrets), cells))
+                for row in regrets:
+                    print("  " + regret_text(row, ns_text))
     if args.digest or not args.filter:
         print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomean, ns_text)
         cov = meta.get("jit_coverage", [])

@@ -376,17 +376,37 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
     return VFETCH_OK;
 }
 
-/* Draws of at least this many records of a plan with a record program run it (docs/jit.md). */
-#define PLAN_JIT_RECORD_CROSSOVER 64
-/* Records above this many bytes (Maxwell's full ISBE image: 1 KiB, mostly defaults) run the
-   record program from 8 records: its whole-vector stores of the constant slots overtake the
-   generated code's op-by-op ones there (docs/decisions.md, "Measured choices"). */
+/* Records above this many bytes (Maxwell's full ISBE image: 1 KiB, mostly defaults). */
 #define PLAN_JIT_BIG_RECORD 256
 /* A word copy's draws without an index buffer: the generated copy below this many records,
    the portable one from there (as for GX formats, lib/gx/compile.c); through an index buffer
    the generated code at every count. */
 #define PLAN_JIT_WORD_COPY_CROSSOVER 16
-#define PLAN_JIT_BIG_CROSSOVER 8
+
+/*
+ * From how many records a plan's direct draws run its record program instead of the generated
+ * code (docs/decisions.md, "Measured choices"; vfetch_bench's plan rows against the generated
+ * code at every count, VFETCH_JIT_CROSSOVER, Zen 5): from 64 records where the program was
+ * built for the avx512 level, the plan reads one stream and its records are of at most
+ * PLAN_JIT_BIG_RECORD bytes (R300's and Maxwell's one-stream compact records: the program
+ * 1.1-2.4x the generated code from 256 records); from 8 records where a 4-lane program
+ * (sse41) converts records of more than PLAN_JIT_BIG_RECORD bytes in groups of 4 or more
+ * (Maxwell's instanced full image: the program 1.05-1.5x); else never. At the avx2 level the
+ * generated code was as fast or faster at every count (1.0-1.3x for R300 plans, 1.2-1.9x for
+ * Maxwell's, 1.1-4x for the full ISBE images; on the Xeon the avx2 program lost to the sse41
+ * level's generated code); so was it for plans of several streams at avx512 (Maxwell's: the
+ * program stages them, 1.3-1.8x) and the full images (1.1-4x from 4,096 records).
+ */
+static uint32_t plan_jit_crossover(const struct vfetch_plan *plan)
+{
+    const struct vfetch_record_prog *rp = plan->record;
+    const int big = plan->record_size > PLAN_JIT_BIG_RECORD;
+    if (!rp)
+        return UINT32_MAX;
+    if (!strcmp(plan->isa, "avx512"))
+        return !big && plan->desc.num_streams == 1 ? 64 : UINT32_MAX;
+    return rp->lanes == 4 && big && rp->group >= 4 ? 8 : UINT32_MAX;
+}
 
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */
 static void plan_build_jit(struct vfetch_plan *plan)
@@ -401,20 +421,15 @@ static void plan_build_jit(struct vfetch_plan *plan)
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;
-        /* where the generated code runs the record program's 8-lane groups of 4 records or
-           more itself and the portable program is 8 lanes wide too, it is as fast or faster
-           at every count, as for GX formats (lib/gx/compile.c); smaller groups measured either
-           way from 256 records (docs/decisions.md, "Measured choices") */
-        const struct vfetch_record_prog *rp = plan->record;
-        const int groups = rp && plan->jit_code.groups && rp->lanes == 8 && rp->group >= 4;
-        /* a 4-lane program (sse41) of groups of 1-3 records loses at every count measured
-           too (docs/jit.md) */
-        const int narrow = rp && rp->lanes == 4 && rp->group < 4;
-        plan->jit_crossover = plan->jit_compare                          ? UINT32_MAX
-                              : plan->word_copy                          ? PLAN_JIT_WORD_COPY_CROSSOVER
-                              : !rp || groups || narrow                  ? UINT32_MAX
-                              : plan->record_size > PLAN_JIT_BIG_RECORD ? PLAN_JIT_BIG_CROSSOVER
-                                                                        : PLAN_JIT_RECORD_CROSSOVER;
+        plan->jit_crossover = plan->jit_compare ? UINT32_MAX
+                              : plan->word_copy ? PLAN_JIT_WORD_COPY_CROSSOVER
+                                                : plan_jit_crossover(plan);
+        /* VFETCH_JIT_CROSSOVER=N moves a record program's crossover, to measure where the
+           tiers cross (docs/jit.md), as for GX formats */
+        const char *env = getenv("VFETCH_JIT_CROSSOVER");
+        const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+        if (plan->record && !plan->jit_compare && !plan->word_copy && n && n <= UINT32_MAX)
+            plan->jit_crossover = (uint32_t)n;
     }
 #endif
 }
