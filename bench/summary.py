@@ -52,7 +52,7 @@ tests these against its fixture).
 
 Default: a quick run (min time 0.02 s per benchmark, 4096-vertex kernels, all plan sizes,
 65,536-texel texels, 256x256 GX textures, the replay). --full: every benchmark, min time 0.2 s,
-3 repetitions (the median is reported).
+3 repetitions interleaved in random order (the median is reported).
 """
 import argparse
 import json
@@ -70,7 +70,11 @@ def run_family(bench, family, regex, min_time, repetitions, json_parts):
     cmd = [bench, "--benchmark_format=json", "--benchmark_filter=" + regex,
            "--benchmark_min_time=%g" % min_time]
     if repetitions > 1:
-        cmd += ["--benchmark_repetitions=%d" % repetitions, "--benchmark_report_aggregates_only=true"]
+        # interleaved in random order: a phase of the machine's (a VM's neighbours, a clock
+        # change) slows every row a little instead of a few rows a lot, which would read as
+        # regret rows
+        cmd += ["--benchmark_repetitions=%d" % repetitions, "--benchmark_report_aggregates_only=true",
+                "--benchmark_enable_random_interleaving=true"]
     print("running %s benchmarks ..." % family, file=sys.stderr, flush=True)
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE).stdout.decode()
     # stdout is the JSON alone (vfetch_bench's own line goes to stderr)
@@ -142,12 +146,18 @@ REGRET = 0.95      # as created below this fraction of the fastest other path: a
 LEVELS = ["sse2", "sse41", "avx2", "avx512", "neon"]
 
 
-def regret_rows(all_results, secs):
+def bench_secs(b):
+    """A benchmark's wall time per call, in seconds."""
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+    return b["real_time"] * unit
+
+
+def regret_candidates(all_results, secs):
     """Every (plan, level, count) where the plan as created at that level (plan/P/LEVEL/N) is
     more than 5 % slower than the fastest other path vfetch has for it on a CPU of that level:
     the plan as created at a level below, or the portable tier (-portable) or the per-op path
     (-perop) at that level or below. Returns (cells compared, rows), each row (plan, level,
-    count, seconds as created, the fastest other row's name, its seconds), worst first."""
+    count, seconds as created, the fastest other row's name, its seconds, the row's name)."""
     by_cell = {}
     for name, b in all_results.items():
         parts = name.split("/")
@@ -170,13 +180,69 @@ def regret_rows(all_results, secs):
             cells += 1
             best_t, best_name = min(others)
             if best_t < REGRET * t:
-                rows.append((what, LEVELS[lv], count, t, best_name, best_t))
-    rows.sort(key=lambda r: r[5] / r[3])
+                rows.append((what, LEVELS[lv], count, t, best_name, best_t, name))
     return cells, rows
 
 
+def regret_rows(all_results, secs, confirm=None):
+    """The regret candidates (regret_candidates), and where a second run timed each candidate's
+    two rows again (confirm: {row name: [its seconds, the other row's name, its seconds]}),
+    those that are still regret rows in it, with its times. Returns (cells compared,
+    candidates, rows), rows worst first."""
+    cells, candidates = regret_candidates(all_results, secs)
+    rows = []
+    for row in candidates:
+        what, level, count, t, best_name, best_t, name = row
+        if confirm is not None:
+            again = confirm.get(name)
+            if not again or again[1] != best_name or not again[2] < REGRET * again[0]:
+                continue
+            t, best_t = again[0], again[2]
+        rows.append((what, level, count, t, best_name, best_t, name))
+    rows.sort(key=lambda r: r[5] / r[3])
+    return cells, len(candidates), rows
+
+
+def confirm_regrets(bench, all_results, secs, processes=3, repetitions=5):
+    """Time each regret candidate's two rows again in `processes` fresh processes, interleaved
+    with the others in random order, `repetitions` times each (the median of the processes'
+    medians): a phase of the machine during the first run, or a process whose code and buffers
+    landed where they run slower (the same row measured 1.6x apart from one process to the
+    next on the Zen 5 VM), reads as a regret that is not there. Returns {row name: [seconds,
+    the other row's name, seconds]}."""
+    _, candidates = regret_candidates(all_results, secs)
+    if not candidates:
+        return {}
+    names = sorted({r[6] for r in candidates} | {r[4] for r in candidates})
+    # benchmark names are letters, digits, '/', '-' and '.': only the dot needs a class (the
+    # benchmark's regex dialect rejects Python's escapes of the others)
+    regex = "^(" + "|".join(n.replace(".", "[.]") for n in names) + ")$"
+    print("timing %d regret candidates again, in %d processes ..." % (len(candidates), processes),
+          file=sys.stderr, flush=True)
+    runs = []
+    for _ in range(processes):
+        out = subprocess.run([bench, "--benchmark_format=json", "--benchmark_filter=" + regex,
+                              "--benchmark_min_time=0.05",
+                              "--benchmark_repetitions=%d" % repetitions,
+                              "--benchmark_report_aggregates_only=true",
+                              "--benchmark_enable_random_interleaving=true"],
+                             check=True, stdout=subprocess.PIPE).stdout.decode()
+        runs.append(collect_results([json.loads(out)], repetitions)[0])
+
+    def median_secs(name):
+        ts = sorted(secs(run[name]) for run in runs if name in run)
+        return ts[len(ts) // 2] if ts else None
+
+    confirm = {}
+    for r in candidates:
+        t, other = median_secs(r[6]), median_secs(r[4])
+        if t and other:
+            confirm[r[6]] = [t, r[4], other]
+    return confirm
+
+
 def regret_text(row, ns_text):
-    what, level, count, t, best_name, best_t = row
+    what, level, count, t, best_name, best_t, _ = row
     return "%-22s %-7s %6d: as created %9s ns, %-24s %9s ns (%.2fx)" % (
         what, level, count, ns_text(t * 1e9), best_name.split("/")[2], ns_text(best_t * 1e9),
         best_t / t)
@@ -228,12 +294,16 @@ def print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomea
         print("%-26s %-15s %10.1f %9s %8s %12s" % (what, best[2], PLAN_SIZE / t / 1e6,
                                                    fmt(vs_memcpy), fmt(vs_ref, 1), short_ns))
 
-    cells, regrets = regret_rows(all_results, secs)
+    confirm = meta.get("regret_confirm")
+    cells, candidates, regrets = regret_rows(all_results, secs, confirm)
     if cells:
         print()
         print("regret rows (the plan as created > 5 %% slower than another path vfetch has at "
-              "its level or below): %d of %d (plan, level, count) cells%s" % (
-                  len(regrets), cells, "; the worst:" if regrets else ""))
+              "its level or below): %d of %d (plan, level, count) cells%s%s" % (
+                  len(regrets), cells,
+                  " (%d in the run, timed again: 3 processes of 5 interleaved repetitions)" %
+                  candidates
+                  if confirm is not None else "", "; the worst:" if regrets else ""))
         for row in regrets[:REGRET_DIGEST_ROWS]:
             print("  " + regret_text(row, ns_text))
         if len(regrets) > REGRET_DIGEST_ROWS:
@@ -627,6 +697,9 @@ def main():
             meta["jit_coverage"] = subprocess.run(
                 [args.bench, "--jit-coverage"], stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL).stdout.decode().strip().splitlines()
+            # the regret candidates timed again, so that a phase of the machine is not
+            # reported as a regret
+            meta["regret_confirm"] = confirm_regrets(args.bench, all_results, bench_secs)
         # what the digest and the chart need beyond Google Benchmark's own record, so that
         # --from-json prints and draws what this run does
         if json_parts:
@@ -635,9 +708,7 @@ def main():
         with open(json_name, "w") as f:
             json.dump(json_parts, f, indent=1)
 
-    def secs(b):
-        unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
-        return b["real_time"] * unit
+    secs = bench_secs
 
     memcpy = {}
     for name, b in all_results.items():
@@ -740,10 +811,13 @@ def main():
                 print("%-44s %10.1f %8.2f %9s %8s %10s" % (
                     name, vertices / t / 1e6, out_bytes / t / 1e9, fmt(vs_memcpy), fmt(vs_ref, 1),
                     ns_text(t * 1e9)))
-            if family == "plan" and regret_rows(all_results, secs)[0]:
-                cells, regrets = regret_rows(all_results, secs)
+            confirm = meta.get("regret_confirm")
+            if family == "plan" and regret_rows(all_results, secs, confirm)[0]:
+                cells, candidates, regrets = regret_rows(all_results, secs, confirm)
                 print()
-                print("regret rows: %d of %d (plan, level, count) cells" % (len(regrets), cells))
+                print("regret rows: %d of %d (plan, level, count) cells%s" % (
+                    len(regrets), cells, " (%d in the run, timed again)" % candidates
+                    if confirm is not None else ""))
                 for row in regrets:
                     print("  " + regret_text(row, ns_text))
     if args.digest or not args.filter:
