@@ -400,7 +400,12 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        leads at short draws only (docs/decisions.md, "Measured choices"). A 16-lane program
        (AVX-512, records of 16 bytes or less) keeps the long draws. */
     const struct vfetch_record_prog *rp = conv->record;
-    if (p->any_indexed || (rp->lanes == 8 && rp->group >= 4))
+    /* With one or two indexed copies the AVX-512 program's gathers overtake the generated
+       code's per-vertex loads from 64 vertices (config c on Zen 5: 1.25-1.3x at 256 and 4,096,
+       the packed layout 1.07-1.18x; docs/decisions.md, "Measured choices"). */
+    if (p->any_indexed)
+        return rp->lanes == 16 ? GX_JIT_RECORD_CROSSOVER : UINT32_MAX;
+    if (rp->lanes == 8 && rp->group >= 4)
         return UINT32_MAX;
     /* A 4-lane program (the sse41 level) of groups of 1-3 records loses to the generated
        code's vertex-by-vertex loop at every count measured (docs/jit.md); of larger groups it
