@@ -30,6 +30,17 @@ def fail(what, text):
     sys.exit(1)
 
 
+def tables_from_json(summary, doc):
+    """What `summary.py --from-json --tables` prints of a JSON document made here."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "made.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return subprocess.run([sys.executable, summary, "--from-json", path, "--tables"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              check=True).stdout.decode()
+
+
 def main():
     bench, summary = sys.argv[1], sys.argv[2]
     run = subprocess.run([bench, "--benchmark_format=json", "--benchmark_filter=^compile/r300/",
@@ -125,27 +136,16 @@ def main():
     doc = [{"context": {"num_cpus": 2}, "benchmarks": [
         {"name": n, "run_name": n, "run_type": "iteration", "real_time": t, "time_unit": "ns"}
         for n, t in rows]}]
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "regret.json")
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        text = subprocess.run([sys.executable, summary, "--from-json", path, "--tables"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              check=True).stdout.decode()
+    text = tables_from_json(summary, doc)
     listed = [l.split() for l in text.splitlines() if l.startswith("  p ") or l.startswith("  q ")]
     if "regret rows: 1 of 3 (plan, level, count) cells" not in text or \
             len(listed) != 2 or listed[0][:3] != ["p", "avx2", "256:"] or listed[0][7] != "sse41":
-        fail("the regret rows are not: p at avx2 (sse41 is 2x faster) alone, of three cells (the digest and the table)", text)
+        fail("the regret rows are not: p at avx2 (sse41 is 2x faster) alone, of three cells "
+             "(in the digest and the table)", text)
     # timed again (the live run's second pass, kept in the JSON): p at avx2 as fast as sse41
     doc[0]["context"]["vfetch_summary"] = {"num_cpus": 2, "repetitions": 1, "regret_confirm": {
         "plan/p/avx2/256": [1e-7, "plan/p/sse41/256", 1e-7]}}
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "regret.json")
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        text = subprocess.run([sys.executable, summary, "--from-json", path, "--tables"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              check=True).stdout.decode()
+    text = tables_from_json(summary, doc)
     if "regret rows: 0 of 3 (plan, level, count) cells (1 in the run, timed again)" not in text:
         fail("a regret row its second timing clears is still listed", text)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
