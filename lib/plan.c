@@ -8,6 +8,7 @@
 
 #include "cpu.h"
 #include "dsp.h"
+#include "execute.h"
 #include "plan_internal.h"
 #include "record.h"
 #include "vertex_format.h"
@@ -408,6 +409,46 @@ static uint32_t plan_jit_crossover(const struct vfetch_plan *plan)
     return rp->lanes == 4 && big && rp->group >= 4 ? 8 : UINT32_MAX;
 }
 
+#if VFETCH_HAVE_JIT
+/* A synthetic draw of a one-stream plan (zero bytes) through its generated code or its
+   portable tier. */
+struct plan_measure {
+    const struct vfetch_plan *plan;
+    const uint8_t *records[1];
+    struct vfetch_binding stream;
+    struct vfetch_draw draw;
+};
+
+static void plan_measure_run(void *ctx, int portable)
+{
+    struct plan_measure *m = ctx;
+    if (portable)
+        vfetch_execute_portable(m->plan, &m->draw);
+    else
+        m->plan->jit(m->records, m->draw.count, m->draw.out);
+}
+
+/* Whether the portable tier runs a sequential one-stream plan's long draws clearly faster than
+   its generated code on this machine (lib/jit/measure.c); 0 for any other plan. */
+static int plan_portable_faster(const struct vfetch_plan *plan)
+{
+    if (plan->desc.num_streams != 1 || plan->has_instanced ||
+        plan->desc.streams[0].step != VFETCH_STEP_SEQUENTIAL)
+        return 0;
+    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
+    const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
+    uint8_t *buf = calloc(1, in + out);
+    if (!buf)
+        return 0;
+    struct plan_measure m = { .plan = plan, .records = { buf }, .stream = { buf, in } };
+    m.draw = (struct vfetch_draw){ .streams = &m.stream, .first = 0, .count = (uint32_t)n,
+                                   .out = buf + in };
+    const int faster = vfetch_jit_portable_faster(plan_measure_run, &m);
+    free(buf);
+    return faster;
+}
+#endif
+
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */
 static void plan_build_jit(struct vfetch_plan *plan)
 {
@@ -430,6 +471,13 @@ static void plan_build_jit(struct vfetch_plan *plan)
         const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
         if (plan->record && !plan->jit_compare && !plan->word_copy && n && n <= UINT32_MAX)
             plan->jit_crossover = (uint32_t)n;
+        /* A 4-lane program's plans (the sse41 level) went both ways on Zen 5 (docs/benchmarks.md,
+           "Regret rows": the generated code ahead for r300-r1, r3, r4, skin, behind for r2):
+           their long draws' tier is measured. */
+        else if (plan->record && plan->record->lanes == 4 && !plan->jit_compare &&
+                 !plan->word_copy && plan->jit_crossover == UINT32_MAX &&
+                 plan_portable_faster(plan))
+            plan->jit_crossover = 64;
     }
 #endif
 }

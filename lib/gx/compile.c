@@ -368,9 +368,9 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
    indexed attributes; the per-op path never does; a direct word copy's portable copy is as
    fast at every count. */
-static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise)
+static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise, int *measure)
 {
-    *vertex_wise = 0;
+    *vertex_wise = *measure = 0;
     const struct vfetch_plan *conv = p->converter;
     unsigned indexed = 0;
     for (unsigned k = 0; k < p->num_copies; k++)
@@ -405,19 +405,63 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        the packed layout 1.07-1.18x; docs/decisions.md, "Measured choices"). */
     if (p->any_indexed)
         return rp->lanes == 16 ? GX_JIT_RECORD_CROSSOVER : UINT32_MAX;
-    if (rp->lanes == 8 && rp->group >= 4)
+    /* The next two classes went both ways on Zen 5 (docs/benchmarks.md, "Regret rows": the
+       generated groups ahead for a's packed records, behind for d's; the vertex loop ahead for
+       the vec4 layouts of a, d, e, behind for b's): their long draws' tier is measured. */
+    if (rp->lanes == 8 && rp->group >= 4) {
+        *measure = 1;
         return UINT32_MAX;
-    /* A 4-lane program (the sse41 level) of groups of 1-3 records loses to the generated
-       code's vertex-by-vertex loop at every count measured (docs/jit.md); of larger groups it
-       keeps the long draws. */
+    }
+    /* A 4-lane program (the sse41 level) of groups of 1-3 records lost to the generated
+       code's vertex-by-vertex loop at every count measured on Zen 4 (docs/jit.md); of larger
+       groups it keeps the long draws. */
     if (rp->lanes == 4 && rp->group < 4) {
-        *vertex_wise = 1;
+        *vertex_wise = *measure = 1;
         return UINT32_MAX;
     }
     if (rp->lanes == 8)
         return GX_JIT_SMALL_GROUP_CROSSOVER;
     return GX_JIT_RECORD_CROSSOVER;
 }
+
+#if VFETCH_HAVE_JIT
+/* A synthetic draw of a direct format (zero bytes: every format converts them, and the tiers'
+   speed does not depend on the values) through the generated code or the portable tier. */
+struct gx_measure {
+    const struct vfetch_gx_plan *plan;
+    struct vfetch_gx_run_params params;
+};
+
+static void gx_measure_run(void *ctx, int portable)
+{
+    struct gx_measure *m = ctx;
+    if (portable)
+        vfetch_gx_run_portable(m->plan, &m->params, NULL);
+    else
+        ((vfetch_jit_gx_fn *)m->plan->jit_code.entry)(m->plan, &m->params, NULL);
+}
+
+/* Whether the portable tier runs a direct format's long draws clearly faster than its
+   generated code (compiled to run every count) on this machine (lib/jit/measure.c). */
+static int gx_portable_faster(const struct vfetch_gx_plan *p)
+{
+    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
+    const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
+    uint8_t *buf = calloc(1, in + out);
+    if (!buf)
+        return 0;
+    struct gx_measure m = { .plan = p };
+    vfetch_gx_run_params_init(&m.params);
+    m.params.vertices = buf;
+    m.params.vertices_size = in;
+    m.params.count = (uint32_t)n;
+    m.params.out = buf + in;
+    m.params.out_size = out;
+    const int faster = vfetch_jit_portable_faster(gx_measure_run, &m);
+    free(buf);
+    return faster;
+}
+#endif
 
 /* The generated draw, where the build, the mode, the level and the format allow it. */
 static void gx_build_jit(struct vfetch_gx_plan *p)
@@ -435,8 +479,8 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
 #if VFETCH_HAVE_JIT
     /* Under compare the generated code runs every draw, beside the portable tier. */
     const int compare = mode == VFETCH_JIT_COMPARE;
-    int vertex_wise = 0;
-    uint32_t crossover = gx_jit_crossover(p, &vertex_wise);
+    int vertex_wise = 0, measure = 0;
+    uint32_t crossover = gx_jit_crossover(p, &vertex_wise, &measure);
     if (compare)
         crossover = UINT32_MAX;
     /* a direct format whose record program the generator cannot emit converts vertex by vertex:
@@ -447,6 +491,16 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
                                           vfetch_gx_batch_draw, vfetch_gx_batch_finish,
                                           &p->jit_code);
+    /* A class whose long draws went both ways: where the code runs every count but the
+       portable tier is clearly faster here, the code again with the record program's
+       crossover (the same code below it). */
+    if (!p->jit_reason && measure && !compare && !p->any_indexed &&
+        p->jit_code.crossover == UINT32_MAX && gx_portable_faster(p)) {
+        vfetch_jit_memory_free(&p->jit_code);
+        p->jit_reason = vfetch_jit_gx_compile(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER,
+                                              vfetch_gx_run_portable, vfetch_gx_batch_draw,
+                                              vfetch_gx_batch_finish, &p->jit_code);
+    }
     if (p->jit_reason)
         return;
     p->jit_reason = "";

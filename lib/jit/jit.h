@@ -129,6 +129,27 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
                                   vfetch_jit_gx_batch_finish_fn *batch_finish,
                                   struct vfetch_jit_code *code);
 
+/** How a compile chooses the tier of long draws where it measures (lib/jit/measure.c): by
+    timing (the default), or as VFETCH_JIT_MEASURE says: "0"/"off" the class's fixed choice,
+    "portable" or "generated" that answer without timing (for tests and measurements). */
+enum vfetch_jit_measure {
+    VFETCH_JIT_MEASURE_TIME,
+    VFETCH_JIT_MEASURE_OFF,
+    VFETCH_JIT_MEASURE_PORTABLE,
+    VFETCH_JIT_MEASURE_GENERATED,
+};
+enum vfetch_jit_measure vfetch_jit_measure_mode(void);
+
+/** Runs of each tier a measurement times (the first of each a warm-up). */
+#define VFETCH_JIT_MEASURE_ROUNDS 5
+/** Records of the synthetic draw a measurement times. */
+#define VFETCH_JIT_MEASURE_RECORDS 256
+
+/** Whether the portable tier runs a draw at least 10 % faster than the generated code: `run`
+    runs the same draw through one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS
+    times each, alternately; the fastest run of each is compared. */
+int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx);
+
 struct vfetch_plan;
 
 /** A plan's generated conversion: count >= 1 records into `out`, records[s] each stream's

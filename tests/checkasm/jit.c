@@ -13,6 +13,7 @@
  * printed with the reasons of the rest), and that no mapping of the process is ever writable
  * and executable.
  */
+#define _POSIX_C_SOURCE 200112L /* setenv: VFETCH_JIT_MEASURE for one compile */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,6 +509,172 @@ static void check_jit_plans(void)
         printf("    none for %u: %s\n", reason_count[k], reasons[k]);
 }
 
+/* A GX format compiled with VFETCH_JIT_MEASURE set to `answer` (the measurement's answer,
+   no timing). */
+static vfetch_gx_plan *gx_plan_measured(const struct vfetch_gx_desc *d, const char *answer)
+{
+    setenv("VFETCH_JIT_MEASURE", answer, 1);
+    vfetch_gx_plan *plan = NULL;
+    if (vfetch_gx_compile(d, &plan))
+        plan = NULL;
+    unsetenv("VFETCH_JIT_MEASURE");
+    return plan;
+}
+
+/* A plan compiled with VFETCH_JIT_MEASURE set to `answer`. */
+static vfetch_plan *plan_measured(const struct vfetch_plan_desc *d, const char *answer)
+{
+    setenv("VFETCH_JIT_MEASURE", answer, 1);
+    vfetch_plan *plan = NULL;
+    if (vfetch_plan_compile(d, &plan))
+        plan = NULL;
+    unsetenv("VFETCH_JIT_MEASURE");
+    return plan;
+}
+
+/*
+ * The measured tier of long draws (lib/jit/measure.c): formats of the classes a compile
+ * measures, with the measurement's answer forced. "generated" keeps the class's crossover,
+ * "portable" gives the record program's (64) where the class measures and changes nothing
+ * elsewhere; the three plans (and the portable tier alone) write the same bytes for draws of
+ * 16 to 300 vertices. Some GX format and some plan must move (the measurement is wired in).
+ */
+static void check_jit_measured_tier(void)
+{
+    static const struct vfetch_gx_regs kit[] = {
+        { 0x00002a00, 0x00000001, 0x54e16487, 0x80000000, 0 },
+        { 0x00000a00, 0x00000001, 0x41201009, 0x80000000, 0 },
+        { 0x00000200, 0x00000001, 0x40200001, 0x80000000, 0 },
+        { 0x00002200, 0, 0x40000009, 0x80000000, 0 },
+    };
+    static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4,
+                                                     VFETCH_GX_LAYOUT_PACKED };
+    static const uint32_t counts[] = { 16, 63, 64, 65, 256, 300 };
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-measured-tier");
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned gx_moved = 0, plans_moved = 0, gx_plans = 0, plans = 0;
+    uint8_t *src = malloc((size_t)300 * 256);
+    uint8_t *want = malloc((size_t)300 * 1024), *got = malloc((size_t)300 * 1024);
+    rnd_fill(src, (size_t)300 * 256);
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & JIT_LEVELS))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
+            for (unsigned o = 0; o < 2; o++) {
+                struct vfetch_gx_desc d;
+                vfetch_gx_desc_init(&d);
+                d.regs = kit[k];
+                d.layout = layouts[o];
+                vfetch_gx_plan *plan[2] = { gx_plan_measured(&d, "generated"),
+                                            gx_plan_measured(&d, "portable") };
+                vfetch_gx_plan *alone = NULL; /* the portable tier alone */
+                vfetch_set_jit_mode(VFETCH_JIT_OFF);
+                vfetch_gx_compile(&d, &alone);
+                vfetch_set_jit_mode(VFETCH_JIT_ON);
+                test_checks++;
+                if (!plan[0] || !plan[1] || !alone) {
+                    test_failures++;
+                    goto next_gx;
+                }
+                struct vfetch_plan_info info[2];
+                vfetch_gx_plan_info(plan[0], &info[0]);
+                vfetch_gx_plan_info(plan[1], &info[1]);
+                gx_plans++;
+                test_checks++;
+                if (info[1].jit_crossover != info[0].jit_crossover &&
+                    (info[0].jit_crossover != UINT32_MAX || info[1].jit_crossover != 64)) {
+                    test_failures++;
+                    fprintf(stderr, "jit-measured-tier %s: gx kit %u layout %d: crossover %u "
+                            "generated, %u portable\n", levels[l].name, k, d.layout,
+                            info[0].jit_crossover, info[1].jit_crossover);
+                }
+                gx_moved += info[1].jit_crossover != info[0].jit_crossover;
+                const size_t vsize = vfetch_gx_plan_format(alone)->vertex_size;
+                const size_t stride = vfetch_gx_plan_out_stride(alone);
+                for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                    struct vfetch_gx_run_params p;
+                    vfetch_gx_run_params_init(&p);
+                    p.vertices = src;
+                    p.vertices_size = counts[c] * vsize;
+                    p.count = counts[c];
+                    p.out = want;
+                    p.out_size = counts[c] * stride;
+                    memset(want, 0xa5, p.out_size);
+                    const int want_err = vfetch_gx_run(alone, &p, NULL);
+                    for (unsigned m = 0; m < 2; m++) {
+                        p.out = got;
+                        memset(got, 0x5a, p.out_size);
+                        test_checks++;
+                        if (vfetch_gx_run(plan[m], &p, NULL) != want_err ||
+                            memcmp(got, want, p.out_size)) {
+                            test_failures++;
+                            fprintf(stderr, "jit-measured-tier %s: gx kit %u layout %d, %u "
+                                    "vertices, %s: differs from the portable tier\n",
+                                    levels[l].name, k, d.layout, counts[c],
+                                    m ? "portable" : "generated");
+                        }
+                    }
+                }
+            next_gx:
+                vfetch_gx_plan_free(plan[0]);
+                vfetch_gx_plan_free(plan[1]);
+                vfetch_gx_plan_free(alone);
+            }
+        /* plans: random one-stream sequential formats */
+        for (unsigned i = 0; i < 40; i++) {
+            struct vfetch_plan_desc d;
+            if (!random_plan_desc(&d) || d.num_streams != 1)
+                continue;
+            d.streams[0].step = VFETCH_STEP_SEQUENTIAL;
+            vfetch_plan *plan[2] = { plan_measured(&d, "generated"),
+                                     plan_measured(&d, "portable") };
+            if (!plan[0] || !plan[1]) {
+                vfetch_plan_free(plan[0]);
+                vfetch_plan_free(plan[1]);
+                continue;
+            }
+            struct vfetch_plan_info info[2];
+            vfetch_plan_info(plan[0], &info[0]);
+            vfetch_plan_info(plan[1], &info[1]);
+            plans++;
+            test_checks++;
+            if (info[1].jit_crossover != info[0].jit_crossover &&
+                (info[0].jit_crossover != UINT32_MAX || info[1].jit_crossover != 64)) {
+                test_failures++;
+                fprintf(stderr, "jit-measured-tier %s: plan %u: crossover %u generated, %u "
+                        "portable\n", levels[l].name, i, info[0].jit_crossover,
+                        info[1].jit_crossover);
+            }
+            plans_moved += info[1].jit_crossover != info[0].jit_crossover;
+            for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                struct reference_run rr;
+                if (!reference_run_make_at(&d, &rr, counts[c] | RUN_DIRECT, -1))
+                    continue;
+                for (unsigned m = 0; m < 2; m++)
+                    reference_run_compare(plan[m], &rr, "jit-measured-tier", levels[l].name,
+                                          m ? "portable answer" : "generated answer");
+                reference_run_free(&rr);
+            }
+            vfetch_plan_free(plan[0]);
+            vfetch_plan_free(plan[1]);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    free(src);
+    free(want);
+    free(got);
+    test_checks++;
+    if (!gx_moved || !plans_moved)
+        test_failures++;
+    printf("  jit-measured-tier: %u GX plans (%u moved to the record program from 64 vertices "
+           "by the portable answer), %u plans (%u moved)%s\n", gx_plans, gx_moved, plans,
+           plans_moved, test_failures == before ? "" : "  FAILED");
+}
+
 /* Where attribute a's index fields start in a vertex of format f. */
 static uint32_t index_field(const struct vfetch_gx_format *f, unsigned a)
 {
@@ -898,6 +1065,7 @@ void check_jit(void)
     check_jit_gx();
     check_jit_plans();
     check_jit_word_copy_sizes();
+    check_jit_measured_tier();
     check_jit_pass1();
     check_jit_kit_formats();
     check_jit_exact_fields();
