@@ -135,9 +135,10 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
 {
     const uint32_t count = p->count;
     const unsigned n = plan->desc.num_streams;
-    if (!plan->jit || plan->jit_compare || p->index_type != VFETCH_INDEX_NONE ||
-        plan->has_instanced || p->num_streams < n || !p->streams || !p->out ||
-        count - 1u >= plan->jit_crossover - 1u)
+    /* the crossover first: a long draw leaves at once for the general path */
+    if (!plan->jit || count - 1u >= plan->jit_crossover - 1u || plan->jit_compare ||
+        p->index_type != VFETCH_INDEX_NONE || plan->has_instanced || p->num_streams < n ||
+        !p->streams || !p->out)
         return 1;
     const uint64_t last = (uint64_t)p->first + count - 1;
     if (last > UINT32_MAX ||
