@@ -428,13 +428,14 @@ static void plan_measure_run(void *ctx, int portable)
         m->plan->jit(m->records, m->draw.count, m->draw.out);
 }
 
-/* Whether the portable tier runs a sequential one-stream plan's long draws clearly faster than
+/* Whether the portable tier runs a one-stream plan's direct long draws clearly faster than
    its generated code on this machine (lib/jit/measure.c); 0 for any other plan. */
 static int plan_portable_faster(const struct vfetch_plan *plan)
 {
+    const enum vfetch_step step = plan->desc.streams[0].step;
     if (plan->desc.num_streams != 1 || plan->has_instanced ||
-        plan->desc.streams[0].step != VFETCH_STEP_SEQUENTIAL)
-        return 0;
+        (step != VFETCH_STEP_INDEXED && step != VFETCH_STEP_SEQUENTIAL))
+        return 0; /* a direct draw reads record p of an indexed or sequential stream */
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
     uint8_t *buf = calloc(1, in + out);

@@ -629,7 +629,7 @@ static void check_jit_measured_tier(void)
             struct vfetch_plan_desc d;
             if (!random_plan_desc(&d) || d.num_streams != 1)
                 continue;
-            d.streams[0].step = VFETCH_STEP_SEQUENTIAL;
+            d.streams[0].step = i & 1 ? VFETCH_STEP_SEQUENTIAL : VFETCH_STEP_INDEXED;
             vfetch_plan *plan[2] = { plan_measured(&d, "generated"),
                                      plan_measured(&d, "portable") };
             if (!plan[0] || !plan[1]) {
