@@ -379,6 +379,9 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
 
 /* Records above this many bytes (Maxwell's full ISBE image: 1 KiB, mostly defaults). */
 #define PLAN_JIT_BIG_RECORD 256
+/* The record program's crossovers where it keeps the long draws (below). */
+#define PLAN_JIT_RECORD_CROSSOVER 64
+#define PLAN_JIT_BIG_CROSSOVER 8
 /* A word copy's draws without an index buffer: the generated copy below this many records,
    the portable one from there (as for GX formats, lib/gx/compile.c); through an index buffer
    the generated code at every count. */
@@ -405,8 +408,8 @@ static uint32_t plan_jit_crossover(const struct vfetch_plan *plan)
     if (!rp)
         return UINT32_MAX;
     if (!strcmp(plan->isa, "avx512"))
-        return !big && plan->desc.num_streams == 1 ? 64 : UINT32_MAX;
-    return rp->lanes == 4 && big && rp->group >= 4 ? 8 : UINT32_MAX;
+        return !big && plan->desc.num_streams == 1 ? PLAN_JIT_RECORD_CROSSOVER : UINT32_MAX;
+    return rp->lanes == 4 && big && rp->group >= 4 ? PLAN_JIT_BIG_CROSSOVER : UINT32_MAX;
 }
 
 #if VFETCH_HAVE_JIT
@@ -468,17 +471,16 @@ static void plan_build_jit(struct vfetch_plan *plan)
                                                 : plan_jit_crossover(plan);
         /* VFETCH_JIT_CROSSOVER=N moves a record program's crossover, to measure where the
            tiers cross (docs/jit.md), as for GX formats */
-        const char *env = getenv("VFETCH_JIT_CROSSOVER");
-        const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
-        if (plan->record && !plan->jit_compare && !plan->word_copy && n && n <= UINT32_MAX)
-            plan->jit_crossover = (uint32_t)n;
+        const uint32_t forced = vfetch_jit_crossover_env();
+        if (plan->record && !plan->jit_compare && !plan->word_copy && forced)
+            plan->jit_crossover = forced;
         /* A 4-lane program's plans (the sse41 level) went both ways on Zen 5 (docs/benchmarks.md,
            "Regret rows": the generated code ahead for r300-r1, r3, r4, skin, behind for r2):
            their long draws' tier is measured. */
         else if (plan->record && plan->record->lanes == 4 && !plan->jit_compare &&
                  !plan->word_copy && plan->jit_crossover == UINT32_MAX &&
                  plan_portable_faster(plan))
-            plan->jit_crossover = 64;
+            plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
     }
 #endif
 }

@@ -388,10 +388,9 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     if (!conv->record || indexed >= 3)
         return UINT32_MAX;
     /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
-    const char *env = getenv("VFETCH_JIT_CROSSOVER");
-    const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
-    if (env && n && n <= UINT32_MAX)
-        return (uint32_t)n;
+    const uint32_t forced = vfetch_jit_crossover_env();
+    if (forced)
+        return forced;
     /* The generated code runs the 8-lane record program too, its most used tables in
        registers and small groups unrolled: where the portable tier's program is 8 lanes wide
        too, groups of 4 records or more (packed records) ran faster than the record program at
@@ -463,6 +462,16 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p)
 }
 #endif
 
+#if VFETCH_HAVE_JIT
+/* The format's code with these crossovers, its slow ways the portable tier and the C batched
+   draw: NULL, or why there is none. */
+static const char *gx_generate(struct vfetch_gx_plan *p, uint32_t crossover, uint32_t per_vertex)
+{
+    return vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
+                                 vfetch_gx_batch_draw, vfetch_gx_batch_finish, &p->jit_code);
+}
+#endif
+
 /* The generated draw, where the build, the mode, the level and the format allow it. */
 static void gx_build_jit(struct vfetch_gx_plan *p)
 {
@@ -488,18 +497,14 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     const uint32_t per_vertex = crossover < GX_JIT_RECORD_CROSSOVER || compare || vertex_wise
                                     ? crossover
                                     : GX_JIT_RECORD_CROSSOVER;
-    p->jit_reason = vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
-                                          vfetch_gx_batch_draw, vfetch_gx_batch_finish,
-                                          &p->jit_code);
+    p->jit_reason = gx_generate(p, crossover, per_vertex);
     /* A class whose long draws went both ways: where the code runs every count but the
        portable tier is clearly faster here, the code again with the record program's
        crossover (the same code below it). */
     if (!p->jit_reason && measure && !compare && !p->any_indexed &&
         p->jit_code.crossover == UINT32_MAX && gx_portable_faster(p)) {
         vfetch_jit_memory_free(&p->jit_code);
-        p->jit_reason = vfetch_jit_gx_compile(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER,
-                                              vfetch_gx_run_portable, vfetch_gx_batch_draw,
-                                              vfetch_gx_batch_finish, &p->jit_code);
+        p->jit_reason = gx_generate(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER);
     }
     if (p->jit_reason)
         return;

@@ -129,6 +129,10 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
                                   vfetch_jit_gx_batch_finish_fn *batch_finish,
                                   struct vfetch_jit_code *code);
 
+/** VFETCH_JIT_CROSSOVER=N: the crossover a record-program format's or plan's compile uses
+    instead of its own (docs/jit.md), or 0 where it is unset or out of range (lib/jit/mode.c). */
+uint32_t vfetch_jit_crossover_env(void);
+
 /** How a compile chooses the tier of long draws where it measures (lib/jit/measure.c): by
     timing (the default), or as VFETCH_JIT_MEASURE says: "0"/"off" the class's fixed choice,
     "portable" or "generated" that answer without timing (for tests and measurements). */

@@ -89,3 +89,11 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode)
         return "the generated code needs the sse41 level at least";
     return NULL;
 }
+
+uint32_t vfetch_jit_crossover_env(void)
+{
+    /* read on every compile: a benchmark sets it to measure where the tiers cross */
+    const char *env = getenv("VFETCH_JIT_CROSSOVER");
+    const unsigned long n = env ? strtoul(env, NULL, 0) : 0;
+    return n <= UINT32_MAX ? (uint32_t)n : 0;
+}
