@@ -26,6 +26,15 @@
 
 #include "jit/jit.h"
 
+#if VFETCH_HAVE_VALGRIND_H
+#include <valgrind/valgrind.h>
+/* valgrind runs its own translations of code it has seen: new bytes at an address it ran
+   before (blocks reused, a format regenerated) would run as the old ones */
+#define discard_translations(at, bytes) VALGRIND_DISCARD_TRANSLATIONS(at, bytes)
+#else
+#define discard_translations(at, bytes) ((void)(at), (void)(bytes))
+#endif
+
 enum { METHOD_UNKNOWN = 0, METHOD_ARENA = 1, METHOD_MPROTECT = 2, METHOD_NONE = 3 };
 
 static atomic_int memory_method = METHOD_UNKNOWN;
@@ -395,6 +404,7 @@ static void arena_seal(struct vfetch_jit_code *code, size_t used)
 int vfetch_jit_memory_seal(struct vfetch_jit_code *code, size_t used)
 {
     code->code_bytes = used;
+    discard_translations(code->mapping, used);
     if (code->writable) { /* the arena: executable already, through its other view */
         arena_seal(code, used);
         return VFETCH_OK;

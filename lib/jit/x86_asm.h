@@ -23,7 +23,7 @@ enum x86_shape {
 };
 
 #define X86_MAX_LABELS 64
-#define X86_MAX_FIXUPS 128
+#define X86_MAX_FIXUPS 256 /* Dolphin's LargeFloatVertexSpeed: 14 indexed copies, two bodies */
 
 /* A constant's address as the generators see it: its byte offset in the pool plus this tag, a
    value no real displacement reaches. Only a RIP-relative operand may take one (x86_op); the

@@ -346,9 +346,39 @@ static void index_pass_scalar(struct gen *g, unsigned decline, unsigned done)
     index_checks(g, slot, 0, decline, done);
 }
 
-/* Pass 1 of an indexed format, rdi at the vertices and rcx their count; leaves r9 = skipped. */
+/* Leave for `pass` unless every indexed copy's array is bound and holds the element of every
+   index the copy can read: any value of its index, but the position's skip value, whose vertex
+   reads nothing. An emulator's binding runs to the end of its guest memory, far past the
+   highest row, so most draws need no index read before their conversion. */
+static void index_cover(struct gen *g, unsigned pass)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (cp->array == VFETCH_GX_FROM_VERTEX)
+            continue;
+        uint32_t highest = cp->index_size == 1 ? 0xff : 0xffff;
+        if ((int)k == plan->position_copy)
+            highest--;
+        /* below 2^24 + 2^8: an imm32 */
+        const uint32_t end = highest * plan->desc.array_stride[cp->array] + cp->elem_off + cp->size;
+        E(CMP_MRSI_Q_I32, gen_arrays_size(cp->array), end);
+        x86_jump(&g->a, X86_JB, pass);
+        array_bound(g, cp, pass);
+    }
+}
+
+/* Pass 1 of an indexed format, rdi at the vertices and rcx their count: skipped where the
+   arrays hold every index (index_cover), else every index checked (leaving for `decline` or
+   `done`). Pass 2 counts the skipped vertices again (r9, from 0). */
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done)
 {
+    const unsigned pass = x86_label(&g->a), covered = x86_label(&g->a);
+    index_cover(g, pass);
+    x86_jump(&g->a, X86_JMP, covered);
+    x86_bind(&g->a, pass);
     if (g->a.sse || index_pass_vector(g, decline, done)) /* the vector passes use ymm */
         index_pass_scalar(g, decline, done);
+    x86_bind(&g->a, covered);
+    E(XOR_R9D_R9D, 0, 0);
 }

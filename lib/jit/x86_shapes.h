@@ -234,6 +234,7 @@
     S(VMOVDQU_X0_P, VMOVDQU, REG(XMM0), RIP(16))                                            \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
+    S(CMP_MRSI_Q_I32, CMP, MEM(RSI, 8), IMM32)                                              \
     S(IMUL_RAX_RCX_I, IMUL, REG(RAX), REG(RCX), IMMS)                                       \
     S(LEA_EAX_RCX_M1, LEA, REG(EAX), MEM(RCX, 8))                                           \
     S(MOV_MRSP_RDX, MOV, MEM(RSP, 8), REG(RDX))                                             \

@@ -289,7 +289,7 @@ static void vertex_index(struct gen *g)
 }
 
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
-   vertices taking no record, each base moving by its step. NULL, or why an op cannot be
+   vertices taking no record (counted in r9, which the caller zeroed), each base moving by its step. NULL, or why an op cannot be
    generated. */
 const char *gen_vertex_pass(struct gen *g)
 {
@@ -305,13 +305,14 @@ const char *gen_vertex_pass(struct gen *g)
         }
     if (g->tables)
         E(LEA_R11_P, g->tables, 0);
-    const unsigned loop = x86_label(a), next = x86_label(a);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a);
+    const int skips = plan && plan->position_copy >= 0;
     x86_bind(a, loop);
     g->elem_copy = g->raw_copy = -1;
-    if (plan && plan->position_copy >= 0) { /* the skip value; r8 keeps it for its element */
+    if (skips) { /* the skip value; r8 keeps it for its element */
         static const enum x86_shape to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
                                                   X86_CMP_R8D_I };
-        gen_skip_test(g, to_r8d, X86_JZ, next);
+        gen_skip_test(g, to_r8d, X86_JZ, skip);
         g->raw_copy = plan->position_copy;
     }
     if (g->indexed)
@@ -332,6 +333,14 @@ const char *gen_vertex_pass(struct gen *g)
     }
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
+    if (skips) { /* out of the loop's way: a skipped vertex counted in r9 */
+        const unsigned after = x86_label(a);
+        x86_jump(a, X86_JMP, after);
+        x86_bind(a, skip);
+        E(INC_R9, 0, 0);
+        x86_jump(a, X86_JMP, next);
+        x86_bind(a, after);
+    }
     if (g->dirty_upper)
         E(VZEROUPPER, 0, 0);
     return why;

@@ -675,6 +675,18 @@ static void check_jit_measured_tier(void)
            plans_moved, test_failures == before ? "" : "  FAILED");
 }
 
+/* Indexed formats of the index checks' tests: the kit's c (position index16, colour index8),
+   index8 position with two index16 attributes, index16 position and texcoord. */
+struct index_format {
+    struct vfetch_gx_regs regs;
+    uint8_t stride[VFETCH_GX_NUM_ATTRS];
+};
+static const struct index_format index_formats[] = {
+    { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },
+    { { 0x00007c00, 0, 0x40000009, 0x80000000, 0 }, { 12, 12, 4 } },
+    { { 0x00000600, 0x00000002, 0x40000009, 0x80000000, 0 }, { 12, 0, 0, 0, 8 } },
+};
+
 /* Where attribute a's index fields start in a vertex of format f. */
 static uint32_t index_field(const struct vfetch_gx_format *f, unsigned a)
 {
@@ -706,14 +718,8 @@ static void put_index(uint8_t *p, unsigned size, uint32_t idx)
  */
 static void check_jit_pass1(void)
 {
-    static const struct {
-        struct vfetch_gx_regs regs;
-        uint8_t stride[VFETCH_GX_NUM_ATTRS];
-    } formats[] = {
-        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },       /* the kit's c */
-        { { 0x00007c00, 0, 0x40000009, 0x80000000, 0 }, { 12, 12, 4 } },      /* idx8, 16, 16 */
-        { { 0x00000600, 0x00000002, 0x40000009, 0x80000000, 0 }, { 12, 0, 0, 0, 8 } },
-    };
+    static const struct index_format *const formats = index_formats;
+    enum { num_formats = sizeof index_formats / sizeof index_formats[0] };
     if (!vfetch_jit_available())
         return;
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
@@ -724,7 +730,7 @@ static void check_jit_pass1(void)
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & JIT_LEVELS))
             continue;
-        for (unsigned fi = 0; fi < sizeof formats / sizeof formats[0]; fi++) {
+        for (unsigned fi = 0; fi < num_formats; fi++) {
             struct vfetch_gx_desc d;
             vfetch_gx_desc_init(&d);
             d.regs = formats[fi].regs;
@@ -1058,6 +1064,123 @@ static void check_jit_exact_fields(void)
     free(in);
 }
 
+/*
+ * Draws whose arrays hold every index their format can name (the generated code then reads no
+ * index before converting, lib/jit/x86_index_pass.c): each array exactly that long, ending at a
+ * guard page, or one array one byte shorter (then every index is checked first); indices over
+ * their whole range, the highest that reads and the skip value mixed in. Return code, result and
+ * output against the reference level (a cover judged one byte too generously reads past the
+ * guard page's edge; a skip counted wrongly changes the result).
+ */
+static void check_jit_index_cover(void)
+{
+    static const uint32_t counts[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 300 };
+    if (!vfetch_jit_available())
+        return;
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    unsigned draws = 0;
+    rng_seed_for("jit-index-cover");
+    for (unsigned fi = 0; fi < sizeof index_formats / sizeof index_formats[0]; fi++) {
+        struct vfetch_gx_desc d;
+        vfetch_gx_desc_init(&d);
+        d.regs = index_formats[fi].regs;
+        memcpy(d.array_stride, index_formats[fi].stride, sizeof d.array_stride);
+        d.layout = VFETCH_GX_LAYOUT_PACKED;
+        vfetch_gx_plan *ref = NULL;
+        vfetch_set_cpu_mask(0);
+        vfetch_set_jit_mode(VFETCH_JIT_OFF);
+        test_checks++;
+        if (vfetch_gx_compile(&d, &ref)) {
+            test_failures++;
+            continue;
+        }
+        const struct vfetch_gx_format *f = vfetch_gx_plan_format(ref);
+        const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+        /* each indexed array as long as its highest readable row's element */
+        struct gx_draw w;
+        memset(&w, 0, sizeof w);
+        unsigned indexed[VFETCH_GX_NUM_ATTRS], n_indexed = 0;
+        uint32_t highest[VFETCH_GX_NUM_ATTRS] = { 0 };
+        for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+            if (f->attr[a].mode < VFETCH_GX_INDEX8)
+                continue;
+            indexed[n_indexed++] = a;
+            highest[a] = f->attr[a].mode == VFETCH_GX_INDEX8 ? 0xff : 0xffff;
+            if (a == VFETCH_GX_POSITION)
+                highest[a]--; /* the skip value reads nothing */
+            w.array_size[a] = (size_t)highest[a] * d.array_stride[a] + f->attr[a].element_size;
+            w.arrays[a] = guard_alloc_tail(w.array_size[a]);
+            rnd_fill(w.arrays[a], w.array_size[a]);
+        }
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!(levels[l].bit & JIT_LEVELS))
+                continue;
+            vfetch_gx_plan *jit = NULL;
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            test_checks++;
+            if (vfetch_gx_compile(&d, &jit)) {
+                test_failures++;
+                continue;
+            }
+            for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++)
+                for (unsigned shortened = 0; shortened <= n_indexed; shortened++) {
+                    const uint32_t count = counts[c];
+                    struct gx_draw v = w;
+                    v.count = count;
+                    v.vertices_size = (size_t)count * f->vertex_size;
+                    v.vertices = guard_alloc_tail(v.vertices_size);
+                    rnd_fill(v.vertices, v.vertices_size);
+                    if (shortened < n_indexed) { /* the array's first byte off its binding */
+                        const unsigned a = indexed[shortened];
+                        v.arrays[a]++;
+                        v.array_size[a]--;
+                    }
+                    for (uint32_t i = 0; i < count; i++)
+                        for (unsigned j = 0; j < n_indexed; j++) {
+                            const unsigned a = indexed[j];
+                            const unsigned size = f->attr[a].mode == VFETCH_GX_INDEX8 ? 1 : 2;
+                            const uint32_t r = rnd_below(8);
+                            const uint32_t idx = r == 0   ? highest[a]
+                                                 : r == 1 ? (size == 1 ? 0xff : 0xffff)
+                                                          : rnd_below(highest[a] + 1);
+                            put_index(v.vertices + (size_t)i * f->vertex_size + index_field(f, a),
+                                      size, idx);
+                        }
+                    const size_t out_size = (size_t)count * stride;
+                    uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
+                    memset(want, 0x5a, out_size);
+                    memset(got, 0x5a, out_size);
+                    struct vfetch_gx_result wr = { 7, 7, 7 }, gr = { 7, 7, 7 };
+                    const int we = run_draw(ref, &v, want, out_size, &wr);
+                    const int ge = run_draw(jit, &v, got, out_size, &gr);
+                    draws++;
+                    test_checks++;
+                    if (we != ge || memcmp(&wr, &gr, sizeof wr) || memcmp(want, got, out_size)) {
+                        test_failures++;
+                        fprintf(stderr,
+                                "jit-index-cover %s: format %u, %u vertices, array %u shortened: "
+                                "return %d (reference %d), written %u (%u), skipped %u (%u)\n",
+                                levels[l].name, fi, count, shortened, ge, we, gr.written,
+                                wr.written, gr.skipped, wr.skipped);
+                    }
+                    guard_free(want);
+                    guard_free(got);
+                    guard_free(v.vertices);
+                }
+            vfetch_gx_plan_free(jit);
+        }
+        w.vertices = NULL;
+        draw_free(&w);
+        vfetch_gx_plan_free(ref);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-index-cover: %u draws, arrays holding every index or one byte short%s\n", draws,
+           test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1067,6 +1190,7 @@ void check_jit(void)
     check_jit_word_copy_sizes();
     check_jit_measured_tier();
     check_jit_pass1();
+    check_jit_index_cover();
     check_jit_kit_formats();
     check_jit_exact_fields();
 }
