@@ -28,8 +28,11 @@ static uint32_t rnd(void)
 }
 
 /* Guest memory: the indexed format's arrays (positions f32x3 at 0x100, colours RGB565 at
-   0x8000). */
-static uint8_t mem1[64 << 10];
+   0x8000). The state maps its first `mapped` bytes: 64 KiB, where the positions' array holds
+   2,600 rows (each draw's indices are checked before it converts), or all of it, where every
+   index16 names a row inside it (none is). */
+static uint8_t mem1[1 << 20];
+static size_t mapped = 64 << 10;
 
 /* The formats: a direct one (the peer kit's config a: pos s16x3, nrm s8x3, col0 RGBA8888,
    tex0 s16x2; 17 bytes) in VAT 0, and an indexed one (config c: pos index16 -> f32x3, col0
@@ -62,7 +65,7 @@ static vfetch_gx_state *make_state(void)
     CHECK(st != NULL);
     if (!st)
         return NULL;
-    CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0, mem1, sizeof mem1), 0);
+    CHECK_EQ(vfetch_gx_state_map_memory(st, 0, 0, mem1, mapped), 0);
     CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa0, 0x100), 0);  /* positions: 2,600 rows */
     CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xb0, 12), 0);
     CHECK_EQ(vfetch_gx_load_cp_reg(st, 0xa2, 0x8000), 0); /* colours: 256 rows */
@@ -79,7 +82,8 @@ static void random_vertices(const struct format *f, uint8_t *v, uint32_t count)
     if (!f->indexed)
         return;
     for (uint32_t i = 0; i < count; i++) {
-        const uint32_t pos = rnd() % 8 == 0 ? 0xffff : rnd() % 2600;
+        const uint32_t rows = mapped > (64 << 10) ? 0xffff : 2600;
+        const uint32_t pos = rnd() % 8 == 0 ? 0xffff : rnd() % rows;
         v[3 * i] = (uint8_t)(pos >> 8);
         v[3 * i + 1] = (uint8_t)pos;
         v[3 * i + 2] = (uint8_t)rnd();
@@ -221,8 +225,11 @@ out:
 
 static void test_sequences(void)
 {
+    for (unsigned i = 0; i < sizeof mem1; i++)
+        mem1[i] = (uint8_t)rnd();
     for (unsigned f = 0; f < sizeof formats / sizeof formats[0]; f++)
-        for (unsigned m = 0; m < 16; m++) {
+        for (unsigned m = 0; m < 32; m++) {
+            mapped = m & 16 ? sizeof mem1 : 64 << 10;
             const struct vfetch_gx_index_options o = {
                 m & 1 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16, (uint8_t)(m >> 1 & 1),
                 (uint8_t)(m >> 2 & 1), (uint8_t)(m >> 3 & 1)
@@ -230,6 +237,7 @@ static void test_sequences(void)
             /* room for about ten draws: every sequence fills its batch several times */
             run_sequence(&formats[f], &o, 300, 640 * 36 + 12, 900);
         }
+    mapped = 64 << 10; /* the other tests' indices past the positions' end */
 }
 
 /* The host indices' range: a batch whose records reach the 16-bit width takes no more (its
