@@ -6,10 +6,11 @@
  * array's size. Any failure leaves for `decline` (the portable tier decides and reports
  * exactly); every vertex skipped leaves for `done` (nothing to write).
  *
- * Three ways, the first that fits: several small vertices a register (index_pass_wide, inside
- * the vector pass), one vertex a register (index_pass_vector: every index of a vertex
- * byte-swapped into a 16-bit lane by one vpshufb, folded by one vpmaxuw), one index at a time
- * (index_pass_scalar, and the SSE4.1 variant).
+ * None where every array holds every index the format can name (index_cover). Else three
+ * ways, the first that fits: several small vertices a register (index_pass_wide, inside the
+ * vector pass; AVX2), one vertex a register (index_pass_vector: every index of a vertex
+ * byte-swapped into a 16-bit lane by one vpshufb, folded by one vpmaxuw; at SSE4.1 one
+ * register per 16-byte window), one index at a time (index_pass_scalar).
  */
 #include <string.h>
 
@@ -218,12 +219,16 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
     struct span_layout l[2];
     uint8_t ctrl[32];
     memset(ctrl, 0x80, sizeof ctrl);
+    /* SSE4.1: no 256-bit register; each window folded into its own (xmm2, xmm3) */
+    const int sse = g->a.sse;
     E(XOR_R9D_R9D, 0, 0);
     E(MOV_R11_RCX, 0, 0);
     E(VPXOR_X2_X2_X2, 0, 0);
+    if (sse)
+        E(VPXOR_X3_X3_X3, 0, 0);
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
                    checks = x86_label(a);
-    const unsigned per_lane = index_pass_wide(g, lane_of, n, lo[0], hi, checks);
+    const unsigned per_lane = sse ? 0 : index_pass_wide(g, lane_of, n, lo[0], hi, checks);
     /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
     uint16_t bias[16] = { 0 };
     if (per_lane && plan->position_copy >= 0)
@@ -246,12 +251,21 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         put_index(ctrl, at, cp->index_size, gen_span_pos(&l[h], (unsigned)(cp->src - lo[h])),
                   gen_span_pos(&l[h], (unsigned)(cp->src + 1 - lo[h])));
     }
-    if (hi[1] >= 0)
-        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
-    E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
-    if (per_lane && plan->position_copy >= 0)
-        E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
-    E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    if (sse) {
+        E(VPSHUFB_X0_X0_P, x86_const(a, ctrl), 0);
+        E(VPMAXUW_X2_X2_X0, 0, 0);
+        if (hi[1] >= 0) {
+            E(VPSHUFB_X1_X1_P, x86_const(a, ctrl + 16), 0);
+            E(VPMAXUW_X3_X3_X1, 0, 0);
+        }
+    } else {
+        if (hi[1] >= 0)
+            E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+        E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
+        if (per_lane && plan->position_copy >= 0)
+            E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
+        E(VPMAXUW_Y2_Y2_Y0, 0, 0);
+    }
     x86_bind(a, next);
     if (plan->format.vertex_size)
         E(ADD_RDI_I, 0, plan->format.vertex_size);
@@ -272,8 +286,13 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         if (plan->position_copy >= 0) /* the bias undone (every vertex skipped: not read) */
             E(VPSUBW_X2_X2_P, POOL(bias), 0);
     }
-    E(VMOVDQU_MRSP_Y2, REDZONE_MAXIMA, 0);
-    E(VZEROUPPER, 0, 0);
+    if (sse) {
+        E(VMOVDQU_MRSP_X2, REDZONE_MAXIMA, 0);
+        E(VMOVDQU_MRSP_X3, REDZONE_MAXIMA + 16, 0);
+    } else {
+        E(VMOVDQU_MRSP_Y2, REDZONE_MAXIMA, 0);
+        E(VZEROUPPER, 0, 0);
+    }
     index_checks(g, lane_of, 1, decline, done);
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
     return 0;
@@ -377,7 +396,7 @@ void gen_index_pass(struct gen *g, unsigned decline, unsigned done)
     index_cover(g, pass);
     x86_jump(&g->a, X86_JMP, covered);
     x86_bind(&g->a, pass);
-    if (g->a.sse || index_pass_vector(g, decline, done)) /* the vector passes use ymm */
+    if (index_pass_vector(g, decline, done))
         index_pass_scalar(g, decline, done);
     x86_bind(&g->a, covered);
     E(XOR_R9D_R9D, 0, 0);

@@ -319,6 +319,12 @@
     S(TEST_R11_R11, TEST, REG(R11), REG(R11))                                               \
     S(VEXTRACTI128_X1_Y2_I, VEXTRACTI128, REG(XMM1), REG(YMM2), IMM8)                       \
     S(VPMAXUW_X2_X2_X1, VPMAXUW, REG(XMM2), REG(XMM2), REG(XMM1))                           \
+    /* pass 1 at SSE4.1: each window's indices folded into its own register */              \
+    S(VPSHUFB_X1_X1_P, VPSHUFB, REG(XMM1), REG(XMM1), RIP(16))                               \
+    S(VPMAXUW_X2_X2_X0, VPMAXUW, REG(XMM2), REG(XMM2), REG(XMM0))                           \
+    S(VPMAXUW_X3_X3_X1, VPMAXUW, REG(XMM3), REG(XMM3), REG(XMM1))                           \
+    S(VMOVDQU_MRSP_X2, VMOVDQU, MEM(RSP, 16), REG(XMM2))                                    \
+    S(VMOVDQU_MRSP_X3, VMOVDQU, MEM(RSP, 16), REG(XMM3))                                    \
     S(VPSRLDQ_X1_X2_I, VPSRLDQ, REG(XMM1), REG(XMM2), IMM8)                                 \
     S(VPSUBW_X2_X2_P, VPSUBW, REG(XMM2), REG(XMM2), RIP(16))                                \
     /* pass 2: an indexed copy's element into r8 */                                        \

@@ -676,15 +676,20 @@ static void check_jit_measured_tier(void)
 }
 
 /* Indexed formats of the index checks' tests: the kit's c (position index16, colour index8),
-   index8 position with two index16 attributes, index16 position and texcoord. */
+   index8 position with two index16 attributes, index16 position and texcoord, and the kit's f
+   (matrix bytes, then 14 indices in twelve arrays: pass 1's indices in two windows), each
+   drawn with up to max_count vertices. */
 struct index_format {
     struct vfetch_gx_regs regs;
     uint8_t stride[VFETCH_GX_NUM_ATTRS];
+    uint32_t max_count;
 };
 static const struct index_format index_formats[] = {
-    { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },
-    { { 0x00007c00, 0, 0x40000009, 0x80000000, 0 }, { 12, 12, 4 } },
-    { { 0x00000600, 0x00000002, 0x40000009, 0x80000000, 0 }, { 12, 0, 0, 0, 8 } },
+    { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 }, 40 },
+    { { 0x00007c00, 0, 0x40000009, 0x80000000, 0 }, { 12, 12, 4 }, 40 },
+    { { 0x00000600, 0x00000002, 0x40000009, 0x80000000, 0 }, { 12, 0, 0, 0, 8 }, 40 },
+    { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
+      { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 }, 10 },
 };
 
 /* Where attribute a's index fields start in a vertex of format f. */
@@ -756,7 +761,7 @@ static void check_jit_pass1(void)
             for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
                 if (f->attr[a].mode >= VFETCH_GX_INDEX8)
                     indexed[n_indexed++] = a;
-            for (uint32_t count = 1; count <= 40; count++)
+            for (uint32_t count = 1; count <= formats[fi].max_count; count++)
                 for (uint32_t k = 0; k < count; k++)
                     for (unsigned c = 0; c <= n_indexed; c++) {
                         struct gx_draw w;
