@@ -83,11 +83,25 @@ static int conv_signed(enum vfetch_conversion conv)
            conv == VFETCH_CONV_SINTEGER;
 }
 
+/* Whether an op's containers are loaded to the bottoms of their lanes, zero-extended: unsigned
+   fields that fill their containers (bytes, shorts as they are), which are then their fields
+   without a shift. The others go to the lanes' tops (x86_load.c, lane_byte_at). */
+int gen_fields_at_bottom(const struct vfetch_op_exec *x)
+{
+    if (vfetch_format_info[x->format].is_float || conv_signed(x->conversion))
+        return 0;
+    for (unsigned c = 0; c < x->count; c++)
+        if (x->lane[c].field_shift || x->lane[c].field_bits != 8 * x->lane[0].nbytes)
+            return 0;
+    return 1;
+}
+
 /* The fields of fixed-point containers (and B10G11R11's): each shifted to its lane's top, then
-   down to its bottom, sign-extended for signed conversions. */
+   down to its bottom, sign-extended for signed conversions; nothing where they are there. */
 void gen_fields(struct gen *g, const struct vfetch_op_exec *x)
 {
-    if (vfetch_format_info[x->format].is_float && x->format != VFETCH_FORMAT_UFLOAT_11_11_10)
+    if ((vfetch_format_info[x->format].is_float && x->format != VFETCH_FORMAT_UFLOAT_11_11_10) ||
+        gen_fields_at_bottom(x))
         return;
     const unsigned used = x->count, nb = x->lane[0].nbytes;
     uint32_t left[4] = { 0 }, right[4] = { 0 };

@@ -162,6 +162,7 @@ struct gen {
 #define gen_vertex_pass vfetch_x86_gen_vertex_pass
 #define gen_vertex vfetch_x86_gen_vertex
 #define gen_fields vfetch_x86_gen_fields
+#define gen_fields_at_bottom vfetch_x86_gen_fields_at_bottom
 #define gen_converter vfetch_x86_gen_converter
 #define gen_scale vfetch_x86_gen_scale
 #define gen_store vfetch_x86_gen_store
@@ -212,6 +213,7 @@ const char *gen_vertex(struct gen *g);
    stored the op itself. */
 typedef int gen_convert_fn(struct gen *g, const struct vfetch_op_exec *x);
 void gen_fields(struct gen *g, const struct vfetch_op_exec *x);
+int gen_fields_at_bottom(const struct vfetch_op_exec *x);
 gen_convert_fn *gen_converter(const struct vfetch_op_exec *x);
 void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entries);
 

@@ -169,12 +169,14 @@ void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned s
     x86_op(&g->a, insert[k2][b], at, s1 / s2);
 }
 
-/* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top
-   (FLOAT16: in 16-bit words). */
+/* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top, or its
+   bottom where that is its field (gen_fields_at_bottom) (FLOAT16: in 16-bit words). */
 static unsigned lane_byte_at(const struct vfetch_op_exec *x, unsigned c, unsigned k)
 {
     const unsigned nb = x->lane[0].nbytes;
-    return x->format == VFETCH_FORMAT_FLOAT16 ? 2 * c + k : 4 * c + (4 - nb) + k;
+    if (x->format == VFETCH_FORMAT_FLOAT16)
+        return 2 * c + k;
+    return 4 * c + (gen_fields_at_bottom(x) ? 0 : 4 - nb) + k;
 }
 
 /* The shuffle control that puts the containers of the components in `members` where
