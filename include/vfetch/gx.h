@@ -256,7 +256,10 @@ struct vfetch_gx_run_params {
     uint32_t count;
     /** Each indexed attribute's array (by attribute id), from the caller's mapping of CP
         ARRAY_BASE: element i is at data + i * stride, and must lie within size. Arrays of
-        attributes that are not indexed are ignored. */
+        attributes that are not indexed are ignored. Bind an array to the end of the guest
+        memory it lies in, not to the rows a game uses: where every array holds the element of
+        every index its format can name (65,536 rows for an index16, 256 for an index8), the
+        generated code reads no index before converting (docs/jit.md). */
     struct vfetch_binding arrays[VFETCH_GX_NUM_ATTRS];
     enum vfetch_gx_index_policy index_policy;
     /** Output: one record per vertex that is not skipped, vfetch_gx_plan_out_stride() apart. */
