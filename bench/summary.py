@@ -167,14 +167,18 @@ def regret_candidates(all_results, secs):
         if level not in LEVELS:
             continue
         by_cell.setdefault((parts[1], int(parts[3])), []).append((LEVELS.index(level), tier, name,
-                                                                   secs(b)))
+                                                                   secs(b), b.get("generated")))
     cells, rows = 0, []
     for (what, count), entries in by_cell.items():
-        for lv, tier, name, t in entries:
+        for lv, tier, name, t, generated in entries:
             if tier:
                 continue
-            others = [(o_t, o_name) for o_lv, _, o_name, o_t in entries
-                      if o_lv <= lv and o_name != name]
+            # where the plan as created runs its portable tier at this count (the benchmark's
+            # "generated" counter 0), its own level's -portable row is the same code: not
+            # another path, and their difference is the machine's
+            others = [(o_t, o_name) for o_lv, o_tier, o_name, o_t, _ in entries
+                      if o_lv <= lv and o_name != name and
+                      not (generated == 0 and o_lv == lv and o_tier == "portable")]
             if not others:
                 continue
             cells += 1

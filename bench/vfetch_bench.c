@@ -314,6 +314,15 @@ static void make_bench_indices(void)
     }
 }
 
+/* Whether the draw ran the plan's generated code (1) or its portable tier (0), so that
+   summary.py's regret rows do not compare a plan as created with its own portable tier where
+   the two are the same code (docs/benchmarks.md, "Regret rows"). */
+static void set_generated_counter(bmc_state *st, const struct vfetch_plan_info *info, size_t n)
+{
+    const int generated = info->jit && n < info->jit_crossover;
+    bmc_set_counter(st, "generated", generated, BMC_COUNTER_DEFAULT);
+}
+
 static void bench_plan(bmc_state *st, void *user)
 {
     const struct plan_job *job = user;
@@ -340,6 +349,9 @@ static void bench_plan(bmc_state *st, void *user)
     bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
     bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    struct vfetch_plan_info info;
+    vfetch_plan_info(job->plan, &info);
+    set_generated_counter(st, &info, job->n);
 }
 
 static void register_plans(void)
@@ -477,6 +489,9 @@ static void bench_gx(bmc_state *st, void *user)
     bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
     bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
     bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    struct vfetch_plan_info info;
+    vfetch_gx_plan_info(job->plan, &info);
+    set_generated_counter(st, &info, job->n);
 }
 
 /* The two outputs of every GX config: the layout a shader reads directly (vec4, float colors)
