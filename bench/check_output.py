@@ -153,6 +153,16 @@ def main():
     text = tables_from_json(summary, doc)
     if "regret rows: 0 of 3 (plan, level, count) cells (1 in the run, timed again)" not in text:
         fail("a regret row its second timing clears is still listed", text)
+    # timed again: slower in the median, but not in every process (held false): cleared; held:
+    # listed
+    for held, want in ((False, 0), (True, 1)):
+        doc[0]["context"]["vfetch_summary"]["regret_confirm"] = {
+            "plan/p/avx2/256": [2e-7, "plan/p/sse41/256", 1e-7, held]}
+        text = tables_from_json(summary, doc)
+        if "regret rows: %d of 3 (plan, level, count) cells (1 in the run, timed again)" % want \
+                not in text:
+            fail("a regret row %s in every process is %s" % (
+                "slower" if held else "not slower", "not listed" if want else "listed"), text)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
           "table, regret rows, --from-json's text%s as the run's: ok" % (
               " and chart" if chart else " (no matplotlib: not its chart)"))

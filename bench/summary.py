@@ -199,7 +199,8 @@ def regret_rows(all_results, secs, confirm=None):
         what, level, count, t, best_name, best_t, name = row
         if confirm is not None:
             again = confirm.get(name)
-            if not again or again[1] != best_name or not again[2] < REGRET * again[0]:
+            if not again or again[1] != best_name or not again[2] < REGRET * again[0] or \
+                    (len(again) > 3 and not again[3]):
                 continue
             t, best_t = again[0], again[2]
         rows.append((what, level, count, t, best_name, best_t, name))
@@ -210,10 +211,11 @@ def regret_rows(all_results, secs, confirm=None):
 def confirm_regrets(bench, all_results, secs, processes=3, repetitions=5):
     """Time each regret candidate's two rows again in `processes` fresh processes, interleaved
     with the others in random order, `repetitions` times each (the median of the processes'
-    medians): a phase of the machine during the first run, or a process whose code and buffers
-    landed where they run slower (the same row measured 1.6x apart from one process to the
-    next on the Zen 5 VM), reads as a regret that is not there. Returns {row name: [seconds,
-    the other row's name, seconds]}."""
+    medians), listed only where it is slower in every process: a phase of the machine during the
+    first run, or a process whose code and buffers landed where they run slower (the same row
+    measured 1.6x apart from one process to the next on the Zen 5 VM), reads as a regret that
+    is not there. Returns {row name: [seconds, the other row's name, seconds, held in every
+    process]}."""
     _, candidates = regret_candidates(all_results, secs)
     if not candidates:
         return {}
@@ -240,8 +242,12 @@ def confirm_regrets(bench, all_results, secs, processes=3, repetitions=5):
     confirm = {}
     for r in candidates:
         t, other = median_secs(r[6]), median_secs(r[4])
+        # held: slower in every process, not only in the median (a row's speed is bimodal
+        # from one process to the next on a VM: one slow process of three is not a regret)
+        held = all(r[6] in run and r[4] in run and secs(run[r[4]]) < REGRET * secs(run[r[6]])
+                   for run in runs)
         if t and other:
-            confirm[r[6]] = [t, r[4], other]
+            confirm[r[6]] = [t, r[4], other, held]
     return confirm
 
 
@@ -305,8 +311,8 @@ def print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomea
         print("regret rows (the plan as created > 5 %% slower than another path vfetch has at "
               "its level or below): %d of %d (plan, level, count) cells%s%s" % (
                   len(regrets), cells,
-                  " (%d in the run, timed again: 3 processes of 5 interleaved repetitions)" %
-                  candidates
+                  " (%d in the run, timed again: 3 processes of 5 interleaved repetitions, "
+                  "slower in each)" % candidates
                   if confirm is not None else "", "; the worst:" if regrets else ""))
         for row in regrets[:REGRET_DIGEST_ROWS]:
             print("  " + regret_text(row, ns_text))
