@@ -99,6 +99,21 @@ static int record_pack8_slice(const struct vfetch_op_exec *op, unsigned h)
     return hi <= 8 * first + 16 ? (int)first : -1;
 }
 
+/* Whether a fixed-point slot's container goes to the bottom of its lane, zero-extended: an
+   unsigned field that fills a container of one or two bytes, converted as UINT or UNORM
+   (UNORM8 of 8 bits is UNORM). Its value then converts exactly as it is, with no shift, sign
+   flip or bias; every other fixed-point container goes to the lane's top. */
+static int record_fixed_at_bottom(const struct slot_source *slot)
+{
+    if (slot->kind != SLOT_FIXED)
+        return 0;
+    const struct vfetch_lane *lane = slot->lane;
+    const enum vfetch_conversion c = slot->op->conversion;
+    return lane->nbytes <= 2 && lane->field_shift == 0 && lane->field_bits == 8 * lane->nbytes &&
+           (c == VFETCH_CONV_UINT || c == VFETCH_CONV_UNORM ||
+            (c == VFETCH_CONV_UNORM8 && lane->field_bits == 8));
+}
+
 /* Bytes of one lane: for each of its 4 output bytes, the source byte (relative to the group's
    first record) or -1 for zero. Returns the number of source bytes. */
 static unsigned record_lane_bytes(const struct slot_source *slot, const struct vfetch_plan *plan,
@@ -130,8 +145,9 @@ static unsigned record_lane_bytes(const struct slot_source *slot, const struct v
     const unsigned used = slot->kind == SLOT_HALF ? 2 : lane->nbytes;
     /* Integer fields keep only the bits of their field (raw_and): they start at bit 0. */
     /* Fixed-point containers go to the top of the lane, so that a whole-byte field needs no
-       shift at all; float bits and halves to the bottom. */
-    const unsigned at = slot->kind == SLOT_FIXED ? 4 - used : 0;
+       shift at all, but unsigned whole fields to the bottom (record_fixed_at_bottom); float
+       bits and halves to the bottom. */
+    const unsigned at = slot->kind == SLOT_FIXED && !record_fixed_at_bottom(slot) ? 4 - used : 0;
     for (unsigned b = 0; b < used; b++)
         bytes[at + b] = (int64_t)(rec + lane->byte_off[b]);
     return used;
@@ -206,16 +222,29 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
 
     const struct vfetch_op_exec *op = slot->op;
     unsigned n = slot->lane->field_bits;
+    v->passes |= VFETCH_RP_FIXED;
+    v->fixed_sel[i] = -1;
+    if (record_fixed_at_bottom(slot)) { /* the field as it is (exact below 2^24): no shift,
+                                           flip or bias */
+        v->shl_mul[i] = 1;
+        v->fmask[i] = -1;
+        if (op->conversion == VFETCH_CONV_UINT)
+            v->mul[i] = record_pow2(-(int)op->shift);
+        else
+            div = (float)((1u << n) - 1);
+        v->div[i] = div;
+        if (div != 1.0f)
+            v->passes |= VFETCH_RP_DIV;
+        return;
+    }
     /* The container sits in the top bytes of the lane (record_lane_bytes), so its field's top
        bit is at 32 - shl; shifting left by shl puts it at bit 31. */
     const unsigned top_of_field = slot->lane->field_shift + n + 8 * (4 - slot->lane->nbytes);
     const unsigned shl = 32 - top_of_field;
     const int is_signed = op->conversion != VFETCH_CONV_UINT && op->conversion != VFETCH_CONV_UNORM &&
                           op->conversion != VFETCH_CONV_UNORM8;
-    v->passes |= VFETCH_RP_FIXED;
     if (shl || slot->lane->field_shift)
         v->passes |= VFETCH_RP_SHIFT; /* packed fields: shift and clear the bits below */
-    v->fixed_sel[i] = -1;
     v->shl[i] = (int32_t)shl;
     v->shl_mul[i] = (int32_t)(1u << shl);
     v->fmask[i] = (int32_t)~((1u << (32 - n)) - 1);

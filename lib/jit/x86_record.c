@@ -70,6 +70,16 @@ static int needs_add(const struct vfetch_rp_vector *v, unsigned lanes)
     return add;
 }
 
+/* Whether the fixed-point lanes need their product: x * 1.0 is x (unsigned whole fields at
+   their lanes' bottoms, lib/record.c, have no other scale). */
+static int needs_mul(const struct vfetch_rp_vector *v, unsigned lanes)
+{
+    for (unsigned i = 0; i < lanes; i++)
+        if (v->mul[i] != 1.0f)
+            return 1;
+    return 0;
+}
+
 /* One vector being emitted: its width and where its result is. */
 struct rp_emit {
     int y;             /* 8 lanes (ymm), else 4 (xmm) */
@@ -192,7 +202,7 @@ static void rp_raw(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vect
 
 /* rp_convert's fixed-point lanes (register 1): shifted and masked (rp_shift_left), widened
    (rp_widen), sign flipped, converted, multiplied and added (rp_mul_add), divided and clamped,
-   blended into the result. A zero sign flip and a zero addend are left out. */
+   blended into the result. A zero sign flip, a product by 1 and a zero addend are left out. */
 static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
 {
     const unsigned P = v->passes;
@@ -213,7 +223,8 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
         O(VCVTDQ2PS_Y1_Y1, VCVTDQ2PS_X1_X1, 0, 0);
     } else
         O(VCVTDQ2PS_Y1_Y0, VCVTDQ2PS_X1_X0, 0, 0);
-    T(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, REGFORM_MUL, v->mul);
+    if (needs_mul(v, e->lanes))
+        T(VMULPS_Y1_Y1_P, VMULPS_X1_X1_P, REGFORM_MUL, v->mul);
     if (needs_add(v, e->lanes))
         T(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, REGFORM_ADD, v->add);
     if (P & VFETCH_RP_DIV) {
@@ -421,7 +432,8 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
             }
             if (xor)
                 count_table(g, v->xmask);
-            count_table(g, v->mul);
+            if (needs_mul(v, 8))
+                count_table(g, v->mul);
             if (needs_add(v, 8))
                 count_table(g, v->add);
         }
