@@ -413,9 +413,11 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     }
     /* A 4-lane program (the sse41 level) of groups of 1-3 records lost to the generated
        code's vertex-by-vertex loop at every count measured on Zen 4 (docs/jit.md); of larger
-       groups it keeps the long draws. */
-    if (rp->lanes == 4 && rp->group < 4) {
-        *vertex_wise = *measure = 1;
+       groups, the generated code runs it too where its passes have SSE4.1 forms (else the
+       portable tier keeps the long draws, from the per-vertex crossover): both measured. */
+    if (rp->lanes == 4) {
+        *vertex_wise = rp->group < 4;
+        *measure = 1;
         return UINT32_MAX;
     }
     if (rp->lanes == 8)

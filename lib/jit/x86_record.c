@@ -19,6 +19,12 @@
      VFETCH_RP_BLEND | VFETCH_RP_RAW | VFETCH_RP_KEEP | VFETCH_RP_MASK | VFETCH_RP_WIDEN |      \
      VFETCH_RP_PACK8 | VFETCH_RP_HALF)
 
+/* Those the SSE4.1 variant emits: no variable shifts (SHIFT, WIDEN), masked stores (KEEP) or
+   binary16 (HALF). */
+#define GEN_RP_PASSES_SSE                                                                   \
+    (VFETCH_RP_LOAD | VFETCH_RP_FIXED | VFETCH_RP_DIV | VFETCH_RP_CLAMP | VFETCH_RP_BLEND |   \
+     VFETCH_RP_RAW | VFETCH_RP_MASK | VFETCH_RP_PACK8)
+
 /* The record program's ops that have forms with the table in a register, in the order of
    X86_RP_REG_FORMS; REGFORM_LOAD loads the register. */
 enum regform {
@@ -350,7 +356,10 @@ static struct vfetch_record_prog *record_copy(const struct vfetch_record_prog *p
    code is worth. */
 struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes)
 {
-    if (vfetch_x86_gen_sse()) /* the programs' passes use AVX2 (variable shifts, dword blends) */
+    /* SSE4.1: the 4-lane program only, where its passes have SSE4.1 forms (no variable shifts
+       or masked stores; gen_choose_groups drops it where an instruction has none) */
+    const int sse = vfetch_x86_gen_sse();
+    if (sse && lanes != 4)
         return NULL;
     struct vfetch_record_prog *prog = record_copy(conv->record, lanes);
     if (!prog)
@@ -363,7 +372,7 @@ struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsign
         return NULL;
     int ok = prog->num_vectors <= GEN_RP_MAX_VECTORS;
     for (unsigned k = 0; k < prog->num_vectors && ok; k++)
-        ok = !(prog->vec[k].passes & ~GEN_RP_PASSES) &&
+        ok = !(prog->vec[k].passes & ~(sse ? GEN_RP_PASSES_SSE : GEN_RP_PASSES)) &&
              prog->vec[k].window == VFETCH_RP_WINDOW_16;
     if (!ok) {
         free(prog);
@@ -552,13 +561,20 @@ void gen_choose_groups(struct gen *g)
         if (!prog)
             continue;
         g->rp_src = g->rp_dst = 0;
+        const int failed = a->failed;
         for (unsigned v = 0; v < prog->num_vectors; v++)
             rp_vector(g, &prog->vec[v], prog->lanes, group_bytes(g, prog));
+        /* at SSE4.1, an instruction without a legacy form: no groups (not a failure) */
+        const int missing = a->missing != X86_NUM_SHAPES;
+        if (missing) {
+            a->missing = X86_NUM_SHAPES;
+            a->failed = failed;
+        }
         /* and the loop's steps, compare and branch, once an iteration */
         const unsigned unroll = group_unroll(prog);
         const unsigned iteration = (a->ops - mark.ops) * unroll + 5;
         x86_rewind(a, mark);
-        if (iteration >= one * prog->group * unroll) {
+        if (missing || iteration >= one * prog->group * unroll) {
             free(prog);
             *progs[k] = NULL;
         }

@@ -122,6 +122,9 @@ static ZydisMnemonic legacy_mnemonic(ZydisMnemonic m)
     const char *name = ZydisMnemonicGetString(m);
     if (!name || name[0] != 'v')
         return ZYDIS_MNEMONIC_INVALID;
+    /* AVX2's dword blend by immediate is SSE4.1's blendps on an xmm (the same lanes) */
+    if (!strcmp(name, "vpblendd"))
+        return ZYDIS_MNEMONIC_BLENDPS;
     for (int k = 1; k <= ZYDIS_MNEMONIC_MAX_VALUE; k++) {
         const char *other = ZydisMnemonicGetString((ZydisMnemonic)k);
         if (other && !strcmp(other, name + 1))
