@@ -692,6 +692,27 @@ static const struct index_format index_formats[] = {
       { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 }, 10 },
 };
 
+/* One draw through the reference plan and the generated one, each into an output of its own
+   ending at a guard page, filled alike: whether return code, result and bytes agree (ret[] and
+   r[]: the reference's, then the generated code's). */
+static int same_as_reference(const vfetch_gx_plan *ref, const vfetch_gx_plan *jit,
+                             const struct gx_draw *w, uint32_t stride, int ret[2],
+                             struct vfetch_gx_result r[2])
+{
+    const size_t out_size = (size_t)w->count * stride;
+    uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
+    memset(want, 0x5a, out_size);
+    memset(got, 0x5a, out_size);
+    r[0] = r[1] = (struct vfetch_gx_result){ 7, 7, 7 };
+    ret[0] = run_draw(ref, w, want, out_size, &r[0]);
+    ret[1] = run_draw(jit, w, got, out_size, &r[1]);
+    const int same = ret[0] == ret[1] && !memcmp(&r[0], &r[1], sizeof r[0]) &&
+                     !memcmp(want, got, out_size);
+    guard_free(want);
+    guard_free(got);
+    return same;
+}
+
 /* Where attribute a's index fields start in a vertex of format f. */
 static uint32_t index_field(const struct vfetch_gx_format *f, unsigned a)
 {
@@ -790,25 +811,18 @@ static void check_jit_pass1(void)
                                           size, idx);
                             }
                         }
-                        const size_t out_size = (size_t)count * stride;
-                        uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
-                        memset(want, 0x5a, out_size);
-                        memset(got, 0x5a, out_size);
-                        struct vfetch_gx_result wr = { 7, 7, 7 }, gr = { 7, 7, 7 };
-                        const int we = run_draw(ref, &w, want, out_size, &wr);
-                        const int ge = run_draw(jit, &w, got, out_size, &gr);
+                        int ret[2];
+                        struct vfetch_gx_result r[2];
                         draws++;
                         test_checks++;
-                        if (we != ge || memcmp(&wr, &gr, sizeof wr) || memcmp(want, got, out_size)) {
+                        if (!same_as_reference(ref, jit, &w, stride, ret, r)) {
                             test_failures++;
                             fprintf(stderr,
                                     "jit-pass1 %s: format %u, %u vertices, vertex %u, case %u: "
                                     "return %d (reference %d), written %u (%u), skipped %u (%u)\n",
-                                    levels[l].name, fi, count, k, c, ge, we, gr.written,
-                                    wr.written, gr.skipped, wr.skipped);
+                                    levels[l].name, fi, count, k, c, ret[1], ret[0], r[1].written,
+                                    r[0].written, r[1].skipped, r[0].skipped);
                         }
-                        guard_free(want);
-                        guard_free(got);
                         draw_free(&w);
                     }
             vfetch_gx_plan_free(ref);
@@ -1153,25 +1167,18 @@ static void check_jit_index_cover(void)
                             put_index(v.vertices + (size_t)i * f->vertex_size + index_field(f, a),
                                       size, idx);
                         }
-                    const size_t out_size = (size_t)count * stride;
-                    uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
-                    memset(want, 0x5a, out_size);
-                    memset(got, 0x5a, out_size);
-                    struct vfetch_gx_result wr = { 7, 7, 7 }, gr = { 7, 7, 7 };
-                    const int we = run_draw(ref, &v, want, out_size, &wr);
-                    const int ge = run_draw(jit, &v, got, out_size, &gr);
+                    int ret[2];
+                    struct vfetch_gx_result r[2];
                     draws++;
                     test_checks++;
-                    if (we != ge || memcmp(&wr, &gr, sizeof wr) || memcmp(want, got, out_size)) {
+                    if (!same_as_reference(ref, jit, &v, stride, ret, r)) {
                         test_failures++;
                         fprintf(stderr,
                                 "jit-index-cover %s: format %u, %u vertices, array %u shortened: "
                                 "return %d (reference %d), written %u (%u), skipped %u (%u)\n",
-                                levels[l].name, fi, count, shortened, ge, we, gr.written,
-                                wr.written, gr.skipped, wr.skipped);
+                                levels[l].name, fi, count, shortened, ret[1], ret[0],
+                                r[1].written, r[0].written, r[1].skipped, r[0].skipped);
                     }
-                    guard_free(want);
-                    guard_free(got);
                     guard_free(v.vertices);
                 }
             vfetch_gx_plan_free(jit);
