@@ -247,21 +247,20 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
         O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
 }
 
-/* rp_pack8: RGBA8 from 16-bit slices, two channels a half at a time by 16-bit multiplies,
+/* rp_pack8: RGBA8 from 16-bit slices, two channels a half at a time by 16-bit multiplies
+   (the high bytes' first, then the low bytes' widened into place by one high multiply),
    blended into the result. */
 static void rp_pack8(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
 {
-    T(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, REGFORM_MULLW_3_0, v->pack_mul[0]);
-    T(VPAND_Y3_Y3_P, VPAND_X3_X3_P, REGFORM_AND_3_3, v->pack_mask[0]);
-    T(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, REGFORM_MULHUW_5_3, v->pack_shr[0]);
-    O(VPOR_Y3_Y3_Y5, VPOR_X3_X3_X5, 0, 0);
-    O(VPSRLW_Y3_Y3_I, VPSRLW_X3_X3_I, 0, 8);
     T(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, REGFORM_MULLW_4_0, v->pack_mul[1]);
     T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, v->pack_mask[1]);
     T(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, REGFORM_MULHUW_5_4, v->pack_shr[1]);
     O(VPOR_Y4_Y4_Y5, VPOR_X4_X4_X5, 0, 0);
     T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, high_bytes);
-    O(VPOR_Y3_Y3_Y4, VPOR_X3_X3_X4, 0, 0);
+    T(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, REGFORM_MULLW_3_0, v->pack_mul[0]);
+    T(VPAND_Y3_Y3_P, VPAND_X3_X3_P, REGFORM_AND_3_3, v->pack_mask[0]);
+    T(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, REGFORM_MULHUW_5_3, v->pack_shr[0]);
+    O(VPOR_Y3_Y4_Y5, VPOR_X3_X4_X5, 0, 0);
     if (e->raw_or)
         T(VPOR_Y3_Y3_P, VPOR_X3_X3_P, REGFORM_OR_3_3, v->raw_or);
     if (e->res_in_0)

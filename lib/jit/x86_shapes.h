@@ -56,6 +56,7 @@
     S(VPOR_##W##4_##W##4_##W##5, VPOR, REG(R##4), REG(R##4), REG(R##5))                      \
     S(VPSRLW_##W##3_##W##3_I, VPSRLW, REG(R##3), REG(R##3), IMM8)                            \
     S(VPOR_##W##3_##W##3_##W##4, VPOR, REG(R##3), REG(R##3), REG(R##4))                      \
+    S(VPOR_##W##3_##W##4_##W##5, VPOR, REG(R##3), REG(R##4), REG(R##5))                      \
     S(VPOR_##W##3_##W##3_P, VPOR, REG(R##3), REG(R##3), RIP(N))                              \
     S(VPSHUFB_##W##6_##W##0_P, VPSHUFB, REG(R##6), REG(R##0), RIP(N))                        \
     S(VPBLENDD_##W##2_##W##0_##W##6_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##6), IMM8)      \
