@@ -174,10 +174,9 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
     if (slot->kind == SLOT_PACK8) {
         /* Per 16-bit half of the lane (record_pack8_slice): each channel's field moved to
            the top of the half (a multiply by 2^(16 - p - n), p its bit in the slice) and kept
-           (mask); the low-byte channel's widened into the low byte by one high multiply by
-           2^8 + 2^(8 - n), the high-byte channel's in the top byte as f | f >> n (a high
-           multiply by 2^(16 - n) is f >> n), record.h. A missing channel has mask 0 (alpha
-           255 comes from raw_or). */
+           (mask), then widened into the half's low byte by one high multiply by 2^8 +
+           2^(8 - n) (record.h); the high-byte channel's then shifted up. A missing channel has
+           mask 0 (alpha 255 comes from raw_or). */
         v->passes |= VFETCH_RP_PACK8;
         v->pack_sel[i] = -1;
         for (unsigned h = 0; h < 2; h++) {
@@ -190,7 +189,7 @@ static void record_lane_params(struct vfetch_rp_vector *v, unsigned i, const str
                     const unsigned n = field->field_bits, p = field->field_shift - 8 * first;
                     mul = (uint16_t)(1u << (16 - p - n));
                     mask = (uint16_t)(0xffffu << (16 - n));
-                    shr = (uint16_t)(b ? 1u << (16 - n) : 256u + (1u << (8 - n)));
+                    shr = (uint16_t)(256u + (1u << (8 - n)));
                 }
                 v->pack_mul[b][j] = mul;
                 v->pack_mask[b][j] = mask;

@@ -131,11 +131,10 @@ struct vfetch_rp_vector {
         half's two channels (R, G in the low half, B, A in the high one). Per 16-bit half j
         (2 * lane + half) and per byte b of it (its channel 2 * half + b): pack_mul = 2^(16 -
         p - n) moves the field (n bits at bit p of the slice) to the top of the half, pack_mask
-        keeps its n bits (0: no such channel). The high byte's pack_shr = 2^(16 - n), the
-        high multiply that is a right shift by n: f | f >> n widens it in the half's top byte;
-        the low byte's pack_shr = 2^8 + 2^(8 - n): the high multiply of f (c << (16 - n)) by it
-        is c (2^(8 - n) + 2^(8 - 2n)), whose floor is the widened c << (8 - n) | c >> (2n - 8),
-        in the half's low byte at once. */
+        keeps its n bits (0: no such channel), pack_shr = 2^8 + 2^(8 - n): the high multiply
+        of f = c << (16 - n) by it is c (2^(8 - n) + 2^(8 - 2n)), whose floor is the widened
+        c << (8 - n) | c >> (2n - 8), in the half's low byte; the high byte's then shifted up
+        by 8. */
     _Alignas(64) uint16_t pack_mul[2][2 * VFETCH_RP_LANES];
     uint16_t pack_mask[2][2 * VFETCH_RP_LANES], pack_shr[2][2 * VFETCH_RP_LANES];
     int32_t pack_sel[VFETCH_RP_LANES]; /**< all ones: lane takes the packed RGBA8 result */

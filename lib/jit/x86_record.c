@@ -42,9 +42,6 @@ static enum x86_shape regform_shape(enum regform f, unsigned k)
     return (enum x86_shape)(X86_VPSHUFB_Y0_Y0_Y6 + k * REGFORMS + f);
 }
 
-static const uint32_t high_bytes[8] = { 0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u,
-                                        0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u };
-
 /* Lanes i < n whose 32-bit table entry is all ones, as an immediate blend mask. */
 static unsigned lane_mask(const int32_t *sel, unsigned n)
 {
@@ -247,16 +244,15 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
         O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
 }
 
-/* rp_pack8: RGBA8 from 16-bit slices, two channels a half at a time by 16-bit multiplies
-   (the high bytes' first, then the low bytes' widened into place by one high multiply),
+/* rp_pack8: RGBA8 from 16-bit slices, two channels a half at a time by 16-bit multiplies,
+   each widened into a low byte by one high multiply (the high bytes' then shifted up),
    blended into the result. */
 static void rp_pack8(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vector *v)
 {
     T(VPMULLW_Y4_Y0_P, VPMULLW_X4_X0_P, REGFORM_MULLW_4_0, v->pack_mul[1]);
     T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, v->pack_mask[1]);
     T(VPMULHUW_Y5_Y4_P, VPMULHUW_X5_X4_P, REGFORM_MULHUW_5_4, v->pack_shr[1]);
-    O(VPOR_Y4_Y4_Y5, VPOR_X4_X4_X5, 0, 0);
-    T(VPAND_Y4_Y4_P, VPAND_X4_X4_P, REGFORM_AND_4_4, high_bytes);
+    O(VPSLLW_Y4_Y5_I, VPSLLW_X4_X5_I, 0, 8);
     T(VPMULLW_Y3_Y0_P, VPMULLW_X3_X0_P, REGFORM_MULLW_3_0, v->pack_mul[0]);
     T(VPAND_Y3_Y3_P, VPAND_X3_X3_P, REGFORM_AND_3_3, v->pack_mask[0]);
     T(VPMULHUW_Y5_Y3_P, VPMULHUW_X5_X3_P, REGFORM_MULHUW_5_3, v->pack_shr[0]);
@@ -451,7 +447,6 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
                 count_table(g, v->pack_mask[h]);
                 count_table(g, v->pack_shr[h]);
             }
-            count_table(g, high_bytes);
             if (raw_or)
                 count_table(g, v->raw_or);
         }

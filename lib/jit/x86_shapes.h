@@ -54,7 +54,7 @@
     S(VPMULHUW_##W##5_##W##4_P, VPMULHUW, REG(R##5), REG(R##4), RIP(N))                      \
     S(VPOR_##W##3_##W##3_##W##5, VPOR, REG(R##3), REG(R##3), REG(R##5))                      \
     S(VPOR_##W##4_##W##4_##W##5, VPOR, REG(R##4), REG(R##4), REG(R##5))                      \
-    S(VPSRLW_##W##3_##W##3_I, VPSRLW, REG(R##3), REG(R##3), IMM8)                            \
+    S(VPSLLW_##W##4_##W##5_I, VPSLLW, REG(R##4), REG(R##5), IMM8)                            \
     S(VPOR_##W##3_##W##3_##W##4, VPOR, REG(R##3), REG(R##3), REG(R##4))                      \
     S(VPOR_##W##3_##W##4_##W##5, VPOR, REG(R##3), REG(R##4), REG(R##5))                      \
     S(VPOR_##W##3_##W##3_P, VPOR, REG(R##3), REG(R##3), RIP(N))                              \
