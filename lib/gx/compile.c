@@ -21,8 +21,6 @@
 /* Direct word copies: the generated copy below this many vertices, where it is a little faster
    than the portable one; equal from here (docs/decisions.md, "Measured choices"). */
 #define GX_JIT_WORD_COPY_CROSSOVER 16
-/* The same for an 8-lane program of groups of fewer than 4 records. */
-#define GX_JIT_SMALL_GROUP_CROSSOVER 1024
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
@@ -404,10 +402,12 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        the packed layout 1.07-1.18x; docs/decisions.md, "Measured choices"). */
     if (p->any_indexed)
         return rp->lanes == 16 ? GX_JIT_RECORD_CROSSOVER : UINT32_MAX;
-    /* The next two classes went both ways on Zen 5 (docs/benchmarks.md, "Regret rows": the
-       generated groups ahead for a's packed records, behind for d's; the vertex loop ahead for
-       the vec4 layouts of a, d, e, behind for b's): their long draws' tier is measured. */
-    if (rp->lanes == 8 && rp->group >= 4) {
+    /* The 8-lane programs went both ways on Zen 5 (docs/benchmarks.md, "Regret rows": the
+       generated groups ahead for a's packed records, behind for d's; e's packed records, two a
+       vector, 1.35-1.4x the portable loop from 4,096 once their packing took eight operations
+       and their raw OR was left out where nothing keeps it), and so did the 4-lane ones below:
+       their long draws' tier is measured. */
+    if (rp->lanes == 8) {
         *measure = 1;
         return UINT32_MAX;
     }
@@ -420,8 +420,6 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
         *measure = 1;
         return UINT32_MAX;
     }
-    if (rp->lanes == 8)
-        return GX_JIT_SMALL_GROUP_CROSSOVER;
     return GX_JIT_RECORD_CROSSOVER;
 }
 

@@ -184,6 +184,17 @@ static void rp_halves(struct gen *g, const struct rp_emit *e, const uint8_t *hct
     x86_op(&g->a, e->y ? X86_VCVTPH2PS_Y6_X6 : X86_VCVTPH2PS_X6_X6, 0, 0);
 }
 
+/* Whether a lane the raw result keeps (not one a fixed-point, packed or binary16 result
+   replaces) has bits to OR in: the portable loop ORs every lane, but a lane blended over
+   later (a packed colour's alpha) need not be. */
+static int raw_or_kept(const struct vfetch_rp_vector *v, unsigned lanes)
+{
+    for (unsigned i = 0; i < lanes; i++)
+        if (v->raw_or[i] && !v->fixed_sel[i] && !v->pack_sel[i] && !v->half_sel[i])
+            return 1;
+    return 0;
+}
+
 /* rp_convert's raw lanes (register 2): masked and sign-extended integers, or the shuffle's
    bytes ORed with a table; none where every written lane is fixed-point, and the shuffle's
    bytes as they are stay in register 0 until the first blend reads them (no copy). */
@@ -197,7 +208,7 @@ static void rp_raw(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vect
         O(VPSUBD_Y2_Y2_P, VPSUBD_X2_X2_P, C(v->raw_sign), 0);
         if (e->raw_or)
             O(VPOR_Y2_Y2_P, VPOR_X2_X2_P, C(v->raw_or), 0);
-    } else if (e->raw_or)
+    } else if (raw_or_kept(v, e->lanes))
         T(VPOR_Y2_Y0_P, VPOR_X2_X0_P, REGFORM_OR_2_0, v->raw_or);
     else
         e->res_in_0 = 1;
@@ -426,7 +437,8 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
                             &span);
             count_table(g, ctrl);
         }
-        if (!((P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND)) && !(P & VFETCH_RP_MASK) && raw_or)
+        if (!((P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND)) && !(P & VFETCH_RP_MASK) &&
+            raw_or_kept(v, 8))
             count_table(g, v->raw_or);
         if (P & VFETCH_RP_FIXED) {
             const int xor = any_nonzero(v->xmask, 8);
