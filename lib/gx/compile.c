@@ -389,13 +389,11 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     const uint32_t forced = vfetch_jit_crossover_env();
     if (forced)
         return forced;
-    /* The generated code runs the 8-lane record program too, its most used tables in
-       registers and small groups unrolled: where the portable tier's program is 8 lanes wide
-       too, groups of 4 records or more (packed records) ran faster than the record program at
-       every count, smaller groups (the vec4 layouts) faster at 256 and about even at 4,096;
-       with indexed attributes the portable program stages or gathers, and the generated code
-       leads at short draws only (docs/decisions.md, "Measured choices"). A 16-lane program
-       (AVX-512, records of 16 bytes or less) keeps the long draws. */
+    /* The generated code runs the 8- and 4-lane record programs too, their most used tables
+       in registers and small groups unrolled (the classes below); with indexed attributes the
+       portable program stages or gathers, and the generated code leads at short draws only; a
+       16-lane program (AVX-512, records of 16 bytes or less) keeps the long draws
+       (docs/decisions.md, "Measured choices"). */
     const struct vfetch_record_prog *rp = conv->record;
     /* With one or two indexed copies the AVX-512 program's gathers overtake the generated
        code's per-vertex loads from 64 vertices (config c on Zen 5: 1.25-1.3x at 256 and 4,096,
@@ -460,9 +458,7 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p)
     free(buf);
     return faster;
 }
-#endif
 
-#if VFETCH_HAVE_JIT
 /* The format's code with these crossovers, its slow ways the portable tier and the C batched
    draw: NULL, or why there is none. */
 static const char *gx_generate(struct vfetch_gx_plan *p, uint32_t crossover, uint32_t per_vertex)

@@ -85,7 +85,7 @@ static int conv_signed(enum vfetch_conversion conv)
 
 /* Whether an op's containers are loaded to the bottoms of their lanes, zero-extended: unsigned
    fields that fill their containers (bytes, shorts as they are), which are then their fields
-   without a shift. The others go to the lanes' tops (x86_load.c, lane_byte_at). */
+   without a shift. The others go to the lanes' tops (x86_load.c, shuffle_control). */
 int gen_fields_at_bottom(const struct vfetch_op_exec *x)
 {
     if (vfetch_format_info[x->format].is_float || conv_signed(x->conversion))

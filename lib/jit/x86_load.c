@@ -169,24 +169,18 @@ void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned s
     x86_op(&g->a, insert[k2][b], at, s1 / s2);
 }
 
-/* Where a lane's container byte goes in xmm0: each container at its 32-bit lane's top, or its
-   bottom where that is its field (gen_fields_at_bottom) (FLOAT16: in 16-bit words). */
-static unsigned lane_byte_at(const struct vfetch_op_exec *x, unsigned c, unsigned k)
-{
-    const unsigned nb = x->lane[0].nbytes;
-    if (x->format == VFETCH_FORMAT_FLOAT16)
-        return 2 * c + k;
-    return 4 * c + (gen_fields_at_bottom(x) ? 0 : 4 - nb) + k;
-}
-
-/* The shuffle control that puts the containers of the components in `members` where
-   lane_byte_at says, from bytes at off[c][k] - lo of a span loaded as l says. */
+/* The shuffle control that puts the containers of the components in `members` in xmm0's
+   lanes, from bytes at off[c][k] - lo of a span loaded as l says: each container at its 32-bit
+   lane's top, or its bottom where that is its field (gen_fields_at_bottom); FLOAT16 in 16-bit
+   words. */
 static void shuffle_control(uint8_t ctrl[16], const struct vfetch_op_exec *x, unsigned members,
                             const struct span_layout *l, int32_t lo, const int32_t off[4][4])
 {
+    const unsigned nb = x->lane[0].nbytes, half = x->format == VFETCH_FORMAT_FLOAT16;
+    const unsigned lane = half ? 2 : 4, pad = half || gen_fields_at_bottom(x) ? 0 : 4 - nb;
     for (unsigned c = 0; c < x->count; c++)
-        for (unsigned k = 0; members >> c & 1 && k < x->lane[0].nbytes; k++)
-            ctrl[lane_byte_at(x, c, k)] = (uint8_t)gen_span_pos(l, (unsigned)(off[c][k] - lo));
+        for (unsigned k = 0; members >> c & 1 && k < nb; k++)
+            ctrl[lane * c + pad + k] = (uint8_t)gen_span_pos(l, (unsigned)(off[c][k] - lo));
 }
 
 /* An op's bytes from one base (s, addressed from register `base`): its containers at the tops

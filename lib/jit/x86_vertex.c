@@ -289,8 +289,8 @@ static void vertex_index(struct gen *g)
 }
 
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
-   vertices taking no record (counted in r9, which the caller zeroed), each base moving by its step. NULL, or why an op cannot be
-   generated. */
+   vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
+   step. NULL, or why an op cannot be generated. */
 const char *gen_vertex_pass(struct gen *g)
 {
     struct x86_asm *a = &g->a;

@@ -218,8 +218,6 @@ VEC_INLINE vi rp_widen(vi x, const struct vfetch_rp_vector *v)
 #define rp_slli16(x) simde_mm_slli_epi16((x), 8)
 #endif
 
-/* One channel of each 16-bit half (byte b of the half, record.h): its field moved to the top
-   of the half, kept, widened in the half's top byte (f | f >> n). */
 /* One byte of each half: its channel moved to the top of the half and masked, then widened
    into the half's low byte by one high multiply (record.h). */
 VEC_INLINE vi rp_pack8_channel(vi x, const struct vfetch_rp_vector *v, unsigned b)

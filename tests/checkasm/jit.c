@@ -532,6 +532,21 @@ static vfetch_plan *plan_measured(const struct vfetch_plan_desc *d, const char *
     return plan;
 }
 
+/* A measured format's crossovers as compiled with the "generated" and the "portable" answer
+   (info[0], info[1]): equal, or every count against 64. Whether the answer moved it. */
+static int measured_crossovers(const struct vfetch_plan_info info[2], const char *level,
+                               const char *what)
+{
+    const uint32_t generated = info[0].jit_crossover, portable = info[1].jit_crossover;
+    test_checks++;
+    if (portable != generated && (generated != UINT32_MAX || portable != 64)) {
+        test_failures++;
+        fprintf(stderr, "jit-measured-tier %s: %s: crossover %u generated, %u portable\n", level,
+                what, generated, portable);
+    }
+    return portable != generated;
+}
+
 /*
  * The measured tier of long draws (lib/jit/measure.c): formats of the classes a compile
  * measures, with the measurement's answer forced. "generated" keeps the class's crossover,
@@ -584,15 +599,9 @@ static void check_jit_measured_tier(void)
                 vfetch_gx_plan_info(plan[0], &info[0]);
                 vfetch_gx_plan_info(plan[1], &info[1]);
                 gx_plans++;
-                test_checks++;
-                if (info[1].jit_crossover != info[0].jit_crossover &&
-                    (info[0].jit_crossover != UINT32_MAX || info[1].jit_crossover != 64)) {
-                    test_failures++;
-                    fprintf(stderr, "jit-measured-tier %s: gx kit %u layout %d: crossover %u "
-                            "generated, %u portable\n", levels[l].name, k, d.layout,
-                            info[0].jit_crossover, info[1].jit_crossover);
-                }
-                gx_moved += info[1].jit_crossover != info[0].jit_crossover;
+                char what[48];
+                snprintf(what, sizeof what, "gx kit %u layout %d", k, (int)d.layout);
+                gx_moved += measured_crossovers(info, levels[l].name, what);
                 const size_t vsize = vfetch_gx_plan_format(alone)->vertex_size;
                 const size_t stride = vfetch_gx_plan_out_stride(alone);
                 for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
@@ -641,15 +650,9 @@ static void check_jit_measured_tier(void)
             vfetch_plan_info(plan[0], &info[0]);
             vfetch_plan_info(plan[1], &info[1]);
             plans++;
-            test_checks++;
-            if (info[1].jit_crossover != info[0].jit_crossover &&
-                (info[0].jit_crossover != UINT32_MAX || info[1].jit_crossover != 64)) {
-                test_failures++;
-                fprintf(stderr, "jit-measured-tier %s: plan %u: crossover %u generated, %u "
-                        "portable\n", levels[l].name, i, info[0].jit_crossover,
-                        info[1].jit_crossover);
-            }
-            plans_moved += info[1].jit_crossover != info[0].jit_crossover;
+            char what[32];
+            snprintf(what, sizeof what, "plan %u", i);
+            plans_moved += measured_crossovers(info, levels[l].name, what);
             for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
                 struct reference_run rr;
                 if (!reference_run_make_at(&d, &rr, counts[c] | RUN_DIRECT, -1))
