@@ -154,12 +154,48 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
     }
 }
 
-/* rp_load_window: the vector's window(s) into xmm0 (and xmm1, inserted as ymm0's upper half);
-   the controls for the shuffles (ctrl, hctrl: 32 bytes at 8 lanes). */
+/* Where both 128-bit lanes of an 8-lane vector read bytes of one 16-byte window the group may
+   read (small records, or one record's attributes; the unrolled loop's earlier groups' bytes
+   too): the window's offset from the group (*at) and each lane's controls moved to it. 0
+   where they do not. */
+static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector *v,
+                              uint32_t group_bytes, uint8_t *ctrl, uint8_t *hctrl, int32_t *at)
+{
+    const int half = (v->passes & VFETCH_RP_HALF) != 0;
+    int32_t first = INT32_MAX, last = -1;
+    for (unsigned i = 0; i < 32; i++)
+        for (int t = 0; t <= half; t++) {
+            const uint8_t b = t ? v->hctrl[i] : v->ctrl[i];
+            if (b & 0x80)
+                continue;
+            const int32_t byte = (int32_t)(v->src_off[i / 16] + (b & 15u));
+            first = byte < first ? byte : first;
+            last = byte > last ? byte : last;
+        }
+    const int32_t w = first < (int32_t)group_bytes - 16 ? first : (int32_t)group_bytes - 16;
+    if (last < 0 || w < -g->rp_src || last >= w + 16)
+        return 0;
+    for (unsigned i = 0; i < 32; i++) {
+        const int32_t lane = (int32_t)v->src_off[i / 16] - w;
+        ctrl[i] = v->ctrl[i] & 0x80 ? 0x80 : (uint8_t)(lane + (v->ctrl[i] & 15));
+        hctrl[i] = v->hctrl[i] & 0x80 ? 0x80 : (uint8_t)(lane + (v->hctrl[i] & 15));
+    }
+    *at = w;
+    return 1;
+}
+
+/* rp_load_window: the vector's window(s) into xmm0 (and xmm1, inserted as ymm0's upper half),
+   or one window broadcast to both halves; the controls for the shuffles (ctrl, hctrl: 32 bytes
+   at 8 lanes). */
 static void rp_load_window(struct gen *g, const struct rp_emit *e,
                            const struct vfetch_rp_vector *v, uint32_t group_bytes, uint8_t *ctrl,
                            uint8_t *hctrl)
 {
+    int32_t at;
+    if (e->y && broadcast_controls(g, v, group_bytes, ctrl, hctrl, &at)) {
+        x86_op(&g->a, X86_VBROADCASTI128_Y0_MRDI, g->rp_src + at, 0);
+        return;
+    }
     for (unsigned q = 0; q < 1u + e->y; q++) {
         int32_t lo = 0;
         unsigned span;
@@ -420,10 +456,12 @@ static void count_table(struct gen *g, const void *table)
 
 /* The tables an 8-lane group's vectors read through forms that take them from a register, with
    how often, in the order rp_vector asks for them: the candidates for the loop's registers. */
-static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
+static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, unsigned unroll)
 {
     g->num_counted = 0;
     g->rp_src = 0;
+    /* the bytes the unrolled loop's first group may read, as rp_vector is given them */
+    const uint32_t bytes = (unroll * prog->group - 1) * g->vsize + g->readable[0];
     for (unsigned k = 0; k < prog->num_vectors; k++) {
         const struct vfetch_rp_vector *v = &prog->vec[k];
         const unsigned P = v->passes;
@@ -432,9 +470,9 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
             uint8_t ctrl[32], hctrl[32];
             int32_t lo;
             unsigned span;
-            for (unsigned q = 0; q < 2; q++)
-                window_load(g, v, q, group_bytes(g, prog), ctrl + 16 * q, hctrl + 16 * q, &lo,
-                            &span);
+            if (!broadcast_controls(g, v, bytes, ctrl, hctrl, &lo))
+                for (unsigned q = 0; q < 2; q++)
+                    window_load(g, v, q, bytes, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
             count_table(g, ctrl);
         }
         if (!((P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND)) && !(P & VFETCH_RP_MASK) &&
@@ -469,7 +507,7 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog)
    ymm7..ymm14 (ymm6 too where no vector has binary16 lanes) once, before the loop. */
 static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, unsigned unroll)
 {
-    count_tables(g, prog);
+    count_tables(g, prog, unroll);
     unsigned first = 0;
     for (unsigned k = 0; k < prog->num_vectors; k++)
         first |= (prog->vec[k].passes & VFETCH_RP_HALF) != 0;
