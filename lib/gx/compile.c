@@ -391,9 +391,8 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
         return forced;
     /* The generated code runs the 8- and 4-lane record programs too, their most used tables
        in registers and small groups unrolled (the classes below); with indexed attributes the
-       portable program stages or gathers, and the generated code leads at short draws only; a
-       16-lane program (AVX-512, records of 16 bytes or less) keeps the long draws
-       (docs/decisions.md, "Measured choices"). */
+       portable program stages or gathers, and the generated code leads at short draws only.
+       Direct formats' long draws: measured (docs/decisions.md, "Measured choices"). */
     const struct vfetch_record_prog *rp = conv->record;
     /* With one or two indexed copies the AVX-512 program's gathers overtake the generated
        code's per-vertex loads from 64 vertices (config c on Zen 5: 1.25-1.3x at 256 and 4,096,
@@ -406,6 +405,14 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        and their raw OR was left out where nothing keeps it), and so did the 4-lane ones below:
        their long draws' tier is measured. */
     if (rp->lanes == 8) {
+        *measure = 1;
+        return UINT32_MAX;
+    }
+    /* The 16-lane (AVX-512) programs too, since the generated groups load a window both their
+       halves read once: d's packed records 1.35-1.7x faster through the generated groups, e's
+       1.4-2.2x slower (Zen 5, docs/decisions.md). Measured over a longer draw (4,096 records):
+       at 256 a's vec4 records run as fast either way, at 4,096 the 16-lane program leads 1.3x. */
+    if (rp->lanes == 16) {
         *measure = 1;
         return UINT32_MAX;
     }
@@ -442,7 +449,8 @@ static void gx_measure_run(void *ctx, int portable)
    generated code (compiled to run every count) on this machine (lib/jit/measure.c). */
 static int gx_portable_faster(const struct vfetch_gx_plan *p)
 {
-    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
+    const size_t n = p->converter->record->lanes == 16 ? VFETCH_JIT_MEASURE_RECORDS_WIDE
+                                                       : VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
     uint8_t *buf = calloc(1, in + out);
     if (!buf)

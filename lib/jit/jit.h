@@ -146,8 +146,11 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 
 /** Runs of each tier a measurement times (the first of each a warm-up). */
 #define VFETCH_JIT_MEASURE_ROUNDS 5
-/** Records of the synthetic draw a measurement times. */
+/** Records of the synthetic draw a measurement times: 256, or 4,096 for a GX format's 16-lane
+    (AVX-512) program, whose lead over the generated groups shows only in longer draws
+    (docs/decisions.md, "Measured choices"). */
 #define VFETCH_JIT_MEASURE_RECORDS 256
+#define VFETCH_JIT_MEASURE_RECORDS_WIDE 4096
 
 /** Whether the portable tier runs a draw at least 10 % faster than the generated code: `run`
     runs the same draw through one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS
