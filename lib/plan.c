@@ -390,26 +390,36 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
 /*
  * From how many records a plan's direct draws run its record program instead of the generated
  * code (docs/decisions.md, "Measured choices"; vfetch_bench's plan rows against the generated
- * code at every count, VFETCH_JIT_CROSSOVER, Zen 5): from 64 records where the program was
- * built for the avx512 level, the plan reads one stream and its records are of at most
- * PLAN_JIT_BIG_RECORD bytes (R300's and Maxwell's one-stream compact records: the program
- * 1.1-2.4x the generated code from 256 records); from 8 records where a 4-lane program
- * (sse41) converts records of more than PLAN_JIT_BIG_RECORD bytes in groups of 4 or more
- * (Maxwell's instanced full image: the program 1.05-1.5x); else never. At the avx2 level the
- * generated code was as fast or faster at every count (1.0-1.3x for R300 plans, 1.2-1.9x for
- * Maxwell's, 1.1-4x for the full ISBE images; on the Xeon the avx2 program lost to the sse41
- * level's generated code); so was it for plans of several streams at avx512 (Maxwell's: the
- * program stages them, 1.3-1.8x) and the full images (1.1-4x from 4,096 records).
+ * code at every count, VFETCH_JIT_CROSSOVER, Zen 5), and whether that is measured on the
+ * machine (*measure: the record program from PLAN_JIT_RECORD_CROSSOVER records where it runs a
+ * long draw clearly faster). Measured: a program built for the avx512 level where the plan
+ * reads one stream and its records are of at most PLAN_JIT_BIG_RECORD bytes (R300's and
+ * Maxwell's one-stream compact records: the 16-lane program led the generated code 1.1-2.4x
+ * from 256 records until the generated groups loaded a window both their halves read once;
+ * since, Maxwell's a and b run 1.2-1.5x faster through them), and a 4-lane program (sse41:
+ * both ways on Zen 5). From 8 records where a 4-lane program converts records of more than
+ * PLAN_JIT_BIG_RECORD bytes in groups of 4 or more (Maxwell's instanced full image: the
+ * program 1.05-1.5x); else never. At the avx2 level the generated code was as fast or faster
+ * at every count (1.0-1.3x for R300 plans, 1.2-1.9x for Maxwell's, 1.1-4x for the full ISBE
+ * images; on the Xeon the avx2 program lost to the sse41 level's generated code); so was it
+ * for plans of several streams at avx512 (Maxwell's: the program stages them, 1.3-1.8x) and
+ * the full images (1.1-4x from 4,096 records).
  */
-static uint32_t plan_jit_crossover(const struct vfetch_plan *plan)
+static uint32_t plan_jit_crossover(const struct vfetch_plan *plan, int *measure)
 {
     const struct vfetch_record_prog *rp = plan->record;
     const int big = plan->record_size > PLAN_JIT_BIG_RECORD;
+    *measure = 0;
     if (!rp)
         return UINT32_MAX;
-    if (!strcmp(plan->isa, "avx512"))
-        return !big && plan->desc.num_streams == 1 ? PLAN_JIT_RECORD_CROSSOVER : UINT32_MAX;
-    return rp->lanes == 4 && big && rp->group >= 4 ? PLAN_JIT_BIG_CROSSOVER : UINT32_MAX;
+    if (!strcmp(plan->isa, "avx512")) {
+        *measure = !big && plan->desc.num_streams == 1;
+        return UINT32_MAX;
+    }
+    if (rp->lanes == 4 && big && rp->group >= 4)
+        return PLAN_JIT_BIG_CROSSOVER;
+    *measure = rp->lanes == 4;
+    return UINT32_MAX;
 }
 
 #if VFETCH_HAVE_JIT
@@ -432,14 +442,16 @@ static void plan_measure_run(void *ctx, int portable)
 }
 
 /* Whether the portable tier runs a one-stream plan's direct long draws clearly faster than
-   its generated code on this machine (lib/jit/measure.c); 0 for any other plan. */
+   its generated code on this machine (lib/jit/measure.c), over a longer draw for a 16-lane
+   program (jit.h); -1 for any other plan (not measured). */
 static int plan_portable_faster(const struct vfetch_plan *plan)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;
     if (plan->desc.num_streams != 1 || plan->has_instanced ||
         (step != VFETCH_STEP_INDEXED && step != VFETCH_STEP_SEQUENTIAL))
-        return 0; /* a direct draw reads record p of an indexed or sequential stream */
-    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
+        return -1; /* a direct draw reads record p of an indexed or sequential stream */
+    const size_t n = plan->record->lanes == 16 ? VFETCH_JIT_MEASURE_RECORDS_WIDE
+                                               : VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
     uint8_t *buf = calloc(1, in + out);
     if (!buf)
@@ -466,21 +478,24 @@ static void plan_build_jit(struct vfetch_plan *plan)
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;
+        int measure = 0;
         plan->jit_crossover = plan->jit_compare ? UINT32_MAX
                               : plan->word_copy ? PLAN_JIT_WORD_COPY_CROSSOVER
-                                                : plan_jit_crossover(plan);
+                                                : plan_jit_crossover(plan, &measure);
         /* VFETCH_JIT_CROSSOVER=N moves a record program's crossover, to measure where the
            tiers cross (docs/jit.md), as for GX formats */
         const uint32_t forced = vfetch_jit_crossover_env();
         if (plan->record && !plan->jit_compare && !plan->word_copy && forced)
             plan->jit_crossover = forced;
-        /* A 4-lane program's plans (the sse41 level) went both ways on Zen 5 (docs/benchmarks.md,
-           "Regret rows": the generated code ahead for r300-r1, r3, r4, skin, behind for r2):
-           their long draws' tier is measured. */
-        else if (plan->record && plan->record->lanes == 4 && !plan->jit_compare &&
-                 !plan->word_copy && plan->jit_crossover == UINT32_MAX &&
-                 plan_portable_faster(plan))
-            plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
+        /* The classes whose long draws went both ways (plan_jit_crossover; a 4-lane program's:
+           the generated code ahead for r300-r1, r3, r4, skin, behind for r2, docs/benchmarks.md,
+           "Regret rows"): measured; an avx512 plan that cannot be keeps the record program from
+           PLAN_JIT_RECORD_CROSSOVER records. */
+        else if (measure && !plan->jit_compare) {
+            const int portable = plan_portable_faster(plan);
+            if (portable > 0 || (portable < 0 && !strcmp(plan->isa, "avx512")))
+                plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
+        }
     }
 #endif
 }
