@@ -444,14 +444,13 @@ static void plan_measure_run(void *ctx, int portable)
 /* Whether the portable tier runs a one-stream plan's direct long draws clearly faster than
    its generated code on this machine (lib/jit/measure.c), over a longer draw for a 16-lane
    program (jit.h); -1 for any other plan (not measured). */
-static int plan_portable_faster(const struct vfetch_plan *plan)
+static int plan_portable_faster(const struct vfetch_plan *plan, int portable_default)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;
     if (plan->desc.num_streams != 1 || plan->has_instanced ||
         (step != VFETCH_STEP_INDEXED && step != VFETCH_STEP_SEQUENTIAL))
         return -1; /* a direct draw reads record p of an indexed or sequential stream */
-    const size_t n = plan->record->lanes == 16 ? VFETCH_JIT_MEASURE_RECORDS_WIDE
-                                               : VFETCH_JIT_MEASURE_RECORDS;
+    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
     uint8_t *buf = calloc(1, in + out);
     if (!buf)
@@ -459,7 +458,7 @@ static int plan_portable_faster(const struct vfetch_plan *plan)
     struct plan_measure m = { .plan = plan, .records = { buf }, .stream = { buf, in } };
     m.draw = (struct vfetch_draw){ .streams = &m.stream, .first = 0, .count = (uint32_t)n,
                                    .out = buf + in };
-    const int faster = vfetch_jit_portable_faster(plan_measure_run, &m);
+    const int faster = vfetch_jit_portable_faster(plan_measure_run, &m, portable_default);
     free(buf);
     return faster;
 }
@@ -492,8 +491,9 @@ static void plan_build_jit(struct vfetch_plan *plan)
            "Regret rows"): measured; an avx512 plan that cannot be keeps the record program from
            PLAN_JIT_RECORD_CROSSOVER records. */
         else if (measure && !plan->jit_compare) {
-            const int portable = plan_portable_faster(plan);
-            if (portable > 0 || (portable < 0 && !strcmp(plan->isa, "avx512")))
+            const int avx512 = !strcmp(plan->isa, "avx512");
+            const int portable = plan_portable_faster(plan, avx512);
+            if (portable > 0 || (portable < 0 && avx512))
                 plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
         }
     }

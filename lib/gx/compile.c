@@ -365,7 +365,8 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
    indexed attributes; the per-op path never does; a direct word copy's portable copy is as
-   fast at every count. */
+   fast at every count. *measure: 1 where the long draws' tier is measured, the generated code
+   the class's default; 2 the same, the portable tier the default. */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise, int *measure)
 {
     *vertex_wise = *measure = 0;
@@ -409,11 +410,11 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
         return UINT32_MAX;
     }
     /* The 16-lane (AVX-512) programs too, since the generated groups load a window both their
-       halves read once: d's packed records 1.35-1.7x faster through the generated groups, e's
-       1.4-2.2x slower (Zen 5, docs/decisions.md). Measured over a longer draw (4,096 records):
-       at 256 a's vec4 records run as fast either way, at 4,096 the 16-lane program leads 1.3x. */
+       halves read once, but the other way round: the program keeps the long draws unless the
+       generated groups are clearly faster (d's packed records 1.4-1.7x, Zen 5; where the two
+       are as fast at 256 records, a's, the program leads at 4,096: docs/decisions.md). */
     if (rp->lanes == 16) {
-        *measure = 1;
+        *measure = 2;
         return UINT32_MAX;
     }
     /* A 4-lane program (the sse41 level) of groups of 1-3 records lost to the generated
@@ -445,12 +446,12 @@ static void gx_measure_run(void *ctx, int portable)
         ((vfetch_jit_gx_fn *)m->plan->jit_code.entry)(m->plan, &m->params, NULL);
 }
 
-/* Whether the portable tier runs a direct format's long draws clearly faster than its
-   generated code (compiled to run every count) on this machine (lib/jit/measure.c). */
-static int gx_portable_faster(const struct vfetch_gx_plan *p)
+/* Whether the portable tier runs a direct format's long draws rather than its generated code
+   (compiled to run every count) on this machine (lib/jit/measure.c): the class's default unless
+   the other is clearly faster. */
+static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_default)
 {
-    const size_t n = p->converter->record->lanes == 16 ? VFETCH_JIT_MEASURE_RECORDS_WIDE
-                                                       : VFETCH_JIT_MEASURE_RECORDS;
+    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
     uint8_t *buf = calloc(1, in + out);
     if (!buf)
@@ -462,7 +463,7 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p)
     m.params.count = (uint32_t)n;
     m.params.out = buf + in;
     m.params.out_size = out;
-    const int faster = vfetch_jit_portable_faster(gx_measure_run, &m);
+    const int faster = vfetch_jit_portable_faster(gx_measure_run, &m, portable_default);
     free(buf);
     return faster;
 }
@@ -506,7 +507,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
        portable tier is clearly faster here, the code again with the record program's
        crossover (the same code below it). */
     if (!p->jit_reason && measure && !compare && !p->any_indexed &&
-        p->jit_code.crossover == UINT32_MAX && gx_portable_faster(p)) {
+        p->jit_code.crossover == UINT32_MAX && gx_portable_faster(p, measure == 2)) {
         vfetch_jit_memory_free(&p->jit_code);
         p->jit_reason = gx_generate(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER);
     }

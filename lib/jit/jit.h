@@ -146,16 +146,16 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 
 /** Runs of each tier a measurement times (the first of each a warm-up). */
 #define VFETCH_JIT_MEASURE_ROUNDS 5
-/** Records of the synthetic draw a measurement times: 256, or 4,096 for a GX format's 16-lane
-    (AVX-512) program, whose lead over the generated groups shows only in longer draws
-    (docs/decisions.md, "Measured choices"). */
+/** Records of the synthetic draw a measurement times. */
 #define VFETCH_JIT_MEASURE_RECORDS 256
-#define VFETCH_JIT_MEASURE_RECORDS_WIDE 4096
 
-/** Whether the portable tier runs a draw at least 10 % faster than the generated code: `run`
-    runs the same draw through one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS
-    times each, alternately; the fastest run of each is compared. */
-int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx);
+/** Whether the portable tier should run a class's long draws: `run` runs the same draw through
+    one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS times each, alternately; the
+    fastest run of each is compared, and the class's default (the portable tier where
+    `portable_default`, else the generated code) stands unless the other is at least 10 %
+    faster. */
+int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
+                               int portable_default);
 
 struct vfetch_plan;
 

@@ -34,10 +34,11 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void)
     return VFETCH_JIT_MEASURE_TIME;
 }
 
-int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx)
+int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
+                                int portable_default)
 {
     switch (vfetch_jit_measure_mode()) {
-    case VFETCH_JIT_MEASURE_OFF:
+    case VFETCH_JIT_MEASURE_OFF: return portable_default;
     case VFETCH_JIT_MEASURE_GENERATED: return 0;
     case VFETCH_JIT_MEASURE_PORTABLE: return 1;
     case VFETCH_JIT_MEASURE_TIME: break;
@@ -53,6 +54,6 @@ int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx)
         if (r >= 2 && t < best[portable])
             best[portable] = t;
     }
-    /* the class's default (the generated code) unless the portable tier is clearly faster */
-    return best[1] * 10 < best[0] * 9;
+    /* the class's default unless the other tier is clearly faster */
+    return portable_default ? !(best[0] * 10 < best[1] * 9) : best[1] * 10 < best[0] * 9;
 }
