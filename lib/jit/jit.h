@@ -40,6 +40,8 @@ struct vfetch_jit_code {
                                the bytes asked for, then the bytes sealed */
     uint32_t crossover; /**< GX: draws of this many vertices or more go to the portable tier */
     int groups;         /**< whole groups run the 8-lane record program, emitted as code */
+    unsigned broadcasts; /**< 8-lane vectors of those groups that load one 16-byte window for
+                              both halves (vbroadcasti128): for the tests */
 };
 
 /**

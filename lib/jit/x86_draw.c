@@ -70,6 +70,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const size_t bytes = failed ? 0 : x86_bytes_used(&g->a);
     const uint32_t crossover = code->crossover; /* set by the compile; the memory's open clears */
     const int groups = code->groups;
+    const unsigned broadcasts = g->broadcasts;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -86,6 +87,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
         return why;
     code->crossover = crossover;
     code->groups = groups;
+    code->broadcasts = broadcasts;
     code->code_bytes = bytes;
     code->code_end = code_end;
     code->entry = (uint8_t *)code->mapping + entry;

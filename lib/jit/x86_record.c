@@ -194,6 +194,7 @@ static void rp_load_window(struct gen *g, const struct rp_emit *e,
     int32_t at;
     if (e->y && broadcast_controls(g, v, group_bytes, ctrl, hctrl, &at)) {
         x86_op(&g->a, X86_VBROADCASTI128_Y0_MRDI, g->rp_src + at, 0);
+        g->broadcasts++;
         return;
     }
     for (unsigned q = 0; q < 1u + e->y; q++) {
@@ -623,4 +624,5 @@ void gen_choose_groups(struct gen *g)
             *progs[k] = NULL;
         }
     }
+    g->broadcasts = 0; /* the trials' */
 }

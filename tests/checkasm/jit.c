@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checkasm.h"
+#include "gx/gx_internal.h"
 #include "jit/jit.h"
 #include "vfetch/gx.h"
 
@@ -865,7 +866,7 @@ static void check_jit_kit_formats(void)
         return;
     const unsigned mask = vfetch_get_cpu_mask();
     const unsigned before = test_failures;
-    unsigned plans = 0;
+    unsigned plans = 0, broadcasts = 0;
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & JIT_LEVELS))
             continue;
@@ -888,14 +889,30 @@ static void check_jit_kit_formats(void)
                     fprintf(stderr, "jit-kit %s: config %c, layout %d: no code (%s)\n",
                             levels[l].name, 'a' + k, d.layout, info.jit_reason);
                 }
+                /* a's and d's packed records: each 8-lane vector's halves read one 16-byte
+                   window, loaded once (lib/jit/x86_record.c); the SSE4.1 variant has no
+                   8-lane groups */
+                if (plan && info.jit && (k == 0 || k == 3) &&
+                    d.layout == VFETCH_GX_LAYOUT_PACKED) {
+                    const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                    test_checks++;
+                    if ((plan->jit_code.broadcasts > 0) != avx) {
+                        test_failures++;
+                        fprintf(stderr, "jit-kit %s: config %c packed: %u broadcast windows\n",
+                                levels[l].name, 'a' + k, plan->jit_code.broadcasts);
+                    }
+                    broadcasts += plan->jit_code.broadcasts;
+                }
                 plans++;
                 vfetch_gx_plan_free(plan);
             }
     }
     vfetch_set_cpu_mask(mask);
-    printf("  jit-kit: the peer kit's %u formats x %u outputs: %u plans%s\n",
+    printf("  jit-kit: the peer kit's %u formats x %u outputs: %u plans%s (a, d packed: %u "
+           "broadcast windows)\n",
            (unsigned)(sizeof kit / sizeof kit[0]), (unsigned)(sizeof outputs / sizeof outputs[0]),
-           plans, test_failures == before ? ", every one with generated code" : "  FAILED");
+           plans, test_failures == before ? ", every one with generated code" : "  FAILED",
+           broadcasts);
 }
 
 /*
