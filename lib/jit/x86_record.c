@@ -90,6 +90,7 @@ struct rp_emit {
     int raw_or;        /* it ORs raw lanes with a table */
     int all_fixed;     /* every written lane fixed-point: the result is register 1's */
     int res_in_0;      /* the raw lanes are the shuffle's bytes as they are, still in register 0 */
+    int broadcast;     /* both halves of register 0 hold the one window (broadcast_controls) */
 };
 
 #define C(table) x86_const_wide(&g->a, (table), e->entries)
@@ -180,6 +181,10 @@ static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector
         ctrl[i] = v->ctrl[i] & 0x80 ? 0x80 : (uint8_t)(lane + (v->ctrl[i] & 15));
         hctrl[i] = v->hctrl[i] & 0x80 ? 0x80 : (uint8_t)(lane + (v->hctrl[i] & 15));
     }
+    /* the binary16 lanes' halves, in the low 8 bytes of each half, all in the low half: the
+       conversion reads them there without a cross-lane move (rp_halves) */
+    if (half)
+        memcpy(hctrl + 8, hctrl + 16, 8);
     *at = w;
     return 1;
 }
@@ -187,12 +192,13 @@ static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector
 /* rp_load_window: the vector's window(s) into xmm0 (and xmm1, inserted as ymm0's upper half),
    or one window broadcast to both halves; the controls for the shuffles (ctrl, hctrl: 32 bytes
    at 8 lanes). */
-static void rp_load_window(struct gen *g, const struct rp_emit *e,
+static void rp_load_window(struct gen *g, struct rp_emit *e,
                            const struct vfetch_rp_vector *v, uint32_t group_bytes, uint8_t *ctrl,
                            uint8_t *hctrl)
 {
     int32_t at;
     if (e->y && broadcast_controls(g, v, group_bytes, ctrl, hctrl, &at)) {
+        e->broadcast = 1;
         x86_op(&g->a, X86_VBROADCASTI128_Y0_MRDI, g->rp_src + at, 0);
         g->broadcasts++;
         return;
@@ -216,7 +222,7 @@ static void rp_load_window(struct gen *g, const struct rp_emit *e,
 static void rp_halves(struct gen *g, const struct rp_emit *e, const uint8_t *hctrl)
 {
     O(VPSHUFB_Y6_Y0_P, VPSHUFB_X6_X0_P, C(hctrl), 0);
-    if (e->y) /* the halves sit in the low 8 bytes of each 128-bit lane */
+    if (e->y && !e->broadcast) /* the halves sit in the low 8 bytes of each 128-bit lane */
         E(VPERMQ_Y6_Y6_I, 0, 0x08);
     x86_op(&g->a, e->y ? X86_VCVTPH2PS_Y6_X6 : X86_VCVTPH2PS_X6_X6, 0, 0);
 }
