@@ -1213,6 +1213,83 @@ static void check_jit_index_cover(void)
            test_failures == before ? "" : "  FAILED");
 }
 
+/*
+ * The generated groups' window loads at the end of a stream: records whose 8-lane vectors read
+ * one 16-byte window for both halves (a broadcast, the unrolled loop's last group reaching back
+ * into the groups before it) or two windows, R300's layouts (28, 20 and 24 bytes: positions,
+ * normals, colours, binary16 texture coordinates), draws of 1 to 40 records ending at a guard
+ * page, at every level with the JIT, against the reference (a window one byte past the last
+ * record's end segfaults; a lane read from the wrong bytes differs).
+ */
+static void check_jit_windows(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-windows");
+    static const struct {
+        uint8_t stride;
+        struct { uint8_t format, conversion, count, offset; } op[4];
+    } layouts[] = {
+        { 28, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
+                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
+                { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
+        { 20, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
+        { 24, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
+                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
+                { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+    };
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    unsigned runs = 0;
+    for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
+        struct vfetch_plan_desc d;
+        one_stream_desc(&d, layouts[f].stride);
+        for (unsigned o = 0; o < 4 && layouts[f].op[o].count; o++) {
+            struct vfetch_op *op = &d.ops[d.num_ops++];
+            op->format = (enum vfetch_format)layouts[f].op[o].format;
+            op->conversion = (enum vfetch_conversion)layouts[f].op[o].conversion;
+            op->count = layouts[f].op[o].count;
+            for (unsigned c = 0; c < 4; c++) {
+                op->src[c].offset = layouts[f].op[o].offset;
+                op->swizzle[c] = (uint8_t)c;
+            }
+            op->write_mask = 0xf;
+            op->dst_slot = (uint16_t)(4 * o);
+        }
+        d.out_slots = (uint16_t)(4 * d.num_ops);
+        for (uint32_t count = 1; count <= 40; count++) {
+            struct reference_run rr;
+            if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0))
+                continue;
+            for (unsigned l = 0; l < num_levels; l++) {
+                if (!(levels[l].bit & JIT_LEVELS))
+                    continue;
+                vfetch_set_cpu_mask(level_mask(l));
+                vfetch_set_jit_mode(VFETCH_JIT_ON);
+                vfetch_plan *plan = NULL;
+                if (vfetch_plan_compile(&d, &plan)) {
+                    test_failures++;
+                    continue;
+                }
+                char detail[64];
+                snprintf(detail, sizeof detail, "layout of %u bytes, %u records",
+                         layouts[f].stride, count);
+                reference_run_compare(plan, &rr, "jit-windows", levels[l].name, detail);
+                runs++;
+                vfetch_plan_free(plan);
+            }
+            reference_run_free(&rr);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-windows: R300's record layouts, draws of 1-40 records ending at a guard page: "
+           "%u runs%s\n", runs, test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1223,6 +1300,7 @@ void check_jit(void)
     check_jit_measured_tier();
     check_jit_pass1();
     check_jit_index_cover();
+    check_jit_windows();
     check_jit_kit_formats();
     check_jit_exact_fields();
 }
