@@ -206,6 +206,11 @@ static const unsigned cpu_built = (VFETCH_BUILT_SSE2 ? VFETCH_CPU_SSE2 : 0) |
                                   (VFETCH_BUILT_AVX512 ? VFETCH_CPU_AVX512 : 0) |
                                   (VFETCH_BUILT_NEON ? VFETCH_CPU_NEON : 0);
 
+unsigned vfetch_cpu_detected(void)
+{
+    return cpu_detected_flags();
+}
+
 unsigned vfetch_cpu_allowed(void)
 {
     return cpu_detected_flags() & cpu_mask();

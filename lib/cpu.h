@@ -8,6 +8,9 @@
 /** Detected levels ANDed with the mask (built or not). */
 unsigned vfetch_cpu_allowed(void);
 
+/** The levels the CPU and OS support, whatever the mask. */
+unsigned vfetch_cpu_detected(void);
+
 /** 1 if the CPU runs 512-bit operations as two 256-bit halves, so that a 512-bit record
     program gains little over a 256-bit one (lib/plan.c chooses by this; docs/simd.md). */
 int vfetch_cpu_splits_512(void);
