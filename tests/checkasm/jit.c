@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checkasm.h"
+#include "cpu.h"
 #include "gx/gx_internal.h"
 #include "jit/jit.h"
 #include "vfetch/gx.h"
@@ -888,6 +889,22 @@ static void check_jit_kit_formats(void)
                     test_failures++;
                     fprintf(stderr, "jit-kit %s: config %c, layout %d: no code (%s)\n",
                             levels[l].name, 'a' + k, d.layout, info.jit_reason);
+                }
+                /* the SSE4.1 variant's entry clears the upper halves where the CPU has AVX
+                   (vzeroupper, c5 f8 77: lib/jit/x86_draw.c), and only there */
+                if (plan && info.jit && levels[l].bit == VFETCH_CPU_SSE41) {
+                    struct vfetch_jit_code_view view;
+                    vfetch_gx_plan_jit_code(plan, &view);
+                    static const uint8_t vzeroupper[3] = { 0xc5, 0xf8, 0x77 };
+                    const int cleared = view.size >= view.entry + 3 &&
+                                        !memcmp(view.bytes + view.entry, vzeroupper, 3);
+                    const int avx = (vfetch_cpu_detected() & VFETCH_CPU_AVX2) != 0;
+                    test_checks++;
+                    if (cleared != avx) {
+                        test_failures++;
+                        fprintf(stderr, "jit-kit sse41: config %c: entry %s vzeroupper\n",
+                                'a' + k, cleared ? "with" : "without");
+                    }
                 }
                 /* a's and d's packed records: each 8-lane vector's halves read one 16-byte
                    window, loaded once (lib/jit/x86_record.c); the SSE4.1 variant has no
