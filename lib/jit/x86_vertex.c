@@ -128,43 +128,56 @@ static void byte_field_op(struct gen *g, const struct vfetch_op_exec *x,
     E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
 }
 
-/* The ops of the plan that convert to floats the bytes of one 8-byte window of the vertex, each
-   a one_byte_op with the same field and scale (the texture matrix indices, several in a row):
-   their number (at least 2, else 0), each member's byte in the vertex in at[] (-1 for the other
-   ops), the window's first byte in *lo. */
+/* The ops of the plan that take the bytes of one 8-byte window of the vertex, each a one_byte_op
+   with the same field, conversion (to floats, or integers) and scale (the matrix indices,
+   several in a row): their number (at least 2, else 0), each member's byte in the vertex in
+   at[] (-1 for the other ops, which convert alone: a ninth index past the window), the
+   window's first byte in *lo. */
 static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int32_t *lo)
 {
     const struct vfetch_plan *conv = g->conv;
     const struct vfetch_op_exec *first = NULL;
-    int32_t at0 = INT32_MAX, at1 = INT32_MIN;
-    unsigned n = 0;
+    int32_t at0 = INT32_MAX;
     for (unsigned i = 0; i < conv->desc.num_ops; i++) {
         const struct vfetch_op_exec *x = &conv->ops[i];
         struct op_source s;
         at[i] = -1;
-        if (!g->gx || g->a.sse || !one_byte_op(x) || x->conversion != VFETCH_CONV_UINT ||
-            gen_op_source(g->gx, x, &s) || s.copy != -1)
+        if (!g->gx || g->a.sse || !one_byte_op(x) || gen_op_source(g->gx, x, &s) ||
+            s.copy != -1)
             continue;
         first = first ? first : x;
         if (x->lane[0].field_bits != first->lane[0].field_bits ||
-            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift)
+            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift ||
+            x->conversion != first->conversion)
             continue;
         at[i] = s.off[0][0];
         at0 = at[i] < at0 ? at[i] : at0;
-        at1 = at[i] > at1 ? at[i] : at1;
-        n++;
     }
-    /* every member's byte in one window of 8 (4 where there are 4 or fewer) inside the vertex */
+    /* the members within 8 bytes of the first (4 where there are 4 or fewer), inside the
+       vertex */
+    unsigned n = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        n += at[i] >= 0 && at[i] - at0 < 8;
     const int32_t window = n > 4 ? 8 : 4;
-    if (n < 2 || at1 - at0 >= window || (uint32_t)(at0 + window) > g->readable[0])
+    n = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++) {
+        if (at[i] >= 0 && at[i] - at0 >= window)
+            at[i] = -1;
+        n += at[i] >= 0;
+    }
+    if (n < 2 || (uint32_t)(at0 + window) > g->readable[0]) {
+        for (unsigned i = 0; i < conv->desc.num_ops; i++)
+            at[i] = -1;
         return 0;
+    }
     *lo = at0;
     return n;
 }
 
 /* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
-   lanes, the field, one conversion (exact: at most 8 bits) and scale; each member's lane stored
-   to its slot. */
+   lanes, the field, for floats one conversion (exact: at most 8 bits) and scale; each member's
+   lane stored to its slot, or the whole register where its lanes are the members' slots in
+   order. */
 static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n, int32_t lo)
 {
     const struct vfetch_plan *conv = g->conv;
@@ -183,8 +196,24 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
         x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
                (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
     }
-    x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
-    gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
+    if (f->conversion == VFETCH_CONV_UINT) {
+        x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
+        gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
+    }
+    if (y)
+        g->dirty_upper = 1;
+    /* every lane a member's, in slot order: one store of the whole register */
+    int slot0 = -1;
+    unsigned in_order = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        if (at[i] >= 0 && at[i] == lo)
+            slot0 = conv->ops[i].dst_slot;
+    for (unsigned i = 0; i < conv->desc.num_ops && slot0 >= 0; i++)
+        in_order += at[i] >= 0 && conv->ops[i].dst_slot == slot0 + (at[i] - lo);
+    if (in_order == (y ? 8u : 4u) && n == in_order) {
+        x86_op(&g->a, y ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, 4 * slot0, 0);
+        return;
+    }
     for (unsigned half = 0; half < (y ? 2u : 1u); half++) {
         if (half)
             E(VEXTRACTF128_X0_Y0_I, 0, 1);
@@ -192,8 +221,6 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
             if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
                 gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
     }
-    if (y)
-        g->dirty_upper = 1;
 }
 
 /* One vertex's ops (the pass's loop body, without its skip test and pointer steps). NULL, or
