@@ -128,12 +128,12 @@ static void byte_field_op(struct gen *g, const struct vfetch_op_exec *x,
     E(VMOVD_MRDX_X0, 4 * x->dst_slot, 0);
 }
 
-/* The ops of the plan that take the bytes of one 8-byte window of the vertex, each a one_byte_op
-   with the same field, conversion (to floats, or integers) and scale (the matrix indices,
-   several in a row): their number (at least 2, else 0), each member's byte in the vertex in
-   at[] (-1 for the other ops, which convert alone: a ninth index past the window), the
-   window's first byte in *lo. */
-static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int32_t *lo)
+/* byte_batch's members of one conversion (to floats, UINT, or integers, INTEGER): the ops
+   that take one byte of the vertex with the first such op's field and scale, within 8 bytes of
+   the first member (4 where there are 4 or fewer) inside the vertex; their number, at[] and
+   *lo as byte_batch gives them. */
+static unsigned byte_batch_of(const struct gen *g, enum vfetch_conversion conversion,
+                              int32_t at[VFETCH_MAX_OPS], int32_t *lo)
 {
     const struct vfetch_plan *conv = g->conv;
     const struct vfetch_op_exec *first = NULL;
@@ -142,19 +142,16 @@ static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int3
         const struct vfetch_op_exec *x = &conv->ops[i];
         struct op_source s;
         at[i] = -1;
-        if (!g->gx || g->a.sse || !one_byte_op(x) || gen_op_source(g->gx, x, &s) ||
-            s.copy != -1)
+        if (!g->gx || g->a.sse || !one_byte_op(x) || x->conversion != conversion ||
+            gen_op_source(g->gx, x, &s) || s.copy != -1)
             continue;
         first = first ? first : x;
         if (x->lane[0].field_bits != first->lane[0].field_bits ||
-            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift ||
-            x->conversion != first->conversion)
+            x->lane[0].field_shift != first->lane[0].field_shift || x->shift != first->shift)
             continue;
         at[i] = s.off[0][0];
         at0 = at[i] < at0 ? at[i] : at0;
     }
-    /* the members within 8 bytes of the first (4 where there are 4 or fewer), inside the
-       vertex */
     unsigned n = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
         n += at[i] >= 0 && at[i] - at0 < 8;
@@ -162,16 +159,34 @@ static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int3
     n = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++) {
         if (at[i] >= 0 && at[i] - at0 >= window)
-            at[i] = -1;
+            at[i] = -1; /* converted alone (a ninth index past the window) */
         n += at[i] >= 0;
     }
-    if (n < 2 || (uint32_t)(at0 + window) > g->readable[0]) {
-        for (unsigned i = 0; i < conv->desc.num_ops; i++)
-            at[i] = -1;
+    if (n < 2 || (uint32_t)(at0 + window) > g->readable[0])
         return 0;
-    }
     *lo = at0;
     return n;
+}
+
+/* The ops of the plan that take the bytes of one 8-byte window of the vertex (the matrix
+   indices, several in a row), all to floats or all to integers, whichever are more (Dolphin's
+   layout: the texture matrices' as floats, the position matrix's as an integer): their number
+   (at least 2, else 0), each member's byte in the vertex in at[] (-1 for the other ops), the
+   window's first byte in *lo. */
+static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int32_t *lo)
+{
+    int32_t other[VFETCH_MAX_OPS], other_lo = 0;
+    const unsigned floats = byte_batch_of(g, VFETCH_CONV_UINT, at, lo);
+    const unsigned ints = byte_batch_of(g, VFETCH_CONV_INTEGER, other, &other_lo);
+    if (ints > floats) {
+        memcpy(at, other, sizeof other);
+        *lo = other_lo;
+        return ints;
+    }
+    if (!floats)
+        for (unsigned i = 0; i < VFETCH_MAX_OPS; i++)
+            at[i] = -1;
+    return floats;
 }
 
 /* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
