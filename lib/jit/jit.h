@@ -42,6 +42,8 @@ struct vfetch_jit_code {
     int groups;         /**< whole groups run the 8-lane record program, emitted as code */
     unsigned broadcasts; /**< 8-lane vectors of those groups that load one 16-byte window for
                               both halves (vbroadcasti128): for the tests */
+    unsigned byte_batches; /**< per-vertex batches of one-byte ops (the matrix indices): for the
+                                tests */
 };
 
 /**

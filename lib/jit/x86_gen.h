@@ -137,6 +137,7 @@ struct gen {
     uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
     int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
     unsigned broadcasts; /* 8-lane vectors whose window is broadcast (vfetch_jit_code) */
+    unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */

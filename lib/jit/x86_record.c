@@ -630,5 +630,5 @@ void gen_choose_groups(struct gen *g)
             *progs[k] = NULL;
         }
     }
-    g->broadcasts = 0; /* the trials' */
+    g->broadcasts = g->byte_batches = 0; /* the trials' */
 }

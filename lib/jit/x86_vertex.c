@@ -202,6 +202,7 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
             f = &conv->ops[i];
     const int y = n > 4;
     const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
+    g->byte_batches++;
     x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
     if (shift)
         x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);

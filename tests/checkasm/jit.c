@@ -906,6 +906,17 @@ static void check_jit_kit_formats(void)
                                 'a' + k, cleared ? "with" : "without");
                     }
                 }
+                /* f's matrix indices converted together (the packed layout's as integers,
+                   Dolphin's texture matrices' as floats), where the AVX2 variant runs */
+                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4) {
+                    const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                    test_checks++;
+                    if ((plan->jit_code.byte_batches > 0) != avx) {
+                        test_failures++;
+                        fprintf(stderr, "jit-kit %s: config f, layout %d: %u index batches\n",
+                                levels[l].name, d.layout, plan->jit_code.byte_batches);
+                    }
+                }
                 /* a's and d's packed records: each 8-lane vector's halves read one 16-byte
                    window, loaded once (lib/jit/x86_record.c); the SSE4.1 variant has no
                    8-lane groups */
