@@ -442,8 +442,8 @@ static void plan_measure_run(void *ctx, int portable)
 }
 
 /* Whether the portable tier runs a one-stream plan's direct long draws clearly faster than
-   its generated code on this machine (lib/jit/measure.c), over a longer draw for a 16-lane
-   program (jit.h); -1 for any other plan (not measured). */
+   its generated code on this machine (lib/jit/measure.c), `portable_default` the class's
+   answer unless the other tier is clearly faster; -1 for any other plan (not measured). */
 static int plan_portable_faster(const struct vfetch_plan *plan, int portable_default)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;

@@ -365,8 +365,7 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
    indexed attributes; the per-op path never does; a direct word copy's portable copy is as
-   fast at every count. *measure: 1 where the long draws' tier is measured, the generated code
-   the class's default; 2 the same, the portable tier the default. */
+   fast at every count. *measure: 1 where the long draws' tier is measured (gx_build_jit). */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise, int *measure)
 {
     *vertex_wise = *measure = 0;
@@ -414,7 +413,7 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        generated groups are clearly faster (d's packed records 1.4-1.7x, Zen 5; where the two
        are as fast at 256 records, a's, the program leads at 4,096: docs/decisions.md). */
     if (rp->lanes == 16) {
-        *measure = 2;
+        *measure = 1;
         return UINT32_MAX;
     }
     /* A 4-lane program (the sse41 level) of groups of 1-3 records lost to the generated
@@ -504,10 +503,12 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
                                     : GX_JIT_RECORD_CROSSOVER;
     p->jit_reason = gx_generate(p, crossover, per_vertex);
     /* A class whose long draws went both ways: where the code runs every count but the
-       portable tier is clearly faster here, the code again with the record program's
-       crossover (the same code below it). */
+       portable tier should keep the long draws here (its default for 16-lane programs, unless
+       the generated code is clearly faster; else where it is clearly faster itself), the code
+       again with the record program's crossover (the same code below it). */
     if (!p->jit_reason && measure && !compare && !p->any_indexed &&
-        p->jit_code.crossover == UINT32_MAX && gx_portable_faster(p, measure == 2)) {
+        p->jit_code.crossover == UINT32_MAX &&
+        gx_portable_faster(p, p->converter->record->lanes == 16)) {
         vfetch_jit_memory_free(&p->jit_code);
         p->jit_reason = gx_generate(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER);
     }

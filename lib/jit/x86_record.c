@@ -112,6 +112,25 @@ static void table_op(struct gen *g, int y, enum x86_shape ymem, enum x86_shape x
     x86_op(&g->a, y ? ymem : xmem, (int64_t)at, 0);
 }
 
+/* The first and last byte of lane q's window of vector v that its shuffles read (the binary16
+   one's too); first > last where they read none. */
+static void window_used(const struct vfetch_rp_vector *v, unsigned q, unsigned *first,
+                        unsigned *last)
+{
+    const uint8_t *c = v->ctrl + 16 * q, *h = v->hctrl + 16 * q;
+    const int half = (v->passes & VFETCH_RP_HALF) != 0;
+    *first = 16;
+    *last = 0;
+    for (unsigned i = 0; i < 16; i++)
+        for (int t = 0; t <= half; t++) {
+            const unsigned b = t ? h[i] : c[i];
+            if (!(b & 0x80)) {
+                *first = (b & 15) < *first ? (b & 15) : *first;
+                *last = (b & 15) > *last ? (b & 15) : *last;
+            }
+        }
+}
+
 /* Lane q's window of vector v: loaded whole where it lies inside the group's readable bytes,
    else only the bytes its shuffles read (a window may reach past the vertices, its used bytes
    never do), the controls remapped to where they land. Where the window loads from: *lo and
@@ -122,7 +141,6 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
                         unsigned *span)
 {
     const uint8_t *c = v->ctrl + 16 * q, *h = v->hctrl + 16 * q;
-    const int half = (v->passes & VFETCH_RP_HALF) != 0;
     if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
         memcpy(ctrl, c, 16);
         memcpy(hctrl, h, 16);
@@ -130,15 +148,8 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
         *span = 16;
         return;
     }
-    unsigned first = 16, last = 0;
-    for (unsigned i = 0; i < 16; i++)
-        for (unsigned t = 0; t < 1u + half; t++) {
-            const uint8_t b = t ? h[i] : c[i];
-            if (!(b & 0x80)) {
-                first = (b & 15) < first ? (b & 15) : first;
-                last = (b & 15) > last ? (b & 15) : last;
-            }
-        }
+    unsigned first, last;
+    window_used(v, q, &first, &last);
     if (first > last) {
         memset(ctrl, 0x80, 16);
         memset(hctrl, 0x80, 16);
@@ -162,17 +173,15 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
 static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector *v,
                               uint32_t group_bytes, uint8_t *ctrl, uint8_t *hctrl, int32_t *at)
 {
-    const int half = (v->passes & VFETCH_RP_HALF) != 0;
     int32_t first = INT32_MAX, last = -1;
-    for (unsigned i = 0; i < 32; i++)
-        for (int t = 0; t <= half; t++) {
-            const uint8_t b = t ? v->hctrl[i] : v->ctrl[i];
-            if (b & 0x80)
-                continue;
-            const int32_t byte = (int32_t)(v->src_off[i / 16] + (b & 15u));
-            first = byte < first ? byte : first;
-            last = byte > last ? byte : last;
-        }
+    for (unsigned q = 0; q < 2; q++) {
+        unsigned f, l;
+        window_used(v, q, &f, &l);
+        if (f > l)
+            continue;
+        first = (int32_t)(v->src_off[q] + f) < first ? (int32_t)(v->src_off[q] + f) : first;
+        last = (int32_t)(v->src_off[q] + l) > last ? (int32_t)(v->src_off[q] + l) : last;
+    }
     const int32_t w = first < (int32_t)group_bytes - 16 ? first : (int32_t)group_bytes - 16;
     if (last < 0 || w < -g->rp_src || last >= w + 16)
         return 0;
@@ -183,7 +192,7 @@ static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector
     }
     /* the binary16 lanes' halves, in the low 8 bytes of each half, all in the low half: the
        conversion reads them there without a cross-lane move (rp_halves) */
-    if (half)
+    if (v->passes & VFETCH_RP_HALF)
         memcpy(hctrl + 8, hctrl + 16, 8);
     *at = w;
     return 1;
