@@ -843,6 +843,18 @@ static void check_jit_pass1(void)
 /* The peer kit's formats (../shared/peers/dolphin: configs a-f, Dolphin's own speed format
    last) get generated code at every level that has the JIT, in every layout the kit times: a
    plan silently left to the portable tier (a pool or buffer bound too small) fails here. */
+/* That a kit format's code has (`want`) or lacks a kind of instruction group, by its count. */
+static void kit_emitted(unsigned count, int want, const char *level, unsigned k, int layout,
+                        const char *what)
+{
+    test_checks++;
+    if ((count > 0) != want) {
+        test_failures++;
+        fprintf(stderr, "jit-kit %s: config %c, layout %d: %u %s\n", level, 'a' + k, layout,
+                count, what);
+    }
+}
+
 static void check_jit_kit_formats(void)
 {
     static const struct {
@@ -906,29 +918,18 @@ static void check_jit_kit_formats(void)
                                 'a' + k, cleared ? "with" : "without");
                     }
                 }
-                /* f's matrix indices converted together (the packed layout's as integers,
-                   Dolphin's texture matrices' as floats), where the AVX2 variant runs */
-                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4) {
-                    const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
-                    test_checks++;
-                    if ((plan->jit_code.byte_batches > 0) != avx) {
-                        test_failures++;
-                        fprintf(stderr, "jit-kit %s: config f, layout %d: %u index batches\n",
-                                levels[l].name, d.layout, plan->jit_code.byte_batches);
-                    }
-                }
-                /* a's and d's packed records: each 8-lane vector's halves read one 16-byte
-                   window, loaded once (lib/jit/x86_record.c); the SSE4.1 variant has no
-                   8-lane groups */
+                /* where the AVX2 variant runs: f's matrix indices converted together (the
+                   packed layout's as integers, Dolphin's texture matrices' as floats), and a's
+                   and d's packed records' 8-lane vectors loading the one 16-byte window both
+                   halves read once (lib/jit/x86_record.c; the SSE4.1 variant has neither) */
+                const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
+                    kit_emitted(plan->jit_code.byte_batches, avx, levels[l].name, k, d.layout,
+                                "index batches");
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
-                    const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
-                    test_checks++;
-                    if ((plan->jit_code.broadcasts > 0) != avx) {
-                        test_failures++;
-                        fprintf(stderr, "jit-kit %s: config %c packed: %u broadcast windows\n",
-                                levels[l].name, 'a' + k, plan->jit_code.broadcasts);
-                    }
+                    kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
+                                "broadcast windows");
                     broadcasts += plan->jit_code.broadcasts;
                 }
                 plans++;
