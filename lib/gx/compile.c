@@ -394,11 +394,16 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        portable program stages or gathers, and the generated code leads at short draws only.
        Direct formats' long draws: measured (docs/decisions.md, "Measured choices"). */
     const struct vfetch_record_prog *rp = conv->record;
-    /* With one or two indexed copies the AVX-512 program's gathers overtake the generated
-       code's per-vertex loads from 64 vertices (config c on Zen 5: 1.25-1.3x at 256 and 4,096,
-       the packed layout 1.07-1.18x; docs/decisions.md, "Measured choices"). */
-    if (p->any_indexed)
-        return rp->lanes == 16 ? GX_JIT_RECORD_CROSSOVER : UINT32_MAX;
+    /* With one or two indexed copies the AVX-512 program's gathers and the generated code's
+       per-vertex loads (array bases and shuffle controls held in registers) went both ways
+       on Zen 5 from 64 vertices (config c: the gathers 1.1-1.17x for vec4 records, the
+       generated code 1.06-1.13x for packed ones; docs/decisions.md, "Measured choices"):
+       measured, the faster one (no default: each led by about as much). Narrower programs
+       stage: the generated code. */
+    if (p->any_indexed) {
+        *measure = rp->lanes == 16;
+        return UINT32_MAX;
+    }
     /* The 8-lane programs went both ways on Zen 5 (docs/benchmarks.md, "Regret rows": the
        generated groups ahead for a's packed records, behind for d's; e's packed records, two a
        vector, 1.35-1.4x the portable loop from 4,096 once their packing took eight operations
@@ -429,7 +434,7 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
 }
 
 #if VFETCH_HAVE_JIT
-/* A synthetic draw of a direct format (zero bytes: every format converts them, and the tiers'
+/* A synthetic draw (zero bytes but for indices: every format converts them, and the tiers'
    speed does not depend on the values) through the generated code or the portable tier. */
 struct gx_measure {
     const struct vfetch_gx_plan *plan;
@@ -445,14 +450,23 @@ static void gx_measure_run(void *ctx, int portable)
         ((vfetch_jit_gx_fn *)m->plan->jit_code.entry)(m->plan, &m->params, NULL);
 }
 
-/* Whether the portable tier runs a direct format's long draws rather than its generated code
+/* The rows of each array a measured draw of an indexed format reads (index8's skip value,
+   255, is not among them), and the bytes past a row's start an element may read. */
+#define GX_MEASURE_ROWS 200
+#define GX_MEASURE_ELEMENT 256
+
+/* Whether the portable tier runs a format's long draws rather than its generated code
    (compiled to run every count) on this machine (lib/jit/measure.c): the class's default unless
-   the other is clearly faster. */
+   the other is clearly faster. An indexed format's vertices name rows spread over small
+   arrays (every tier's cost but the cache's). */
 static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_default)
 {
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
-    uint8_t *buf = calloc(1, in + out);
+    size_t arrays = 0;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        arrays += (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
+    uint8_t *buf = calloc(1, in + out + (p->any_indexed ? arrays : 0));
     if (!buf)
         return 0;
     struct gx_measure m = { .plan = p };
@@ -462,6 +476,22 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
     m.params.count = (uint32_t)n;
     m.params.out = buf + in;
     m.params.out_size = out;
+    uint8_t *array = buf + in + out;
+    for (unsigned a = 0; p->any_indexed && a < VFETCH_GX_NUM_ATTRS; a++) {
+        const size_t size = (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
+        m.params.arrays[a] = (struct vfetch_binding){ array, size };
+        array += size;
+    }
+    for (unsigned k = 0; p->any_indexed && k < p->num_copies; k++) {
+        const struct vfetch_gx_copy *cp = &p->copies[k];
+        for (size_t v = 0; cp->array != VFETCH_GX_FROM_VERTEX && v < n; v++) {
+            const uint32_t row = (uint32_t)(v * 37 + k) % GX_MEASURE_ROWS;
+            uint8_t *at = buf + v * p->format.vertex_size + cp->src;
+            at[0] = (uint8_t)(cp->index_size == 1 ? row : row >> 8);
+            if (cp->index_size == 2)
+                at[1] = (uint8_t)row;
+        }
+    }
     const int faster = vfetch_jit_portable_faster(gx_measure_run, &m, portable_default);
     free(buf);
     return faster;
@@ -506,9 +536,8 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
        portable tier should keep the long draws here (its default for 16-lane programs, unless
        the generated code is clearly faster; else where it is clearly faster itself), the code
        again with the record program's crossover (the same code below it). */
-    if (!p->jit_reason && measure && !compare && !p->any_indexed &&
-        p->jit_code.crossover == UINT32_MAX &&
-        gx_portable_faster(p, p->converter->record->lanes == 16)) {
+    if (!p->jit_reason && measure && !compare && p->jit_code.crossover == UINT32_MAX &&
+        gx_portable_faster(p, p->any_indexed ? -1 : p->converter->record->lanes == 16)) {
         vfetch_jit_memory_free(&p->jit_code);
         p->jit_reason = gx_generate(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER);
     }

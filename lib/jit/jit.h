@@ -156,8 +156,8 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 /** Whether the portable tier should run a class's long draws: `run` runs the same draw through
     one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS times each, alternately; the
     fastest run of each is compared, and the class's default (the portable tier where
-    `portable_default`, else the generated code) stands unless the other is at least 10 %
-    faster. */
+    `portable_default` is 1, the generated code where 0) stands unless the other is at least
+    10 % faster; with no default (-1), the faster one. */
 int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
                                int portable_default);
 

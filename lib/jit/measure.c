@@ -38,7 +38,7 @@ int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
                                 int portable_default)
 {
     switch (vfetch_jit_measure_mode()) {
-    case VFETCH_JIT_MEASURE_OFF: return portable_default;
+    case VFETCH_JIT_MEASURE_OFF: return portable_default > 0;
     case VFETCH_JIT_MEASURE_GENERATED: return 0;
     case VFETCH_JIT_MEASURE_PORTABLE: return 1;
     case VFETCH_JIT_MEASURE_TIME: break;
@@ -55,5 +55,7 @@ int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
             best[portable] = t;
     }
     /* the class's default unless the other tier is clearly faster */
+    if (portable_default < 0)
+        return best[1] < best[0];
     return portable_default ? !(best[0] * 10 < best[1] * 9) : best[1] * 10 < best[0] * 9;
 }

@@ -59,6 +59,7 @@ static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const ch
         return NULL;
     }
     g->conv = conv;
+    memset(g->array_base, -1, sizeof g->array_base);
     gen_later_slots(g);
     g->a.sse = vfetch_x86_gen_sse();
     if (groups) {

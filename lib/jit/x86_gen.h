@@ -7,6 +7,7 @@
  *   x86_index_pass.c  GX pass 1: every kept vertex's indices checked before a byte is written
  *   x86_record.c      whole groups through the record program (record_passes.h's steps)
  *   x86_vertex.c      the per-vertex pass: the loop, one emitter per kind of op
+ *   x86_held.c        what that pass holds in registers for the draw (array bases, controls)
  *   x86_load.c        an op's bytes into xmm0 (vertex, element, streams)
  *   x86_convert.c     the conversions, one emitter each, by table; shifts by lane
  *   x86_store.c       swizzles, constants and the stores the write mask asks for
@@ -95,6 +96,11 @@
 #define GEN_COUNTED 64
 #define GEN_RP_MAX_VECTORS 16
 
+/* The per-vertex pass holds at most GEN_HELD_CONTROLS shuffle controls in xmm6..xmm14, the
+   most used of the first GEN_WANTED_CONTROLS a vertex's ops ask for (x86_held.c). */
+#define GEN_HELD_CONTROLS 9
+#define GEN_WANTED_CONTROLS 32
+
 /* Where an op's bytes come from: the vertex (copy -1) or an indexed copy's element (GX), or a
    plan's stream (`base`: 0 the vertex, 1 an element, or the stream), and each lane's
    container bytes as offsets from that base. */
@@ -132,6 +138,14 @@ struct gen {
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
+    /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,
+       rbp, r12..r15) or -1, and how many are held; the shuffle controls in xmm6.. (held),
+       and while `collecting`, the ones the ops ask for with how often (wanted). */
+    int8_t array_base[VFETCH_GX_NUM_ATTRS];
+    unsigned num_bases, num_held, num_wanted;
+    int collecting;
+    uint8_t held[GEN_HELD_CONTROLS][16];
+    struct { uint8_t bytes[16]; unsigned uses; } wanted[GEN_WANTED_CONTROLS];
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
     uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
@@ -163,6 +177,11 @@ struct gen {
 #define gen_groups vfetch_x86_gen_groups
 #define gen_vertex_pass vfetch_x86_gen_vertex_pass
 #define gen_vertex vfetch_x86_gen_vertex
+#define gen_held_open vfetch_x86_gen_held_open
+#define gen_held_close vfetch_x86_gen_held_close
+#define gen_held_controls vfetch_x86_gen_held_controls
+#define gen_held_element vfetch_x86_gen_held_element
+#define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_fields vfetch_x86_gen_fields
 #define gen_fields_at_bottom vfetch_x86_gen_fields_at_bottom
 #define gen_converter vfetch_x86_gen_converter
@@ -219,7 +238,12 @@ int gen_fields_at_bottom(const struct vfetch_op_exec *x);
 gen_convert_fn *gen_converter(const struct vfetch_op_exec *x);
 void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entries);
 
-/* x86_vertex.c */
+/* x86_held.c */
+struct x86_mark gen_held_open(struct gen *g);
+void gen_held_controls(struct gen *g, struct x86_mark counted);
+void gen_held_close(struct gen *g);
+int gen_held_element(struct gen *g, unsigned array, uint32_t stride);
+void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
 
 /* x86_store.c */
 void gen_later_slots(struct gen *g);

@@ -102,6 +102,9 @@ void gen_load_element(struct gen *g, int k)
         E(ROL_R8W_8, 0, 8);
     }
     g->raw_copy = -1;
+    g->elem_copy = k;
+    if (gen_held_element(g, cp->array, stride))
+        return;
     if (stride == 0)
         E(XOR_R8D_R8D, 0, 0);
     else if ((stride & (stride - 1)) == 0) {
@@ -113,7 +116,6 @@ void gen_load_element(struct gen *g, int k)
     } else
         E(IMUL_R8_I, 0, stride);
     E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
-    g->elem_copy = k;
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)
@@ -193,7 +195,7 @@ void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
     shuffle_control(ctrl, x, (1u << x->count) - 1, &l, s->lo, s->off);
-    E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+    gen_shuffle(g, ctrl);
 }
 
 /* A plan's op whose components come from several streams, or lie more than 16 bytes apart,

@@ -94,6 +94,19 @@
     S(PUSH_##B, PUSH, REG(B))                                                                \
     S(POP_##B, POP, REG(B))
 
+/* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
+   base in register B (rbx, rbp, r12..r15), an element's address from its index in r8 (stride
+   1, 2, 4, 8 by one lea), and a shuffle control in xmm<K> (xmm6..xmm14). */
+#define X86_ARRAY_BASE(B)                                                                   \
+    S(MOV_##B##_MRSI, MOV, REG(B), MEM(RSI, 8))                                              \
+    S(ADD_R8_##B, ADD, REG(R8), REG(B))                                                      \
+    S(LEA_R8_M##B##_R8X2, LEA, REG(R8), MEMX(B, R8, 2, 8))                                   \
+    S(LEA_R8_M##B##_R8X4, LEA, REG(R8), MEMX(B, R8, 4, 8))                                   \
+    S(LEA_R8_M##B##_R8X8, LEA, REG(R8), MEMX(B, R8, 8, 8))
+#define X86_HELD_CONTROL(K)                                                                 \
+    S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
+    S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))
+
 /* The record program's 8-lane ops with their pool constant held in ymm<K> (the group loop
    loads the constants it uses most into ymm6..ymm14 once); the order is regform_shape's. */
 #define X86_RP_REG_FORMS(K)                                                                 \
@@ -190,6 +203,21 @@
     X86_RP_REG_FORMS(12)                                                                    \
     X86_RP_REG_FORMS(13)                                                                    \
     X86_RP_REG_FORMS(14)                                                                    \
+    X86_ARRAY_BASE(RBX)                                                                     \
+    X86_ARRAY_BASE(RBP)                                                                     \
+    X86_ARRAY_BASE(R12)                                                                     \
+    X86_ARRAY_BASE(R13)                                                                     \
+    X86_ARRAY_BASE(R14)                                                                     \
+    X86_ARRAY_BASE(R15)                                                                     \
+    X86_HELD_CONTROL(6)                                                                     \
+    X86_HELD_CONTROL(7)                                                                     \
+    X86_HELD_CONTROL(8)                                                                     \
+    X86_HELD_CONTROL(9)                                                                     \
+    X86_HELD_CONTROL(10)                                                                    \
+    X86_HELD_CONTROL(11)                                                                    \
+    X86_HELD_CONTROL(12)                                                                    \
+    X86_HELD_CONTROL(13)                                                                    \
+    X86_HELD_CONTROL(14)                                                                    \
     X86_BASE_LOADS(RDI)                                                                     \
     X86_BASE_LOADS(R8)                                                                      \
     X86_BASE_LOADS(R9)                                                                      \

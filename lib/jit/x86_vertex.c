@@ -202,7 +202,7 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
             f = &conv->ops[i];
     const int y = n > 4;
     const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
-    g->byte_batches++;
+    g->byte_batches += !g->collecting;
     x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
     if (shift)
         x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
@@ -348,6 +348,9 @@ const char *gen_vertex_pass(struct gen *g)
         }
     if (g->tables)
         E(LEA_R11_P, g->tables, 0);
+    const struct x86_mark counted = gen_held_open(g);
+    (void)gen_vertex(g); /* counted, then taken back: which shuffle controls to hold */
+    gen_held_controls(g, counted);
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a);
     const int skips = plan && plan->position_copy >= 0;
     x86_bind(a, loop);
@@ -384,6 +387,7 @@ const char *gen_vertex_pass(struct gen *g)
         x86_jump(a, X86_JMP, next);
         x86_bind(a, after);
     }
+    gen_held_close(g);
     if (g->dirty_upper)
         E(VZEROUPPER, 0, 0);
     return why;

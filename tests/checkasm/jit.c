@@ -563,7 +563,10 @@ static void check_jit_measured_tier(void)
         { 0x00000a00, 0x00000001, 0x41201009, 0x80000000, 0 },
         { 0x00000200, 0x00000001, 0x40200001, 0x80000000, 0 },
         { 0x00002200, 0, 0x40000009, 0x80000000, 0 },
+        { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, /* c: two indexed copies (AVX-512) */
     };
+    /* c's arrays: every index16 position row, every index8 colour row */
+    enum { POS_ROWS = 65536, POS_STRIDE = 12, COLOR_STRIDE = 2 };
     static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4,
                                                      VFETCH_GX_LAYOUT_PACKED };
     static const uint32_t counts[] = { 16, 63, 64, 65, 256, 300 };
@@ -575,7 +578,10 @@ static void check_jit_measured_tier(void)
     unsigned gx_moved = 0, plans_moved = 0, gx_plans = 0, plans = 0;
     uint8_t *src = malloc((size_t)300 * 256);
     uint8_t *want = malloc((size_t)300 * 1024), *got = malloc((size_t)300 * 1024);
+    uint8_t *positions = malloc((size_t)POS_ROWS * POS_STRIDE), *colors = malloc(256 * 2);
     rnd_fill(src, (size_t)300 * 256);
+    rnd_fill(positions, (size_t)POS_ROWS * POS_STRIDE);
+    rnd_fill(colors, 256 * COLOR_STRIDE);
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & JIT_LEVELS))
             continue;
@@ -586,6 +592,8 @@ static void check_jit_measured_tier(void)
                 vfetch_gx_desc_init(&d);
                 d.regs = kit[k];
                 d.layout = layouts[o];
+                d.array_stride[VFETCH_GX_POSITION] = POS_STRIDE;
+                d.array_stride[VFETCH_GX_COLOR0] = COLOR_STRIDE;
                 vfetch_gx_plan *plan[2] = { gx_plan_measured(&d, "generated"),
                                             gx_plan_measured(&d, "portable") };
                 vfetch_gx_plan *alone = NULL; /* the portable tier alone */
@@ -612,6 +620,10 @@ static void check_jit_measured_tier(void)
                     p.vertices = src;
                     p.vertices_size = counts[c] * vsize;
                     p.count = counts[c];
+                    p.arrays[VFETCH_GX_POSITION] =
+                        (struct vfetch_binding){ positions, (size_t)POS_ROWS * POS_STRIDE };
+                    p.arrays[VFETCH_GX_COLOR0] =
+                        (struct vfetch_binding){ colors, 256 * COLOR_STRIDE };
                     p.out = want;
                     p.out_size = counts[c] * stride;
                     memset(want, 0xa5, p.out_size);
@@ -672,6 +684,8 @@ static void check_jit_measured_tier(void)
     free(src);
     free(want);
     free(got);
+    free(positions);
+    free(colors);
     test_checks++;
     if (!gx_moved || !plans_moved)
         test_failures++;
@@ -1319,6 +1333,157 @@ static void check_jit_windows(void)
            "%u runs%s\n", runs, test_failures == before ? "" : "  FAILED");
 }
 
+/*
+ * The generated functions keep the registers the caller's code keeps (the x86-64 System V
+ * ABI's rbx, rbp, r12-r15 and rsp): a call through a trampoline that sets each to a pattern
+ * and, after the call, ORs in how each differs from it (checkasm_clobbered), rsp compared with
+ * its value before the call. A GX draw's per-vertex pass holds array bases in those registers
+ * and a plan's conversion its streams (lib/jit/x86_held.c, x86_draw.c).
+ */
+int checkasm_checked_call(const void *fn, const void *a, const void *b, const void *c);
+uint64_t checkasm_clobbered, checkasm_saved_rsp;
+__asm__(".text\n"
+        ".globl checkasm_checked_call\n"
+        ".type checkasm_checked_call, @function\n"
+        "checkasm_checked_call:\n"
+        "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n"
+        "  sub $8, %rsp\n"
+        "  mov %rdi, %rax\n  mov %rsi, %rdi\n  mov %rdx, %rsi\n  mov %rcx, %rdx\n"
+        "  movabs $0x5a17c0de0000b0b1, %rbx\n  movabs $0x5a17c0de0000b0b2, %rbp\n"
+        "  movabs $0x5a17c0de0000b0b3, %r12\n  movabs $0x5a17c0de0000b0b4, %r13\n"
+        "  movabs $0x5a17c0de0000b0b5, %r14\n  movabs $0x5a17c0de0000b0b6, %r15\n"
+        "  mov %rsp, checkasm_saved_rsp(%rip)\n"
+        "  call *%rax\n"
+        "  movabs $0x5a17c0de0000b0b1, %rdx\n  xor %rdx, %rbx\n"
+        "  movabs $0x5a17c0de0000b0b2, %rdx\n  xor %rdx, %rbp\n  or %rbp, %rbx\n"
+        "  movabs $0x5a17c0de0000b0b3, %rdx\n  xor %rdx, %r12\n  or %r12, %rbx\n"
+        "  movabs $0x5a17c0de0000b0b4, %rdx\n  xor %rdx, %r13\n  or %r13, %rbx\n"
+        "  movabs $0x5a17c0de0000b0b5, %rdx\n  xor %rdx, %r14\n  or %r14, %rbx\n"
+        "  movabs $0x5a17c0de0000b0b6, %rdx\n  xor %rdx, %r15\n  or %r15, %rbx\n"
+        "  mov checkasm_saved_rsp(%rip), %rdx\n  xor %rsp, %rdx\n  or %rdx, %rbx\n"
+        "  or %rbx, checkasm_clobbered(%rip)\n"
+        "  add $8, %rsp\n"
+        "  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
+        "  ret\n"
+        ".size checkasm_checked_call, .-checkasm_checked_call\n");
+
+/* The peer kit's indexed formats (c: two arrays; f: twelve, more than the registers hold) and
+   random ones, at every JIT level, each draw's generated function called through the
+   trampoline: the registers kept, and the same return code as a call through vfetch_gx_run.
+   Plans of up to 16 streams (which keep their records in rbx.. and the frame) likewise. */
+static void check_jit_saved_registers(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-saved-registers");
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+    } kit[] = {
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } },
+        { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
+          { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 } },
+    };
+    const unsigned mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned before = test_failures, formats = opt_quick ? 60 : 200;
+    unsigned calls = 0, plan_calls = 0;
+    checkasm_clobbered = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & JIT_LEVELS))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        vfetch_set_jit_mode(VFETCH_JIT_ON);
+        for (unsigned i = 0; i < formats; i++) {
+            struct vfetch_gx_desc d;
+            if (i < 2 * 3) {
+                vfetch_gx_desc_init(&d);
+                d.regs = kit[i % 2].regs;
+                memcpy(d.array_stride, kit[i % 2].stride, sizeof d.array_stride);
+                d.layout = (enum vfetch_gx_layout)(i / 2);
+            } else
+                random_gx_desc(&d);
+            vfetch_gx_plan *plan;
+            if (vfetch_gx_compile(&d, &plan))
+                continue;
+            if (plan->jit_code.entry) {
+                struct gx_draw w;
+                random_draw(vfetch_gx_plan_format(plan), &d, &w);
+                const size_t out_size = (size_t)w.count * vfetch_gx_plan_out_stride(plan);
+                uint8_t *out = guard_alloc_tail(out_size ? out_size : 1);
+                struct vfetch_gx_run_params p;
+                vfetch_gx_run_params_init(&p);
+                p.vertices = w.vertices;
+                p.vertices_size = w.vertices_size;
+                p.count = w.count;
+                for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+                    p.arrays[a] = (struct vfetch_binding){ w.arrays[a], w.array_size[a] };
+                p.index_policy = (enum vfetch_gx_index_policy)w.policy;
+                p.out = out;
+                p.out_size = out_size;
+                struct vfetch_gx_result r;
+                const int got = checkasm_checked_call(plan->jit_code.entry, plan, &p, &r);
+                const int want = run_draw(plan, &w, out, out_size, &r);
+                test_checks++;
+                if (got != want) {
+                    test_failures++;
+                    fprintf(stderr, "jit-saved-registers %s: format %u returned %d, not %d\n",
+                            levels[l].name, i, got, want);
+                }
+                calls++;
+                guard_free(out);
+                draw_free(&w);
+            }
+            vfetch_gx_plan_free(plan);
+        }
+        for (unsigned i = 0; i < formats / 4; i++) {
+            struct vfetch_plan_desc d;
+            if (!random_plan_desc(&d))
+                continue;
+            if (i % 2)
+                spread_streams(&d);
+            vfetch_plan *plan;
+            if (vfetch_plan_compile(&d, &plan))
+                continue;
+            if (plan->jit_code.entry) {
+                /* each stream's first record: a buffer as long as the stream's extent */
+                const uint8_t *records[VFETCH_MAX_STREAMS];
+                uint8_t *bufs[VFETCH_MAX_STREAMS] = { 0 };
+                const uint32_t count = 1 + rnd_below(40);
+                for (unsigned k = 0; k < d.num_streams; k++) {
+                    const size_t size = (size_t)plan->stream_extent[k] +
+                                        (size_t)plan->vertex_stride[k] * (count - 1);
+                    bufs[k] = guard_alloc_tail(size ? size : 1);
+                    rnd_fill(bufs[k], size);
+                    records[k] = bufs[k];
+                }
+                const size_t out_size = (size_t)count * vfetch_plan_out_stride(plan);
+                uint8_t *out = guard_alloc_tail(out_size ? out_size : 1);
+                (void)checkasm_checked_call(plan->jit_code.entry, records,
+                                            (const void *)(uintptr_t)count, out);
+                plan_calls++;
+                guard_free(out);
+                for (unsigned k = 0; k < d.num_streams; k++)
+                    guard_free(bufs[k]);
+            }
+            vfetch_plan_free(plan);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    test_checks += 2;
+    if (checkasm_clobbered) {
+        test_failures++;
+        fprintf(stderr, "jit-saved-registers: a generated function changed a kept register "
+                        "(differences ORed: %016llx)\n", (unsigned long long)checkasm_clobbered);
+    }
+    if (!calls || !plan_calls)
+        test_failures++;
+    printf("  jit-saved-registers: %u GX draws and %u plan conversions through the generated "
+           "code, rbx, rbp, r12-r15 and rsp kept%s\n",
+           calls, plan_calls, test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1331,5 +1496,6 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_kit_formats();
+    check_jit_saved_registers();
     check_jit_exact_fields();
 }

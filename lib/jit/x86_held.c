@@ -1,0 +1,149 @@
+/*
+ * What the per-vertex pass holds in registers for a whole draw instead of loading it again for
+ * every vertex (lib/jit/x86_gen.h, docs/jit.md):
+ *
+ *   a GX format's array bases  in rbx, rbp, r12..r15 (pushed below the red zone, which keeps
+ *                              the draw's result): an element's address is its index times
+ *                              the stride plus the register, one lea for strides 1, 2, 4, 8
+ *   shuffle controls           in xmm6..xmm14: the ones a vertex's ops use most, found by
+ *                              emitting the ops once and taking them back
+ *
+ * The pass is bound by its memory operations (config c, a position index16 and a colour
+ * index8 a vertex: 11 loads and 2 stores in 22 instructions); these were 3 of the loads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/x86_gen.h"
+
+#define HELD_BASES 6
+
+static const enum x86_shape push_base[HELD_BASES] = { X86_PUSH_RBX, X86_PUSH_RBP, X86_PUSH_R12,
+                                                      X86_PUSH_R13, X86_PUSH_R14, X86_PUSH_R15 },
+                            pop_base[HELD_BASES] = { X86_POP_RBX, X86_POP_RBP, X86_POP_R12,
+                                                     X86_POP_R13, X86_POP_R14, X86_POP_R15 },
+                            load_base[HELD_BASES] = { X86_MOV_RBX_MRSI, X86_MOV_RBP_MRSI,
+                                                      X86_MOV_R12_MRSI, X86_MOV_R13_MRSI,
+                                                      X86_MOV_R14_MRSI, X86_MOV_R15_MRSI },
+                            add_base[HELD_BASES] = { X86_ADD_R8_RBX, X86_ADD_R8_RBP, X86_ADD_R8_R12,
+                                                     X86_ADD_R8_R13, X86_ADD_R8_R14, X86_ADD_R8_R15 };
+/* lea r8, [base + r8 * 2, 4, 8] */
+static const enum x86_shape lea_base[3][HELD_BASES] = {
+    { X86_LEA_R8_MRBX_R8X2, X86_LEA_R8_MRBP_R8X2, X86_LEA_R8_MR12_R8X2, X86_LEA_R8_MR13_R8X2,
+      X86_LEA_R8_MR14_R8X2, X86_LEA_R8_MR15_R8X2 },
+    { X86_LEA_R8_MRBX_R8X4, X86_LEA_R8_MRBP_R8X4, X86_LEA_R8_MR12_R8X4, X86_LEA_R8_MR13_R8X4,
+      X86_LEA_R8_MR14_R8X4, X86_LEA_R8_MR15_R8X4 },
+    { X86_LEA_R8_MRBX_R8X8, X86_LEA_R8_MRBP_R8X8, X86_LEA_R8_MR12_R8X8, X86_LEA_R8_MR13_R8X8,
+      X86_LEA_R8_MR14_R8X8, X86_LEA_R8_MR15_R8X8 },
+};
+static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
+    X86_VMOVDQU_X6_P,  X86_VMOVDQU_X7_P,  X86_VMOVDQU_X8_P,  X86_VMOVDQU_X9_P, X86_VMOVDQU_X10_P,
+    X86_VMOVDQU_X11_P, X86_VMOVDQU_X12_P, X86_VMOVDQU_X13_P, X86_VMOVDQU_X14_P,
+},
+                            shuffle_by[GEN_HELD_CONTROLS] = {
+                                X86_VPSHUFB_X0_X0_X6,  X86_VPSHUFB_X0_X0_X7,  X86_VPSHUFB_X0_X0_X8,
+                                X86_VPSHUFB_X0_X0_X9,  X86_VPSHUFB_X0_X0_X10, X86_VPSHUFB_X0_X0_X11,
+                                X86_VPSHUFB_X0_X0_X12, X86_VPSHUFB_X0_X0_X13, X86_VPSHUFB_X0_X0_X14,
+                            };
+
+/* Before the pass's loop: the first six arrays the format's copies read in registers; then
+   counting the controls the ops ask for, until gen_held_controls (the caller emits one
+   vertex's ops in between, to be taken back). */
+struct x86_mark gen_held_open(struct gen *g)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    memset(g->array_base, -1, sizeof g->array_base);
+    g->num_bases = g->num_held = g->num_wanted = 0;
+    for (unsigned k = 0; plan && k < plan->num_copies; k++) {
+        const unsigned array = plan->copies[k].array;
+        if (array != VFETCH_GX_FROM_VERTEX && g->array_base[array] < 0 &&
+            g->num_bases < HELD_BASES)
+            g->array_base[array] = (int8_t)g->num_bases++;
+    }
+    if (getenv("VFETCH_TMP_AB")) { g->num_bases = 0; memset(g->array_base, -1, sizeof g->array_base); }
+    if (g->num_bases) {
+        E(SUB_RSP_I, 0, 128);
+        for (unsigned b = 0; b < g->num_bases; b++)
+            x86_op(&g->a, push_base[b], 0, 0);
+        for (unsigned array = 0; array < VFETCH_GX_NUM_ATTRS; array++)
+            if (g->array_base[array] >= 0)
+                x86_op(&g->a, load_base[g->array_base[array]], gen_arrays_data(array), 0);
+    }
+    g->collecting = 1;
+    g->elem_copy = g->raw_copy = -1;
+    return x86_mark(&g->a);
+}
+
+/* The counted ops taken back (to `counted`), and the controls they use most loaded into
+   xmm6.. . */
+void gen_held_controls(struct gen *g, struct x86_mark counted)
+{
+    x86_rewind(&g->a, counted);
+    g->collecting = 0;
+    if (getenv("VFETCH_TMP_AB")) return;
+    while (g->num_held < GEN_HELD_CONTROLS) {
+        unsigned best = 0;
+        for (unsigned w = 1; w < g->num_wanted; w++)
+            best = g->wanted[w].uses > g->wanted[best].uses ? w : best;
+        if (best >= g->num_wanted || !g->wanted[best].uses)
+            break;
+        memcpy(g->held[g->num_held], g->wanted[best].bytes, 16);
+        x86_op(&g->a, load_control[g->num_held++], (int64_t)POOL(g->wanted[best].bytes), 0);
+        g->wanted[best].uses = 0;
+    }
+}
+
+/* After the pass: the base registers restored. */
+void gen_held_close(struct gen *g)
+{
+    if (g->num_bases) {
+        for (unsigned b = g->num_bases; b-- > 0;)
+            x86_op(&g->a, pop_base[b], 0, 0);
+        E(ADD_RSP_I, 0, 128);
+    }
+    memset(g->array_base, -1, sizeof g->array_base);
+    g->num_bases = g->num_held = 0;
+}
+
+/* r8 (an index) = its element's address where the array's base is held: 1, else 0. */
+int gen_held_element(struct gen *g, unsigned array, uint32_t stride)
+{
+    const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
+    if (b < 0)
+        return 0;
+    if (stride == 2 || stride == 4 || stride == 8) {
+        x86_op(&g->a, lea_base[stride == 2 ? 0 : stride == 4 ? 1 : 2][b], 0, 0);
+        return 1;
+    }
+    if (stride == 0)
+        E(XOR_R8D_R8D, 0, 0);
+    else if ((stride & (stride - 1)) == 0 && stride > 1)
+        E(SHL_R8_I, 0, __builtin_ctz(stride));
+    else if (stride > 1)
+        E(IMUL_R8_I, 0, stride);
+    x86_op(&g->a, add_base[b], 0, 0);
+    return 1;
+}
+
+/* xmm0's bytes shuffled by ctrl: from its register where it is held, else from the pool
+   (counted while the ops are emitted to be counted). */
+void gen_shuffle(struct gen *g, const uint8_t ctrl[16])
+{
+    for (unsigned k = 0; k < g->num_held; k++)
+        if (!memcmp(g->held[k], ctrl, 16)) {
+            x86_op(&g->a, shuffle_by[k], 0, 0);
+            return;
+        }
+    if (g->collecting) {
+        unsigned w = 0;
+        while (w < g->num_wanted && memcmp(g->wanted[w].bytes, ctrl, 16))
+            w++;
+        if (w == g->num_wanted && w < GEN_WANTED_CONTROLS) {
+            memcpy(g->wanted[w].bytes, ctrl, 16);
+            g->wanted[g->num_wanted++].uses = 0;
+        }
+        if (w < g->num_wanted)
+            g->wanted[w].uses++;
+    }
+    E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+}
