@@ -223,9 +223,21 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
             gen_index_pass(g, decline, done);
         E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
         x86_bind(a, body = x86_label(a));
+        uint32_t reach[VFETCH_GX_MAX_COPIES];
         if (conv->word_copy && !plan->any_indexed)
             gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
-        else {
+        else if (gen_vertex_element_reach(g, reach)) {
+            /* arrays with room past their elements: fields loaded wider; else exactly */
+            const unsigned exact = x86_label(a);
+            gen_element_slack(g, reach, exact);
+            memcpy(g->elem_readable, reach, sizeof reach);
+            why = gen_vertex_pass(g);
+            memset(g->elem_readable, 0, sizeof g->elem_readable);
+            x86_jump(a, X86_JMP, finish);
+            x86_bind(a, exact);
+            const char *exact_why = gen_vertex_pass(g);
+            why = why ? why : exact_why;
+        } else {
             gen_groups(g, finish);
             why = gen_vertex_pass(g);
         }

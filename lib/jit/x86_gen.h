@@ -43,10 +43,11 @@
  * | r10      | pass 1's vertex             | scratch                    | scratch (index clamp)      |
  * | r11      | vertices left in pass 1     | the colour tables          | the colour tables          |
  * | rax      | scratch                     | scratch                    | scratch, the next index    |
- * | rbx, rbp, r12-r15 | -                  | -                          | streams 4-9 (saved), r15 a frame stream |
+ * | rbx, rbp, r12-r15 | -                  | per-vertex pass: the first six arrays' bases (saved) | streams 4-9 (saved), r15 a frame stream |
  *
  * Vector registers: xmm0-xmm5 an op's values; in a group, ymm0-ymm5 a record vector's, ymm6
  * its binary16 lanes, ymm6/ymm7-ymm14 the 8-lane loop's most used tables (GEN_CONST_REGS);
+ * in the per-vertex pass, xmm6-xmm14 its most used shuffle controls (GEN_HELD_CONTROLS);
  * xmm15 is never written (the merge source of partial loads, so they depend on nothing).
  */
 
@@ -130,6 +131,9 @@ struct gen {
        vertex's, none of an element; a plan: each stream's extent), which a wider load may
        read. */
     uint32_t step[VFETCH_MAX_STREAMS], readable[VFETCH_MAX_STREAMS];
+    /* GX: per indexed copy, bytes of its element surely readable (0: none past the element's
+       own), in the per-vertex pass that loads elements wider (gen_element_slack). */
+    uint32_t elem_readable[VFETCH_GX_MAX_COPIES];
     /* A plan's: its streams, how many of them are in registers (the rest at frame_slot[s] from
        rsp), and whether the loop being emitted reads records through an index buffer (the
        indexed streams' records then computed a vertex from record 0 at data_slot[s]). */
@@ -172,11 +176,13 @@ struct gen {
 #define gen_stream_register vfetch_x86_gen_stream_register
 #define gen_skip_test vfetch_x86_gen_skip_test
 #define gen_index_pass vfetch_x86_gen_index_pass
+#define gen_element_slack vfetch_x86_gen_element_slack
 #define gen_record_for vfetch_x86_gen_record_for
 #define gen_choose_groups vfetch_x86_gen_choose_groups
 #define gen_groups vfetch_x86_gen_groups
 #define gen_vertex_pass vfetch_x86_gen_vertex_pass
 #define gen_vertex vfetch_x86_gen_vertex
+#define gen_vertex_element_reach vfetch_x86_gen_vertex_element_reach
 #define gen_held_open vfetch_x86_gen_held_open
 #define gen_held_close vfetch_x86_gen_held_close
 #define gen_held_controls vfetch_x86_gen_held_controls
@@ -221,6 +227,7 @@ size_t gen_arrays_size(unsigned a);
 void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape branch,
                    unsigned label);
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done);
+void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact);
 
 /* x86_record.c */
 struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes);
@@ -229,6 +236,7 @@ void gen_groups(struct gen *g, unsigned finish);
 
 const char *gen_vertex_pass(struct gen *g);
 const char *gen_vertex(struct gen *g);
+int gen_vertex_element_reach(const struct gen *g, uint32_t reach[VFETCH_GX_MAX_COPIES]);
 
 /* x86_convert.c: a conversion's emitter returns 1 where xmm0 is left for gen_store, 0 where it
    stored the op itself. */

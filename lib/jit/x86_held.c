@@ -11,7 +11,6 @@
  * The pass is bound by its memory operations (config c, a position index16 and a colour
  * index8 a vertex: 11 loads and 2 stores in 22 instructions); these were 3 of the loads.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "jit/x86_gen.h"
@@ -60,7 +59,6 @@ struct x86_mark gen_held_open(struct gen *g)
             g->num_bases < HELD_BASES)
             g->array_base[array] = (int8_t)g->num_bases++;
     }
-    if (getenv("VFETCH_TMP_AB")) { g->num_bases = 0; memset(g->array_base, -1, sizeof g->array_base); }
     if (g->num_bases) {
         E(SUB_RSP_I, 0, 128);
         for (unsigned b = 0; b < g->num_bases; b++)
@@ -80,7 +78,6 @@ void gen_held_controls(struct gen *g, struct x86_mark counted)
 {
     x86_rewind(&g->a, counted);
     g->collecting = 0;
-    if (getenv("VFETCH_TMP_AB")) return;
     while (g->num_held < GEN_HELD_CONTROLS) {
         unsigned best = 0;
         for (unsigned w = 1; w < g->num_wanted; w++)

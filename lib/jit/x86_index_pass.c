@@ -387,6 +387,28 @@ static void index_cover(struct gen *g, unsigned pass)
     }
 }
 
+/* Leave for `exact` unless each indexed copy's array holds reach[k] bytes from the start of
+   the element of every index the copy can name (the position's skip value aside), so that
+   the per-vertex pass may load those elements' fields wider (gen_vertex_element_reach). An
+   emulator's arrays run to the end of its guest memory: the wide pass. Pass 1 or the cover
+   has checked that the arrays are bound. */
+void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    for (unsigned k = 0; k < plan->num_copies; k++) {
+        const struct vfetch_gx_copy *cp = &plan->copies[k];
+        if (cp->array == VFETCH_GX_FROM_VERTEX || !reach[k])
+            continue;
+        uint32_t highest = cp->index_size == 1 ? 0xff : 0xffff;
+        if ((int)k == plan->position_copy)
+            highest--;
+        /* below 2^24 + 2^9: an imm32 */
+        E(CMP_MRSI_Q_I32, gen_arrays_size(cp->array),
+          highest * plan->desc.array_stride[cp->array] + reach[k]);
+        x86_jump(&g->a, X86_JB, exact);
+    }
+}
+
 /* Pass 1 of an indexed format, rdi at the vertices and rcx their count: skipped where the
    arrays hold every index (index_cover), else every index checked (leaving for `decline` or
    `done`). Pass 2 counts the skipped vertices again (r9, from 0). */

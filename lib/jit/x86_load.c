@@ -191,7 +191,8 @@ void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct
                      unsigned base)
 {
     struct span_layout l;
-    gen_load_span(g, base, 0, s->lo, gen_load_width(s->lo, s->span, g->readable[s->base]), &l);
+    const uint32_t readable = s->copy >= 0 ? g->elem_readable[s->copy] : g->readable[s->base];
+    gen_load_span(g, base, 0, s->lo, gen_load_width(s->lo, s->span, readable), &l);
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
     shuffle_control(ctrl, x, (1u << x->count) - 1, &l, s->lo, s->off);

@@ -239,6 +239,30 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
     }
 }
 
+/* Where a GX format's per-vertex pass may load the fields of elements wider than they are (one
+   16-byte load for config c's 12-byte position instead of vmovq and vpinsrd): per indexed
+   copy, the bytes from its element's start its widened loads reach (reach[k]; 0: none
+   widen). Whether any copy's do. */
+int gen_vertex_element_reach(const struct gen *g, uint32_t reach[VFETCH_GX_MAX_COPIES])
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    memset(reach, 0, VFETCH_GX_MAX_COPIES * sizeof *reach);
+    int any = 0;
+    for (unsigned i = 0; plan && plan->any_indexed && i < g->conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &g->conv->ops[i];
+        struct op_source s;
+        if (x->format == VFETCH_FORMAT_CONSTANT || gen_op_source(plan, x, &s) || s.copy < 0 ||
+            s.span > 16 || op_kind(x, &s) != OP_FIELDS)
+            continue;
+        const unsigned wide = gen_load_width(s.lo, s.span, UINT32_MAX);
+        if (wide != s.span && (uint32_t)s.lo + wide > reach[s.copy]) {
+            reach[s.copy] = (uint32_t)s.lo + wide;
+            any = 1;
+        }
+    }
+    return any;
+}
+
 /* One vertex's ops (the pass's loop body, without its skip test and pointer steps). NULL, or
    why an op cannot be generated. */
 const char *gen_vertex(struct gen *g)
