@@ -142,7 +142,7 @@ static unsigned byte_batch_of(const struct gen *g, enum vfetch_conversion conver
         const struct vfetch_op_exec *x = &conv->ops[i];
         struct op_source s;
         at[i] = -1;
-        if (!g->gx || g->a.sse || !one_byte_op(x) || x->conversion != conversion ||
+        if (!g->gx || !one_byte_op(x) || x->conversion != conversion ||
             gen_op_source(g->gx, x, &s) || s.copy != -1)
             continue;
         first = first ? first : x;
@@ -192,7 +192,7 @@ static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int3
 /* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
    lanes, the field, for floats one conversion (exact: at most 8 bits) and scale; each member's
    lane stored to its slot, or the whole register where its lanes are the members' slots in
-   order. */
+   order. An 8-byte window in one ymm, or at SSE4.1 in two xmm halves, one after the other. */
 static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n, int32_t lo)
 {
     const struct vfetch_plan *conv = g->conv;
@@ -200,25 +200,10 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
     for (unsigned i = 0; i < conv->desc.num_ops && !f; i++)
         if (at[i] >= 0)
             f = &conv->ops[i];
-    const int y = n > 4;
+    const int y = n > 4 && !g->a.sse, halves = n > 4 && g->a.sse ? 2 : 1;
     const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
     g->byte_batches += !g->collecting;
-    x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
-    if (shift)
-        x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
-    if (shift + bits < 8) {
-        const uint32_t m = (1u << bits) - 1;
-        const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
-        x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
-               (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
-    }
-    if (f->conversion == VFETCH_CONV_UINT) {
-        x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
-        gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
-    }
-    if (y)
-        g->dirty_upper = 1;
-    /* every lane a member's, in slot order: one store of the whole register */
+    /* every lane a member's, in slot order: one store of the whole register (or half) */
     int slot0 = -1;
     unsigned in_order = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
@@ -226,16 +211,34 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
             slot0 = conv->ops[i].dst_slot;
     for (unsigned i = 0; i < conv->desc.num_ops && slot0 >= 0; i++)
         in_order += at[i] >= 0 && conv->ops[i].dst_slot == slot0 + (at[i] - lo);
-    if (in_order == (y ? 8u : 4u) && n == in_order) {
-        x86_op(&g->a, y ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, 4 * slot0, 0);
-        return;
-    }
-    for (unsigned half = 0; half < (y ? 2u : 1u); half++) {
-        if (half)
-            E(VEXTRACTF128_X0_Y0_I, 0, 1);
-        for (unsigned i = 0; i < conv->desc.num_ops; i++)
-            if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
-                gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
+    const int whole = in_order == (n > 4 ? 8u : 4u) && n == in_order;
+    for (int h = 0; h < halves; h++) {
+        x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo + 4 * h, 0);
+        if (shift)
+            x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
+        if (shift + bits < 8) {
+            const uint32_t m = (1u << bits) - 1;
+            const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
+            x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
+                   (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
+        }
+        if (f->conversion == VFETCH_CONV_UINT) {
+            x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
+            gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
+        }
+        if (y)
+            g->dirty_upper = 1;
+        if (whole) {
+            x86_op(&g->a, y ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, 4 * (slot0 + 4 * h), 0);
+            continue;
+        }
+        for (unsigned half = (unsigned)h; half < (y ? 2u : (unsigned)h + 1); half++) {
+            if (y && half)
+                E(VEXTRACTF128_X0_Y0_I, 0, 1);
+            for (unsigned i = 0; i < conv->desc.num_ops; i++)
+                if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
+                    gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
+        }
     }
 }
 

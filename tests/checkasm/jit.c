@@ -932,13 +932,14 @@ static void check_jit_kit_formats(void)
                                 'a' + k, cleared ? "with" : "without");
                     }
                 }
-                /* where the AVX2 variant runs: f's matrix indices converted together (the
-                   packed layout's as integers, Dolphin's texture matrices' as floats), and a's
-                   and d's packed records' 8-lane vectors loading the one 16-byte window both
-                   halves read once (lib/jit/x86_record.c; the SSE4.1 variant has neither) */
+                /* at every level, f's matrix indices converted together (the packed layout's
+                   as integers, Dolphin's texture matrices' as floats; the SSE4.1 variant in two
+                   4-lane halves); where the AVX2 variant runs, a's and d's packed records'
+                   8-lane vectors loading the one 16-byte window both halves read once
+                   (lib/jit/x86_record.c; the SSE4.1 variant has no 8-lane vectors) */
                 const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
                 if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
-                    kit_emitted(plan->jit_code.byte_batches, avx, levels[l].name, k, d.layout,
+                    kit_emitted(plan->jit_code.byte_batches, 1, levels[l].name, k, d.layout,
                                 "index batches");
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
