@@ -1349,6 +1349,7 @@ static void check_jit_windows(void)
  * its value before the call. A GX draw's per-vertex pass holds array bases in those registers
  * and a plan's conversion its streams (lib/jit/x86_held.c, x86_draw.c).
  */
+#if defined(__x86_64__) && defined(__GNUC__) /* the JIT's only target */
 int checkasm_checked_call(const void *fn, const void *a, const void *b, const void *c);
 uint64_t checkasm_clobbered, checkasm_saved_rsp;
 __asm__(".text\n"
@@ -1375,6 +1376,7 @@ __asm__(".text\n"
         "  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
         "  ret\n"
         ".size checkasm_checked_call, .-checkasm_checked_call\n");
+#endif
 
 /* The peer kit's indexed formats (c: two arrays; f: twelve, more than the registers hold) and
    random ones, at every JIT level, each draw's generated function called through the
@@ -1382,6 +1384,9 @@ __asm__(".text\n"
    Plans of up to 16 streams (which keep their records in rbx.. and the frame) likewise. */
 static void check_jit_saved_registers(void)
 {
+#if !defined(__x86_64__) || !defined(__GNUC__)
+    return;
+#else
     if (!vfetch_jit_available())
         return;
     rng_seed_for("jit-saved-registers");
@@ -1491,6 +1496,7 @@ static void check_jit_saved_registers(void)
     printf("  jit-saved-registers: %u GX draws and %u plan conversions through the generated "
            "code, rbx, rbp, r12-r15 and rsp kept%s\n",
            calls, plan_calls, test_failures == before ? "" : "  FAILED");
+#endif
 }
 
 void check_jit(void)
