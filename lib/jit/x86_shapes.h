@@ -456,6 +456,8 @@
     S(MOV_R8D_MRDI, MOV, REG(R8D), MEM(RDI, 4))                                             \
     S(BSWAP_R8D, BSWAP, REG(R8D))                                                           \
     S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
+    /* two elements' binary32 pairs in one register (x86_vertex.c) */                     \
+    S(VMOVHPS_X0_X0_MR8, VMOVHPS, REG(XMM0), REG(XMM0), MEM(R8, 8))                         \
     /* RGB565 and RGBA4444 to RGBA8 by two 256-entry tables, one per byte of the container */ \
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \

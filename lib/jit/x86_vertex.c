@@ -242,6 +242,45 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
     }
 }
 
+/* An op that copies a binary32 pair (a GX texture coordinate's f32 ST) from an element into
+   two slots as they are: float_pair_op takes two such ops of two elements at once. */
+static int float_pair(const struct gen *g, const struct vfetch_op_exec *x,
+                      const struct op_source *s)
+{
+    return g->gx && s->copy >= 0 && s->span == 8 && x->format == VFETCH_FORMAT_FLOAT32 &&
+           x->conversion == VFETCH_CONV_FLOAT && x->count == 2 && x->write_mask == 3 &&
+           gen_effective_select(x, 0) == 0 && gen_effective_select(x, 1) == 1;
+}
+
+/* Whether op i (a float_pair, source s) and the next op (source *t) are taken together: the
+   next a float_pair too, not of the matrix-index batch, its slots right after op i's. */
+static int pairs_with_next(const struct gen *g, unsigned i, const struct op_source *s,
+                           const int32_t member_at[VFETCH_MAX_OPS], struct op_source *t)
+{
+    const struct vfetch_plan *conv = g->conv;
+    const struct vfetch_op_exec *x = &conv->ops[i], *y = &conv->ops[i + 1];
+    return i + 1 < conv->desc.num_ops && float_pair(g, x, s) && member_at[i + 1] < 0 &&
+           y->dst_slot == x->dst_slot + 2 && !gen_op_source(g->gx, y, t) && float_pair(g, y, t);
+}
+
+/* Two float_pair ops whose four slots follow one another (x's, then the next's), the first's
+   element's 8 bytes in xmm0 and r8 at the second's element: both in one register (vmovhps),
+   one byte swap, one 16-byte store, instead of a shuffle and a store each (the kit's f: eight
+   texture coordinates a vertex, four pairs). */
+static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
+                          const struct op_source *s, const struct op_source *t)
+{
+    uint8_t ctrl[16];
+    for (unsigned c = 0; c < 2; c++)
+        for (unsigned k = 0; k < 4; k++) {
+            ctrl[4 * c + k] = (uint8_t)(s->off[c][k] - s->lo);
+            ctrl[8 + 4 * c + k] = (uint8_t)(8 + t->off[c][k] - t->lo);
+        }
+    E(VMOVHPS_X0_X0_MR8, t->lo, 0);
+    gen_shuffle(g, ctrl);
+    E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
+}
+
 /* Where a GX format's per-vertex pass may load the fields of elements wider than they are (one
    16-byte load for config c's 12-byte position instead of vmovq and vpinsrd): per indexed
    copy, the bytes from its element's start its widened loads reach (reach[k]; 0: none
@@ -298,6 +337,15 @@ const char *gen_vertex(struct gen *g)
             gen_fields(g, x);
             if (convert(g, x))
                 gen_store(g, i, x);
+            continue;
+        }
+        struct op_source t;
+        if (pairs_with_next(g, i, &s, member_at, &t)) {
+            gen_load_element(g, s.copy);
+            E(VMOVQ_X0_MR8, s.lo, 0);
+            gen_load_element(g, t.copy);
+            float_pair_op(g, x, &s, &t);
+            i++;
             continue;
         }
         if (s.copy >= 0)
