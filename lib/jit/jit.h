@@ -44,6 +44,8 @@ struct vfetch_jit_code {
                               both halves (vbroadcasti128): for the tests */
     unsigned byte_batches; /**< per-vertex batches of one-byte ops (the matrix indices): for the
                                 tests */
+    unsigned float_pairs; /**< two elements' binary32 pairs taken in one register (texture
+                               coordinates): for the tests */
 };
 
 /**

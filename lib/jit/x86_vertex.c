@@ -276,6 +276,7 @@ static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
             ctrl[4 * c + k] = (uint8_t)(s->off[c][k] - s->lo);
             ctrl[8 + 4 * c + k] = (uint8_t)(8 + t->off[c][k] - t->lo);
         }
+    g->float_pairs += !g->collecting;
     E(VMOVHPS_X0_X0_MR8, t->lo, 0);
     gen_shuffle(g, ctrl);
     E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);

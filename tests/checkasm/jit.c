@@ -941,6 +941,12 @@ static void check_jit_kit_formats(void)
                 if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
                     kit_emitted(plan->jit_code.byte_batches, 1, levels[l].name, k, d.layout,
                                 "index batches");
+                /* f's packed texture coordinates two by two (lib/jit/x86_vertex.c), at every
+                   level; Dolphin's layout puts a matrix slot between them */
+                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
+                    kit_emitted(plan->jit_code.float_pairs,
+                                d.layout == VFETCH_GX_LAYOUT_PACKED, levels[l].name, k,
+                                d.layout, "texture coordinate pairs");
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
                     kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
