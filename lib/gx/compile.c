@@ -463,10 +463,16 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
 {
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
+    /* the arrays the indexed copies read */
+    uint8_t read[VFETCH_GX_NUM_ATTRS] = { 0 };
+    for (unsigned k = 0; k < p->num_copies; k++)
+        if (p->copies[k].array != VFETCH_GX_FROM_VERTEX)
+            read[p->copies[k].array] = 1;
     size_t arrays = 0;
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-        arrays += (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
-    uint8_t *buf = calloc(1, in + out + (p->any_indexed ? arrays : 0));
+        arrays += read[a] ? (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT
+                          : 0;
+    uint8_t *buf = calloc(1, in + out + arrays);
     if (!buf)
         return 0;
     struct gx_measure m = { .plan = p };
@@ -477,7 +483,9 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
     m.params.out = buf + in;
     m.params.out_size = out;
     uint8_t *array = buf + in + out;
-    for (unsigned a = 0; p->any_indexed && a < VFETCH_GX_NUM_ATTRS; a++) {
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
+        if (!read[a])
+            continue;
         const size_t size = (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
         m.params.arrays[a] = (struct vfetch_binding){ array, size };
         array += size;
