@@ -46,6 +46,8 @@ struct vfetch_jit_code {
                                 tests */
     unsigned float_pairs; /**< two elements' binary32 pairs taken in one register (texture
                                coordinates): for the tests */
+    unsigned matrices_beside; /**< texture coordinates stored with their matrix index's float
+                                   inserted beside them (Dolphin's layout): for the tests */
 };
 
 /**

@@ -639,5 +639,5 @@ void gen_choose_groups(struct gen *g)
             *progs[k] = NULL;
         }
     }
-    g->broadcasts = g->byte_batches = g->float_pairs = 0; /* the trials' */
+    g->broadcasts = g->byte_batches = g->float_pairs = g->matrices_beside = 0; /* trials' */
 }

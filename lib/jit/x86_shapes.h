@@ -458,6 +458,12 @@
     S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
     /* two elements' binary32 pairs in one register (x86_vertex.c) */                     \
     S(VMOVHPS_X0_X0_MR8, VMOVHPS, REG(XMM0), REG(XMM0), MEM(R8, 8))                         \
+    /* a texture coordinate with its matrix index's float beside it (x86_vertex.c) */       \
+    S(VMOVAPS_X5_X0, VMOVAPS, REG(XMM5), REG(XMM0))                                         \
+    S(VMOVAPS_X4_X0, VMOVAPS, REG(XMM4), REG(XMM0))                                         \
+    S(VEXTRACTF128_X4_Y0_I, VEXTRACTF128, REG(XMM4), REG(YMM0), IMM8)                       \
+    S(VINSERTPS_X0_X0_X5_I, VINSERTPS, REG(XMM0), REG(XMM0), REG(XMM5), IMM8)               \
+    S(VINSERTPS_X0_X0_X4_I, VINSERTPS, REG(XMM0), REG(XMM0), REG(XMM4), IMM8)               \
     /* RGB565 and RGBA4444 to RGBA8 by two 256-entry tables, one per byte of the container */ \
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \

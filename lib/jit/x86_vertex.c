@@ -189,21 +189,48 @@ static unsigned byte_batch(const struct gen *g, int32_t at[VFETCH_MAX_OPS], int3
     return floats;
 }
 
-/* The batch's conversion, where its last member is: the window's bytes zero-extended to 32-bit
-   lanes, the field, for floats one conversion (exact: at most 8 bits) and scale; each member's
-   lane stored to its slot, or the whole register where its lanes are the members' slots in
-   order. An 8-byte window in one ymm, or at SSE4.1 in two xmm halves, one after the other. */
-static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n, int32_t lo)
+/* The batch's window (f its first member) from byte lo: 4 bytes into xmm0 or with y 8 into
+   ymm0, zero-extended to 32-bit lanes, the field, for floats one conversion (exact: at most 8
+   bits) and scale. */
+static void byte_batch_convert(struct gen *g, const struct vfetch_op_exec *f, int32_t lo, int y)
+{
+    const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
+    x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo, 0);
+    if (shift)
+        x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
+    if (shift + bits < 8) {
+        const uint32_t m = (1u << bits) - 1;
+        const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
+        x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
+               (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
+    }
+    if (f->conversion == VFETCH_CONV_UINT) {
+        x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
+        gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
+    }
+    if (y)
+        g->dirty_upper = 1;
+}
+
+/* The first member of the batch whose members at[] lists. */
+static const struct vfetch_op_exec *byte_batch_first(const struct gen *g,
+                                                     const int32_t at[VFETCH_MAX_OPS])
+{
+    for (unsigned i = 0; i < g->conv->desc.num_ops; i++)
+        if (at[i] >= 0)
+            return &g->conv->ops[i];
+    return NULL;
+}
+
+/* The batch of n members from byte lo, its half h converted (byte_batch_convert: an 8-byte
+   window in one ymm, or at SSE4.1 in two xmm halves, h 0 and 1, one after the other): each
+   member's lane stored to its slot, or the whole register (or half) where its lanes are the
+   members' slots in order. */
+static void byte_batch_store(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsigned n,
+                             int32_t lo, unsigned h)
 {
     const struct vfetch_plan *conv = g->conv;
-    const struct vfetch_op_exec *f = NULL;
-    for (unsigned i = 0; i < conv->desc.num_ops && !f; i++)
-        if (at[i] >= 0)
-            f = &conv->ops[i];
-    const int y = n > 4 && !g->a.sse, halves = n > 4 && g->a.sse ? 2 : 1;
-    const unsigned bits = f->lane[0].field_bits, shift = f->lane[0].field_shift;
-    g->byte_batches += !g->collecting;
-    /* every lane a member's, in slot order: one store of the whole register (or half) */
+    const int y = n > 4 && !g->a.sse;
     int slot0 = -1;
     unsigned in_order = 0;
     for (unsigned i = 0; i < conv->desc.num_ops; i++)
@@ -211,34 +238,16 @@ static void byte_batch_op(struct gen *g, const int32_t at[VFETCH_MAX_OPS], unsig
             slot0 = conv->ops[i].dst_slot;
     for (unsigned i = 0; i < conv->desc.num_ops && slot0 >= 0; i++)
         in_order += at[i] >= 0 && conv->ops[i].dst_slot == slot0 + (at[i] - lo);
-    const int whole = in_order == (n > 4 ? 8u : 4u) && n == in_order;
-    for (int h = 0; h < halves; h++) {
-        x86_op(&g->a, y ? X86_VPMOVZXBD_Y0_MRDI : X86_VPMOVZXBD_X0_MRDI, lo + 4 * h, 0);
-        if (shift)
-            x86_op(&g->a, y ? X86_VPSRLD_Y0_Y0_I : X86_VPSRLD_X0_X0_I, 0, shift);
-        if (shift + bits < 8) {
-            const uint32_t m = (1u << bits) - 1;
-            const uint32_t mask[8] = { m, m, m, m, m, m, m, m };
-            x86_op(&g->a, y ? X86_VPAND_Y0_Y0_P : X86_VPAND_X0_X0_P,
-                   (int64_t)x86_const_wide(&g->a, mask, y ? 2 : 1), 0);
-        }
-        if (f->conversion == VFETCH_CONV_UINT) {
-            x86_op(&g->a, y ? X86_VCVTDQ2PS_Y0_Y0 : X86_VCVTDQ2PS_X0_X0, 0, 0);
-            gen_scale(g, y ? X86_VMULPS_Y0_Y0_P : X86_VMULPS_X0_X0_P, f->shift, y ? 2 : 1);
-        }
-        if (y)
-            g->dirty_upper = 1;
-        if (whole) {
-            x86_op(&g->a, y ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, 4 * (slot0 + 4 * h), 0);
-            continue;
-        }
-        for (unsigned half = (unsigned)h; half < (y ? 2u : (unsigned)h + 1); half++) {
-            if (y && half)
-                E(VEXTRACTF128_X0_Y0_I, 0, 1);
-            for (unsigned i = 0; i < conv->desc.num_ops; i++)
-                if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
-                    gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
-        }
+    if (in_order == (n > 4 ? 8u : 4u) && n == in_order) {
+        x86_op(&g->a, y ? X86_VMOVUPS_MRDX_Y0 : X86_VMOVUPS_MRDX_X0, 4 * (slot0 + 4 * (int)h), 0);
+        return;
+    }
+    for (unsigned half = h; half < (y ? 2u : h + 1); half++) {
+        if (y && half)
+            E(VEXTRACTF128_X0_Y0_I, 0, 1);
+        for (unsigned i = 0; i < conv->desc.num_ops; i++)
+            if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
+                gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
     }
 }
 
@@ -282,6 +291,56 @@ static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
     E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
 }
 
+/* Whether every member of the matrix-index batch (floats: Dolphin's layout's texture
+   matrices) follows a float_pair op whose two slots its own slot follows, the ops from the
+   first of those to the last member being these pairs only: then each coordinate takes its
+   matrix's float into its register (matrix_beside_op), the batch converted before the first
+   into xmm5 (lanes 0-3) and xmm4 (4-7), which the pairs' ops leave alone. */
+static int matrices_beside(const struct gen *g, const int32_t at[VFETCH_MAX_OPS])
+{
+    const struct vfetch_plan *conv = g->conv;
+    const struct vfetch_op_exec *f = byte_batch_first(g, at);
+    unsigned first = conv->desc.num_ops, last = 0, members = 0;
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        if (at[i] >= 0) {
+            first = i < first ? i : first;
+            last = i;
+            members++;
+        }
+    if (!f || f->conversion != VFETCH_CONV_UINT || first == 0 || last - first + 2 != 2 * members)
+        return 0;
+    for (unsigned i = first - 1; i <= last; i += 2) {
+        const struct vfetch_op_exec *x = &conv->ops[i], *m = &conv->ops[i + 1];
+        struct op_source s;
+        if (at[i] >= 0 || at[i + 1] < 0 || gen_op_source(g->gx, x, &s) || !float_pair(g, x, &s) ||
+            m->dst_slot != x->dst_slot + 2)
+            return 0;
+    }
+    return 1;
+}
+
+/* Texture coordinate op i (its 8 bytes in xmm0, source s) and its matrix's float, lane `lane`
+   of the batch (xmm5, then xmm4): byte-swapped, the float inserted as the third lane, stored
+   as 16 bytes where a later op writes the fourth slot, else as 8 and 4. */
+static void matrix_beside_op(struct gen *g, unsigned i, const struct op_source *s, unsigned lane)
+{
+    const struct vfetch_op_exec *x = &g->conv->ops[i];
+    g->matrices_beside += !g->collecting;
+    uint8_t ctrl[16];
+    for (unsigned k = 0; k < 16; k++)
+        ctrl[k] = k < 8 ? (uint8_t)(s->off[k / 4][k % 4] - s->lo) : 0x80;
+    gen_shuffle(g, ctrl);
+    x86_op(&g->a, lane < 4 ? X86_VINSERTPS_X0_X0_X5_I : X86_VINSERTPS_X0_X0_X4_I, 0,
+           (lane % 4) << 6 | 2 << 4);
+    const unsigned fourth = x->dst_slot + 3;
+    if (fourth < VFETCH_MAX_SLOTS && (g->later[i + 1][fourth / 64] >> (fourth % 64) & 1)) {
+        E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
+        return;
+    }
+    E(VMOVQ_MRDX_X0, 4 * x->dst_slot, 0);
+    E(VEXTRACTPS_MRDX_X0_I, 4 * (x->dst_slot + 2), 2);
+}
+
 /* Where a GX format's per-vertex pass may load the fields of elements wider than they are (one
    16-byte load for config c's 12-byte position instead of vmovq and vpinsrd): per indexed
    copy, the bytes from its element's start its widened loads reach (reach[k]; 0: none
@@ -315,11 +374,20 @@ const char *gen_vertex(struct gen *g)
     int32_t batch_lo = 0;
     const unsigned batch = byte_batch(g, member_at, &batch_lo);
     unsigned left = batch;
+    /* Dolphin's layout: each texture coordinate with its matrix index's float beside it */
+    const int merged = batch && matrices_beside(g, member_at);
     for (unsigned i = 0; i < conv->desc.num_ops; i++) {
         const struct vfetch_op_exec *x = &conv->ops[i];
         if (batch && member_at[i] >= 0) { /* the batch, once its last member's turn comes */
-            if (!--left)
-                byte_batch_op(g, member_at, batch, batch_lo);
+            if (!--left && !merged) {
+                const int y = batch > 4 && !g->a.sse;
+                g->byte_batches += !g->collecting;
+                for (unsigned h = 0; h < (batch > 4 && g->a.sse ? 2u : 1u); h++) {
+                    byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo + 4 * (int)h,
+                                       y);
+                    byte_batch_store(g, member_at, batch, batch_lo, h);
+                }
+            }
             continue;
         }
         if (x->format == VFETCH_FORMAT_CONSTANT) {
@@ -338,6 +406,24 @@ const char *gen_vertex(struct gen *g)
             gen_fields(g, x);
             if (convert(g, x))
                 gen_store(g, i, x);
+            continue;
+        }
+        if (merged && i + 1 < conv->desc.num_ops && member_at[i + 1] >= 0) {
+            if (left == batch) { /* before the first: the batch's floats into xmm5 (and xmm4) */
+                const int y = batch > 4 && !g->a.sse;
+                g->byte_batches += !g->collecting;
+                byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo, y);
+                E(VMOVAPS_X5_X0, 0, 0);
+                if (y)
+                    E(VEXTRACTF128_X4_Y0_I, 0, 1);
+                else if (batch > 4) {
+                    byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo + 4, 0);
+                    E(VMOVAPS_X4_X0, 0, 0);
+                }
+            }
+            gen_load_element(g, s.copy);
+            E(VMOVQ_X0_MR8, s.lo, 0);
+            matrix_beside_op(g, i, &s, (unsigned)(member_at[i + 1] - batch_lo));
             continue;
         }
         struct op_source t;

@@ -947,6 +947,11 @@ static void check_jit_kit_formats(void)
                     kit_emitted(plan->jit_code.float_pairs,
                                 d.layout == VFETCH_GX_LAYOUT_PACKED, levels[l].name, k,
                                 d.layout, "texture coordinate pairs");
+                /* and in Dolphin's layout each with its matrix's float beside it */
+                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
+                    kit_emitted(plan->jit_code.matrices_beside,
+                                d.layout == VFETCH_GX_LAYOUT_DOLPHIN, levels[l].name, k,
+                                d.layout, "coordinates with their matrix beside");
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
                     kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
@@ -1180,7 +1185,9 @@ static void check_jit_index_cover(void)
         vfetch_gx_desc_init(&d);
         d.regs = index_formats[fi].regs;
         memcpy(d.array_stride, index_formats[fi].stride, sizeof d.array_stride);
-        d.layout = VFETCH_GX_LAYOUT_PACKED;
+        /* Dolphin's layout with the wide pass's exact slack (f: its texture coordinates with
+           their matrices beside them, up to the output's guard page), else packed */
+        d.layout = slack == 4 ? VFETCH_GX_LAYOUT_DOLPHIN : VFETCH_GX_LAYOUT_PACKED;
         vfetch_gx_plan *ref = NULL;
         vfetch_set_cpu_mask(0);
         vfetch_set_jit_mode(VFETCH_JIT_OFF);
