@@ -463,15 +463,15 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
 {
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
-    /* the arrays the indexed copies read */
-    uint8_t read[VFETCH_GX_NUM_ATTRS] = { 0 };
-    for (unsigned k = 0; k < p->num_copies; k++)
-        if (p->copies[k].array != VFETCH_GX_FROM_VERTEX)
-            read[p->copies[k].array] = 1;
-    size_t arrays = 0;
-    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-        arrays += read[a] ? (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT
-                          : 0;
+    /* the arrays the indexed copies read, their sizes */
+    size_t size[VFETCH_GX_NUM_ATTRS] = { 0 }, arrays = 0;
+    for (unsigned k = 0; k < p->num_copies; k++) {
+        const unsigned a = p->copies[k].array;
+        if (a != VFETCH_GX_FROM_VERTEX && !size[a]) {
+            size[a] = (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
+            arrays += size[a];
+        }
+    }
     uint8_t *buf = calloc(1, in + out + arrays);
     if (!buf)
         return 0;
@@ -483,14 +483,12 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
     m.params.out = buf + in;
     m.params.out_size = out;
     uint8_t *array = buf + in + out;
-    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++) {
-        if (!read[a])
-            continue;
-        const size_t size = (size_t)GX_MEASURE_ROWS * p->desc.array_stride[a] + GX_MEASURE_ELEMENT;
-        m.params.arrays[a] = (struct vfetch_binding){ array, size };
-        array += size;
-    }
-    for (unsigned k = 0; p->any_indexed && k < p->num_copies; k++) {
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        if (size[a]) {
+            m.params.arrays[a] = (struct vfetch_binding){ array, size[a] };
+            array += size[a];
+        }
+    for (unsigned k = 0; k < p->num_copies; k++) {
         const struct vfetch_gx_copy *cp = &p->copies[k];
         for (size_t v = 0; cp->array != VFETCH_GX_FROM_VERTEX && v < n; v++) {
             const uint32_t row = (uint32_t)(v * 37 + k) % GX_MEASURE_ROWS;

@@ -188,7 +188,8 @@ struct gen {
 #define gen_held_open vfetch_x86_gen_held_open
 #define gen_held_close vfetch_x86_gen_held_close
 #define gen_held_controls vfetch_x86_gen_held_controls
-#define gen_held_element vfetch_x86_gen_held_element
+#define gen_held_lea vfetch_x86_gen_held_lea
+#define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_fields vfetch_x86_gen_fields
 #define gen_fields_at_bottom vfetch_x86_gen_fields_at_bottom
@@ -252,7 +253,8 @@ void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entri
 struct x86_mark gen_held_open(struct gen *g);
 void gen_held_controls(struct gen *g, struct x86_mark counted);
 void gen_held_close(struct gen *g);
-int gen_held_element(struct gen *g, unsigned array, uint32_t stride);
+int gen_held_lea(struct gen *g, unsigned array, uint32_t stride);
+int gen_held_add(struct gen *g, unsigned array);
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
 
 /* x86_store.c */

@@ -102,22 +102,23 @@ void gen_held_close(struct gen *g)
     g->num_bases = g->num_held = 0;
 }
 
-/* r8 (an index) = its element's address where the array's base is held: 1, else 0. */
-int gen_held_element(struct gen *g, unsigned array, uint32_t stride)
+/* r8 (an index) = its element's address by one lea where the array's base is held and the
+   stride is 2, 4 or 8: 1, else 0 (nothing emitted). */
+int gen_held_lea(struct gen *g, unsigned array, uint32_t stride)
+{
+    const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
+    if (b < 0 || (stride != 2 && stride != 4 && stride != 8))
+        return 0;
+    x86_op(&g->a, lea_base[stride == 2 ? 0 : stride == 4 ? 1 : 2][b], 0, 0);
+    return 1;
+}
+
+/* r8 (an index times the stride) += the array's base where it is held: 1, else 0. */
+int gen_held_add(struct gen *g, unsigned array)
 {
     const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
     if (b < 0)
         return 0;
-    if (stride == 2 || stride == 4 || stride == 8) {
-        x86_op(&g->a, lea_base[stride == 2 ? 0 : stride == 4 ? 1 : 2][b], 0, 0);
-        return 1;
-    }
-    if (stride == 0)
-        E(XOR_R8D_R8D, 0, 0);
-    else if ((stride & (stride - 1)) == 0 && stride > 1)
-        E(SHL_R8_I, 0, __builtin_ctz(stride));
-    else if (stride > 1)
-        E(IMUL_R8_I, 0, stride);
     x86_op(&g->a, add_base[b], 0, 0);
     return 1;
 }

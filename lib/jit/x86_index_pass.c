@@ -365,6 +365,22 @@ static void index_pass_scalar(struct gen *g, unsigned decline, unsigned done)
     index_checks(g, slot, 0, decline, done);
 }
 
+/* Leave for `label` unless copy k's array holds `bytes` from the start of the element of every
+   index the copy can name: any value of its index, but the position's skip value, whose
+   vertex reads nothing. */
+static void array_holds(struct gen *g, unsigned k, uint32_t bytes, unsigned label)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    const struct vfetch_gx_copy *cp = &plan->copies[k];
+    uint32_t highest = cp->index_size == 1 ? 0xff : 0xffff;
+    if ((int)k == plan->position_copy)
+        highest--;
+    /* below 2^24 + 2^9: an imm32 */
+    E(CMP_MRSI_Q_I32, gen_arrays_size(cp->array),
+      highest * plan->desc.array_stride[cp->array] + bytes);
+    x86_jump(&g->a, X86_JB, label);
+}
+
 /* Leave for `pass` unless every indexed copy's array is bound and holds the element of every
    index the copy can read: any value of its index, but the position's skip value, whose vertex
    reads nothing. An emulator's binding runs to the end of its guest memory, far past the
@@ -376,13 +392,7 @@ static void index_cover(struct gen *g, unsigned pass)
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        uint32_t highest = cp->index_size == 1 ? 0xff : 0xffff;
-        if ((int)k == plan->position_copy)
-            highest--;
-        /* below 2^24 + 2^8: an imm32 */
-        const uint32_t end = highest * plan->desc.array_stride[cp->array] + cp->elem_off + cp->size;
-        E(CMP_MRSI_Q_I32, gen_arrays_size(cp->array), end);
-        x86_jump(&g->a, X86_JB, pass);
+        array_holds(g, k, (uint32_t)cp->elem_off + cp->size, pass);
         array_bound(g, cp, pass);
     }
 }
@@ -397,15 +407,8 @@ void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES]
     const struct vfetch_gx_plan *plan = g->gx;
     for (unsigned k = 0; k < plan->num_copies; k++) {
         const struct vfetch_gx_copy *cp = &plan->copies[k];
-        if (cp->array == VFETCH_GX_FROM_VERTEX || !reach[k])
-            continue;
-        uint32_t highest = cp->index_size == 1 ? 0xff : 0xffff;
-        if ((int)k == plan->position_copy)
-            highest--;
-        /* below 2^24 + 2^9: an imm32 */
-        E(CMP_MRSI_Q_I32, gen_arrays_size(cp->array),
-          highest * plan->desc.array_stride[cp->array] + reach[k]);
-        x86_jump(&g->a, X86_JB, exact);
+        if (cp->array != VFETCH_GX_FROM_VERTEX && reach[k])
+            array_holds(g, k, reach[k], exact);
     }
 }
 

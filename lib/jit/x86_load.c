@@ -103,7 +103,7 @@ void gen_load_element(struct gen *g, int k)
     }
     g->raw_copy = -1;
     g->elem_copy = k;
-    if (gen_held_element(g, cp->array, stride))
+    if (gen_held_lea(g, cp->array, stride))
         return;
     if (stride == 0)
         E(XOR_R8D_R8D, 0, 0);
@@ -115,7 +115,8 @@ void gen_load_element(struct gen *g, int k)
             E(SHL_R8_I, 0, sh);
     } else
         E(IMUL_R8_I, 0, stride);
-    E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+    if (!gen_held_add(g, cp->array))
+        E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)

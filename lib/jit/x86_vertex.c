@@ -212,16 +212,6 @@ static void byte_batch_convert(struct gen *g, const struct vfetch_op_exec *f, in
         g->dirty_upper = 1;
 }
 
-/* The first member of the batch whose members at[] lists. */
-static const struct vfetch_op_exec *byte_batch_first(const struct gen *g,
-                                                     const int32_t at[VFETCH_MAX_OPS])
-{
-    for (unsigned i = 0; i < g->conv->desc.num_ops; i++)
-        if (at[i] >= 0)
-            return &g->conv->ops[i];
-    return NULL;
-}
-
 /* The batch of n members from byte lo, its half h converted (byte_batch_convert: an 8-byte
    window in one ymm, or at SSE4.1 in two xmm halves, h 0 and 1, one after the other): each
    member's lane stored to its slot, or the whole register (or half) where its lanes are the
@@ -249,6 +239,26 @@ static void byte_batch_store(struct gen *g, const int32_t at[VFETCH_MAX_OPS], un
             if (at[i] >= 0 && (unsigned)(at[i] - lo) / 4 == half)
                 gen_store_dword(g, conv->ops[i].dst_slot, (unsigned)(at[i] - lo) % 4);
     }
+}
+
+/* The batch's half h converted (as byte_batch_store takes it) kept for matrix_beside_op:
+   lanes 0-3 in xmm5, 4-7 in xmm4. */
+static void byte_batch_keep(struct gen *g, unsigned h, int y)
+{
+    if (h) {
+        E(VMOVAPS_X4_X0, 0, 0);
+        return;
+    }
+    E(VMOVAPS_X5_X0, 0, 0);
+    if (y)
+        E(VEXTRACTF128_X4_Y0_I, 0, 1);
+}
+
+/* The byte swap of a binary32 pair of source s into bytes at..at+7 of ctrl. */
+static void pair_control(uint8_t ctrl[16], const struct op_source *s, unsigned at)
+{
+    for (unsigned k = 0; k < 8; k++)
+        ctrl[at + k] = (uint8_t)(at + s->off[k / 4][k % 4] - s->lo);
 }
 
 /* An op that copies a binary32 pair (a GX texture coordinate's f32 ST) from an element into
@@ -280,34 +290,26 @@ static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
                           const struct op_source *s, const struct op_source *t)
 {
     uint8_t ctrl[16];
-    for (unsigned c = 0; c < 2; c++)
-        for (unsigned k = 0; k < 4; k++) {
-            ctrl[4 * c + k] = (uint8_t)(s->off[c][k] - s->lo);
-            ctrl[8 + 4 * c + k] = (uint8_t)(8 + t->off[c][k] - t->lo);
-        }
+    pair_control(ctrl, s, 0);
+    pair_control(ctrl, t, 8);
     g->float_pairs += !g->collecting;
     E(VMOVHPS_X0_X0_MR8, t->lo, 0);
     gen_shuffle(g, ctrl);
     E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
 }
 
-/* Whether every member of the matrix-index batch (floats: Dolphin's layout's texture
-   matrices) follows a float_pair op whose two slots its own slot follows, the ops from the
-   first of those to the last member being these pairs only: then each coordinate takes its
-   matrix's float into its register (matrix_beside_op), the batch converted before the first
-   into xmm5 (lanes 0-3) and xmm4 (4-7), which the pairs' ops leave alone. */
-static int matrices_beside(const struct gen *g, const int32_t at[VFETCH_MAX_OPS])
+/* Whether every member of the matrix-index batch (`members` of them, from op `first` to op
+   `last`; floats: Dolphin's layout's texture matrices) follows a float_pair op whose two slots
+   its own slot follows, the ops from the first of those to the last member being these pairs
+   only: then each coordinate takes its matrix's float into its register (matrix_beside_op),
+   the batch converted before the first into xmm5 (lanes 0-3) and xmm4 (4-7), which the
+   pairs' ops leave alone. */
+static int matrices_beside(const struct gen *g, const int32_t at[VFETCH_MAX_OPS],
+                           unsigned members, unsigned first, unsigned last)
 {
     const struct vfetch_plan *conv = g->conv;
-    const struct vfetch_op_exec *f = byte_batch_first(g, at);
-    unsigned first = conv->desc.num_ops, last = 0, members = 0;
-    for (unsigned i = 0; i < conv->desc.num_ops; i++)
-        if (at[i] >= 0) {
-            first = i < first ? i : first;
-            last = i;
-            members++;
-        }
-    if (!f || f->conversion != VFETCH_CONV_UINT || first == 0 || last - first + 2 != 2 * members)
+    if (conv->ops[first].conversion != VFETCH_CONV_UINT || first == 0 ||
+        last - first + 2 != 2 * members)
         return 0;
     for (unsigned i = first - 1; i <= last; i += 2) {
         const struct vfetch_op_exec *x = &conv->ops[i], *m = &conv->ops[i + 1];
@@ -327,8 +329,8 @@ static void matrix_beside_op(struct gen *g, unsigned i, const struct op_source *
     const struct vfetch_op_exec *x = &g->conv->ops[i];
     g->matrices_beside += !g->collecting;
     uint8_t ctrl[16];
-    for (unsigned k = 0; k < 16; k++)
-        ctrl[k] = k < 8 ? (uint8_t)(s->off[k / 4][k % 4] - s->lo) : 0x80;
+    memset(ctrl + 8, 0x80, 8);
+    pair_control(ctrl, s, 0);
     gen_shuffle(g, ctrl);
     x86_op(&g->a, lane < 4 ? X86_VINSERTPS_X0_X0_X5_I : X86_VINSERTPS_X0_X0_X4_I, 0,
            (lane % 4) << 6 | 2 << 4);
@@ -373,23 +375,32 @@ const char *gen_vertex(struct gen *g)
     int32_t member_at[VFETCH_MAX_OPS];
     int32_t batch_lo = 0;
     const unsigned batch = byte_batch(g, member_at, &batch_lo);
-    unsigned left = batch;
-    /* Dolphin's layout: each texture coordinate with its matrix index's float beside it */
-    const int merged = batch && matrices_beside(g, member_at);
+    unsigned first = conv->desc.num_ops, last = 0; /* the batch's first and last members */
+    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+        if (member_at[i] >= 0) {
+            first = i < first ? i : first;
+            last = i;
+        }
+    /* Dolphin's layout: each texture coordinate with its matrix index's float beside it, the
+       batch converted before the first coordinate and kept; else converted and stored where
+       its last member is */
+    const int merged = batch && matrices_beside(g, member_at, batch, first, last);
+    const unsigned batch_at = merged ? first - 1 : last;
     for (unsigned i = 0; i < conv->desc.num_ops; i++) {
         const struct vfetch_op_exec *x = &conv->ops[i];
-        if (batch && member_at[i] >= 0) { /* the batch, once its last member's turn comes */
-            if (!--left && !merged) {
-                const int y = batch > 4 && !g->a.sse;
-                g->byte_batches += !g->collecting;
-                for (unsigned h = 0; h < (batch > 4 && g->a.sse ? 2u : 1u); h++) {
-                    byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo + 4 * (int)h,
-                                       y);
+        if (batch && i == batch_at) {
+            const int y = batch > 4 && !g->a.sse;
+            g->byte_batches += !g->collecting;
+            for (unsigned h = 0; h < (batch > 4 && g->a.sse ? 2u : 1u); h++) {
+                byte_batch_convert(g, &conv->ops[first], batch_lo + 4 * (int)h, y);
+                if (merged)
+                    byte_batch_keep(g, h, y);
+                else
                     byte_batch_store(g, member_at, batch, batch_lo, h);
-                }
             }
-            continue;
         }
+        if (batch && member_at[i] >= 0)
+            continue;
         if (x->format == VFETCH_FORMAT_CONSTANT) {
             gen_constant_op(g, i, x);
             continue;
@@ -409,18 +420,6 @@ const char *gen_vertex(struct gen *g)
             continue;
         }
         if (merged && i + 1 < conv->desc.num_ops && member_at[i + 1] >= 0) {
-            if (left == batch) { /* before the first: the batch's floats into xmm5 (and xmm4) */
-                const int y = batch > 4 && !g->a.sse;
-                g->byte_batches += !g->collecting;
-                byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo, y);
-                E(VMOVAPS_X5_X0, 0, 0);
-                if (y)
-                    E(VEXTRACTF128_X4_Y0_I, 0, 1);
-                else if (batch > 4) {
-                    byte_batch_convert(g, byte_batch_first(g, member_at), batch_lo + 4, 0);
-                    E(VMOVAPS_X4_X0, 0, 0);
-                }
-            }
             gen_load_element(g, s.copy);
             E(VMOVQ_X0_MR8, s.lo, 0);
             matrix_beside_op(g, i, &s, (unsigned)(member_at[i + 1] - batch_lo));

@@ -150,20 +150,27 @@ static void draw_free(struct gx_draw *w)
         guard_free(w->arrays[a]);
 }
 
+/* A draw's parameters, into `out` of out_size bytes. */
+static void draw_params(const struct gx_draw *w, uint8_t *out, size_t out_size,
+                        struct vfetch_gx_run_params *p)
+{
+    vfetch_gx_run_params_init(p);
+    p->vertices = w->vertices;
+    p->vertices_size = w->vertices_size;
+    p->count = w->count;
+    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
+        p->arrays[a] = (struct vfetch_binding){ w->arrays[a], w->array_size[a] };
+    p->index_policy = (enum vfetch_gx_index_policy)w->policy;
+    p->out = out;
+    p->out_size = out_size;
+}
+
 /* One draw through a plan into an output of `records` records ending at a guard page. */
 static int run_draw(const vfetch_gx_plan *plan, const struct gx_draw *w, uint8_t *out,
                     size_t out_size, struct vfetch_gx_result *r)
 {
     struct vfetch_gx_run_params p;
-    vfetch_gx_run_params_init(&p);
-    p.vertices = w->vertices;
-    p.vertices_size = w->vertices_size;
-    p.count = w->count;
-    for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-        p.arrays[a] = (struct vfetch_binding){ w->arrays[a], w->array_size[a] };
-    p.index_policy = (enum vfetch_gx_index_policy)w->policy;
-    p.out = out;
-    p.out_size = out_size;
+    draw_params(w, out, out_size, &p);
     return vfetch_gx_run(plan, &p, r);
 }
 
@@ -1439,15 +1446,7 @@ static void check_jit_saved_registers(void)
                 const size_t out_size = (size_t)w.count * vfetch_gx_plan_out_stride(plan);
                 uint8_t *out = guard_alloc_tail(out_size ? out_size : 1);
                 struct vfetch_gx_run_params p;
-                vfetch_gx_run_params_init(&p);
-                p.vertices = w.vertices;
-                p.vertices_size = w.vertices_size;
-                p.count = w.count;
-                for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
-                    p.arrays[a] = (struct vfetch_binding){ w.arrays[a], w.array_size[a] };
-                p.index_policy = (enum vfetch_gx_index_policy)w.policy;
-                p.out = out;
-                p.out_size = out_size;
+                draw_params(&w, out, out_size, &p);
                 struct vfetch_gx_result r;
                 const int got = checkasm_checked_call(plan->jit_code.entry, plan, &p, &r);
                 const int want = run_draw(plan, &w, out, out_size, &r);
