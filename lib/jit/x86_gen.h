@@ -64,13 +64,27 @@
    r12..r15 (GX: the vertex and an element). GEN_TO_XMM1 in load tables: a load from rdi into
    xmm1. */
 #define GEN_REGS 10
-#define GEN_TO_XMM1 GEN_REGS
+/* A GX element read from a held array base (x86_held.c), [base + r8 * 2^shift]: the load
+   tables' entry GEN_ELEMENT_BASE(held base 0..5, shift 0..3), after the registers' (LOAD_ROW);
+   then GEN_TO_XMM1: a load from rdi into xmm1. */
+#define GEN_HELD_BASES 6
+#define GEN_ELEMENT_BASE(held, shift) (GEN_REGS + 4 * (held) + (shift))
+#define GEN_LOAD_BASES (GEN_REGS + 4 * GEN_HELD_BASES)
+#define GEN_TO_XMM1 GEN_LOAD_BASES
 /* A shape's forms for each base register, in that order (X86_BASE_LOADS). */
 #define REG_ROW(pre, post)                                                                  \
     X86_##pre##RDI##post, X86_##pre##R8##post, X86_##pre##R9##post, X86_##pre##RSI##post,   \
         X86_##pre##RBX##post, X86_##pre##RBP##post, X86_##pre##R12##post,                    \
         X86_##pre##R13##post, X86_##pre##R14##post, X86_##pre##R15##post
 #define BASE_ROW(shape) REG_ROW(shape##_M, )
+/* A load's forms for each base register, then for each held base and scale
+   (X86_ELEMENT_LOADS): GEN_LOAD_BASES of them. */
+#define HELD_ROW(shape, B)                                                                  \
+    X86_##shape##_M##B##_R8X1, X86_##shape##_M##B##_R8X2, X86_##shape##_M##B##_R8X4,         \
+        X86_##shape##_M##B##_R8X8
+#define LOAD_ROW(shape)                                                                     \
+    BASE_ROW(shape), HELD_ROW(shape, RBX), HELD_ROW(shape, RBP), HELD_ROW(shape, R12),      \
+        HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15)
 
 /* The red zone below a GX draw's rsp (it calls nothing): the result pointer, then pass 1's
    highest index of each indexed copy past the first two (at REDZONE_HIGHEST(slot)), or the
@@ -140,7 +154,8 @@ struct gen {
     unsigned num_streams, reg_streams;
     int indexed;
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
-    int elem_copy;     /* the copy whose element r8 holds in this vertex, or -1 */
+    int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
+    unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,
        rbp, r12..r15) or -1, and how many are held; the shuffle controls in xmm6.. (held),
@@ -253,8 +268,7 @@ void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entri
 struct x86_mark gen_held_open(struct gen *g);
 void gen_held_controls(struct gen *g, struct x86_mark counted);
 void gen_held_close(struct gen *g);
-int gen_held_lea(struct gen *g, unsigned array, uint32_t stride);
-int gen_held_add(struct gen *g, unsigned array);
+int gen_held_element(struct gen *g, unsigned array, uint32_t stride);
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
 
 /* x86_store.c */

@@ -3,8 +3,9 @@
  * every vertex (lib/jit/x86_gen.h, docs/jit.md):
  *
  *   a GX format's array bases  in rbx, rbp, r12..r15 (pushed below the red zone, which keeps
- *                              the draw's result): an element's address is its index times
- *                              the stride plus the register, one lea for strides 1, 2, 4, 8
+ *                              the draw's result): an element's bytes are read at
+ *                              [base + r8 * 1, 2, 4 or 8], r8 its index times the stride's
+ *                              rest (nothing, one lea or shift; else the stride, by imul)
  *   shuffle controls           in xmm6..xmm14: the ones a vertex's ops use most, found by
  *                              emitting the ops once and taking them back
  *
@@ -15,26 +16,14 @@
 
 #include "jit/x86_gen.h"
 
-#define HELD_BASES 6
-
-static const enum x86_shape push_base[HELD_BASES] = { X86_PUSH_RBX, X86_PUSH_RBP, X86_PUSH_R12,
-                                                      X86_PUSH_R13, X86_PUSH_R14, X86_PUSH_R15 },
-                            pop_base[HELD_BASES] = { X86_POP_RBX, X86_POP_RBP, X86_POP_R12,
-                                                     X86_POP_R13, X86_POP_R14, X86_POP_R15 },
-                            load_base[HELD_BASES] = { X86_MOV_RBX_MRSI, X86_MOV_RBP_MRSI,
-                                                      X86_MOV_R12_MRSI, X86_MOV_R13_MRSI,
-                                                      X86_MOV_R14_MRSI, X86_MOV_R15_MRSI },
-                            add_base[HELD_BASES] = { X86_ADD_R8_RBX, X86_ADD_R8_RBP, X86_ADD_R8_R12,
-                                                     X86_ADD_R8_R13, X86_ADD_R8_R14, X86_ADD_R8_R15 };
-/* lea r8, [base + r8 * 2, 4, 8] */
-static const enum x86_shape lea_base[3][HELD_BASES] = {
-    { X86_LEA_R8_MRBX_R8X2, X86_LEA_R8_MRBP_R8X2, X86_LEA_R8_MR12_R8X2, X86_LEA_R8_MR13_R8X2,
-      X86_LEA_R8_MR14_R8X2, X86_LEA_R8_MR15_R8X2 },
-    { X86_LEA_R8_MRBX_R8X4, X86_LEA_R8_MRBP_R8X4, X86_LEA_R8_MR12_R8X4, X86_LEA_R8_MR13_R8X4,
-      X86_LEA_R8_MR14_R8X4, X86_LEA_R8_MR15_R8X4 },
-    { X86_LEA_R8_MRBX_R8X8, X86_LEA_R8_MRBP_R8X8, X86_LEA_R8_MR12_R8X8, X86_LEA_R8_MR13_R8X8,
-      X86_LEA_R8_MR14_R8X8, X86_LEA_R8_MR15_R8X8 },
-};
+static const enum x86_shape push_base[GEN_HELD_BASES] = { X86_PUSH_RBX, X86_PUSH_RBP,
+                                                          X86_PUSH_R12, X86_PUSH_R13,
+                                                          X86_PUSH_R14, X86_PUSH_R15 },
+                            pop_base[GEN_HELD_BASES] = { X86_POP_RBX, X86_POP_RBP, X86_POP_R12,
+                                                         X86_POP_R13, X86_POP_R14, X86_POP_R15 },
+                            load_base[GEN_HELD_BASES] = { X86_MOV_RBX_MRSI, X86_MOV_RBP_MRSI,
+                                                          X86_MOV_R12_MRSI, X86_MOV_R13_MRSI,
+                                                          X86_MOV_R14_MRSI, X86_MOV_R15_MRSI };
 static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
     X86_VMOVDQU_X6_P,  X86_VMOVDQU_X7_P,  X86_VMOVDQU_X8_P,  X86_VMOVDQU_X9_P, X86_VMOVDQU_X10_P,
     X86_VMOVDQU_X11_P, X86_VMOVDQU_X12_P, X86_VMOVDQU_X13_P, X86_VMOVDQU_X14_P,
@@ -56,7 +45,7 @@ struct x86_mark gen_held_open(struct gen *g)
     for (unsigned k = 0; plan && k < plan->num_copies; k++) {
         const unsigned array = plan->copies[k].array;
         if (array != VFETCH_GX_FROM_VERTEX && g->array_base[array] < 0 &&
-            g->num_bases < HELD_BASES)
+            g->num_bases < GEN_HELD_BASES)
             g->array_base[array] = (int8_t)g->num_bases++;
     }
     if (g->num_bases) {
@@ -102,25 +91,36 @@ void gen_held_close(struct gen *g)
     g->num_bases = g->num_held = 0;
 }
 
-/* r8 (an index) = its element's address by one lea where the array's base is held and the
-   stride is 2, 4 or 8: 1, else 0 (nothing emitted). */
-int gen_held_lea(struct gen *g, unsigned array, uint32_t stride)
+/* Where the array's base is held: r8 (an index) scaled so that [base + r8 * 2^shift] is its
+   element (stride = m * 2^shift: m 1 nothing, 3, 5 or 9 one lea, a power of two one shift,
+   else the stride by one imul and shift 0), and the loads' base for it (GEN_ELEMENT_BASE);
+   else 0, nothing emitted. */
+int gen_held_element(struct gen *g, unsigned array, uint32_t stride)
 {
-    const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
-    if (b < 0 || (stride != 2 && stride != 4 && stride != 8))
-        return 0;
-    x86_op(&g->a, lea_base[stride == 2 ? 0 : stride == 4 ? 1 : 2][b], 0, 0);
-    return 1;
-}
-
-/* r8 (an index times the stride) += the array's base where it is held: 1, else 0. */
-int gen_held_add(struct gen *g, unsigned array)
-{
+    static const enum x86_shape lea[4] = { 0, X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
+                                           X86_LEA_R8_MR8_R8X8 };
     const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
     if (b < 0)
         return 0;
-    x86_op(&g->a, add_base[b], 0, 0);
-    return 1;
+    unsigned shift = 3;
+    while (shift && stride % (1u << shift))
+        shift--;
+    const uint32_t m = stride >> shift;
+    if (!stride)
+        E(XOR_R8D_R8D, 0, 0);
+    else if (m == 3 || m == 5 || m == 9)
+        x86_op(&g->a, lea[m == 3 ? 1 : m == 5 ? 2 : 3], 0, 0);
+    else if ((m & (m - 1)) == 0) {
+        unsigned k = 0;
+        while ((1u << k) != m)
+            k++;
+        if (k)
+            E(SHL_R8_I, 0, k);
+    } else {
+        E(IMUL_R8_I, 0, stride);
+        shift = 0;
+    }
+    return GEN_ELEMENT_BASE(b, shift);
 }
 
 /* xmm0's bytes shuffled by ctrl: from its register where it is held, else from the pool

@@ -76,17 +76,22 @@ size_t gen_arrays_size(unsigned a)
            offsetof(struct vfetch_binding, size);
 }
 
-/* The register an op reads a base from (GX: the vertex's rdi, an element's r8): a plan's
-   stream's own, or for a stream kept in the frame, r15 loaded with its record now. */
+/* The register an op reads a base from (GX: the vertex's rdi, an element's r8 or its held
+   base and r8 scaled, gen_load_element): a plan's stream's own, or for a stream kept in the
+   frame, r15 loaded with its record now. */
 unsigned gen_stream_register(struct gen *g, unsigned base)
 {
-    if (g->gx || base < g->reg_streams)
+    if (g->gx)
+        return base ? g->elem_base : 0;
+    if (base < g->reg_streams)
         return base;
     E(MOV_R15_MRSP, g->frame_slot[base], 0);
     return GEN_REGS - 1;
 }
 
-/* r8 = the element copy k reads in this vertex: array data + index * stride. */
+/* The element copy k reads in this vertex: its index in r8, scaled for [held base + r8 *
+   scale] where its array's base is held, else r8 = array data + index * stride; how in
+   g->elem_base (gen_stream_register). */
 void gen_load_element(struct gen *g, int k)
 {
     if (g->elem_copy == k)
@@ -103,8 +108,10 @@ void gen_load_element(struct gen *g, int k)
     }
     g->raw_copy = -1;
     g->elem_copy = k;
-    if (gen_held_lea(g, cp->array, stride))
+    g->elem_base = (unsigned)gen_held_element(g, cp->array, stride);
+    if (g->elem_base)
         return;
+    g->elem_base = 1;
     if (stride == 0)
         E(XOR_R8D_R8D, 0, 0);
     else if ((stride & (stride - 1)) == 0) {
@@ -115,8 +122,7 @@ void gen_load_element(struct gen *g, int k)
             E(SHL_R8_I, 0, sh);
     } else
         E(IMUL_R8_I, 0, stride);
-    if (!gen_held_add(g, cp->array))
-        E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+    E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)
@@ -149,18 +155,18 @@ void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned s
     gen_span_layout(span, l);
     const unsigned s1 = l->s1, s2 = l->s2;
     /* first load, then the insert: [size][base register, or rdi into xmm1] */
-    static const enum x86_shape first[5][GEN_REGS + 1] = {
-        [1] = { BASE_ROW(VPINSRB_X0_X15), X86_VPINSRB_X1_X15_MRDI },
-        [2] = { BASE_ROW(VPINSRW_X0_X15), X86_VPINSRW_X1_X15_MRDI },
-        [3] = { BASE_ROW(VMOVD_X0), X86_VMOVD_X1_MRDI },
-        [4] = { BASE_ROW(VMOVQ_X0), X86_VMOVQ_X1_MRDI },
-        [0] = { BASE_ROW(VMOVDQU_X0), X86_VMOVDQU_X1_MRDI },
+    static const enum x86_shape first[5][GEN_LOAD_BASES + 1] = {
+        [1] = { LOAD_ROW(VPINSRB_X0_X15), X86_VPINSRB_X1_X15_MRDI },
+        [2] = { LOAD_ROW(VPINSRW_X0_X15), X86_VPINSRW_X1_X15_MRDI },
+        [3] = { LOAD_ROW(VMOVD_X0), X86_VMOVD_X1_MRDI },
+        [4] = { LOAD_ROW(VMOVQ_X0), X86_VMOVQ_X1_MRDI },
+        [0] = { LOAD_ROW(VMOVDQU_X0), X86_VMOVDQU_X1_MRDI },
     };
-    static const enum x86_shape insert[5][GEN_REGS + 1] = {
-        [1] = { BASE_ROW(VPINSRB_X0_X0), X86_VPINSRB_X1_X1_MRDI },
-        [2] = { BASE_ROW(VPINSRW_X0_X0), X86_VPINSRW_X1_X1_MRDI },
-        [3] = { BASE_ROW(VPINSRD_X0_X0), X86_VPINSRD_X1_X1_MRDI },
-        [4] = { BASE_ROW(VPINSRQ_X0_X0), X86_VPINSRQ_X1_X1_MRDI },
+    static const enum x86_shape insert[5][GEN_LOAD_BASES + 1] = {
+        [1] = { LOAD_ROW(VPINSRB_X0_X0), X86_VPINSRB_X1_X1_MRDI },
+        [2] = { LOAD_ROW(VPINSRW_X0_X0), X86_VPINSRW_X1_X1_MRDI },
+        [3] = { LOAD_ROW(VPINSRD_X0_X0), X86_VPINSRD_X1_X1_MRDI },
+        [4] = { LOAD_ROW(VPINSRQ_X0_X0), X86_VPINSRQ_X1_X1_MRDI },
     };
     const unsigned b = dst ? GEN_TO_XMM1 : base;
     const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;

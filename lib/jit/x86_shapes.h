@@ -95,14 +95,31 @@
     S(POP_##B, POP, REG(B))
 
 /* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
-   base in register B (rbx, rbp, r12..r15), an element's address from its index in r8 (stride
-   1, 2, 4, 8 by one lea), and a shuffle control in xmm<K> (xmm6..xmm14). */
+   base in register B (rbx, rbp, r12..r15), its elements' bytes read at [B + r8 * scale] from
+   their index in r8, and a shuffle control in xmm<K> (xmm6..xmm14). */
 #define X86_ARRAY_BASE(B)                                                                   \
     S(MOV_##B##_MRSI, MOV, REG(B), MEM(RSI, 8))                                              \
-    S(ADD_R8_##B, ADD, REG(R8), REG(B))                                                      \
-    S(LEA_R8_M##B##_R8X2, LEA, REG(R8), MEMX(B, R8, 2, 8))                                   \
-    S(LEA_R8_M##B##_R8X4, LEA, REG(R8), MEMX(B, R8, 4, 8))                                   \
-    S(LEA_R8_M##B##_R8X8, LEA, REG(R8), MEMX(B, R8, 8, 8))
+    X86_ELEMENT_LOADS(B, 1)                                                                 \
+    X86_ELEMENT_LOADS(B, 2)                                                                 \
+    X86_ELEMENT_LOADS(B, 4)                                                                 \
+    X86_ELEMENT_LOADS(B, 8)
+/* An op's loads from an element at [B + r8 * SC] (B a held array base, r8 its index scaled so
+   that SC times it is the index times the stride): the forms of X86_BASE_LOADS, and the
+   second binary32 pair of float_pair_op. */
+#define X86_ELEMENT_LOADS(B, SC)                                                            \
+    S(VPINSRB_X0_X15_M##B##_R8X##SC, VPINSRB, REG(XMM0), REG(XMM15), MEMX(B, R8, SC, 1), IMM8) \
+    S(VPINSRW_X0_X15_M##B##_R8X##SC, VPINSRW, REG(XMM0), REG(XMM15), MEMX(B, R8, SC, 2), IMM8) \
+    S(VMOVD_X0_M##B##_R8X##SC, VMOVD, REG(XMM0), MEMX(B, R8, SC, 4))                          \
+    S(VMOVQ_X0_M##B##_R8X##SC, VMOVQ, REG(XMM0), MEMX(B, R8, SC, 8))                          \
+    S(VMOVDQU_X0_M##B##_R8X##SC, VMOVDQU, REG(XMM0), MEMX(B, R8, SC, 16))                     \
+    S(VPINSRB_X0_X0_M##B##_R8X##SC, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 1), IMM8)   \
+    S(VPINSRW_X0_X0_M##B##_R8X##SC, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 2), IMM8)   \
+    S(VPINSRD_X0_X0_M##B##_R8X##SC, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 4), IMM8)   \
+    S(VPINSRQ_X0_X0_M##B##_R8X##SC, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8), IMM8)   \
+    S(MOV_EAX_M##B##_R8X##SC, MOV, REG(EAX), MEMX(B, R8, SC, 4))                              \
+    S(MOVZX_EAX_B_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 1))                        \
+    S(MOVZX_R10D_B_M##B##_R8X##SC, MOVZX, REG(R10D), MEMX(B, R8, SC, 1))                      \
+    S(VMOVHPS_X0_X0_M##B##_R8X##SC, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8))
 #define X86_HELD_CONTROL(K)                                                                 \
     S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
     S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))
@@ -365,6 +382,9 @@
     S(XOR_R8D_R8D, XOR, REG(R8D), REG(R8D))                                                 \
     S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \
     S(IMUL_R8_I, IMUL, REG(R8), REG(R8), IMMS)                                              \
+    S(LEA_R8_MR8_R8X2, LEA, REG(R8), MEMX(R8, R8, 2, 8))                                     \
+    S(LEA_R8_MR8_R8X4, LEA, REG(R8), MEMX(R8, R8, 4, 8))                                     \
+    S(LEA_R8_MR8_R8X8, LEA, REG(R8), MEMX(R8, R8, 8, 8))                                     \
     S(ADD_R8_MRSI, ADD, REG(R8), MEM(RSI, 8))                                               \
     /* conversions */                                                                       \
     S(VPSLLD_X0_X0_I, VPSLLD, REG(XMM0), REG(XMM0), IMM8)                                   \

@@ -89,9 +89,20 @@ static enum op_kind op_kind(const struct vfetch_op_exec *x, const struct op_sour
     return OP_FIELDS;
 }
 
-static const enum x86_shape movzx_eax[GEN_REGS] = { BASE_ROW(MOVZX_EAX_B) },
-                            movzx_r10d[GEN_REGS] = { BASE_ROW(MOVZX_R10D_B) },
-                            mov_eax[GEN_REGS] = { BASE_ROW(MOV_EAX) };
+static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) },
+                            movzx_r10d[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_R10D_B) },
+                            mov_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOV_EAX) },
+                            vmovq[GEN_LOAD_BASES] = { LOAD_ROW(VMOVQ_X0) },
+                            /* an element's (r8, or a held base and r8) */
+                            vmovhps[GEN_LOAD_BASES] = {
+                                [1] = X86_VMOVHPS_X0_X0_MR8,
+                                [GEN_REGS] = HELD_ROW(VMOVHPS_X0_X0, RBX),
+                                HELD_ROW(VMOVHPS_X0_X0, RBP),
+                                HELD_ROW(VMOVHPS_X0_X0, R12),
+                                HELD_ROW(VMOVHPS_X0_X0, R13),
+                                HELD_ROW(VMOVHPS_X0_X0, R14),
+                                HELD_ROW(VMOVHPS_X0_X0, R15),
+                            };
 
 /* RGBA8 = T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
 static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
@@ -283,9 +294,9 @@ static int pairs_with_next(const struct gen *g, unsigned i, const struct op_sour
 }
 
 /* Two float_pair ops whose four slots follow one another (x's, then the next's), the first's
-   element's 8 bytes in xmm0 and r8 at the second's element: both in one register (vmovhps),
-   one byte swap, one 16-byte store, instead of a shuffle and a store each (the kit's f: eight
-   texture coordinates a vertex, four pairs). */
+   element's 8 bytes in xmm0 and r8 at the second's element (as g->elem_base says): both in
+   one register (vmovhps), one byte swap, one 16-byte store, instead of a shuffle and a store
+   each (the kit's f: eight texture coordinates a vertex, four pairs). */
 static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
                           const struct op_source *s, const struct op_source *t)
 {
@@ -293,7 +304,7 @@ static void float_pair_op(struct gen *g, const struct vfetch_op_exec *x,
     pair_control(ctrl, s, 0);
     pair_control(ctrl, t, 8);
     g->float_pairs += !g->collecting;
-    E(VMOVHPS_X0_X0_MR8, t->lo, 0);
+    x86_op(&g->a, vmovhps[g->elem_base], t->lo, 0);
     gen_shuffle(g, ctrl);
     E(VMOVUPS_MRDX_X0, 4 * x->dst_slot, 0);
 }
@@ -421,14 +432,14 @@ const char *gen_vertex(struct gen *g)
         }
         if (merged && i + 1 < conv->desc.num_ops && member_at[i + 1] >= 0) {
             gen_load_element(g, s.copy);
-            E(VMOVQ_X0_MR8, s.lo, 0);
+            x86_op(&g->a, vmovq[g->elem_base], s.lo, 0);
             matrix_beside_op(g, i, &s, (unsigned)(member_at[i + 1] - batch_lo));
             continue;
         }
         struct op_source t;
         if (pairs_with_next(g, i, &s, member_at, &t)) {
             gen_load_element(g, s.copy);
-            E(VMOVQ_X0_MR8, s.lo, 0);
+            x86_op(&g->a, vmovq[g->elem_base], s.lo, 0);
             gen_load_element(g, t.copy);
             float_pair_op(g, x, &s, &t);
             i++;
