@@ -517,6 +517,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
 {
     const enum vfetch_jit_mode mode = vfetch_jit_mode_now();
     p->jit_entry = p->jit_run = NULL;
+    p->draw = vfetch_gx_run;
     p->jit_batch_entry = p->jit_batch = NULL;
     p->jit_crossover = 0;
     if ((p->jit_reason = vfetch_jit_unavailable(mode)))
@@ -554,6 +555,7 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     /* a crossover of 0: every draw runs the portable tier, without a call through the code */
     crossover = p->jit_code.crossover;
     p->jit_run = compare || !crossover ? NULL : p->jit_entry;
+    p->draw = p->jit_run ? p->jit_run : vfetch_gx_run;
     p->jit_batch_entry = (vfetch_jit_gx_batch_fn *)p->jit_code.entry_batch;
     p->jit_batch = p->jit_run ? p->jit_batch_entry : NULL;
     p->jit_crossover = crossover;

@@ -77,6 +77,9 @@ struct vfetch_gx_plan {
     /** jit_entry where draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws run
         both tiers through lib/gx/run.c) */
     vfetch_jit_gx_fn *jit_run;
+    /** What a state's draw calls (lib/gx/state.h): jit_run, else vfetch_gx_run; never NULL
+        once compiled, so that the draw does not test for the generated code. */
+    vfetch_jit_gx_fn *draw;
     /** The generated batched draw of a direct format (lib/jit/x86_batch.c), or NULL; and the
         same where batched draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws
         run it beside lib/gx/batch.c's C way). */

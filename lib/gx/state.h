@@ -119,7 +119,7 @@ static inline const vfetch_gx_plan *gx_state_current(const vfetch_gx_state *stat
 
 /* A draw of a format: the five values that change stored into the state's parameters, then
    the generated code where the plan runs it directly (as vfetch_gx_run would, without its
-   hop), else vfetch_gx_run. */
+   hop), else vfetch_gx_run (plan->draw, either). */
 static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_plan *plan,
                                      const void *vertices, size_t vertices_size, uint32_t count,
                                      void *out, size_t out_size, struct vfetch_gx_result *result)
@@ -130,7 +130,7 @@ static inline int gx_state_draw_with(vfetch_gx_state *state, const vfetch_gx_pla
     p->count = count;
     p->out = out;
     p->out_size = out_size;
-    return plan->jit_run ? plan->jit_run(plan, p, result) : vfetch_gx_run(plan, p, result);
+    return plan->draw(plan, p, result);
 }
 
 /** A batched draw whose format (`plan`, current) and primitive slot are looked up, its vertices,

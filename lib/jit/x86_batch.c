@@ -161,7 +161,8 @@ static void batch_advance(struct gen *g)
 }
 
 /* A direct format's figures (count records), the result's indices, then the body's registers:
-   the result in the red zone, rdi the vertices, rdx the records' place, ecx the count. */
+   the result pushed (as the draw's entry pushes it), rdi the vertices, rdx the records' place,
+   ecx the count. */
 static void batch_figures(struct gen *g)
 {
     struct x86_asm *a = &g->a;
@@ -171,7 +172,7 @@ static void batch_figures(struct gen *g)
     x86_jump(a, X86_JZ, no_result);
     E(MOV_MR8_RDI, offsetof(struct vfetch_gx_batch_result, indices), 0);
     x86_bind(a, no_result);
-    E(MOV_MRSP_R8, REDZONE_RESULT, 0);
+    E(PUSH_R8, 0, 0);
     E(MOV_RDX_R10, 0, 0);
     E(MOV_ECX_EAX, 0, 0);
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
@@ -219,6 +220,7 @@ int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_f
     E(MOV_MRSP_R8, REDZONE_RESULT, 0);
     E(MOV_MRSP_RDX, REDZONE_BATCH, 0);
     E(MOV_MRSP_RCX, REDZONE_SLOT, 0);
+    g->red_zone_live = 1;
     E(MOV_ECX_EAX, 0, 0);
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
     return 1;

@@ -144,23 +144,23 @@ static void gx_checks(struct gen *g, uint32_t crossover, unsigned slow)
     x86_jump(a, X86_JZ, slow);
 }
 
-/* The result (written, skipped, clamped 0: a past-the-end index declined) and return 0. */
+/* The result (written, skipped, clamped 0: a past-the-end index declined) through the pointer
+   pushed at the entry, and return 0. */
 static void gx_result(struct gen *g, unsigned no_result)
 {
     const struct vfetch_gx_plan *plan = g->gx;
-    E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
+    E(POP_RDX, 0, 0);
     E(TEST_RDX_RDX, 0, 0);
     x86_jump(&g->a, X86_JZ, no_result);
     E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
-    if (plan->any_indexed) { /* r9: the skipped vertices */
+    _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
+                       offsetof(struct vfetch_gx_result, skipped) + 4,
+                   "skipped and clamped are stored as one qword");
+    if (plan->any_indexed) { /* r9: the skipped vertices (below 2^32: clamped 0 above them) */
         E(SUB_EAX_R9D, 0, 0);
         E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
-        E(MOV_MRDX_R9D, offsetof(struct vfetch_gx_result, skipped), 0);
-        E(MOV_MRDX_I, offsetof(struct vfetch_gx_result, clamped), 0);
+        E(MOV_MRDX_R9, offsetof(struct vfetch_gx_result, skipped), 0);
     } else { /* every vertex written, none skipped or clamped: the last two in one store */
-        _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
-                           offsetof(struct vfetch_gx_result, skipped) + 4,
-                       "skipped and clamped are stored as one qword");
         E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
         E(MOV_MRDX_Q_I, offsetof(struct vfetch_gx_result, skipped), 0);
     }
@@ -211,10 +211,12 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
                        no_result = x86_label(a), finish = x86_label(a);
         if (!k) {
-            /* rdi the plan, rsi the parameters, rdx the result (in the red zone from here) */
+            /* rdi the plan, rsi the parameters, rdx the result (pushed from here: the red
+               zone below it holds nothing the per-vertex pass needs) */
             sse_entry(g);
             gx_checks(g, crossover, slow);
-            E(MOV_MRSP_RDX, REDZONE_RESULT, 0);
+            E(PUSH_RDX, 0, 0);
+            g->red_zone_live = 0;
             E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
         } else {
             entry_batch = a->len;
@@ -222,27 +224,41 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
             if (!(batched = gen_batch_indexed_open(g, crossover, (const void *)batch_slow)))
                 break;
         }
+        uint32_t reach[VFETCH_GX_MAX_COPIES];
+        const int wide = plan->any_indexed && gen_vertex_element_reach(g, reach);
+        const unsigned wide_pass = x86_label(a);
+        if (wide) {
+            /* arrays bound with room past every element they can name: no pass 1 and the
+               fields loaded wider; else pass 1 where it is needed, then the wide pass where
+               the arrays whose fields widen have the room, else the exact loads */
+            const unsigned exact = x86_label(a);
+            gen_element_cover(g, reach, exact);
+            E(XOR_R9D_R9D, 0, 0);
+            x86_bind(a, wide_pass);
+            E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
+            memcpy(g->elem_readable, reach, sizeof reach);
+            why = gen_vertex_pass(g, finish);
+            memset(g->elem_readable, 0, sizeof g->elem_readable);
+            x86_bind(a, exact);
+        }
         if (plan->any_indexed)
             gen_index_pass(g, decline, done);
+        if (wide) { /* pass 1 took the draw: the wide pass where the arrays with a reach hold it */
+            const unsigned exact_pass = x86_label(a);
+            gen_element_slack(g, reach, exact_pass);
+            x86_jump(a, X86_JMP, wide_pass);
+            x86_bind(a, exact_pass);
+        }
         E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
         x86_bind(a, body = x86_label(a));
-        uint32_t reach[VFETCH_GX_MAX_COPIES];
         if (conv->word_copy && !plan->any_indexed)
             gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
-        else if (gen_vertex_element_reach(g, reach)) {
-            /* arrays with room past their elements: fields loaded wider; else exactly */
-            const unsigned exact = x86_label(a);
-            gen_element_slack(g, reach, exact);
-            memcpy(g->elem_readable, reach, sizeof reach);
-            why = gen_vertex_pass(g);
-            memset(g->elem_readable, 0, sizeof g->elem_readable);
-            x86_jump(a, X86_JMP, finish);
-            x86_bind(a, exact);
-            const char *exact_why = gen_vertex_pass(g);
+        else if (wide) {
+            const char *exact_why = gen_vertex_pass(g, GEN_FALL_THROUGH);
             why = why ? why : exact_why;
         } else {
             gen_groups(g, finish);
-            why = gen_vertex_pass(g);
+            why = gen_vertex_pass(g, GEN_FALL_THROUGH);
         }
         x86_bind(a, finish);
         x86_bind(a, done);
@@ -254,7 +270,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         gx_result(g, no_result);
         /* nothing written: the portable tier runs the draw, with the caller's arguments */
         x86_bind(a, decline);
-        E(MOV_RDX_MRSP, REDZONE_RESULT, 0);
+        E(POP_RDX, 0, 0);
         x86_bind(a, slow);
         E(MOV_RDI_I64, 0, (int64_t)(uintptr_t)plan);
         E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
@@ -391,7 +407,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         else {
             if (!through_index)
                 gen_groups(g, finish);
-            why = gen_vertex_pass(g);
+            why = gen_vertex_pass(g, GEN_FALL_THROUGH);
         }
         x86_bind(a, finish);
         plan_epilogue(g, frame[through_index]);

@@ -19,6 +19,7 @@
 #ifndef VFETCH_JIT_X86_GEN_H
 #define VFETCH_JIT_X86_GEN_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +37,7 @@
  * |----------|-----------------------------|----------------------------|----------------------------|
  * | rdi      | the plan, then the vertices | the vertex                 | stream 0's record          |
  * | rsi      | the draw's parameters       | the parameters             | stream 3 (after the count) |
- * | rdx      | the result (-> red zone), 2nd highest index | the output record | the output record    |
+ * | rdx      | the result (pushed), 2nd highest index | the output record | the output record         |
  * | rcx      | the count                   | vertices left              | records left               |
  * | r8       | 1st highest index           | an indexed copy's element  | stream 1                   |
  * | r9       | skipped vertices            | skipped vertices           | stream 2                   |
@@ -86,10 +87,12 @@
     BASE_ROW(shape), HELD_ROW(shape, RBX), HELD_ROW(shape, RBP), HELD_ROW(shape, R12),      \
         HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15)
 
-/* The red zone below a GX draw's rsp (it calls nothing): the result pointer, then pass 1's
-   highest index of each indexed copy past the first two (at REDZONE_HIGHEST(slot)), or the
-   vector pass's maxima as 16-bit lanes (32 bytes at REDZONE_MAXIMA); a batched draw's batch,
-   slot and skipped vertices (REDZONE_BATCH, REDZONE_SLOT, REDZONE_SKIPPED, x86_batch.c). */
+/* The red zone below a GX draw's rsp (it calls nothing; the draw pushes its result pointer
+   first): pass 1's highest index of each indexed copy past the first two (at
+   REDZONE_HIGHEST(slot)), or the vector pass's maxima as 16-bit lanes (32 bytes at
+   REDZONE_MAXIMA); an indexed format's batched draw's result, batch, slot and skipped vertices
+   (REDZONE_RESULT, REDZONE_BATCH, REDZONE_SLOT, REDZONE_SKIPPED, x86_batch.c), live across its
+   per-vertex pass (g->red_zone_live: the pass's pushes go below the red zone). */
 #define REDZONE_RESULT (-8)
 #define REDZONE_HIGHEST(slot) (-8 * (int64_t)(slot))
 #define REDZONE_MAXIMA (-48)
@@ -156,6 +159,7 @@ struct gen {
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
     unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */
+    int red_zone_live;  /* the red zone holds what the per-vertex pass must keep (x86_held.c) */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,
        rbp, r12..r15) or -1, and how many are held; the shuffle controls in xmm6.. (held),
@@ -245,6 +249,7 @@ size_t gen_arrays_size(unsigned a);
 void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape branch,
                    unsigned label);
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done);
+void gen_element_cover(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned label);
 void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact);
 
 /* x86_record.c */
@@ -252,7 +257,9 @@ struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsign
 void gen_choose_groups(struct gen *g);
 void gen_groups(struct gen *g, unsigned finish);
 
-const char *gen_vertex_pass(struct gen *g);
+/* gen_vertex_pass's exit where the code after the pass follows it */
+#define GEN_FALL_THROUGH UINT_MAX
+const char *gen_vertex_pass(struct gen *g, unsigned exit);
 const char *gen_vertex(struct gen *g);
 int gen_vertex_element_reach(const struct gen *g, uint32_t reach[VFETCH_GX_MAX_COPIES]);
 
@@ -282,8 +289,8 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 void gen_word_copy(struct gen *g, int bswap);
 
 /* x86_batch.c: a GX format's batched draw. A direct format's ends in the draw's body (at
-   `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, the result in
-   the red zone), the draws it does not take going to slow_fn; 0 where it has none (a
+   `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, the result
+   pushed), the draws it does not take going to slow_fn; 0 where it has none (a
    crossover of 0). A format with indexed attributes (at most GEN_BATCH_MAX_INDEXED indexed
    copies: the batch and slot take red-zone slots past pass 1's) opens with the checks and the
    body's registers, and closes after a body of its own: to finish_fn, or from `decline` to

@@ -2,8 +2,8 @@
  * What the per-vertex pass holds in registers for a whole draw instead of loading it again for
  * every vertex (lib/jit/x86_gen.h, docs/jit.md):
  *
- *   a GX format's array bases  in rbx, rbp, r12..r15 (pushed below the red zone, which keeps
- *                              the draw's result): an element's bytes are read at
+ *   a GX format's array bases  in rbx, rbp, r12..r15 (pushed, below the red zone where a
+ *                              batched draw keeps its batch there): an element's bytes are read at
  *                              [base + r8 * 1, 2, 4 or 8], r8 its index times the stride's
  *                              rest (nothing, one lea or shift; else the stride, by imul)
  *   shuffle controls           in xmm6..xmm14: the ones a vertex's ops use most, found by
@@ -49,7 +49,8 @@ struct x86_mark gen_held_open(struct gen *g)
             g->array_base[array] = (int8_t)g->num_bases++;
     }
     if (g->num_bases) {
-        E(SUB_RSP_I, 0, 128);
+        if (g->red_zone_live)
+            E(SUB_RSP_I, 0, 128);
         for (unsigned b = 0; b < g->num_bases; b++)
             x86_op(&g->a, push_base[b], 0, 0);
         for (unsigned array = 0; array < VFETCH_GX_NUM_ATTRS; array++)
@@ -85,7 +86,8 @@ void gen_held_close(struct gen *g)
     if (g->num_bases) {
         for (unsigned b = g->num_bases; b-- > 0;)
             x86_op(&g->a, pop_base[b], 0, 0);
-        E(ADD_RSP_I, 0, 128);
+        if (g->red_zone_live)
+            E(ADD_RSP_I, 0, 128);
     }
     memset(g->array_base, -1, sizeof g->array_base);
     g->num_bases = g->num_held = 0;

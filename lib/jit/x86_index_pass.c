@@ -6,7 +6,8 @@
  * array's size. Any failure leaves for `decline` (the portable tier decides and reports
  * exactly); every vertex skipped leaves for `done` (nothing to write).
  *
- * None where every array holds every index the format can name (index_cover). Else three
+ * None where every array holds every index the format can name (index_cover; and with the
+ * wide loads' reach, gen_element_cover, before the wide per-vertex pass). Else three
  * ways, the first that fits: several small vertices a register (index_pass_wide, inside the
  * vector pass; AVX2), one vertex a register (index_pass_vector: every index of a vertex
  * byte-swapped into a 16-bit lane by one vpshufb, folded by one vpmaxuw; at SSE4.1 one
@@ -381,27 +382,38 @@ static void array_holds(struct gen *g, unsigned k, uint32_t bytes, unsigned labe
     x86_jump(&g->a, X86_JB, label);
 }
 
-/* Leave for `pass` unless every indexed copy's array is bound and holds the element of every
-   index the copy can read: any value of its index, but the position's skip value, whose vertex
-   reads nothing. An emulator's binding runs to the end of its guest memory, far past the
-   highest row, so most draws need no index read before their conversion. */
-static void index_cover(struct gen *g, unsigned pass)
+/* Leave for `label` unless every indexed copy's array is bound and holds the element of every
+   index the copy can read (any value of its index, but the position's skip value, whose vertex
+   reads nothing), and where reach is given reach[k] bytes from its start too. An emulator's
+   binding runs to the end of its guest memory, far past the highest row, so most draws need
+   no index read before their conversion, and load the elements' fields wider. */
+static void index_cover(struct gen *g, const uint32_t *reach, unsigned label)
 {
     const struct vfetch_gx_plan *plan = g->gx;
     for (unsigned k = 0; k < plan->num_copies; k++) {
         const struct vfetch_gx_copy *cp = &plan->copies[k];
         if (cp->array == VFETCH_GX_FROM_VERTEX)
             continue;
-        array_holds(g, k, (uint32_t)cp->elem_off + cp->size, pass);
-        array_bound(g, cp, pass);
+        const uint32_t need = (uint32_t)cp->elem_off + cp->size;
+        array_holds(g, k, reach && reach[k] > need ? reach[k] : need, label);
+        array_bound(g, cp, label);
     }
 }
 
-/* Leave for `exact` unless each indexed copy's array holds reach[k] bytes from the start of
-   the element of every index the copy can name (the position's skip value aside), so that
-   the per-vertex pass may load those elements' fields wider (gen_vertex_element_reach). An
-   emulator's arrays run to the end of its guest memory: the wide pass. Pass 1 or the cover
-   has checked that the arrays are bound. */
+/* Leave for `label` unless every indexed copy's array is bound and holds reach[k] bytes from
+   the start of the element of every index the copy can name (the position's skip value
+   aside): then pass 1 has nothing to check, and the per-vertex pass may load those elements'
+   fields wider (gen_vertex_element_reach). */
+void gen_element_cover(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned label)
+{
+    index_cover(g, reach, label);
+}
+
+/* After pass 1 (some array does not hold every index its copy can name, but the draw's do):
+   leave for `exact` unless each copy's array with a reach holds reach[k] bytes from the start
+   of the element of every index the copy can name, as gen_element_cover asks (an emulator's
+   arrays run to the end of its guest memory: the first ones have the room, the last may
+   not). */
 void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact)
 {
     const struct vfetch_gx_plan *plan = g->gx;
@@ -418,7 +430,7 @@ void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES]
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done)
 {
     const unsigned pass = x86_label(&g->a), covered = x86_label(&g->a);
-    index_cover(g, pass);
+    index_cover(g, NULL, pass);
     x86_jump(&g->a, X86_JMP, covered);
     x86_bind(&g->a, pass);
     if (index_pass_vector(g, decline, done))

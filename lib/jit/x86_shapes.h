@@ -288,6 +288,9 @@
     S(TEST_RDX_RDX, TEST, REG(RDX), REG(RDX))                                               \
     S(SUB_EAX_R9D, SUB, REG(EAX), REG(R9D))                                                 \
     S(MOV_MRDX_R9D, MOV, MEM(RDX, 4), REG(R9D))                                             \
+    S(MOV_MRDX_R9, MOV, MEM(RDX, 8), REG(R9))                                               \
+    S(PUSH_RDX, PUSH, REG(RDX))                                                             \
+    S(POP_RDX, POP, REG(RDX))                                                               \
     S(XOR_EAX_EAX, XOR, REG(EAX), REG(EAX))                                                 \
     S(MOV_RDI_I64, MOV, REG(RDI), IMM64)                                                    \
     S(MOV_RAX_I64, MOV, REG(RAX), IMM64)                                                    \

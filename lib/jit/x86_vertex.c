@@ -503,10 +503,19 @@ static void vertex_index(struct gen *g)
     }
 }
 
+/* A skipped vertex, out of the loop's way: counted in r9, then on to the next. */
+static void skipped_vertex(struct gen *g, unsigned skip, unsigned next)
+{
+    x86_bind(&g->a, skip);
+    E(INC_R9, 0, 0);
+    x86_jump(&g->a, X86_JMP, next);
+}
+
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
    vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
-   step. NULL, or why an op cannot be generated. */
-const char *gen_vertex_pass(struct gen *g)
+   step; then on to the label `exit`, or GEN_FALL_THROUGH: the code after the pass. NULL, or
+   why an op cannot be generated. */
+const char *gen_vertex_pass(struct gen *g, unsigned exit)
 {
     struct x86_asm *a = &g->a;
     const struct vfetch_gx_plan *plan = g->gx;
@@ -551,16 +560,19 @@ const char *gen_vertex_pass(struct gen *g)
     }
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    if (skips) { /* out of the loop's way: a skipped vertex counted in r9 */
-        const unsigned after = x86_label(a);
+    const unsigned after = x86_label(a);
+    if (skips && exit == GEN_FALL_THROUGH) { /* jumped over */
         x86_jump(a, X86_JMP, after);
-        x86_bind(a, skip);
-        E(INC_R9, 0, 0);
-        x86_jump(a, X86_JMP, next);
-        x86_bind(a, after);
+        skipped_vertex(g, skip, next);
     }
+    x86_bind(a, after);
     gen_held_close(g);
     if (g->dirty_upper)
         E(VZEROUPPER, 0, 0);
+    if (exit != GEN_FALL_THROUGH) { /* after the jump out */
+        x86_jump(a, X86_JMP, exit);
+        if (skips)
+            skipped_vertex(g, skip, next);
+    }
     return why;
 }
