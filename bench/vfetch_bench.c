@@ -48,7 +48,7 @@
  *   compile/r300/-/-                               R300 registers -> plan
  *   compile/gx/-/-                                 GX VCD/VAT -> compiled format
  *
- * Every plan runs at 16, 256, 4096 and 16380 vertices, each with the memcpy baseline of its
+ * Every plan runs at 16, 64, 256, 4096 and 16380 vertices, each with the memcpy baseline of its
  * output bytes (with --callcost[=REGEX]: at 1, 16 and 4096, instructions per call counted
  * instead of time, tools/callcost.sh). Bytes processed = output bytes, items = vertices. Inputs are random with a
  * fixed seed. The replay reads the captures from --gx-captures=DIR (a flag of this program,
@@ -82,10 +82,11 @@ static uint8_t *bench_out;
 static uint8_t *bench_copy;
 
 static const unsigned kernel_counts[] = { 16, 256, 4096, 65536 };
-/* 16 and 256: the short draws emulated games mostly send, where per-call cost shows; 4096 and
-   16380 (a whole number of triangles and of quads) for throughput. The summary needs nothing
-   larger, and larger sizes only measure the memory system. */
-static const unsigned timed_counts[] = { 16, 256, 4096, 16380, 0 };
+/* 16, 64 and 256: the short draws emulated games mostly send, where per-call cost shows (and
+   64 the measured crossovers' short draw); 4096 and 16380 (a whole number of triangles and of
+   quads) for throughput. The summary needs nothing larger, and larger sizes only measure the
+   memory system. */
+static const unsigned timed_counts[] = { 16, 64, 256, 4096, 16380, 0 };
 /* --callcost: fixed cost (1 vertex), a short draw (16) and the per-vertex cost (4096) */
 static const unsigned callcost_counts[] = { 1, 16, 4096, 0 };
 static const unsigned *plan_counts = timed_counts; /* 0-terminated */

@@ -379,7 +379,8 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
 
 /* Records above this many bytes (Maxwell's full ISBE image: 1 KiB, mostly defaults). */
 #define PLAN_JIT_BIG_RECORD 256
-/* The record program's crossovers where it keeps the long draws (below). */
+/* The record program's crossovers where it keeps the long draws (below; where a class is
+   timed, the crossover is where the two tiers' times cross, lib/jit/measure.c). */
 #define PLAN_JIT_RECORD_CROSSOVER 64
 #define PLAN_JIT_BIG_CROSSOVER 8
 /* A word copy's draws without an index buffer: the generated copy below this many records,
@@ -391,8 +392,8 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
  * From how many records a plan's direct draws run its record program instead of the generated
  * code (docs/decisions.md, "Measured choices"; vfetch_bench's plan rows against the generated
  * code at every count, VFETCH_JIT_CROSSOVER, Zen 5), and whether that is measured on the
- * machine (*measure: the record program from PLAN_JIT_RECORD_CROSSOVER records where it runs a
- * long draw clearly faster). Measured: a program built for the avx512 level where the plan
+ * machine (*measure: the record program from where the two tiers' times cross, where it runs
+ * a long draw clearly faster). Measured: a program built for the avx512 level where the plan
  * reads one stream and its records are of at most PLAN_JIT_BIG_RECORD bytes (R300's and
  * Maxwell's one-stream compact records: the 16-lane program led the generated code 1.1-2.4x
  * from 256 records until the generated groups loaded a window both their halves read once;
@@ -432,35 +433,38 @@ struct plan_measure {
     struct vfetch_draw draw;
 };
 
-static void plan_measure_run(void *ctx, int portable)
+static void plan_measure_run(void *ctx, int portable, uint32_t count)
 {
     struct plan_measure *m = ctx;
+    m->draw.count = count;
     if (portable)
         vfetch_execute_portable(m->plan, &m->draw);
     else
         m->plan->jit(m->records, m->draw.count, m->draw.out);
 }
 
-/* Whether the portable tier runs a one-stream plan's direct long draws clearly faster than
-   its generated code on this machine (lib/jit/measure.c), `portable_default` the class's
-   answer unless the other tier is clearly faster; -1 for any other plan (not measured). */
-static int plan_portable_faster(const struct vfetch_plan *plan, int portable_default)
+/* From how many records the portable tier runs a one-stream plan's direct draws rather than
+   its generated code on this machine (lib/jit/measure.c): UINT32_MAX, or a crossover,
+   `portable_default` the class's answer unless the other tier is clearly faster; 0 for any
+   other plan (not measured). */
+static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int portable_default)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;
     if (plan->desc.num_streams != 1 || plan->has_instanced ||
         (step != VFETCH_STEP_INDEXED && step != VFETCH_STEP_SEQUENTIAL))
-        return -1; /* a direct draw reads record p of an indexed or sequential stream */
+        return 0; /* a direct draw reads record p of an indexed or sequential stream */
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
     uint8_t *buf = calloc(1, in + out);
     if (!buf)
-        return 0;
+        return UINT32_MAX;
     struct plan_measure m = { .plan = plan, .records = { buf }, .stream = { buf, in } };
     m.draw = (struct vfetch_draw){ .streams = &m.stream, .first = 0, .count = (uint32_t)n,
                                    .out = buf + in };
-    const int faster = vfetch_jit_portable_faster(plan_measure_run, &m, portable_default);
+    const uint32_t crossover = vfetch_jit_measured_crossover(plan_measure_run, &m, portable_default,
+                                                             PLAN_JIT_RECORD_CROSSOVER);
     free(buf);
-    return faster;
+    return crossover;
 }
 #endif
 
@@ -488,12 +492,15 @@ static void plan_build_jit(struct vfetch_plan *plan)
             plan->jit_crossover = forced;
         /* The classes whose long draws went both ways (plan_jit_crossover; a 4-lane program's:
            the generated code ahead for r300-r1, r3, r4, skin, behind for r2, docs/benchmarks.md,
-           "Regret rows"): measured; an avx512 plan that cannot be keeps the record program from
+           "Regret rows"): measured, the record program from where the tiers cross if it
+           takes the long draws; an avx512 plan that cannot be keeps the record program from
            PLAN_JIT_RECORD_CROSSOVER records. */
         else if (measure && !plan->jit_compare) {
             const int avx512 = !strcmp(plan->isa, "avx512");
-            const int portable = plan_portable_faster(plan, avx512);
-            if (portable > 0 || (portable < 0 && avx512))
+            const uint32_t measured = plan_measured_crossover(plan, avx512);
+            if (measured)
+                plan->jit_crossover = measured;
+            else if (avx512)
                 plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
         }
     }

@@ -16,7 +16,8 @@
 #include "vertex_format.h"
 
 /* Draws of this many vertices or more of a format with a record program run the record program
-   (gx_jit_crossover). */
+   (gx_jit_crossover), where the class's tier is not timed (VFETCH_JIT_MEASURE): timed, the
+   crossover is where the two tiers' times cross (lib/jit/measure.c). */
 #define GX_JIT_RECORD_CROSSOVER 64
 /* Direct word copies: the generated copy below this many vertices, where it is a little faster
    than the portable one; equal from here (docs/decisions.md, "Measured choices"). */
@@ -441,9 +442,10 @@ struct gx_measure {
     struct vfetch_gx_run_params params;
 };
 
-static void gx_measure_run(void *ctx, int portable)
+static void gx_measure_run(void *ctx, int portable, uint32_t count)
 {
     struct gx_measure *m = ctx;
+    m->params.count = count;
     if (portable)
         vfetch_gx_run_portable(m->plan, &m->params, NULL);
     else
@@ -455,11 +457,11 @@ static void gx_measure_run(void *ctx, int portable)
 #define GX_MEASURE_ROWS 200
 #define GX_MEASURE_ELEMENT 256
 
-/* Whether the portable tier runs a format's long draws rather than its generated code
-   (compiled to run every count) on this machine (lib/jit/measure.c): the class's default unless
-   the other is clearly faster. An indexed format's vertices name rows spread over small
-   arrays (every tier's cost but the cache's). */
-static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_default)
+/* From how many vertices the portable tier runs a format's draws rather than its generated
+   code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
+   crossover; the class's default unless the other is clearly faster. An indexed format's
+   vertices name rows spread over small arrays (every tier's cost but the cache's). */
+static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
 {
     const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
@@ -474,7 +476,7 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
     }
     uint8_t *buf = calloc(1, in + out + arrays);
     if (!buf)
-        return 0;
+        return UINT32_MAX;
     struct gx_measure m = { .plan = p };
     vfetch_gx_run_params_init(&m.params);
     m.params.vertices = buf;
@@ -498,9 +500,10 @@ static int gx_portable_faster(const struct vfetch_gx_plan *p, int portable_defau
                 at[1] = (uint8_t)row;
         }
     }
-    const int faster = vfetch_jit_portable_faster(gx_measure_run, &m, portable_default);
+    const uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
+                                                             GX_JIT_RECORD_CROSSOVER);
     free(buf);
-    return faster;
+    return crossover;
 }
 
 /* The format's code with these crossovers, its slow ways the portable tier and the C batched
@@ -543,10 +546,13 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
        portable tier should keep the long draws here (its default for 16-lane programs, unless
        the generated code is clearly faster; else where it is clearly faster itself), the code
        again with the record program's crossover (the same code below it). */
-    if (!p->jit_reason && measure && !compare && p->jit_code.crossover == UINT32_MAX &&
-        gx_portable_faster(p, p->any_indexed ? -1 : p->converter->record->lanes == 16)) {
-        vfetch_jit_memory_free(&p->jit_code);
-        p->jit_reason = gx_generate(p, GX_JIT_RECORD_CROSSOVER, GX_JIT_RECORD_CROSSOVER);
+    if (!p->jit_reason && measure && !compare && p->jit_code.crossover == UINT32_MAX) {
+        const uint32_t measured =
+            gx_measured_crossover(p, p->any_indexed ? -1 : p->converter->record->lanes == 16);
+        if (measured != UINT32_MAX) {
+            vfetch_jit_memory_free(&p->jit_code);
+            p->jit_reason = gx_generate(p, measured, measured);
+        }
     }
     if (p->jit_reason)
         return;

@@ -154,16 +154,30 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 
 /** Runs of each tier a measurement times (the first of each a warm-up). */
 #define VFETCH_JIT_MEASURE_ROUNDS 5
-/** Records of the synthetic draw a measurement times. */
-#define VFETCH_JIT_MEASURE_RECORDS 256
+/** Records of the synthetic draws a measurement times: the long one, the short one, and the
+    least crossover it gives. */
+#define VFETCH_JIT_MEASURE_RECORDS 1024
+#define VFETCH_JIT_MEASURE_SHORT 64
+#define VFETCH_JIT_MEASURE_LEAST 16
 
-/** Whether the portable tier should run a class's long draws: `run` runs the same draw through
-    one tier (portable 1) or the other, VFETCH_JIT_MEASURE_ROUNDS times each, alternately; the
-    fastest run of each is compared, and the class's default (the portable tier where
-    `portable_default` is 1, the generated code where 0) stands unless the other is at least
-    10 % faster; with no default (-1), the faster one. */
-int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
-                               int portable_default);
+/** One synthetic draw of `count` records (at most VFETCH_JIT_MEASURE_RECORDS) through the
+    portable tier (portable 1) or the generated code. */
+typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
+
+/** From how many records the portable tier should run a class's draws: UINT32_MAX (the
+    generated code at every count), or a crossover. `run` times the long draw through each tier,
+    VFETCH_JIT_MEASURE_ROUNDS times each, alternately; their fastest runs are compared, and the
+    class's default (the portable tier where `portable_default` is 1, the generated code where
+    0) stands unless the other is at least 10 % faster; with no default (-1), the faster one.
+    Where the portable tier takes the long draws, the short draw is timed too and the crossover
+    is where the straight line through the two differences crosses 0, at least
+    VFETCH_JIT_MEASURE_LEAST and at most VFETCH_JIT_MEASURE_RECORDS. Not timing
+    (VFETCH_JIT_MEASURE), the portable tier's crossover is `fixed`. */
+uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
+                                       int portable_default, uint32_t fixed);
+/** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
+    generated code, [1] through the portable tier. */
+uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2]);
 
 struct vfetch_plan;
 

@@ -2,7 +2,8 @@
  * Which tier runs a plan's long draws, measured on the machine at hand (docs/jit.md, "Which
  * tier runs a draw"): for classes of formats whose members went both ways on the CPUs measured,
  * a compile times one draw of synthetic records through the generated code and through the
- * portable tier, alternately, and keeps the faster. Both tiers write the same bytes (the
+ * portable tier, alternately, and keeps the faster; where the portable tier wins, a short draw
+ * through both places the crossover between them. Both tiers write the same bytes (the
  * conformance tests prove it), so the choice moves speed only.
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
@@ -34,28 +35,59 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void)
     return VFETCH_JIT_MEASURE_TIME;
 }
 
-int vfetch_jit_portable_faster(void (*run)(void *ctx, int portable), void *ctx,
-                                int portable_default)
+/* The fastest of several runs of a draw of `count` records through each tier (best[portable],
+   ns a draw), alternately, the first of each a warm-up: an interrupt or a descheduled slice
+   only adds time, so the minimum is the draw's own cost. A run of the short draw is four of
+   them, so that the clock's own cost weighs less. */
+static void fastest_runs(vfetch_jit_measure_fn *run, void *ctx, uint32_t count, uint64_t best[2])
 {
-    switch (vfetch_jit_measure_mode()) {
-    case VFETCH_JIT_MEASURE_OFF: return portable_default > 0;
-    case VFETCH_JIT_MEASURE_GENERATED: return 0;
-    case VFETCH_JIT_MEASURE_PORTABLE: return 1;
-    case VFETCH_JIT_MEASURE_TIME: break;
-    }
-    /* The fastest of several runs each, alternately, the first of each a warm-up: an interrupt
-       or a descheduled slice only adds time, so the minimum is the draw's own cost. */
-    uint64_t best[2] = { UINT64_MAX, UINT64_MAX };
+    const uint32_t draws = count < VFETCH_JIT_MEASURE_RECORDS ? 4 : 1;
+    best[0] = best[1] = UINT64_MAX;
     for (unsigned r = 0; r < 2 * VFETCH_JIT_MEASURE_ROUNDS; r++) {
         const int portable = (int)(r & 1);
         const uint64_t t0 = now_ns();
-        run(ctx, portable);
-        const uint64_t t = now_ns() - t0;
+        for (uint32_t d = 0; d < draws; d++)
+            run(ctx, portable, count);
+        const uint64_t t = (now_ns() - t0) / draws;
         if (r >= 2 && t < best[portable])
             best[portable] = t;
     }
-    /* the class's default unless the other tier is clearly faster */
-    if (portable_default < 0)
-        return best[1] < best[0];
-    return portable_default ? !(best[0] * 10 < best[1] * 9) : best[1] * 10 < best[0] * 9;
+}
+
+uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
+                                       int portable_default, uint32_t fixed)
+{
+    switch (vfetch_jit_measure_mode()) {
+    case VFETCH_JIT_MEASURE_OFF: return portable_default > 0 ? fixed : UINT32_MAX;
+    case VFETCH_JIT_MEASURE_GENERATED: return UINT32_MAX;
+    case VFETCH_JIT_MEASURE_PORTABLE: return fixed;
+    case VFETCH_JIT_MEASURE_TIME: break;
+    }
+    uint64_t at_long[2], at_short[2];
+    fastest_runs(run, ctx, VFETCH_JIT_MEASURE_RECORDS, at_long);
+    /* the class's default unless the other tier is clearly faster; with none, the faster */
+    const int portable = portable_default < 0 ? at_long[1] < at_long[0]
+                         : portable_default  ? !(at_long[0] * 10 < at_long[1] * 9)
+                                             : at_long[1] * 10 < at_long[0] * 9;
+    if (!portable)
+        return UINT32_MAX;
+    fastest_runs(run, ctx, VFETCH_JIT_MEASURE_SHORT, at_short);
+    return vfetch_jit_crossover_fit(at_short, at_long);
+}
+
+uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2])
+{
+    /* the generated code's lead (its time less the portable tier's) as a straight line through
+       the short and the long draw, crossing 0 at the crossover; a draw's fixed part favours
+       the generated code, so the line falls with the count */
+    const double lo = VFETCH_JIT_MEASURE_SHORT, hi = VFETCH_JIT_MEASURE_RECORDS;
+    const double d_short = (double)at_short[0] - (double)at_short[1],
+                 d_long = (double)at_long[0] - (double)at_long[1];
+    double n = hi; /* the default's choice, the long draw no faster through the portable tier */
+    if (d_long > 0)
+        n = d_short >= d_long ? VFETCH_JIT_MEASURE_LEAST
+                              : lo + (hi - lo) * -d_short / (d_long - d_short);
+    if (n < VFETCH_JIT_MEASURE_LEAST)
+        n = VFETCH_JIT_MEASURE_LEAST;
+    return n > hi ? (uint32_t)hi : (uint32_t)n;
 }
