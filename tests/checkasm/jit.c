@@ -563,6 +563,7 @@ static int measured_crossovers(const struct vfetch_plan_info info[2], const char
  */
 static void check_jit_crossover_fit(void)
 {
+#if VFETCH_HAVE_JIT /* lib/jit/measure.c is built with the JIT */
     _Static_assert(VFETCH_JIT_MEASURE_SHORT == 64 && VFETCH_JIT_MEASURE_RECORDS == 1024 &&
                        VFETCH_JIT_MEASURE_LEAST == 16,
                    "the cases' times are the lines' at 64 and 1,024 records");
@@ -597,6 +598,7 @@ static void check_jit_crossover_fit(void)
     }
     printf("  jit-crossover-fit: %u cases of measured times%s\n",
            (unsigned)(sizeof cases / sizeof cases[0]), test_failures == before ? "" : "  FAILED");
+#endif
 }
 
 /*
