@@ -239,6 +239,7 @@ unsigned gen_span_pos(const struct span_layout *l, unsigned j);
 void gen_span_layout(unsigned span, struct span_layout *l);
 unsigned gen_stream_register(struct gen *g, unsigned base);
 void gen_load_element(struct gen *g, int k);
+void gen_multiply_r8(struct gen *g, uint32_t m);
 void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
                      unsigned base);
 void gen_load_gathered(struct gen *g, const struct vfetch_op_exec *x);
@@ -275,7 +276,7 @@ void gen_scale(struct gen *g, enum x86_shape mul, unsigned shift, unsigned entri
 struct x86_mark gen_held_open(struct gen *g);
 void gen_held_controls(struct gen *g, struct x86_mark counted);
 void gen_held_close(struct gen *g);
-int gen_held_element(struct gen *g, unsigned array, uint32_t stride);
+unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, uint32_t *m);
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
 
 /* x86_store.c */

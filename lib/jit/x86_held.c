@@ -93,35 +93,23 @@ void gen_held_close(struct gen *g)
     g->num_bases = g->num_held = 0;
 }
 
-/* Where the array's base is held: r8 (an index) scaled so that [base + r8 * 2^shift] is its
-   element (stride = m * 2^shift: m 1 nothing, 3, 5 or 9 one lea, a power of two one shift,
-   else the stride by one imul and shift 0), and the loads' base for it (GEN_ELEMENT_BASE);
-   else 0, nothing emitted. */
-int gen_held_element(struct gen *g, unsigned array, uint32_t stride)
+/* Where the array's base is held, the loads' base for its elements (GEN_ELEMENT_BASE: [base +
+   r8 * 2^shift]) and in *m what r8, the index, is to be multiplied by (stride = m * 2^shift:
+   m 1, 3, 5, 9 or a power of two, one instruction at most; else the stride, shift 0); else 0
+   and *m the stride. Emits nothing. */
+unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, uint32_t *m)
 {
-    static const enum x86_shape lea[4] = { 0, X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
-                                           X86_LEA_R8_MR8_R8X8 };
     const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
+    *m = stride;
     if (b < 0)
         return 0;
     unsigned shift = 3;
     while (shift && stride % (1u << shift))
         shift--;
-    const uint32_t m = stride >> shift;
-    if (!stride)
-        E(XOR_R8D_R8D, 0, 0);
-    else if (m == 3 || m == 5 || m == 9)
-        x86_op(&g->a, lea[m == 3 ? 1 : m == 5 ? 2 : 3], 0, 0);
-    else if ((m & (m - 1)) == 0) {
-        unsigned k = 0;
-        while ((1u << k) != m)
-            k++;
-        if (k)
-            E(SHL_R8_I, 0, k);
-    } else {
-        E(IMUL_R8_I, 0, stride);
-        shift = 0;
-    }
+    const uint32_t rest = stride >> shift;
+    if (rest != 3 && rest != 5 && rest != 9 && (rest & (rest - 1)))
+        return GEN_ELEMENT_BASE(b, 0);
+    *m = rest;
     return GEN_ELEMENT_BASE(b, shift);
 }
 

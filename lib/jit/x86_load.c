@@ -108,21 +108,32 @@ void gen_load_element(struct gen *g, int k)
     }
     g->raw_copy = -1;
     g->elem_copy = k;
-    g->elem_base = (unsigned)gen_held_element(g, cp->array, stride);
-    if (g->elem_base)
-        return;
-    g->elem_base = 1;
-    if (stride == 0)
+    uint32_t m;
+    const unsigned held = gen_held_element(g, cp->array, stride, &m);
+    gen_multiply_r8(g, m);
+    g->elem_base = held ? held : 1;
+    if (!held)
+        E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+}
+
+/* r8 *= m: nothing for 1, xor for 0, one shift for a power of two, one lea for 3, 5 and 9,
+   else imul. */
+void gen_multiply_r8(struct gen *g, uint32_t m)
+{
+    static const enum x86_shape lea[3] = { X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
+                                           X86_LEA_R8_MR8_R8X8 };
+    if (!m)
         E(XOR_R8D_R8D, 0, 0);
-    else if ((stride & (stride - 1)) == 0) {
-        unsigned sh = 0;
-        while ((1u << sh) != stride)
-            sh++;
-        if (sh)
-            E(SHL_R8_I, 0, sh);
+    else if (m == 3 || m == 5 || m == 9)
+        x86_op(&g->a, lea[m == 3 ? 0 : m == 5 ? 1 : 2], 0, 0);
+    else if ((m & (m - 1)) == 0) {
+        unsigned k = 0;
+        while ((1u << k) != m)
+            k++;
+        if (k)
+            E(SHL_R8_I, 0, k);
     } else
-        E(IMUL_R8_I, 0, stride);
-    E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+        E(IMUL_R8_I, 0, m);
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)
