@@ -232,7 +232,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
                fields loaded wider; else pass 1 where it is needed, then the wide pass where
                the arrays whose fields widen have the room, else the exact loads */
             const unsigned exact = x86_label(a);
-            gen_element_cover(g, reach, exact);
+            gen_array_cover(g, reach, exact);
             E(XOR_R9D_R9D, 0, 0);
             x86_bind(a, wide_pass);
             E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);

@@ -250,7 +250,7 @@ size_t gen_arrays_size(unsigned a);
 void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape branch,
                    unsigned label);
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done);
-void gen_element_cover(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned label);
+void gen_array_cover(struct gen *g, const uint32_t *reach, unsigned label);
 void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact);
 
 /* x86_record.c */

@@ -6,8 +6,8 @@
  * array's size. Any failure leaves for `decline` (the portable tier decides and reports
  * exactly); every vertex skipped leaves for `done` (nothing to write).
  *
- * None where every array holds every index the format can name (index_cover; and with the
- * wide loads' reach, gen_element_cover, before the wide per-vertex pass). Else three
+ * None where every array holds every index the format can name (gen_array_cover; with the
+ * wide loads' reach too before the wide per-vertex pass). Else three
  * ways, the first that fits: several small vertices a register (index_pass_wide, inside the
  * vector pass; AVX2), one vertex a register (index_pass_vector: every index of a vertex
  * byte-swapped into a 16-bit lane by one vpshufb, folded by one vpmaxuw; at SSE4.1 one
@@ -384,10 +384,11 @@ static void array_holds(struct gen *g, unsigned k, uint32_t bytes, unsigned labe
 
 /* Leave for `label` unless every indexed copy's array is bound and holds the element of every
    index the copy can read (any value of its index, but the position's skip value, whose vertex
-   reads nothing), and where reach is given reach[k] bytes from its start too. An emulator's
-   binding runs to the end of its guest memory, far past the highest row, so most draws need
-   no index read before their conversion, and load the elements' fields wider. */
-static void index_cover(struct gen *g, const uint32_t *reach, unsigned label)
+   reads nothing), and where reach is given (the wide per-vertex pass's, else NULL) reach[k]
+   bytes from its start too. An emulator's binding runs to the end of its guest memory, far
+   past the highest row, so most draws need no index read before their conversion, and load the
+   elements' fields wider. */
+void gen_array_cover(struct gen *g, const uint32_t *reach, unsigned label)
 {
     const struct vfetch_gx_plan *plan = g->gx;
     for (unsigned k = 0; k < plan->num_copies; k++) {
@@ -400,18 +401,9 @@ static void index_cover(struct gen *g, const uint32_t *reach, unsigned label)
     }
 }
 
-/* Leave for `label` unless every indexed copy's array is bound and holds reach[k] bytes from
-   the start of the element of every index the copy can name (the position's skip value
-   aside): then pass 1 has nothing to check, and the per-vertex pass may load those elements'
-   fields wider (gen_vertex_element_reach). */
-void gen_element_cover(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned label)
-{
-    index_cover(g, reach, label);
-}
-
 /* After pass 1 (some array does not hold every index its copy can name, but the draw's do):
    leave for `exact` unless each copy's array with a reach holds reach[k] bytes from the start
-   of the element of every index the copy can name, as gen_element_cover asks (an emulator's
+   of the element of every index the copy can name, as gen_array_cover asks (an emulator's
    arrays run to the end of its guest memory: the first ones have the room, the last may
    not). */
 void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES], unsigned exact)
@@ -425,12 +417,12 @@ void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES]
 }
 
 /* Pass 1 of an indexed format, rdi at the vertices and rcx their count: skipped where the
-   arrays hold every index (index_cover), else every index checked (leaving for `decline` or
+   arrays hold every index (gen_array_cover), else every index checked (leaving for `decline` or
    `done`). Pass 2 counts the skipped vertices again (r9, from 0). */
 void gen_index_pass(struct gen *g, unsigned decline, unsigned done)
 {
     const unsigned pass = x86_label(&g->a), covered = x86_label(&g->a);
-    index_cover(g, NULL, pass);
+    gen_array_cover(g, NULL, pass);
     x86_jump(&g->a, X86_JMP, covered);
     x86_bind(&g->a, pass);
     if (index_pass_vector(g, decline, done))
