@@ -990,20 +990,19 @@ static void check_jit_kit_formats(void)
                    8-lane vectors loading the one 16-byte window both halves read once
                    (lib/jit/x86_record.c; the SSE4.1 variant has no 8-lane vectors) */
                 const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
-                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
+                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4) {
                     kit_emitted(plan->jit_code.byte_batches, 1, levels[l].name, k, d.layout,
                                 "index batches");
-                /* f's packed texture coordinates two by two (lib/jit/x86_vertex.c), at every
-                   level; Dolphin's layout puts a matrix slot between them */
-                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
+                    /* f's packed texture coordinates two by two (lib/jit/x86_vertex.c), at
+                       every level; Dolphin's layout puts a matrix slot between them, and
+                       there each coordinate takes its matrix's float beside it */
                     kit_emitted(plan->jit_code.float_pairs,
                                 d.layout == VFETCH_GX_LAYOUT_PACKED, levels[l].name, k,
                                 d.layout, "texture coordinate pairs");
-                /* and in Dolphin's layout each with its matrix's float beside it */
-                if (plan && info.jit && k == 5 && d.layout != VFETCH_GX_LAYOUT_VEC4)
                     kit_emitted(plan->jit_code.matrices_beside,
                                 d.layout == VFETCH_GX_LAYOUT_DOLPHIN, levels[l].name, k,
                                 d.layout, "coordinates with their matrix beside");
+                }
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
                     kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
