@@ -4,6 +4,7 @@
  * first in a cache of the last GX_CACHE_SIZE formats compiled (games switch between a few
  * vertex descriptors draw after draw), compiled only when it is not there.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,64 +63,80 @@ void vfetch_gx_state_free(vfetch_gx_state *state)
     free(state);
 }
 
-/* The register a CP address names, or NULL; *scope is the format it affects (0..7) or -1 for
-   all of them, or -2 for none (matrix indices and array bases do not change a format). */
-static uint32_t *gx_state_reg(vfetch_gx_state *s, uint8_t addr, int *scope)
-{
-    const unsigned hi = addr >> 4, lo = addr & 0xf;
-    *scope = -1;
-    switch (hi) {
-    case 0x3: *scope = -2; return lo == 0 ? &s->matindex[0] : NULL;
-    case 0x4: *scope = -2; return lo == 0 ? &s->matindex[1] : NULL;
-    case 0x5: return lo == 0 ? &s->vcd_lo : NULL;
-    case 0x6: return lo == 0 ? &s->vcd_hi : NULL;
-    case 0x7:
-    case 0x8:
-    case 0x9:
-        if (lo >= GX_NUM_FORMATS)
-            return NULL;
-        *scope = (int)lo;
-        return &s->vat[hi - 0x7][lo];
-    case 0xa: *scope = -2; return &s->array_base[lo];
-    case 0xb:
-        /* Arrays 12..15 feed XF indexed loads, never a vertex format. */
-        *scope = lo < VFETCH_GX_NUM_ATTRS ? -1 : -2;
-        return &s->array_stride[lo];
-    default: return NULL;
-    }
-}
+/* What a CP address holds (a table, so that a write costs no switch): its register's byte
+   offset in the state (0: an address the state does not hold), the bits of it formats read (0:
+   none, as for matrix indices and strides 12..15; ARRAY_STRIDE's 7:0), and what a change of
+   those bits touches: the formats (one VAT's or all eight) or an array's binding. */
+enum gx_cp_touch { GX_TOUCH_NONE, GX_TOUCH_VAT, GX_TOUCH_ALL, GX_TOUCH_ARRAY };
+struct gx_cp_slot {
+    uint16_t offset;
+    uint8_t touch; /* enum gx_cp_touch */
+    uint8_t index; /* the VAT or the array */
+    uint32_t read_bits;
+};
+#define GX_SLOT(member, touch, index, bits)                                                 \
+    { offsetof(struct vfetch_gx_state, member), (touch), (index), (bits) }
+#define GX_VAT_SLOTS(g)                                                                     \
+    [0x70 + 0x10 * g] = GX_SLOT(vat[g][0], GX_TOUCH_VAT, 0, ~0u),                            \
+    [0x71 + 0x10 * g] = GX_SLOT(vat[g][1], GX_TOUCH_VAT, 1, ~0u),                            \
+    [0x72 + 0x10 * g] = GX_SLOT(vat[g][2], GX_TOUCH_VAT, 2, ~0u),                            \
+    [0x73 + 0x10 * g] = GX_SLOT(vat[g][3], GX_TOUCH_VAT, 3, ~0u),                            \
+    [0x74 + 0x10 * g] = GX_SLOT(vat[g][4], GX_TOUCH_VAT, 4, ~0u),                            \
+    [0x75 + 0x10 * g] = GX_SLOT(vat[g][5], GX_TOUCH_VAT, 5, ~0u),                            \
+    [0x76 + 0x10 * g] = GX_SLOT(vat[g][6], GX_TOUCH_VAT, 6, ~0u),                            \
+    [0x77 + 0x10 * g] = GX_SLOT(vat[g][7], GX_TOUCH_VAT, 7, ~0u)
+/* Array n: its base (a binding to resolve) and its stride (every format's); 12..15 feed XF
+   indexed loads, never a vertex format. */
+#define GX_ARRAY_SLOTS(n)                                                                   \
+    [0xa0 + n] = GX_SLOT(array_base[n], GX_TOUCH_ARRAY, n, n < VFETCH_GX_NUM_ATTRS ? ~0u : 0),  \
+    [0xb0 + n] = GX_SLOT(array_stride[n], GX_TOUCH_ALL, 0, n < VFETCH_GX_NUM_ATTRS ? 0xffu : 0)
+static const struct gx_cp_slot gx_cp_slots[256] = {
+    [0x30] = GX_SLOT(matindex[0], GX_TOUCH_NONE, 0, 0),
+    [0x40] = GX_SLOT(matindex[1], GX_TOUCH_NONE, 0, 0),
+    [0x50] = GX_SLOT(vcd_lo, GX_TOUCH_ALL, 0, ~0u),
+    [0x60] = GX_SLOT(vcd_hi, GX_TOUCH_ALL, 0, ~0u),
+    GX_VAT_SLOTS(0), GX_VAT_SLOTS(1), GX_VAT_SLOTS(2),
+    GX_ARRAY_SLOTS(0), GX_ARRAY_SLOTS(1), GX_ARRAY_SLOTS(2), GX_ARRAY_SLOTS(3),
+    GX_ARRAY_SLOTS(4), GX_ARRAY_SLOTS(5), GX_ARRAY_SLOTS(6), GX_ARRAY_SLOTS(7),
+    GX_ARRAY_SLOTS(8), GX_ARRAY_SLOTS(9), GX_ARRAY_SLOTS(10), GX_ARRAY_SLOTS(11),
+    GX_ARRAY_SLOTS(12), GX_ARRAY_SLOTS(13), GX_ARRAY_SLOTS(14), GX_ARRAY_SLOTS(15),
+};
+#undef GX_ARRAY_SLOTS
+#undef GX_VAT_SLOTS
+#undef GX_SLOT
 
 int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
 {
+    const struct gx_cp_slot slot = gx_cp_slots[addr];
     if (!state)
         return VFETCH_EINVAL;
-    int scope;
-    uint32_t *reg = gx_state_reg(state, addr, &scope);
-    if (!reg)
+    if (!slot.offset)
         return VFETCH_EREGISTER;
-    /* Formats read 8 bits of ARRAY_STRIDE: other bits change nothing they depend on. */
-    const uint32_t read_bits = (addr >> 4) == 0xb ? 0xffu : 0xffffffffu;
-    const int changed = ((*reg ^ value) & read_bits) != 0;
+    uint32_t *reg = (uint32_t *)((char *)state + slot.offset);
+    const uint32_t old = *reg;
     *reg = value;
-    if ((addr >> 4) == 0xa && (addr & 0xf) < VFETCH_GX_NUM_ATTRS)
-        gx_state_resolve(state, addr & 0xf);
-    if (!changed)
+    if (!((old ^ value) & slot.read_bits))
         return VFETCH_OK;
-    if (scope >= 0) {
-        state->current[scope] = NULL;
-        gx_state_unready(state, (unsigned)scope);
-    } else if (scope == -1) {
+    switch (slot.touch) {
+    case GX_TOUCH_VAT:
+        state->current[slot.index] = NULL;
+        gx_state_unready(state, slot.index);
+        break;
+    case GX_TOUCH_ALL:
         memset(state->current, 0, sizeof state->current);
         memset(state->ready, 0, sizeof state->ready);
+        break;
+    case GX_TOUCH_ARRAY: /* the regions did not change: a binding moves only with its base */
+        gx_state_resolve(state, slot.index);
+        break;
     }
     return VFETCH_OK;
 }
 
 uint32_t vfetch_gx_state_reg(const vfetch_gx_state *state, uint8_t addr)
 {
-    int scope;
-    const uint32_t *reg = state ? gx_state_reg((vfetch_gx_state *)state, addr, &scope) : NULL;
-    return reg ? *reg : 0;
+    const struct gx_cp_slot slot = gx_cp_slots[addr];
+    return state && slot.offset ? *(const uint32_t *)((const char *)state + slot.offset) : 0;
 }
 
 /* The format a key describes, compiled; or NULL (the error in *err). */

@@ -97,6 +97,70 @@ static void test_state(void)
     vfetch_gx_state_free(st);
 }
 
+/* Whether the state holds CP address a (the list of vfetch_gx_load_cp_reg's contract). */
+static int cp_held(unsigned a)
+{
+    return a == 0x30 || a == 0x40 || a == 0x50 || a == 0x60 ||
+           (a >= 0x70 && a <= 0x97 && (a & 0xf) < 8) || (a >= 0xa0 && a <= 0xbf);
+}
+
+/*
+ * Every CP address: the 60 the state holds each keep their own value (written all, then read
+ * back: two addresses sharing a register would show), the other 196 are refused and read 0;
+ * each VAT word marks exactly its own format for a new lookup (its A, B or C word of format f,
+ * and no other format).
+ */
+static void test_state_addresses(void)
+{
+    vfetch_gx_state *st = NULL;
+    CHECK_EQ(vfetch_gx_state_create(NULL, &st), 0);
+    if (!st)
+        return;
+    unsigned held = 0;
+    for (unsigned a = 0; a < 256; a++) {
+        const int err = vfetch_gx_load_cp_reg(st, (uint8_t)a, 0x1000u + a);
+        CHECK_EQ(err, cp_held(a) ? 0 : VFETCH_EREGISTER);
+        held += cp_held(a);
+    }
+    CHECK_EQ(held, 60);
+    for (unsigned a = 0; a < 256; a++)
+        CHECK_EQ(vfetch_gx_state_reg(st, (uint8_t)a), cp_held(a) ? 0x1000u + a : 0);
+    CHECK_EQ(vfetch_gx_load_cp_reg(NULL, 0x50, 0), VFETCH_EINVAL);
+    CHECK_EQ(vfetch_gx_state_reg(NULL, 0x50), 0);
+
+    /* every format f32 XYZ positions, direct: the eight share one plan */
+    vfetch_gx_load_cp_reg(st, 0x50, vcd(0, VFETCH_GX_DIRECT));
+    vfetch_gx_load_cp_reg(st, 0x60, 0);
+    for (unsigned f = 0; f < 8; f++) {
+        vfetch_gx_load_cp_reg(st, (uint8_t)(0x70 + f), 1 | 4u << 1);
+        vfetch_gx_load_cp_reg(st, (uint8_t)(0x80 + f), 0);
+        vfetch_gx_load_cp_reg(st, (uint8_t)(0x90 + f), 0);
+    }
+    const vfetch_gx_plan *plan[8] = { 0 }, *now = NULL;
+    for (unsigned f = 0; f < 8; f++)
+        CHECK_EQ(vfetch_gx_state_plan(st, f, &plan[f]), 0);
+    for (unsigned g = 0; g < 3; g++)
+        for (unsigned f = 0; f < 8; f++) {
+            /* a position shift for the A word; B and C bits no attribute of this format reads
+               still make a new format (the registers are its key) */
+            const uint8_t a = (uint8_t)(0x70 + 0x10 * g + f);
+            const uint32_t old = vfetch_gx_state_reg(st, a);
+            const uint64_t before = vfetch_gx_state_compiles(st);
+            vfetch_gx_load_cp_reg(st, a, g ? old ^ 1u << 3 : old ^ 1u << 4);
+            for (unsigned o = 0; o < 8; o++) {
+                CHECK_EQ(vfetch_gx_state_plan(st, o, &now), 0);
+                CHECK((now != plan[o]) == (o == f));
+            }
+            /* compiled for format 0; the others' new registers are format 0's (cached) */
+            CHECK_EQ(vfetch_gx_state_compiles(st), before + (f == 0));
+            vfetch_gx_load_cp_reg(st, a, old); /* back: the first plan again, from the cache */
+            CHECK_EQ(vfetch_gx_state_plan(st, f, &now), 0);
+            CHECK(now == plan[f]);
+            CHECK_EQ(vfetch_gx_state_compiles(st), before + (f == 0));
+        }
+    vfetch_gx_state_free(st);
+}
+
 /*
  * The state's cache of compiled formats: registers compiled before give the plan compiled then
  * (the same pointer, no compilation), as long as it is among the last 32 compiled; a format a
@@ -232,6 +296,7 @@ static void test_state_draw(void)
 int main(void)
 {
     test_state();
+    test_state_addresses();
     test_state_cache();
     test_state_draw();
     return test_summary("gx-state");
