@@ -74,6 +74,11 @@ struct gx_cp_slot {
     uint8_t index; /* the VAT or the array */
     uint32_t read_bits;
 };
+/* Offset 0 marks an address not held: every register lies past the state's first member, and
+   within the 16 bits of an offset. */
+_Static_assert(offsetof(struct vfetch_gx_state, matindex) > 0 &&
+                   offsetof(struct vfetch_gx_state, array_stride[15]) < 65536,
+               "gx_cp_slot offsets");
 #define GX_SLOT(member, touch, index, bits)                                                 \
     { offsetof(struct vfetch_gx_state, member), (touch), (index), (bits) }
 #define GX_VAT_SLOTS(g)                                                                     \
