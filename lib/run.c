@@ -125,12 +125,34 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
     return vfetch_execute(plan, src);
 }
 
+/* The records a draw of several streams starts at, each stream the ops read bound and holding
+   record `last` (run_generated), into the generated code; 1 where a check failed. Out of line:
+   its table of records is a frame a one-stream draw does not set up. */
+static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *plan,
+                                                           const struct vfetch_run_params *p,
+                                                           uint64_t last)
+{
+    const uint8_t *records[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        const struct vfetch_binding *b = &p->streams[s];
+        const uint64_t stride = plan->vertex_stride[s];
+        if (stride > 0xffff || (plan->stream_extent[s] &&
+                                (!b->data || last * stride + plan->stream_extent[s] > b->size)))
+            return 1;
+        /* as integers: a stream no op reads may be unbound */
+        records[s] = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
+    }
+    plan->jit(records, p->count, p->out);
+    return 0;
+}
+
 /* A draw the generated conversion runs at once: no index buffer, no instanced stream, 1 to the
    crossover's count of records, every check of run_validate passed in the few terms such a draw
    leaves: each stream the ops read bound and holding the last record's bytes (record first +
    count - 1 of a sequential stream, 0 of a constant one; the products below cannot overflow:
    the strides are below 2^16 here and the records below 2^32). 1: not such a draw (or a check
-   failed): the general path runs it, and reports. */
+   failed): the general path runs it, and reports. Most plans read one stream (an R300 draw's
+   one array): checked here, without a table of records. */
 static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p)
 {
     const uint32_t count = p->count;
@@ -144,17 +166,15 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     if (last > UINT32_MAX ||
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
         return 1;
-    const uint8_t *records[VFETCH_MAX_STREAMS];
-    for (unsigned s = 0; s < n; s++) {
-        const struct vfetch_binding *b = &p->streams[s];
-        const uint64_t stride = plan->vertex_stride[s];
-        if (stride > 0xffff || (plan->stream_extent[s] &&
-                                (!b->data || last * stride + plan->stream_extent[s] > b->size)))
-            return 1;
-        /* as integers: a stream no op reads may be unbound */
-        records[s] = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
-    }
-    plan->jit(records, count, p->out);
+    if (n != 1)
+        return run_generated_streams(plan, p, last);
+    const struct vfetch_binding *b = p->streams;
+    const uint64_t stride = plan->vertex_stride[0];
+    if (stride > 0xffff ||
+        (plan->stream_extent[0] && (!b->data || last * stride + plan->stream_extent[0] > b->size)))
+        return 1;
+    const uint8_t *record = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
+    plan->jit(&record, count, p->out);
     return 0;
 }
 
