@@ -59,14 +59,22 @@ static inline uint32_t vfetch_run_index_entry(const struct vfetch_run_params *p,
 
 /* Index entry + offset, clamped to max_index; -1 if the sum is negative. The comparison with
    max_index comes first, in terms that cannot overflow (max - entry lies in [-2^32, 2^32]), so
-   an offset near INT64_MAX saturates at max_index instead of overflowing. */
+   an offset near INT64_MAX saturates at max_index instead of overflowing. Nondecreasing in the
+   entry: the highest entry gives the highest record, the lowest the lowest (run validation
+   scans the buffer for those two only). */
+static inline int64_t vfetch_run_entry_record(const struct vfetch_run_params *p, uint32_t entry)
+{
+    const int64_t max = p->max_index;
+    if (p->index_offset > max - (int64_t)entry)
+        return max;
+    const int64_t sum = (int64_t)entry + p->index_offset; /* in [INT64_MIN + 0, max]: no overflow */
+    return sum < 0 ? -1 : sum;
+}
+
+/* The record of a draw position (vfetch_run_entry_record of its entry). */
 static inline int64_t vfetch_run_vertex_index(const struct vfetch_run_params *p, uint32_t position)
 {
-    const int64_t entry = vfetch_run_index_entry(p, position), max = p->max_index;
-    if (p->index_offset > max - entry)
-        return max;
-    const int64_t sum = entry + p->index_offset; /* in [INT64_MIN + 0, max]: no overflow */
-    return sum < 0 ? -1 : sum;
+    return vfetch_run_entry_record(p, vfetch_run_index_entry(p, position));
 }
 
 /* Whether a stream's records are fetched through the run's index buffer (not read in draw

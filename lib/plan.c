@@ -300,6 +300,9 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
     struct vfetch_dsp dsp;
     vfetch_dsp_current(&dsp);
     plan->isa = dsp.name;
+    struct vfetch_prim_dsp prim;
+    vfetch_prim_dsp_init(&prim, vfetch_cpu_allowed());
+    plan->index_scan = prim.scan ? prim.scan : vfetch_prim_scan_ref;
 
     for (unsigned s = 0; s < VFETCH_MAX_STREAMS; s++)
         plan->stream_lo[s] = UINT32_MAX;

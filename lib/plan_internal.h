@@ -12,6 +12,7 @@
 
 #include "jit/jit.h"
 #include "kernel.h"
+#include "prim/prim_internal.h"
 #include "vertex_format.h"
 #include "vfetch/vfetch.h"
 
@@ -69,6 +70,9 @@ struct vfetch_plan {
     uint32_t out_stride;
     uint64_t hash;
     const char *isa;                      /**< level the kernels were chosen for */
+    /** That level's scan of an index buffer for its lowest and highest entries (the guest
+        index kernels of lib/prim), with which a run through one is validated. */
+    vfetch_prim_scan_fn *index_scan;
     struct vfetch_record_prog *record;    /**< the record program, or NULL: per-op path */
     vfetch_record_fn *record_run;         /**< its executor */
     /** A program with smaller groups for draws of fewer than two of record's groups, or NULL

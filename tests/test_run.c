@@ -281,6 +281,62 @@ static void test_indices_and_steps(void)
     guard_free(out);
 }
 
+/*
+ * A run through an index buffer is validated on its lowest and highest entries (the level's
+ * scan): whichever position holds the one entry past the stream, or the one whose sum with a
+ * negative offset is below 0, the run fails, at every count 1..70 and with the draw starting
+ * anywhere in the buffer (entries up to its guarded end, 16- and 32-bit); with the entry back
+ * in range it converts.
+ */
+static void test_index_extremes(void)
+{
+    const unsigned n = 40;
+    uint8_t *src = make_records(n, 8 * n, 1);
+    struct vfetch_binding b = { src, 8 * n };
+    float *out = guard_alloc_tail(70 * 32);
+    vfetch_plan *plan = make_plan(VFETCH_STEP_INDEXED, VFETCH_ORDER_LITTLE);
+    for (unsigned wide = 0; wide < 2; wide++) {
+        const unsigned bytes = wide ? 4 : 2;
+        for (unsigned count = 1; count <= 70; count++) {
+            /* the draw's entries end at the buffer's guarded end, after `first` others */
+            const unsigned first = count % 5;
+            uint8_t *idx = guard_alloc_tail((first + count) * bytes);
+            for (unsigned pos = 0; pos < count; pos++) {
+                for (unsigned k = 0; k < first + count; k++) {
+                    /* 1..39 elsewhere; the entries before the draw out of range, unread */
+                    const uint32_t e = k < first ? 1000 : 1 + (k * 7) % 39;
+                    memcpy(idx + k * bytes, &e, bytes); /* little-endian host */
+                }
+                struct vfetch_run_params p;
+                vfetch_run_params_init(&p);
+                p.streams = &b;
+                p.num_streams = 1;
+                p.first = first;
+                p.count = count;
+                p.out = out;
+                p.out_size = 70 * 32;
+                p.indices = idx;
+                p.index_type = wide ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                p.indices_size = (first + count) * bytes;
+                uint8_t *at = idx + (first + pos) * bytes;
+                const uint32_t past = n, zero = 0;
+                memcpy(at, &past, bytes);
+                expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
+                memcpy(at, &zero, bytes);
+                p.index_offset = -1;
+                expect_error(plan, &p, VFETCH_EINDEX_RANGE, __LINE__);
+                p.index_offset = 0;
+                CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+                check_record(out + 8 * pos, 0, __LINE__);
+            }
+            guard_free(idx);
+        }
+    }
+    vfetch_plan_free(plan);
+    guard_free(src);
+    guard_free(out);
+}
+
 /* The byte orders on FIXED16 and FLOAT32 (32-bit value 0x11223344 stored as 44 33 22 11). */
 static void test_byte_orders(void)
 {
@@ -467,6 +523,7 @@ int main(void)
     CHECK_EQ(p.index_type, VFETCH_INDEX_NONE);
     test_errors();
     test_indices_and_steps();
+    test_index_extremes();
     test_byte_orders();
     test_output_rules();
     test_overlapping_records();
