@@ -163,6 +163,43 @@ static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *pl
     return 0;
 }
 
+/* A draw through an index buffer the generated conversion runs at once (as
+   vfetch_execute_program would, at every count): one stream, read through the indices, and
+   every check of run_validate passed; the records of its lowest and highest entries as
+   run_max_records finds them. 1: not such a draw (or a check failed): the general path runs
+   it, and reports. Out of line: a draw without indices sets up none of this. */
+static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *plan,
+                                                           const struct vfetch_run_params *p)
+{
+    const uint32_t count = p->count;
+    if (!plan->jit || !plan->jit_indexed || plan->jit_compare || plan->desc.num_streams != 1 ||
+        plan->desc.streams[0].step != VFETCH_STEP_INDEXED || count == 0 || p->num_streams < 1 ||
+        !p->streams || !p->out || !p->indices || (unsigned)p->index_type > VFETCH_INDEX_U32)
+        return 1;
+    const unsigned bytes = p->index_type == VFETCH_INDEX_U16 ? 2 : 4;
+    const uint64_t end = (uint64_t)p->first + count;
+    if (end - 1 > UINT32_MAX || end * bytes > p->indices_size ||
+        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
+        return 1;
+    uint64_t max_indexed, max_sequential;
+    if (run_max_records(plan, p, &max_indexed, &max_sequential))
+        return 1;
+    const struct vfetch_binding *b = p->streams;
+    const uint64_t stride = plan->vertex_stride[0], extent = plan->stream_extent[0];
+    if (extent && (!b->data || (stride && max_indexed > (SIZE_MAX - extent) / stride) ||
+                   max_indexed * stride + extent > b->size))
+        return 1;
+    const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
+    const struct vfetch_jit_index index = {
+        .entries = (const uint8_t *)p->indices + (size_t)p->first * bytes,
+        .offset = p->index_offset,
+        .max_index = p->max_index,
+        .wide = bytes == 4,
+    };
+    plan->jit_indexed(&record, count, p->out, &index);
+    return 0;
+}
+
 /* A draw the generated conversion runs at once: no index buffer, no instanced stream, 1 to the
    crossover's count of records, every check of run_validate passed in the few terms such a draw
    leaves: each stream the ops read bound and holding the last record's bytes (record first +
@@ -236,5 +273,7 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
 {
     if (!plan || !params)
         return VFETCH_EINVAL;
+    if (params->index_type != VFETCH_INDEX_NONE)
+        return run_generated_indexed(plan, params) ? run_general(plan, params) : VFETCH_OK;
     return run_generated(plan, params) ? run_general(plan, params) : VFETCH_OK;
 }
