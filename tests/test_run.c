@@ -337,6 +337,57 @@ static void test_index_extremes(void)
     guard_free(out);
 }
 
+/*
+ * Index offsets at their edges, through 16- and 32-bit entries: negative (every entry still
+ * at least its magnitude), one that takes entries exactly to max_index, one past it (clamped),
+ * and INT64_MAX (every record max_index: entry + offset must not overflow). Each record as
+ * vfetch_run's rule gives it: min(entry + offset, max_index).
+ */
+static void test_index_offsets(void)
+{
+    const unsigned n = 64;
+    uint8_t *src = make_records(n, 8 * n, 1);
+    struct vfetch_binding b = { src, 8 * n };
+    float *out = guard_alloc_tail(40 * 32);
+    vfetch_plan *plan = make_plan(VFETCH_STEP_INDEXED, VFETCH_ORDER_LITTLE);
+    static const int64_t offsets[] = { -5, -1, 0, 13, 14, 15, 1000, INT64_MAX };
+    for (unsigned wide = 0; wide < 2; wide++) {
+        const unsigned bytes = wide ? 4 : 2;
+        uint8_t *idx = guard_alloc_tail(40 * bytes);
+        for (unsigned k = 0; k < 40; k++) {
+            const uint32_t e = 5 + (k * 11) % 45; /* 5..49 */
+            memcpy(idx + k * bytes, &e, bytes);
+        }
+        for (unsigned o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
+            for (unsigned count = 1; count <= 40; count += 13) {
+                struct vfetch_run_params p;
+                vfetch_run_params_init(&p);
+                p.streams = &b;
+                p.num_streams = 1;
+                p.count = count;
+                p.out = out;
+                p.out_size = 40 * 32;
+                p.indices = idx;
+                p.index_type = wide ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                p.indices_size = 40 * bytes;
+                p.index_offset = offsets[o];
+                p.max_index = 63; /* 49 + 14 = 63: offset 14 reaches it, 15 passes it */
+                memset(out, PATTERN, 40 * 32);
+                CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+                for (unsigned k = 0; k < count; k++) {
+                    uint32_t e = 0;
+                    memcpy(&e, idx + k * bytes, bytes);
+                    const int64_t sum = offsets[o] > 63 - (int64_t)e ? 63 : e + offsets[o];
+                    check_record(out + 8 * k, (unsigned)sum, __LINE__);
+                }
+            }
+        guard_free(idx);
+    }
+    vfetch_plan_free(plan);
+    guard_free(src);
+    guard_free(out);
+}
+
 /* The byte orders on FIXED16 and FLOAT32 (32-bit value 0x11223344 stored as 44 33 22 11). */
 static void test_byte_orders(void)
 {
@@ -524,6 +575,7 @@ int main(void)
     test_errors();
     test_indices_and_steps();
     test_index_extremes();
+    test_index_offsets();
     test_byte_orders();
     test_output_rules();
     test_overlapping_records();

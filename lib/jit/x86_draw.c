@@ -321,7 +321,10 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
                                   g->readable[k]
                               ? FRAME_STREAMS + 8 * (int32_t)(n - held + k)
                               : -1;
-    if (indexed) /* rcx: the draw's struct vfetch_jit_index */
+    /* rcx: the draw's struct vfetch_jit_index, into the frame or (one stream) r10 for now */
+    if (indexed && g->index_regs)
+        E(MOV_R10_RCX, 0, 0);
+    else if (indexed)
         for (int32_t f = FRAME_ENTRIES; f <= FRAME_WIDE; f += 8) {
             E(MOV_RAX_MRCX, f, 0);
             E(MOV_MRSP_RAX, f, 0);
@@ -335,6 +338,17 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
         }
     for (unsigned k = held; k-- > 0;) /* rdi itself last */
         x86_op(a, first[k], 8 * (int64_t)k, 0);
+    if (indexed && g->index_regs) {
+        /* the offset clamped to max + 1 (signed), so that entry + offset cannot overflow and
+           min(entry + offset, max) is vfetch_run's entry + min(max - entry, offset) */
+        E(MOV_R8_MR10, FRAME_ENTRIES, 0);
+        E(MOV_RSI_MR10, FRAME_OFFSET, 0);
+        E(MOV_R9_MR10, FRAME_MAX, 0);
+        E(LEA_RAX_MR9, 1, 0);
+        E(CMP_RSI_RAX, 0, 0);
+        E(CMOVNLE_RSI_RAX, 0, 0);
+        E(CMP_MR10_I, FRAME_WIDE, 0);
+    }
 }
 
 /* A plan entry's way back: the frame released, the saved registers restored. */
@@ -397,6 +411,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     gen_choose_groups(g);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 };
+    /* one stream read through an index buffer: its index state in free registers, the
+       vertex pass once per entry width (the prologue compared the draw's) */
+    g->index_regs = n == 1;
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
         sse_entry(g);
@@ -404,7 +421,15 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         const unsigned finish = x86_label(a);
         if (plan->word_copy && !through_index)
             gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32);
-        else {
+        else if (through_index && g->index_regs) {
+            const unsigned wide = x86_label(a);
+            x86_jump(a, X86_JNZ, wide);
+            g->index_wide = 0;
+            why = gen_vertex_pass(g, finish);
+            x86_bind(a, wide);
+            g->index_wide = 1;
+            why = why ? why : gen_vertex_pass(g, GEN_FALL_THROUGH);
+        } else {
             if (!through_index)
                 gen_groups(g, finish);
             why = gen_vertex_pass(g, GEN_FALL_THROUGH);

@@ -156,6 +156,10 @@ struct gen {
        indexed streams' records then computed a vertex from record 0 at data_slot[s]). */
     unsigned num_streams, reg_streams;
     int indexed;
+    /* Under an index buffer, a one-stream plan's index state in registers (entries r8, the
+       offset rsi, the highest index r9) and the width of the entries the pass being emitted
+       reads (its loop once per width); else the state in the frame, read a vertex. */
+    int index_regs, index_wide;
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
     unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */

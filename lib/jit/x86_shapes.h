@@ -262,6 +262,19 @@
     S(CMP_R10_MRSP, CMP, REG(R10), MEM(RSP, 8))                                             \
     S(CMOVNLE_R10_MRSP, CMOVNLE, REG(R10), MEM(RSP, 8))                                     \
     S(ADD_RAX_R10, ADD, REG(RAX), REG(R10))                                                 \
+    /* ... held in registers for a one-stream plan: entries r8, offset rsi, highest r9 */    \
+    S(MOV_R10_RCX, MOV, REG(R10), REG(RCX))                                                 \
+    S(MOV_R8_MR10, MOV, REG(R8), MEM(R10, 8))                                               \
+    S(MOV_RSI_MR10, MOV, REG(RSI), MEM(R10, 8))                                             \
+    S(MOV_R9_MR10, MOV, REG(R9), MEM(R10, 8))                                               \
+    S(CMP_MR10_I, CMP, MEM(R10, 8), IMMS)                                                   \
+    S(LEA_RAX_MR9, LEA, REG(RAX), MEM(R9, 8))                                               \
+    S(CMP_RSI_RAX, CMP, REG(RSI), REG(RAX))                                                 \
+    S(CMOVNLE_RSI_RAX, CMOVNLE, REG(RSI), REG(RAX))                                         \
+    S(MOVZX_EAX_W_MR8, MOVZX, REG(EAX), MEM(R8, 2))                                         \
+    S(ADD_RAX_RSI, ADD, REG(RAX), REG(RSI))                                                 \
+    S(CMP_RAX_R9, CMP, REG(RAX), REG(R9))                                                   \
+    S(CMOVNLE_RAX_R9, CMOVNLE, REG(RAX), REG(R9))                                           \
     /* the record program's group loops */                                                  \
     S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
     /* binary16 lanes: their halves gathered into one register (ymm6) and widened */       \

@@ -474,6 +474,19 @@ const char *gen_vertex(struct gen *g)
 static void vertex_index(struct gen *g)
 {
     struct x86_asm *a = &g->a;
+    if (g->index_regs) { /* min(entry + offset, max): the offset was clamped to max + 1 */
+        if (g->index_wide)
+            E(MOV_EAX_MR8, 0, 0);
+        else
+            E(MOVZX_EAX_W_MR8, 0, 0);
+        E(ADD_R8_I, 0, g->index_wide ? 4 : 2);
+        E(ADD_RAX_RSI, 0, 0);
+        E(CMP_RAX_R9, 0, 0);
+        E(CMOVNLE_RAX_R9, 0, 0);
+        E(IMUL_RDI_RAX_I, 0, g->step[0]);
+        E(ADD_RDI_MRSP, g->data_slot[0], 0);
+        return;
+    }
     const unsigned wide = x86_label(a), have = x86_label(a);
     E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);
     E(CMP_MRSP_I, FRAME_WIDE, 0);
