@@ -281,6 +281,26 @@ static void test_indices_and_steps(void)
     guard_free(out);
 }
 
+/* A run of `count` records from position `first` of the one-stream binding b, through an
+   index buffer of `bytes`-byte entries (idx, idx_size bytes), into out. */
+static struct vfetch_run_params indexed_run(const struct vfetch_binding *b, float *out,
+                                            size_t out_size, const uint8_t *idx, unsigned bytes,
+                                            size_t idx_size, uint32_t first, uint32_t count)
+{
+    struct vfetch_run_params p;
+    vfetch_run_params_init(&p);
+    p.streams = b;
+    p.num_streams = 1;
+    p.first = first;
+    p.count = count;
+    p.out = out;
+    p.out_size = out_size;
+    p.indices = idx;
+    p.index_type = bytes == 4 ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+    p.indices_size = idx_size;
+    return p;
+}
+
 /*
  * A run through an index buffer is validated on its lowest and highest entries (the level's
  * scan): whichever position holds the one entry past the stream, or the one whose sum with a
@@ -307,17 +327,8 @@ static void test_index_extremes(void)
                     const uint32_t e = k < first ? 1000 : 1 + (k * 7) % 39;
                     memcpy(idx + k * bytes, &e, bytes); /* little-endian host */
                 }
-                struct vfetch_run_params p;
-                vfetch_run_params_init(&p);
-                p.streams = &b;
-                p.num_streams = 1;
-                p.first = first;
-                p.count = count;
-                p.out = out;
-                p.out_size = 70 * 32;
-                p.indices = idx;
-                p.index_type = wide ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
-                p.indices_size = (first + count) * bytes;
+                struct vfetch_run_params p = indexed_run(&b, out, 70 * 32, idx, bytes,
+                                                         (first + count) * bytes, first, count);
                 uint8_t *at = idx + (first + pos) * bytes;
                 const uint32_t past = n, zero = 0;
                 memcpy(at, &past, bytes);
@@ -360,16 +371,8 @@ static void test_index_offsets(void)
         }
         for (unsigned o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
             for (unsigned count = 1; count <= 40; count += 13) {
-                struct vfetch_run_params p;
-                vfetch_run_params_init(&p);
-                p.streams = &b;
-                p.num_streams = 1;
-                p.count = count;
-                p.out = out;
-                p.out_size = 40 * 32;
-                p.indices = idx;
-                p.index_type = wide ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
-                p.indices_size = 40 * bytes;
+                struct vfetch_run_params p =
+                    indexed_run(&b, out, 40 * 32, idx, bytes, 40 * bytes, 0, count);
                 p.index_offset = offsets[o];
                 p.max_index = 63; /* 49 + 14 = 63: offset 14 reaches it, 15 passes it */
                 memset(out, PATTERN, 40 * 32);
