@@ -142,6 +142,17 @@ static __attribute__((noinline)) int run_instanced(const vfetch_plan *plan,
     return vfetch_execute(plan, src);
 }
 
+/* Whether stream s's binding holds record `last` where an op reads the stream (unbound
+   otherwise), its stride below 2^16 so that the product cannot overflow (a stride past that
+   leaves the draw to the general path, which checks it whole). */
+static inline int run_stream_holds(const vfetch_plan *plan, const struct vfetch_binding *b,
+                                   unsigned s, uint64_t last)
+{
+    const uint64_t stride = plan->vertex_stride[s];
+    const uint32_t extent = plan->stream_extent[s];
+    return stride <= 0xffff && (!extent || (b->data && last * stride + extent <= b->size));
+}
+
 /* The records a draw of several streams starts at, each stream the ops read bound and holding
    record `last` (run_generated), into the generated code; 1 where a check failed. Out of line:
    its table of records is a frame a one-stream draw does not set up. */
@@ -152,12 +163,11 @@ static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *pl
     const uint8_t *records[VFETCH_MAX_STREAMS];
     for (unsigned s = 0; s < plan->desc.num_streams; s++) {
         const struct vfetch_binding *b = &p->streams[s];
-        const uint64_t stride = plan->vertex_stride[s];
-        if (stride > 0xffff || (plan->stream_extent[s] &&
-                                (!b->data || last * stride + plan->stream_extent[s] > b->size)))
+        if (!run_stream_holds(plan, b, s, last))
             return 1;
         /* as integers: a stream no op reads may be unbound */
-        records[s] = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
+        records[s] = (const uint8_t *)((uintptr_t)b->data +
+                                       (size_t)p->first * plan->vertex_stride[s]);
     }
     plan->jit(records, p->count, p->out);
     return 0;
@@ -185,9 +195,7 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     if (run_max_records(plan, p, &max_indexed, &max_sequential))
         return 1;
     const struct vfetch_binding *b = p->streams;
-    const uint64_t stride = plan->vertex_stride[0], extent = plan->stream_extent[0];
-    if (extent && (!b->data || (stride && max_indexed > (SIZE_MAX - extent) / stride) ||
-                   max_indexed * stride + extent > b->size))
+    if (!run_stream_holds(plan, b, 0, max_indexed))
         return 1;
     const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
     const struct vfetch_jit_index index = {
@@ -223,11 +231,10 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     if (n != 1)
         return run_generated_streams(plan, p, last);
     const struct vfetch_binding *b = p->streams;
-    const uint64_t stride = plan->vertex_stride[0];
-    if (stride > 0xffff ||
-        (plan->stream_extent[0] && (!b->data || last * stride + plan->stream_extent[0] > b->size)))
+    if (!run_stream_holds(plan, b, 0, last))
         return 1;
-    const uint8_t *record = (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * stride);
+    const uint8_t *record =
+        (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * plan->vertex_stride[0]);
     plan->jit(&record, count, p->out);
     return 0;
 }

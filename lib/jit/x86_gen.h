@@ -243,7 +243,6 @@ unsigned gen_span_pos(const struct span_layout *l, unsigned j);
 void gen_span_layout(unsigned span, struct span_layout *l);
 unsigned gen_stream_register(struct gen *g, unsigned base);
 void gen_load_element(struct gen *g, int k);
-void gen_multiply_r8(struct gen *g, uint32_t m);
 void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
                      unsigned base);
 void gen_load_gathered(struct gen *g, const struct vfetch_op_exec *x);
@@ -281,6 +280,13 @@ struct x86_mark gen_held_open(struct gen *g);
 void gen_held_controls(struct gen *g, struct x86_mark counted);
 void gen_held_close(struct gen *g);
 unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, uint32_t *m);
+
+/* Whether r8 * m takes one instruction at most (x86_load.c's multiply): 0 (xor), a power of two
+   (a shift or nothing), 3, 5 or 9 (one lea). */
+static inline int gen_multiplier_one_op(uint32_t m)
+{
+    return m == 3 || m == 5 || m == 9 || (m & (m - 1)) == 0;
+}
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
 
 /* x86_store.c */

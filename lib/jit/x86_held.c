@@ -107,7 +107,7 @@ unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, 
     while (shift && stride % (1u << shift))
         shift--;
     const uint32_t rest = stride >> shift;
-    if (rest != 3 && rest != 5 && rest != 9 && (rest & (rest - 1)))
+    if (!gen_multiplier_one_op(rest))
         return GEN_ELEMENT_BASE(b, 0);
     *m = rest;
     return GEN_ELEMENT_BASE(b, shift);

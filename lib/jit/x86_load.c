@@ -89,6 +89,27 @@ unsigned gen_stream_register(struct gen *g, unsigned base)
     return GEN_REGS - 1;
 }
 
+/* r8 *= m: xor for 0, imul where one instruction cannot (gen_multiplier_one_op), one lea for
+   3, 5 and 9, else one shift for a power of two (nothing for 1). */
+static void multiply_r8(struct gen *g, uint32_t m)
+{
+    static const enum x86_shape lea[3] = { X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
+                                           X86_LEA_R8_MR8_R8X8 };
+    if (!m)
+        E(XOR_R8D_R8D, 0, 0);
+    else if (!gen_multiplier_one_op(m))
+        E(IMUL_R8_I, 0, m);
+    else if (m == 3 || m == 5 || m == 9)
+        x86_op(&g->a, lea[m == 3 ? 0 : m == 5 ? 1 : 2], 0, 0);
+    else {
+        unsigned k = 0;
+        while ((1u << k) != m)
+            k++;
+        if (k)
+            E(SHL_R8_I, 0, k);
+    }
+}
+
 /* The element copy k reads in this vertex: its index in r8, scaled for [held base + r8 *
    scale] where its array's base is held, else r8 = array data + index * stride; how in
    g->elem_base (gen_stream_register). */
@@ -110,30 +131,10 @@ void gen_load_element(struct gen *g, int k)
     g->elem_copy = k;
     uint32_t m;
     const unsigned held = gen_held_element(g, cp->array, stride, &m);
-    gen_multiply_r8(g, m);
+    multiply_r8(g, m);
     g->elem_base = held ? held : 1;
     if (!held)
         E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
-}
-
-/* r8 *= m: nothing for 1, xor for 0, one shift for a power of two, one lea for 3, 5 and 9,
-   else imul. */
-void gen_multiply_r8(struct gen *g, uint32_t m)
-{
-    static const enum x86_shape lea[3] = { X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
-                                           X86_LEA_R8_MR8_R8X8 };
-    if (!m)
-        E(XOR_R8D_R8D, 0, 0);
-    else if (m == 3 || m == 5 || m == 9)
-        x86_op(&g->a, lea[m == 3 ? 0 : m == 5 ? 1 : 2], 0, 0);
-    else if ((m & (m - 1)) == 0) {
-        unsigned k = 0;
-        while ((1u << k) != m)
-            k++;
-        if (k)
-            E(SHL_R8_I, 0, k);
-    } else
-        E(IMUL_R8_I, 0, m);
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)

@@ -483,26 +483,24 @@ static void vertex_index(struct gen *g)
         E(ADD_RAX_RSI, 0, 0);
         E(CMP_RAX_R9, 0, 0);
         E(CMOVNLE_RAX_R9, 0, 0);
-        E(IMUL_RDI_RAX_I, 0, g->step[0]);
-        E(ADD_RDI_MRSP, g->data_slot[0], 0);
-        return;
+    } else {
+        const unsigned wide = x86_label(a), have = x86_label(a);
+        E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);
+        E(CMP_MRSP_I, FRAME_WIDE, 0);
+        x86_jump(a, X86_JNZ, wide);
+        E(MOVZX_EAX_W_MRAX, 0, 0);
+        E(ADD_MRSP_I, FRAME_ENTRIES, 2);
+        x86_jump(a, X86_JMP, have);
+        x86_bind(a, wide);
+        E(MOV_EAX_MRAX, 0, 0);
+        E(ADD_MRSP_I, FRAME_ENTRIES, 4);
+        x86_bind(a, have);
+        E(MOV_R10_MRSP, FRAME_MAX, 0);
+        E(SUB_R10_RAX, 0, 0);
+        E(CMP_R10_MRSP, FRAME_OFFSET, 0);
+        E(CMOVNLE_R10_MRSP, FRAME_OFFSET, 0);
+        E(ADD_RAX_R10, 0, 0);
     }
-    const unsigned wide = x86_label(a), have = x86_label(a);
-    E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);
-    E(CMP_MRSP_I, FRAME_WIDE, 0);
-    x86_jump(a, X86_JNZ, wide);
-    E(MOVZX_EAX_W_MRAX, 0, 0);
-    E(ADD_MRSP_I, FRAME_ENTRIES, 2);
-    x86_jump(a, X86_JMP, have);
-    x86_bind(a, wide);
-    E(MOV_EAX_MRAX, 0, 0);
-    E(ADD_MRSP_I, FRAME_ENTRIES, 4);
-    x86_bind(a, have);
-    E(MOV_R10_MRSP, FRAME_MAX, 0);
-    E(SUB_R10_RAX, 0, 0);
-    E(CMP_R10_MRSP, FRAME_OFFSET, 0);
-    E(CMOVNLE_R10_MRSP, FRAME_OFFSET, 0);
-    E(ADD_RAX_R10, 0, 0);
     static const enum x86_shape imul[GEN_REGS] = { REG_ROW(IMUL_, _RAX_I) },
                                 add[GEN_REGS] = { REG_ROW(ADD_, _MRSP) };
     for (unsigned k = 0; k < g->num_streams; k++) {
