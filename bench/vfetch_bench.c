@@ -617,24 +617,30 @@ struct maxwell_config {
     uint32_t stride;
     int system_values; /* Bmap adds VERTEX_ID and INSTANCE_ID; attribute 3 is instanced */
     uint32_t out_stride; /* compact records padded to it (0: tight) */
+    uint32_t stride1;    /* stream 1 read a vertex with this stride (else a 16-byte instanced
+                            stream); the compact draws also through bench_indices */
 };
 
 static const struct maxwell_config maxwell_configs[] = {
     /* (a) position R32G32B32 float, normal A2B10G10R10 snorm, texcoord R16G16 float, color
        R8G8B8A8 unorm: 24-byte vertices */
-    { "maxwell-a", { MW(0, 0, 0x02, 7), MW(0, 12, 0x30, 1), MW(0, 16, 0x0f, 7), MW(0, 20, 0x0a, 2) }, 24, 0, 0 },
+    { "maxwell-a", { MW(0, 0, 0x02, 7), MW(0, 12, 0x30, 1), MW(0, 16, 0x0f, 7), MW(0, 20, 0x0a, 2) }, 24, 0, 0, 0 },
     /* (b) skinning: position R32G32B32 float, bone indices R8G8B8A8 uint, weights R8G8B8A8
        unorm, texcoord R16G16 unorm */
-    { "maxwell-b", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 4), MW(0, 16, 0x0a, 2), MW(0, 20, 0x0f, 2) }, 24, 0, 0 },
+    { "maxwell-b", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 4), MW(0, 16, 0x0a, 2), MW(0, 20, 0x0f, 2) }, 24, 0, 0, 0 },
     /* (c) position R32G32B32 float, color R8G8B8A8 unorm, an instanced R32G32B32A32 float
        offset (stream 1), VERTEX_ID and INSTANCE_ID: 14 slots, padded to 64 bytes (tight, its
        128-bit lanes would mix the two streams: per-op, docs/maxwell.md) */
-    { "maxwell-c", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 2), 0x40, MW(1, 0, 0x01, 7) }, 16, 1, 64 },
+    { "maxwell-c", { MW(0, 0, 0x02, 7), MW(0, 12, 0x0a, 2), 0x40, MW(1, 0, 0x01, 7) }, 16, 1, 64, 0 },
+    /* (d) two streams a vertex, as games bind them: position R32G32B32 float in stream 0;
+       normal A2B10G10R10 snorm, texcoord R16G16 float and color R8G8B8A8 unorm in stream 1 */
+    { "maxwell-d", { MW(0, 0, 0x02, 7), MW(1, 0, 0x30, 1), MW(1, 4, 0x0f, 7), MW(1, 8, 0x0a, 2) }, 12, 0, 0, 12 },
 };
 
 struct maxwell_job {
     vfetch_maxwell_plan *plan;
     size_t n;
+    int indexed; /* through bench_indices (16-bit) */
 };
 
 static void bench_maxwell(bmc_state *st, void *user)
@@ -650,6 +656,11 @@ static void bench_maxwell(bmc_state *st, void *user)
     p.instance = 3;
     p.out = bench_out;
     p.out_size = OUT_BYTES;
+    if (job->indexed) {
+        p.index_type = VFETCH_INDEX_U16;
+        p.indices = bench_indices;
+        p.indices_size = sizeof bench_indices;
+    }
     const size_t out_bytes = job->n * vfetch_maxwell_plan_out_stride(job->plan);
     while (bmc_keep_running(st)) {
         if (vfetch_maxwell_run(job->plan, &p) != 0) {
@@ -670,8 +681,8 @@ static void maxwell_config_desc(const struct maxwell_config *cfg, int full,
     for (unsigned i = 0; i < 4; i++)
         d->attribute[i] = cfg->attribute[i];
     d->stream_format[0] = cfg->stride | 1u << 12;
-    d->stream_format[1] = 16 | 1u << 12;
-    d->stream_instance[1] = 1;
+    d->stream_format[1] = (cfg->stride1 ? cfg->stride1 : 16) | 1u << 12;
+    d->stream_instance[1] = !cfg->stride1;
     d->stream_frequency[1] = 1;
     if (cfg->system_values) {
         for (unsigned i = 0; i < 4; i++)
@@ -703,18 +714,25 @@ static void register_maxwell(void)
                     vfetch_maxwell_plan_free(plan); /* level not built */
                     continue;
                 }
-                for (size_t i = 0; plan_counts[i]; i++) {
-                    struct maxwell_job *job = calloc(1, sizeof *job);
-                    if (!job)
-                        abort();
-                    job->plan = plan; /* shared by the counts, freed at exit */
-                    job->n = plan_counts[i];
-                    char name[160];
-                    snprintf(name, sizeof name, "plan/%s%s/%s/%u", cfg->name, full ? "-full" : "",
-                             levels[l].name, plan_counts[i]);
-                    bmc_register(name, bench_maxwell, job);
-                    register_memcpy(job->n * vfetch_maxwell_plan_out_stride(plan));
-                }
+                /* compact records of configs without an instanced stream also through an
+                   index buffer, where the JIT is */
+                const int with_indices = !full && !cfg->system_values &&
+                                         (levels[l].flags & VFETCH_CPU_SSE41);
+                for (int indexed = 0; indexed <= with_indices; indexed++)
+                    for (size_t i = 0; plan_counts[i]; i++) {
+                        struct maxwell_job *job = calloc(1, sizeof *job);
+                        if (!job)
+                            abort();
+                        job->plan = plan; /* shared by the counts, freed at exit */
+                        job->n = plan_counts[i];
+                        job->indexed = indexed;
+                        char name[160];
+                        snprintf(name, sizeof name, "plan/%s%s%s/%s/%u", cfg->name,
+                                 full ? "-full" : "", indexed ? "-indexed" : "", levels[l].name,
+                                 plan_counts[i]);
+                        bmc_register(name, bench_maxwell, job);
+                        register_memcpy(job->n * vfetch_maxwell_plan_out_stride(plan));
+                    }
             }
         }
     }
@@ -1147,17 +1165,18 @@ static void bench_compile_gx(bmc_state *st, void *user)
 /* --jit-coverage: how many of the benchmark's GX plans (every config, every output layout,
    Dolphin's included, at every level with the JIT) have generated code, and why the others
    have none. */
-/* A plan with code: from how many records its draws run the portable tier. */
+/* A plan with code whose draws run the portable tier from some count: from how many records
+   (the plans that run the generated code at every count are only counted, *every). */
 static void print_crossover(const char *prefix, const char *name, const char *suffix,
-                            const char *level, const struct vfetch_plan_info *info)
+                            const char *level, const struct vfetch_plan_info *info,
+                            unsigned *every)
 {
     char program[64] = "per op";
     if (info->record_lanes)
         snprintf(program, sizeof program, "record program %u lanes, %u records a group",
                  info->record_lanes, info->record_group);
     if (info->jit_crossover == UINT32_MAX)
-        printf("jit: %s%s%s at %s: generated code at every count, %u bytes (portable: %s)\n",
-               prefix, name, suffix, level, info->jit_code_bytes, program);
+        ++*every;
     else
         printf("jit: %s%s%s at %s: generated code below %u records, %u bytes (portable: %s)\n",
                prefix, name, suffix, level, info->jit_crossover, info->jit_code_bytes, program);
@@ -1233,7 +1252,7 @@ static int print_jit_coverage(void)
            "the JIT); largest %u bytes%s\n",
            with_code, plans, most_bytes, vfetch_jit_available() ? "" : " (no JIT in this build)");
     /* the benchmark's R300 and Maxwell plans */
-    unsigned others = 0, others_code = 0;
+    unsigned others = 0, others_code = 0, others_every = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
@@ -1252,14 +1271,16 @@ static int print_jit_coverage(void)
                 printf("jit: no code for plan/%s at %s: %s\n", r300_configs[c].name,
                        levels[l].name, info.jit_reason);
             else
-                print_crossover("plan/", r300_configs[c].name, "", levels[l].name, &info);
+                print_crossover("plan/", r300_configs[c].name, "", levels[l].name, &info,
+                                &others_every);
             vfetch_plan_free(plan);
         }
     }
     vfetch_set_cpu_mask(~0u);
     printf("jit coverage: %u of %u R300 plans have generated code (the benchmark's configs at "
-           "every level with the JIT)\n", others_code, others);
-    unsigned mw = 0, mw_code = 0;
+           "every level with the JIT), %u of them at every count\n", others_code, others,
+           others_every);
+    unsigned mw = 0, mw_code = 0, mw_every = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
         if (!(levels[l].flags & VFETCH_CPU_SSE41) || !level_available(levels[l].flags))
             continue;
@@ -1280,13 +1301,13 @@ static int print_jit_coverage(void)
                            full ? "-full" : "", levels[l].name, info.jit_reason);
                 else
                     print_crossover("plan/", maxwell_configs[c].name, full ? "-full" : "",
-                                    levels[l].name, &info);
+                                    levels[l].name, &info, &mw_every);
                 vfetch_maxwell_plan_free(plan);
             }
     }
     vfetch_set_cpu_mask(~0u);
-    printf("jit coverage: %u of %u Maxwell plans have generated code (compact and full layouts)\n",
-           mw_code, mw);
+    printf("jit coverage: %u of %u Maxwell plans have generated code (compact and full layouts), "
+           "%u of them at every count\n", mw_code, mw, mw_every);
     print_jit_memory("with every plan freed");
     return 0;
 }

@@ -173,18 +173,46 @@ static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *pl
     return 0;
 }
 
+/* A draw of several streams through an index buffer (run_generated_indexed): each stream the
+   ops read bound and holding its last record (an indexed stream's highest, a sequential one's
+   last, a constant one's only), then into the generated code with each indexed stream's record
+   0 and the others' first; 1 where a check failed. */
+static __attribute__((noinline)) int run_generated_indexed_streams(
+    const vfetch_plan *plan, const struct vfetch_run_params *p, uint64_t max_indexed,
+    uint64_t max_sequential, const struct vfetch_jit_index *index)
+{
+    const uint8_t *records[VFETCH_MAX_STREAMS];
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        const enum vfetch_step step = plan->desc.streams[s].step;
+        const struct vfetch_binding *b = &p->streams[s];
+        const uint64_t last = step == VFETCH_STEP_INDEXED      ? max_indexed
+                              : step == VFETCH_STEP_SEQUENTIAL ? max_sequential
+                                                               : 0;
+        if (!run_stream_holds(plan, b, s, last))
+            return 1;
+        /* as integers: a stream no op reads may be unbound */
+        records[s] = (const uint8_t *)((uintptr_t)b->data +
+                                       (size_t)(step == VFETCH_STEP_INDEXED ? 0 : p->first) *
+                                           plan->vertex_stride[s]);
+    }
+    plan->jit_indexed(records, p->count, p->out, index);
+    return 0;
+}
+
 /* A draw through an index buffer the generated conversion runs at once (as
-   vfetch_execute_program would, at every count): one stream, read through the indices, and
-   every check of run_validate passed; the records of its lowest and highest entries as
-   run_max_records finds them. 1: not such a draw (or a check failed): the general path runs
-   it, and reports. Out of line: a draw without indices sets up none of this. */
+   vfetch_execute_program would, at every count): no instanced stream, every check of
+   run_validate passed; the records of its lowest and highest entries as run_max_records finds
+   them. 1: not such a draw (or a check failed): the general path runs it, and reports. Out of
+   line: a draw without indices sets up none of this. One stream read through the indices (an
+   R300 draw's one array) is checked here, without a table of records. */
 static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *plan,
                                                            const struct vfetch_run_params *p)
 {
     const uint32_t count = p->count;
-    if (!plan->jit || !plan->jit_indexed || plan->jit_compare || plan->desc.num_streams != 1 ||
-        plan->desc.streams[0].step != VFETCH_STEP_INDEXED || count == 0 || p->num_streams < 1 ||
-        !p->streams || !p->out || !p->indices || (unsigned)p->index_type > VFETCH_INDEX_U32)
+    const unsigned n = plan->desc.num_streams;
+    if (!plan->jit || !plan->jit_indexed || plan->jit_compare || plan->has_instanced ||
+        count == 0 || p->num_streams < n || !p->streams || !p->out || !p->indices ||
+        (unsigned)p->index_type > VFETCH_INDEX_U32)
         return 1;
     const unsigned bytes = p->index_type == VFETCH_INDEX_U16 ? 2 : 4;
     const uint64_t end = (uint64_t)p->first + count;
@@ -194,16 +222,18 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     uint64_t max_indexed, max_sequential;
     if (run_max_records(plan, p, &max_indexed, &max_sequential))
         return 1;
-    const struct vfetch_binding *b = p->streams;
-    if (!run_stream_holds(plan, b, 0, max_indexed))
-        return 1;
-    const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
     const struct vfetch_jit_index index = {
         .entries = (const uint8_t *)p->indices + (size_t)p->first * bytes,
         .offset = p->index_offset,
         .max_index = p->max_index,
         .wide = bytes == 4,
     };
+    if (n != 1 || plan->desc.streams[0].step != VFETCH_STEP_INDEXED)
+        return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, &index);
+    const struct vfetch_binding *b = p->streams;
+    if (!run_stream_holds(plan, b, 0, max_indexed))
+        return 1;
+    const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
     plan->jit_indexed(&record, count, p->out, &index);
     return 0;
 }

@@ -391,6 +391,99 @@ static void test_index_offsets(void)
     guard_free(out);
 }
 
+/*
+ * Two streams through an index buffer (vfetch_run's generated-code way for several streams):
+ * the first indexed, the second indexed, sequential or constant, each binding ending at a
+ * guard page exactly where the draw's last record (the highest entry's, the last vertex's, the
+ * one record) ends. Every count 1..40, 16- and 32-bit entries: the records as the steps name
+ * them; an entry one past the streams, either binding a byte short, the second unbound: the
+ * error, nothing written.
+ */
+static void test_index_streams(void)
+{
+    const unsigned n = 48;
+    static const enum vfetch_step steps[3] = { VFETCH_STEP_INDEXED, VFETCH_STEP_SEQUENTIAL,
+                                               VFETCH_STEP_CONSTANT };
+    float *out = guard_alloc_tail(40 * 32);
+    for (unsigned st = 0; st < 3; st++) {
+        struct vfetch_plan_desc d;
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 2;
+        d.streams[0].stride = d.streams[1].stride = 8;
+        d.streams[1].step = steps[st];
+        d.num_ops = 2;
+        d.out_slots = 8;
+        d.ops[0].format = VFETCH_FORMAT_FIXED16;
+        d.ops[0].conversion = VFETCH_CONV_UINT;
+        d.ops[0].count = 2;
+        d.ops[0].src[1].offset = 2;
+        d.ops[1].format = VFETCH_FORMAT_FIXED8;
+        d.ops[1].conversion = VFETCH_CONV_UINT;
+        d.ops[1].count = 1;
+        d.ops[1].src[0].stream = 1;
+        d.ops[1].src[0].offset = 4;
+        d.ops[1].dst_slot = 4;
+        vfetch_plan *plan;
+        CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
+        for (unsigned wide = 0; wide < 2; wide++) {
+            const unsigned bytes = wide ? 4 : 2;
+            for (unsigned count = 1; count <= 40; count++) {
+                /* the highest entry names record n - 1; the second stream holds up to the
+                   record its step reads last */
+                const unsigned last1 = steps[st] == VFETCH_STEP_INDEXED      ? n - 1
+                                       : steps[st] == VFETCH_STEP_SEQUENTIAL ? count - 1
+                                                                             : 0;
+                uint8_t *s0 = guard_alloc_tail(8 * (n - 1) + 4); /* the first op's 4 bytes */
+                for (unsigned r = 0; r < n; r++) {
+                    const uint16_t x = (uint16_t)r, y = (uint16_t)(r + 1000);
+                    memcpy(s0 + 8 * r, &x, 2);
+                    memcpy(s0 + 8 * r + 2, &y, 2);
+                }
+                uint8_t *s1 = make_records(last1 + 1, 8 * last1 + 5, 0); /* the second's byte 4 */
+                struct vfetch_binding b[2] = { { s0, 8 * (n - 1) + 4 }, { s1, 8 * last1 + 5 } };
+                uint8_t *idx = guard_alloc_tail(count * bytes);
+                for (unsigned k = 0; k < count; k++) {
+                    const uint32_t e = k == count / 2 ? n - 1 : (k * 13) % n;
+                    memcpy(idx + k * bytes, &e, bytes);
+                }
+                struct vfetch_run_params p =
+                    indexed_run(b, out, 40 * 32, idx, bytes, count * bytes, 0, count);
+                p.num_streams = 2;
+                memset(out, PATTERN, 40 * 32);
+                CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+                for (unsigned k = 0; k < count; k++) {
+                    uint32_t e = 0;
+                    memcpy(&e, idx + k * bytes, bytes);
+                    const unsigned r1 = steps[st] == VFETCH_STEP_INDEXED      ? e
+                                        : steps[st] == VFETCH_STEP_SEQUENTIAL ? k
+                                                                              : 0;
+                    const float want[8] = { (float)e, (float)(e + 1000), 0, 1, (float)r1, 0, 0, 1 };
+                    for (unsigned c = 0; c < 8; c++)
+                        CHECK_EQ(test_float_bits(out[8 * k + c]), test_float_bits(want[c]));
+                }
+                CHECK(untouched((uint8_t *)(out + 8 * count), (40 - count) * 32));
+                const uint32_t past = n, top = n - 1;
+                memcpy(idx + count / 2 * bytes, &past, bytes);
+                expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
+                memcpy(idx + count / 2 * bytes, &top, bytes);
+                b[0].size--;
+                expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
+                b[0].size++;
+                b[1].size--;
+                expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
+                b[1].size++;
+                b[1].data = NULL;
+                expect_error(plan, &p, VFETCH_EMISSING_STREAM, __LINE__);
+                guard_free(idx);
+                guard_free(s1);
+                guard_free(s0);
+            }
+        }
+        vfetch_plan_free(plan);
+    }
+    guard_free(out);
+}
+
 /* The byte orders on FIXED16 and FLOAT32 (32-bit value 0x11223344 stored as 44 33 22 11). */
 static void test_byte_orders(void)
 {
@@ -579,6 +672,7 @@ int main(void)
     test_indices_and_steps();
     test_index_extremes();
     test_index_offsets();
+    test_index_streams();
     test_byte_orders();
     test_output_rules();
     test_overlapping_records();

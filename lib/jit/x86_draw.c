@@ -288,13 +288,15 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
 }
 
 /* The callee-saved registers a plan's entry uses: rbx, rbp, r12..r15 where a stream (or the
-   frame's loads, r15) takes them. Their number; the registers in saved[]. */
+   frame's loads, r15) takes them (gen_stream_reg: g->indexed set for the entry). Their number;
+   the registers in saved[]. */
 static unsigned saved_registers(const struct gen *g, unsigned saved[GEN_REGS])
 {
     const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
     unsigned num = 0;
-    for (unsigned r = 4; r < held; r++)
-        saved[num++] = r;
+    for (unsigned k = 0; k < held; k++)
+        if (gen_stream_reg(g, k) >= 4)
+            saved[num++] = gen_stream_reg(g, k);
     if (n > held)
         saved[num++] = GEN_REGS - 1;
     return num;
@@ -309,19 +311,19 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
     const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
     static const enum x86_shape push[GEN_REGS] = { REG_ROW(PUSH_, ) },
                                 first[GEN_REGS] = { REG_ROW(MOV_, _MRDI) };
+    g->indexed = indexed;
     unsigned saved[GEN_REGS];
     const unsigned num_saved = saved_registers(g, saved);
     for (unsigned i = 0; i < num_saved; i++)
         x86_op(a, push[saved[i]], 0, 0);
     if (frame)
         E(SUB_RSP_I, 0, frame);
-    g->indexed = indexed;
     for (unsigned k = 0; k < n; k++)
         g->data_slot[k] = indexed && g->conv->desc.streams[k].step == VFETCH_STEP_INDEXED &&
                                   g->readable[k]
                               ? FRAME_STREAMS + 8 * (int32_t)(n - held + k)
                               : -1;
-    /* rcx: the draw's struct vfetch_jit_index, into the frame or (one stream) r10 for now */
+    /* rcx: the draw's struct vfetch_jit_index, into the frame or (index_regs) r10 for now */
     if (indexed && g->index_regs)
         E(MOV_R10_RCX, 0, 0);
     else if (indexed)
@@ -337,7 +339,7 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
             E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
         }
     for (unsigned k = held; k-- > 0;) /* rdi itself last */
-        x86_op(a, first[k], 8 * (int64_t)k, 0);
+        x86_op(a, first[gen_stream_reg(g, k)], 8 * (int64_t)k, 0);
     if (indexed && g->index_regs) {
         /* the offset clamped to max + 1 (signed), so that entry + offset cannot overflow and
            min(entry + offset, max) is vfetch_run's entry + min(max - entry, offset) */
@@ -411,9 +413,10 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     gen_choose_groups(g);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 };
-    /* one stream read through an index buffer: its index state in free registers, the
-       vertex pass once per entry width (the prologue compared the draw's) */
-    g->index_regs = n == 1;
+    /* through an index buffer: the index state in free registers (the streams in others,
+       gen_stream_reg), the vertex pass once per entry width (the prologue compared the
+       draw's) */
+    g->index_regs = n <= GEN_INDEX_REG_STREAMS;
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
         sse_entry(g);

@@ -156,9 +156,10 @@ struct gen {
        indexed streams' records then computed a vertex from record 0 at data_slot[s]). */
     unsigned num_streams, reg_streams;
     int indexed;
-    /* Under an index buffer, a one-stream plan's index state in registers (entries r8, the
-       offset rsi, the highest index r9) and the width of the entries the pass being emitted
-       reads (its loop once per width); else the state in the frame, read a vertex. */
+    /* Under an index buffer, a plan's index state in registers (entries r8, the offset rsi,
+       the highest index r9; plans of up to GEN_INDEX_REG_STREAMS streams, gen_stream_reg) and
+       the width of the entries the pass being emitted reads (its loop once per width); else
+       the state in the frame, read a vertex. */
     int index_regs, index_wide;
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
@@ -188,6 +189,17 @@ struct gen {
     unsigned num_reg_consts, num_counted;
     struct { uint64_t at; unsigned uses; } counted[GEN_COUNTED];
 };
+
+/* The streams a plan's index state in registers leaves room for: rdi, rbx, rbp, r12..r15. */
+#define GEN_INDEX_REG_STREAMS 7
+
+/* The register (its place in REG_ROW) that holds a plan's stream k: its own place, or where
+   the index state holds r8, r9 and rsi (g->index_regs, under an index buffer), stream 0 in
+   rdi and the rest from rbx on. */
+static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
+{
+    return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
+}
 
 /* The emitters the files share (prefixed in the library's symbol table). */
 #define gen_op_source vfetch_x86_gen_op_source

@@ -84,7 +84,7 @@ unsigned gen_stream_register(struct gen *g, unsigned base)
     if (g->gx)
         return base ? g->elem_base : 0;
     if (base < g->reg_streams)
-        return base;
+        return gen_stream_reg(g, base);
     E(MOV_R15_MRSP, g->frame_slot[base], 0);
     return GEN_REGS - 1;
 }

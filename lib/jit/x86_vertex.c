@@ -506,7 +506,7 @@ static void vertex_index(struct gen *g)
     for (unsigned k = 0; k < g->num_streams; k++) {
         if (g->data_slot[k] < 0)
             continue;
-        const unsigned r = k < g->reg_streams ? k : GEN_REGS - 1;
+        const unsigned r = k < g->reg_streams ? gen_stream_reg(g, k) : GEN_REGS - 1;
         x86_op(a, imul[r], 0, g->step[k]);
         x86_op(a, add[r], g->data_slot[k], 0);
         if (k >= g->reg_streams)
@@ -565,7 +565,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
             continue; /* fixed, or an indexed stream's record computed from the next index */
         if (g->gx || b < g->reg_streams)
-            x86_op(a, advance[b], 0, g->step[b]);
+            x86_op(a, advance[gen_stream_reg(g, b)], 0, g->step[b]);
         else
             E(ADD_MRSP_I, g->frame_slot[b], g->step[b]);
     }

@@ -1414,7 +1414,8 @@ static void check_jit_windows(void)
  * and a plan's conversion its streams (lib/jit/x86_held.c, x86_draw.c).
  */
 #if defined(__x86_64__) && defined(__GNUC__) /* the JIT's only target */
-int checkasm_checked_call(const void *fn, const void *a, const void *b, const void *c);
+int checkasm_checked_call(const void *fn, const void *a, const void *b, const void *c,
+                          const void *d);
 uint64_t checkasm_clobbered, checkasm_saved_rsp;
 __asm__(".text\n"
         ".globl checkasm_checked_call\n"
@@ -1422,7 +1423,7 @@ __asm__(".text\n"
         "checkasm_checked_call:\n"
         "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n"
         "  sub $8, %rsp\n"
-        "  mov %rdi, %rax\n  mov %rsi, %rdi\n  mov %rdx, %rsi\n  mov %rcx, %rdx\n"
+        "  mov %rdi, %rax\n  mov %rsi, %rdi\n  mov %rdx, %rsi\n  mov %rcx, %rdx\n  mov %r8, %rcx\n"
         "  movabs $0x5a17c0de0000b0b1, %rbx\n  movabs $0x5a17c0de0000b0b2, %rbp\n"
         "  movabs $0x5a17c0de0000b0b3, %r12\n  movabs $0x5a17c0de0000b0b4, %r13\n"
         "  movabs $0x5a17c0de0000b0b5, %r14\n  movabs $0x5a17c0de0000b0b6, %r15\n"
@@ -1445,7 +1446,8 @@ __asm__(".text\n"
 /* The peer kit's indexed formats (c: two arrays; f: twelve, more than the registers hold) and
    random ones, at every JIT level, each draw's generated function called through the
    trampoline: the registers kept, and the same return code as a call through vfetch_gx_run.
-   Plans of up to 16 streams (which keep their records in rbx.. and the frame) likewise. */
+   Plans of up to 16 streams (which keep their records in rbx.. and the frame) likewise, and
+   through an index buffer (whose state in r8, r9 and rsi moves the streams to rbx..). */
 static void check_jit_saved_registers(void)
 {
 #if !defined(__x86_64__) || !defined(__GNUC__)
@@ -1465,7 +1467,7 @@ static void check_jit_saved_registers(void)
     const unsigned mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     const unsigned before = test_failures, formats = opt_quick ? 60 : 200;
-    unsigned calls = 0, plan_calls = 0;
+    unsigned calls = 0, plan_calls = 0, indexed_calls = 0;
     checkasm_clobbered = 0;
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & JIT_LEVELS))
@@ -1492,7 +1494,7 @@ static void check_jit_saved_registers(void)
                 struct vfetch_gx_run_params p;
                 draw_params(&w, out, out_size, &p);
                 struct vfetch_gx_result r;
-                const int got = checkasm_checked_call(plan->jit_code.entry, plan, &p, &r);
+                const int got = checkasm_checked_call(plan->jit_code.entry, plan, &p, &r, NULL);
                 const int want = run_draw(plan, &w, out, out_size, &r);
                 test_checks++;
                 if (got != want) {
@@ -1530,8 +1532,25 @@ static void check_jit_saved_registers(void)
                 const size_t out_size = (size_t)count * vfetch_plan_out_stride(plan);
                 uint8_t *out = guard_alloc_tail(out_size ? out_size : 1);
                 (void)checkasm_checked_call(plan->jit_code.entry, records,
-                                            (const void *)(uintptr_t)count, out);
+                                            (const void *)(uintptr_t)count, out, NULL);
                 plan_calls++;
+                if (plan->jit_code.entry_indexed) {
+                    /* through an index buffer of random width naming records below count:
+                       an indexed stream's record 0 is its buffer's start, as the others' first */
+                    uint32_t entries[40];
+                    for (uint32_t k = 0; k < count; k++)
+                        entries[k] = rnd_below(count);
+                    uint16_t narrow[40];
+                    for (uint32_t k = 0; k < count; k++)
+                        narrow[k] = (uint16_t)entries[k];
+                    const int wide = (int)rnd_below(2);
+                    const struct vfetch_jit_index index = { wide ? (const void *)entries
+                                                                 : (const void *)narrow,
+                                                            0, count - 1, (uint64_t)wide };
+                    (void)checkasm_checked_call(plan->jit_code.entry_indexed, records,
+                                                (const void *)(uintptr_t)count, out, &index);
+                    indexed_calls++;
+                }
                 guard_free(out);
                 for (unsigned k = 0; k < d.num_streams; k++)
                     guard_free(bufs[k]);
@@ -1547,11 +1566,11 @@ static void check_jit_saved_registers(void)
         fprintf(stderr, "jit-saved-registers: a generated function changed a kept register "
                         "(differences ORed: %016llx)\n", (unsigned long long)checkasm_clobbered);
     }
-    if (!calls || !plan_calls)
+    if (!calls || !plan_calls || !indexed_calls)
         test_failures++;
-    printf("  jit-saved-registers: %u GX draws and %u plan conversions through the generated "
-           "code, rbx, rbp, r12-r15 and rsp kept%s\n",
-           calls, plan_calls, test_failures == before ? "" : "  FAILED");
+    printf("  jit-saved-registers: %u GX draws and %u plan conversions (%u of them again through "
+           "an index buffer) through the generated code, rbx, rbp, r12-r15 and rsp kept%s\n",
+           calls, plan_calls, indexed_calls, test_failures == before ? "" : "  FAILED");
 #endif
 }
 
