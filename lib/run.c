@@ -173,6 +173,15 @@ static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *pl
     return 0;
 }
 
+/* A plain draw's indexed stream (no entry + offset past max_index: vfetch_jit_index): its
+   record `offset`, where its entries then name their records as they are (as integers: below
+   record 0 for a negative offset, which no entry reaches). */
+static inline const uint8_t *run_plain_record(const uint8_t *record0,
+                                              const struct vfetch_run_params *p, uint64_t stride)
+{
+    return (const uint8_t *)((uintptr_t)record0 + (uintptr_t)(p->index_offset * (int64_t)stride));
+}
+
 /* A draw of several streams through an index buffer (run_generated_indexed): each stream the
    ops read bound and holding its last record (an indexed stream's highest, a sequential one's
    last, a constant one's only), then into the generated code with each indexed stream's record
@@ -194,6 +203,8 @@ static __attribute__((noinline)) int run_generated_indexed_streams(
         records[s] = (const uint8_t *)((uintptr_t)b->data +
                                        (size_t)(step == VFETCH_STEP_INDEXED ? 0 : p->first) *
                                            plan->vertex_stride[s]);
+        if (step == VFETCH_STEP_INDEXED && index->plain)
+            records[s] = run_plain_record(records[s], p, plan->vertex_stride[s]);
     }
     plan->jit_indexed(records, p->count, p->out, index);
     return 0;
@@ -222,11 +233,13 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     uint64_t max_indexed, max_sequential;
     if (run_max_records(plan, p, &max_indexed, &max_sequential))
         return 1;
+    /* plain where no entry's record was clamped: the highest one's is below max_index */
     const struct vfetch_jit_index index = {
         .entries = (const uint8_t *)p->indices + (size_t)p->first * bytes,
         .offset = p->index_offset,
         .max_index = p->max_index,
         .wide = bytes == 4,
+        .plain = plan->jit_code.indexed_plain && max_indexed < p->max_index,
     };
     if (n != 1 || plan->desc.streams[0].step != VFETCH_STEP_INDEXED)
         return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, &index);
@@ -234,6 +247,8 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     if (!run_stream_holds(plan, b, 0, max_indexed))
         return 1;
     const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
+    if (index.plain)
+        record = run_plain_record(record, p, plan->vertex_stride[0]);
     plan->jit_indexed(&record, count, p->out, &index);
     return 0;
 }

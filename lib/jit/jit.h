@@ -29,6 +29,7 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode);
 struct vfetch_jit_code {
     void *entry;        /**< the function */
     void *entry_indexed; /**< a plan's function for draws through an index buffer, or NULL */
+    int indexed_plain;   /**< entry_indexed reads vfetch_jit_index's `plain` (else ignores it) */
     void *entry_batch;   /**< a direct GX format's batched draw, or NULL */
     size_t code_bytes;  /**< bytes of code and constants written */
     size_t code_end;    /**< bytes of code from the mapping's start (its constants follow) */
@@ -186,12 +187,16 @@ struct vfetch_plan;
 typedef void vfetch_jit_plan_fn(const uint8_t *const *records, uint64_t count, uint8_t *out);
 
 /** A draw's index buffer as a plan's indexed conversion reads it (the layout is the generated
-    code's: four qwords). */
+    code's: five qwords). */
 struct vfetch_jit_index {
     const void *entries; /**< the draw's first entry (native byte order) */
     int64_t offset;      /**< added to every entry */
     uint64_t max_index;  /**< the highest index (clamped to) */
     uint64_t wide;       /**< 0: 16-bit entries, 1: 32-bit */
+    /** 1: no entry plus the offset passes max_index, and the indexed streams' records[s] are
+        their record `offset` (the offset added for the code): each entry is its record as it
+        is, neither offset nor clamp applied. Only for code whose indexed_plain is set. */
+    uint64_t plain;
 };
 
 /** The same through an index buffer, whose every index (offset added, clamped) was validated:

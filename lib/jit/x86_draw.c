@@ -349,7 +349,6 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
         E(LEA_RAX_MR9, 1, 0);
         E(CMP_RSI_RAX, 0, 0);
         E(CMOVNLE_RSI_RAX, 0, 0);
-        E(CMP_MR10_I, FRAME_WIDE, 0);
     }
 }
 
@@ -425,13 +424,23 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         if (plan->word_copy && !through_index)
             gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32);
         else if (through_index && g->index_regs) {
-            const unsigned wide = x86_label(a);
-            x86_jump(a, X86_JNZ, wide);
-            g->index_wide = 0;
-            why = gen_vertex_pass(g, finish);
-            x86_bind(a, wide);
-            g->index_wide = 1;
-            why = why ? why : gen_vertex_pass(g, GEN_FALL_THROUGH);
+            /* four passes: 16- or 32-bit entries, offset and clamp applied or a plain draw */
+            const unsigned plain = x86_label(a);
+            E(CMP_MR10_I, INDEX_PLAIN, 0);
+            x86_jump(a, X86_JNZ, plain);
+            for (g->index_plain = 0; g->index_plain < 2 && !why; g->index_plain++) {
+                const unsigned wide = x86_label(a);
+                if (g->index_plain)
+                    x86_bind(a, plain);
+                E(CMP_MR10_I, FRAME_WIDE, 0);
+                x86_jump(a, X86_JNZ, wide);
+                g->index_wide = 0;
+                why = gen_vertex_pass(g, finish);
+                x86_bind(a, wide);
+                g->index_wide = 1;
+                why = why ? why : gen_vertex_pass(g, g->index_plain ? GEN_FALL_THROUGH : finish);
+            }
+            g->index_plain = 0;
         } else {
             if (!through_index)
                 gen_groups(g, finish);
@@ -441,8 +450,11 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         plan_epilogue(g, frame[through_index]);
     }
     code->groups = g->wide != NULL;
+    const int plain = g->index_regs; /* g is freed by gen_close */
     why = gen_close(g, why, entry[0], code);
-    if (!why && indexed)
+    if (!why && indexed) {
         code->entry_indexed = (uint8_t *)code->mapping + entry[1];
+        code->indexed_plain = plain;
+    }
     return why;
 }

@@ -106,6 +106,8 @@
 #define FRAME_MAX 16
 #define FRAME_WIDE 24
 #define FRAME_STREAMS 32
+/* struct vfetch_jit_index's `plain`, read from the index state (not copied to the frame) */
+#define INDEX_PLAIN 32
 
 /* The 8-lane group loop keeps its most used tables in ymm6/ymm7..ymm14, chosen among at most
    GEN_COUNTED of them; a group emitted as code has at most GEN_RP_MAX_VECTORS vectors (a
@@ -158,9 +160,10 @@ struct gen {
     int indexed;
     /* Under an index buffer, a plan's index state in registers (entries r8, the offset rsi,
        the highest index r9; plans of up to GEN_INDEX_REG_STREAMS streams, gen_stream_reg) and
-       the width of the entries the pass being emitted reads (its loop once per width); else
-       the state in the frame, read a vertex. */
-    int index_regs, index_wide;
+       the width of the entries the pass being emitted reads (its loop once per width) and
+       whether it adds the offset and clamps (or the draw is plain, jit.h); else the state in
+       the frame, read a vertex. */
+    int index_regs, index_wide, index_plain;
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
     unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */

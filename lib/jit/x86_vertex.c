@@ -469,8 +469,9 @@ const char *gen_vertex(struct gen *g)
 
 /* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
    the draw's width), plus the offset and clamped to the highest index as vfetch_run does
-   (min(entry + offset, max) as entry + min(max - entry, offset), which cannot overflow), and
-   each indexed stream's record at its record 0 + index * stride. */
+   (min(entry + offset, max) as entry + min(max - entry, offset), which cannot overflow; a
+   plain draw's entry as it is), and each indexed stream's record at its record 0 + index *
+   stride. */
 static void vertex_index(struct gen *g)
 {
     struct x86_asm *a = &g->a;
@@ -480,9 +481,11 @@ static void vertex_index(struct gen *g)
         else
             E(MOVZX_EAX_W_MR8, 0, 0);
         E(ADD_R8_I, 0, g->index_wide ? 4 : 2);
-        E(ADD_RAX_RSI, 0, 0);
-        E(CMP_RAX_R9, 0, 0);
-        E(CMOVNLE_RAX_R9, 0, 0);
+        if (!g->index_plain) {
+            E(ADD_RAX_RSI, 0, 0);
+            E(CMP_RAX_R9, 0, 0);
+            E(CMOVNLE_RAX_R9, 0, 0);
+        }
     } else {
         const unsigned wide = x86_label(a), have = x86_label(a);
         E(MOV_RAX_MRSP, FRAME_ENTRIES, 0);

@@ -1544,9 +1544,10 @@ static void check_jit_saved_registers(void)
                     for (uint32_t k = 0; k < count; k++)
                         narrow[k] = (uint16_t)entries[k];
                     const int wide = (int)rnd_below(2);
-                    const struct vfetch_jit_index index = { wide ? (const void *)entries
-                                                                 : (const void *)narrow,
-                                                            0, count - 1, (uint64_t)wide };
+                    const struct vfetch_jit_index index = {
+                        wide ? (const void *)entries : (const void *)narrow, 0, count - 1,
+                        (uint64_t)wide, rnd_below(2) /* no offset, no clamp: plain either way */
+                    };
                     (void)checkasm_checked_call(plan->jit_code.entry_indexed, records,
                                                 (const void *)(uintptr_t)count, out, &index);
                     indexed_calls++;
