@@ -395,9 +395,9 @@ static void test_index_offsets(void)
  * Two streams through an index buffer (vfetch_run's generated-code way for several streams):
  * the first indexed, the second indexed, sequential or constant, each binding ending at a
  * guard page exactly where the draw's last record (the highest entry's, the last vertex's, the
- * one record) ends. Every count 1..40, 16- and 32-bit entries: the records as the steps name
- * them; an entry one past the streams, either binding a byte short, the second unbound: the
- * error, nothing written.
+ * one record) ends. Every count 1..40, 16- and 32-bit entries, offsets 0, -2 and +3 (clamped
+ * to the last record): the records as the steps name them; an entry one past the streams,
+ * either binding a byte short, the second unbound: the error, nothing written.
  */
 static void test_index_streams(void)
 {
@@ -443,25 +443,37 @@ static void test_index_streams(void)
                 struct vfetch_binding b[2] = { { s0, 8 * (n - 1) + 4 }, { s1, 8 * last1 + 5 } };
                 uint8_t *idx = guard_alloc_tail(count * bytes);
                 for (unsigned k = 0; k < count; k++) {
-                    const uint32_t e = k == count / 2 ? n - 1 : (k * 13) % n;
+                    const uint32_t e = k == count / 2 ? n - 1 : 2 + (k * 13) % (n - 2);
                     memcpy(idx + k * bytes, &e, bytes);
                 }
                 struct vfetch_run_params p =
                     indexed_run(b, out, 40 * 32, idx, bytes, count * bytes, 0, count);
                 p.num_streams = 2;
-                memset(out, PATTERN, 40 * 32);
-                CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
-                for (unsigned k = 0; k < count; k++) {
-                    uint32_t e = 0;
-                    memcpy(&e, idx + k * bytes, bytes);
-                    const unsigned r1 = steps[st] == VFETCH_STEP_INDEXED      ? e
-                                        : steps[st] == VFETCH_STEP_SEQUENTIAL ? k
-                                                                              : 0;
-                    const float want[8] = { (float)e, (float)(e + 1000), 0, 1, (float)r1, 0, 0, 1 };
-                    for (unsigned c = 0; c < 8; c++)
-                        CHECK_EQ(test_float_bits(out[8 * k + c]), test_float_bits(want[c]));
+                /* no offset; -2 (every record below max_index: the plain way); +3 clamped at
+                   n - 1 (the top entries' records clamped) */
+                static const int64_t offsets[3] = { 0, -2, 3 };
+                for (unsigned o = 0; o < 3; o++) {
+                    p.index_offset = offsets[o];
+                    p.max_index = o == 2 ? n - 1 : UINT32_MAX;
+                    memset(out, PATTERN, 40 * 32);
+                    CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+                    for (unsigned k = 0; k < count; k++) {
+                        uint32_t e = 0;
+                        memcpy(&e, idx + k * bytes, bytes);
+                        const int64_t sum = (int64_t)e + offsets[o];
+                        const unsigned r = sum > (int64_t)(n - 1) ? n - 1 : (unsigned)sum;
+                        const unsigned r1 = steps[st] == VFETCH_STEP_INDEXED      ? r
+                                            : steps[st] == VFETCH_STEP_SEQUENTIAL ? k
+                                                                                  : 0;
+                        const float want[8] = { (float)r, (float)(r + 1000), 0, 1, (float)r1,
+                                                0, 0, 1 };
+                        for (unsigned c = 0; c < 8; c++)
+                            CHECK_EQ(test_float_bits(out[8 * k + c]), test_float_bits(want[c]));
+                    }
+                    CHECK(untouched((uint8_t *)(out + 8 * count), (40 - count) * 32));
                 }
-                CHECK(untouched((uint8_t *)(out + 8 * count), (40 - count) * 32));
+                p.index_offset = 0;
+                p.max_index = UINT32_MAX;
                 const uint32_t past = n, top = n - 1;
                 memcpy(idx + count / 2 * bytes, &past, bytes);
                 expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
