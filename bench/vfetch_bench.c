@@ -295,10 +295,12 @@ static void r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_d
     }
 }
 
+/* A plan's draw of n records (an R300 or hand-built vfetch_plan, or a Maxwell plan), through
+   bench_indices (16-bit) or not. */
 struct plan_job {
-    vfetch_plan *plan;
-    size_t n, in_stride;
-    int indexed; /* through bench_indices (16-bit) */
+    const void *plan;
+    size_t n;
+    int indexed;
 };
 
 /* An indexed draw's 16-bit index buffer: a mesh's reuse, each record referenced about three
@@ -355,6 +357,27 @@ static void bench_plan(bmc_state *st, void *user)
     set_generated_counter(st, &info, job->n);
 }
 
+/* A plan's rows "plan/<name>[-indexed]/<level><variant>/<count>", one per count of plan_counts
+   (and as many through bench_indices where with_indices), each with its memcpy baseline. */
+static void register_plan_rows(const char *name, const char *level, const char *variant,
+                               bmc_fn fn, const void *plan, int with_indices, size_t out_stride)
+{
+    for (int indexed = 0; indexed <= with_indices; indexed++)
+        for (size_t i = 0; plan_counts[i]; i++) {
+            struct plan_job *job = calloc(1, sizeof *job);
+            if (!job)
+                abort();
+            job->plan = plan; /* shared by the counts, freed at exit */
+            job->n = plan_counts[i];
+            job->indexed = indexed;
+            char row[160];
+            snprintf(row, sizeof row, "plan/%s%s/%s%s/%u", name, indexed ? "-indexed" : "", level,
+                     variant, plan_counts[i]);
+            bmc_register(row, fn, job);
+            register_memcpy(job->n * out_stride);
+        }
+}
+
 static void register_plans(void)
 {
     for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
@@ -391,21 +414,9 @@ static void register_plans(void)
                 /* and through an index buffer (array streams only), where the JIT is */
                 const int with_indices = !cfg->immediate && !perop &&
                                          (levels[l].flags & VFETCH_CPU_SSE41);
-                for (int indexed = 0; indexed <= with_indices; indexed++)
-                    for (size_t i = 0; plan_counts[i]; i++) {
-                        struct plan_job *job = calloc(1, sizeof *job);
-                        if (!job)
-                            abort();
-                        job->plan = plan; /* shared by the counts, freed at exit */
-                        job->n = plan_counts[i];
-                        job->indexed = indexed;
-                        char name[160];
-                        snprintf(name, sizeof name, "plan/%s%s/%s%s/%u", cfg->name,
-                                 indexed ? "-indexed" : "", levels[l].name,
-                                 perop ? "-perop" : portable ? "-portable" : "", plan_counts[i]);
-                        bmc_register(name, bench_plan, job);
-                        register_memcpy(job->n * vfetch_plan_out_stride(plan));
-                    }
+                register_plan_rows(cfg->name, levels[l].name,
+                                   perop ? "-perop" : portable ? "-portable" : "", bench_plan, plan,
+                                   with_indices, vfetch_plan_out_stride(plan));
             }
         }
     }
@@ -637,15 +648,9 @@ static const struct maxwell_config maxwell_configs[] = {
     { "maxwell-d", { MW(0, 0, 0x02, 7), MW(1, 0, 0x30, 1), MW(1, 4, 0x0f, 7), MW(1, 8, 0x0a, 2) }, 12, 0, 0, 12 },
 };
 
-struct maxwell_job {
-    vfetch_maxwell_plan *plan;
-    size_t n;
-    int indexed; /* through bench_indices (16-bit) */
-};
-
 static void bench_maxwell(bmc_state *st, void *user)
 {
-    const struct maxwell_job *job = user;
+    const struct plan_job *job = user;
     struct vfetch_maxwell_binding b[VFETCH_MAXWELL_STREAMS];
     memset(b, 0, sizeof b);
     b[0] = b[1] = (struct vfetch_maxwell_binding){ bench_src, 0x100000, 0x100000 + SRC_BYTES - 1 };
@@ -718,21 +723,10 @@ static void register_maxwell(void)
                    index buffer, where the JIT is */
                 const int with_indices = !full && !cfg->system_values &&
                                          (levels[l].flags & VFETCH_CPU_SSE41);
-                for (int indexed = 0; indexed <= with_indices; indexed++)
-                    for (size_t i = 0; plan_counts[i]; i++) {
-                        struct maxwell_job *job = calloc(1, sizeof *job);
-                        if (!job)
-                            abort();
-                        job->plan = plan; /* shared by the counts, freed at exit */
-                        job->n = plan_counts[i];
-                        job->indexed = indexed;
-                        char name[160];
-                        snprintf(name, sizeof name, "plan/%s%s%s/%s/%u", cfg->name,
-                                 full ? "-full" : "", indexed ? "-indexed" : "", levels[l].name,
-                                 plan_counts[i]);
-                        bmc_register(name, bench_maxwell, job);
-                        register_memcpy(job->n * vfetch_maxwell_plan_out_stride(plan));
-                    }
+                char name[64];
+                snprintf(name, sizeof name, "%s%s", cfg->name, full ? "-full" : "");
+                register_plan_rows(name, levels[l].name, "", bench_maxwell, plan, with_indices,
+                                   vfetch_maxwell_plan_out_stride(plan));
             }
         }
     }

@@ -11,10 +11,10 @@
 
 #define PATTERN 0xA5
 
-/* One stream of `stride`-byte records: FIXED16 x2 UINT at 0 and 2, FIXED8 x1 UINT at 4
-   (instanced: divisor 1). */
-static vfetch_plan *make_plan_strided(enum vfetch_step step, enum vfetch_byte_order order,
-                                      uint32_t stride)
+/* One stream of `stride`-byte records: FIXED16 x2 UINT at 0 and 2 into slots 0..3, FIXED8 x1
+   UINT at 4 into slots 4..7 (instanced: divisor 1). */
+static void record_desc(struct vfetch_plan_desc *desc, enum vfetch_step step,
+                        enum vfetch_byte_order order, uint32_t stride)
 {
     struct vfetch_plan_desc d;
     vfetch_plan_desc_init(&d);
@@ -38,6 +38,14 @@ static vfetch_plan *make_plan_strided(enum vfetch_step step, enum vfetch_byte_or
     for (unsigned c = 0; c < 4; c++)
         a->swizzle[c] = b->swizzle[c] = (uint8_t)c;
     a->write_mask = b->write_mask = 0xf;
+    *desc = d;
+}
+
+static vfetch_plan *make_plan_strided(enum vfetch_step step, enum vfetch_byte_order order,
+                                      uint32_t stride)
+{
+    struct vfetch_plan_desc d;
+    record_desc(&d, step, order, stride);
     vfetch_plan *plan = NULL;
     if (vfetch_plan_compile(&d, &plan))
         abort();
@@ -406,23 +414,12 @@ static void test_index_streams(void)
                                                VFETCH_STEP_CONSTANT };
     float *out = guard_alloc_tail(40 * 32);
     for (unsigned st = 0; st < 3; st++) {
-        struct vfetch_plan_desc d;
-        vfetch_plan_desc_init(&d);
+        struct vfetch_plan_desc d; /* the records' byte 4 from the second stream */
+        record_desc(&d, VFETCH_STEP_INDEXED, VFETCH_ORDER_LITTLE, 8);
         d.num_streams = 2;
-        d.streams[0].stride = d.streams[1].stride = 8;
+        d.streams[1].stride = 8;
         d.streams[1].step = steps[st];
-        d.num_ops = 2;
-        d.out_slots = 8;
-        d.ops[0].format = VFETCH_FORMAT_FIXED16;
-        d.ops[0].conversion = VFETCH_CONV_UINT;
-        d.ops[0].count = 2;
-        d.ops[0].src[1].offset = 2;
-        d.ops[1].format = VFETCH_FORMAT_FIXED8;
-        d.ops[1].conversion = VFETCH_CONV_UINT;
-        d.ops[1].count = 1;
         d.ops[1].src[0].stream = 1;
-        d.ops[1].src[0].offset = 4;
-        d.ops[1].dst_slot = 4;
         vfetch_plan *plan;
         CHECK_EQ(vfetch_plan_compile(&d, &plan), VFETCH_OK);
         for (unsigned wide = 0; wide < 2; wide++) {
