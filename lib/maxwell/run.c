@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "maxwell/maxwell_internal.h"
+#include "plan_internal.h"
 
 void vfetch_maxwell_run_params_init(struct vfetch_maxwell_run_params *params)
 {
@@ -71,29 +72,35 @@ int vfetch_maxwell_core_params(const struct vfetch_maxwell_plan *plan,
                                struct vfetch_binding bind[VFETCH_MAX_STREAMS],
                                struct vfetch_run_params *p)
 {
-    const struct vfetch_plan_desc *d = vfetch_plan_get_desc(plan->plan);
-    for (unsigned s = 0; s < d->num_streams; s++) {
+    /* the core plan's fields read here, not through its accessors: a short draw's whole call
+       is a few hundred instructions */
+    const struct vfetch_plan *core = plan->plan;
+    const unsigned n = core->desc.num_streams;
+    for (unsigned s = 0; s < n; s++) {
         bind[s] = (struct vfetch_binding){ NULL, 0 };
-        if (vfetch_plan_stream_extent(plan->plan, s) == 0)
+        if (core->stream_extent[s] == 0)
             continue;
         if (!params->streams)
             return VFETCH_EINVAL;
         const struct vfetch_maxwell_binding *mb = &params->streams[plan->stream_hw[s]];
         bind[s] = (struct vfetch_binding){ mb->data, maxwell_binding_size(mb) };
     }
-    vfetch_run_params_init(p);
-    p->streams = bind;
-    p->num_streams = d->num_streams;
-    p->first = params->first;
-    p->count = params->count;
-    p->indices = params->indices;
-    p->index_type = params->index_type;
-    p->indices_size = params->indices_size;
-    p->index_offset = params->index_offset;
-    p->instance = params->instance;
-    p->base_instance = params->base_instance;
-    p->out = params->out;
-    p->out_size = params->out_size;
+    /* vfetch_run_params_init's defaults but for what the draw sets */
+    *p = (struct vfetch_run_params){
+        .streams = bind,
+        .num_streams = n,
+        .first = params->first,
+        .count = params->count,
+        .indices = params->indices,
+        .index_type = params->index_type,
+        .indices_size = params->indices_size,
+        .index_offset = params->index_offset,
+        .max_index = UINT32_MAX,
+        .instance = params->instance,
+        .base_instance = params->base_instance,
+        .out = params->out,
+        .out_size = params->out_size,
+    };
     return VFETCH_OK;
 }
 
@@ -109,6 +116,7 @@ int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxw
     err = vfetch_run(plan->plan, &p);
     if (err || params->count == 0)
         return err;
-    vfetch_maxwell_system_values(plan, params);
+    if (plan->instance_id_slot >= 0 || plan->vertex_id_slot >= 0)
+        vfetch_maxwell_system_values(plan, params);
     return VFETCH_OK;
 }
