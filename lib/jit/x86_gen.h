@@ -46,6 +46,12 @@
  * | rax      | scratch                     | scratch                    | scratch, the next index    |
  * | rbx, rbp, r12-r15 | -                  | per-vertex pass: the first six arrays' bases (saved) | streams 4-9 (saved), r15 a frame stream |
  *
+ * Under an index buffer whose state is in registers (g->index_regs: plans of up to
+ * GEN_INDEX_REG_STREAMS streams) a plan's conversion moves its streams out of the state's way
+ * (gen_stream_reg): the entries in r8, the highest index in r9, the offset in rsi, r10 the
+ * draw's struct vfetch_jit_index until the pass; stream 0 in rdi, streams 1-6 in rbx, rbp,
+ * r12-r15 (saved).
+ *
  * Vector registers: xmm0-xmm5 an op's values; in a group, ymm0-ymm5 a record vector's, ymm6
  * its binary16 lanes, ymm6/ymm7-ymm14 the 8-lane loop's most used tables (GEN_CONST_REGS);
  * in the per-vertex pass, xmm6-xmm14 its most used shuffle controls (GEN_HELD_CONTROLS);
