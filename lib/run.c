@@ -4,18 +4,14 @@
  * (lib/execute.h). A draw the generated code takes whole is checked in the few terms it leaves
  * and run at once.
  */
-#include <string.h>
 
 #include "execute.h"
 #include "run.h"
 
 void vfetch_run_params_init(struct vfetch_run_params *params)
 {
-    if (!params)
-        return;
-    memset(params, 0, sizeof *params);
-    params->index_type = VFETCH_INDEX_NONE;
-    params->max_index = UINT32_MAX;
+    if (params)
+        *params = vfetch_run_params_default();
 }
 
 /* The one record an instanced stream reads in a run (< 2^33; times a stride it may not fit 64
@@ -153,59 +149,63 @@ static inline int run_stream_holds(const vfetch_plan *plan, const struct vfetch_
     return stride <= 0xffff && (!extent || (b->data && last * stride + extent <= b->size));
 }
 
-/* The records a draw of several streams starts at, each stream the ops read bound and holding
-   record `last` (run_generated), into the generated code; 1 where a check failed. Out of line:
-   its table of records is a frame a one-stream draw does not set up. */
+/* Where stream s's records start for the generated code: the draw's first record or, in a
+   draw through an index buffer (`indexed`, known to the caller), an indexed stream's record 0
+   (record `offset` in a plain draw: jit.h). As integers: a stream no op reads may be unbound,
+   and a plain draw's negative offset points below record 0, which no entry reaches. */
+static inline const uint8_t *run_stream_start(const vfetch_plan *plan,
+                                              const struct vfetch_run_params *p, unsigned s,
+                                              int indexed, int plain)
+{
+    const uint64_t stride = plan->vertex_stride[s];
+    uintptr_t at = (uintptr_t)p->streams[s].data;
+    if (!indexed || plan->desc.streams[s].step != VFETCH_STEP_INDEXED)
+        at += (size_t)p->first * stride;
+    else if (plain)
+        at += (uintptr_t)(p->index_offset * (int64_t)stride);
+    return (const uint8_t *)at;
+}
+
+/* Each stream's start (run_stream_start) into records[], every stream the ops read bound and
+   holding the last record it reads: an indexed stream's in a draw through an index buffer
+   max_indexed, the others' max_sequential (a constant or instanced stream's stride is 0). 0
+   where a check failed. */
+static inline int run_stream_records(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                                     int indexed, uint64_t max_indexed, uint64_t max_sequential,
+                                     int plain, const uint8_t **records)
+{
+    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
+        const int through = indexed && plan->desc.streams[s].step == VFETCH_STEP_INDEXED;
+        if (!run_stream_holds(plan, &p->streams[s], s, through ? max_indexed : max_sequential))
+            return 0;
+        records[s] = run_stream_start(plan, p, s, indexed, plain);
+    }
+    return 1;
+}
+
+/* A draw of several streams without an index buffer (run_generated), each stream holding
+   record `last`, into the generated code; 1 where a check failed. Out of line: its table of
+   records is a frame a one-stream draw does not set up. */
 static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *plan,
                                                            const struct vfetch_run_params *p,
                                                            uint64_t last)
 {
     const uint8_t *records[VFETCH_MAX_STREAMS];
-    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
-        const struct vfetch_binding *b = &p->streams[s];
-        if (!run_stream_holds(plan, b, s, last))
-            return 1;
-        /* as integers: a stream no op reads may be unbound */
-        records[s] = (const uint8_t *)((uintptr_t)b->data +
-                                       (size_t)p->first * plan->vertex_stride[s]);
-    }
+    if (!run_stream_records(plan, p, 0, last, last, 0, records))
+        return 1;
     plan->jit(records, p->count, p->out);
     return 0;
 }
 
-/* A plain draw's indexed stream (no entry + offset past max_index: vfetch_jit_index): its
-   record `offset`, where its entries then name their records as they are (as integers: below
-   record 0 for a negative offset, which no entry reaches). */
-static inline const uint8_t *run_plain_record(const uint8_t *record0,
-                                              const struct vfetch_run_params *p, uint64_t stride)
-{
-    return (const uint8_t *)((uintptr_t)record0 + (uintptr_t)(p->index_offset * (int64_t)stride));
-}
-
-/* A draw of several streams through an index buffer (run_generated_indexed): each stream the
-   ops read bound and holding its last record (an indexed stream's highest, a sequential one's
-   last, a constant one's only), then into the generated code with each indexed stream's record
-   0 and the others' first; 1 where a check failed. */
+/* The same through an index buffer (run_generated_indexed), its highest entry's record and the
+   last sequential record given. */
 static __attribute__((noinline)) int run_generated_indexed_streams(
     const vfetch_plan *plan, const struct vfetch_run_params *p, uint64_t max_indexed,
     uint64_t max_sequential, const struct vfetch_jit_index *index)
 {
     const uint8_t *records[VFETCH_MAX_STREAMS];
-    for (unsigned s = 0; s < plan->desc.num_streams; s++) {
-        const enum vfetch_step step = plan->desc.streams[s].step;
-        const struct vfetch_binding *b = &p->streams[s];
-        const uint64_t last = step == VFETCH_STEP_INDEXED      ? max_indexed
-                              : step == VFETCH_STEP_SEQUENTIAL ? max_sequential
-                                                               : 0;
-        if (!run_stream_holds(plan, b, s, last))
-            return 1;
-        /* as integers: a stream no op reads may be unbound */
-        records[s] = (const uint8_t *)((uintptr_t)b->data +
-                                       (size_t)(step == VFETCH_STEP_INDEXED ? 0 : p->first) *
-                                           plan->vertex_stride[s]);
-        if (step == VFETCH_STEP_INDEXED && index->plain)
-            records[s] = run_plain_record(records[s], p, plan->vertex_stride[s]);
-    }
+    if (!run_stream_records(plan, p, 1, max_indexed, max_sequential, (int)index->plain, records))
+        return 1;
     plan->jit_indexed(records, p->count, p->out, index);
     return 0;
 }
@@ -243,12 +243,9 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     };
     if (n != 1 || plan->desc.streams[0].step != VFETCH_STEP_INDEXED)
         return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, &index);
-    const struct vfetch_binding *b = p->streams;
-    if (!run_stream_holds(plan, b, 0, max_indexed))
+    if (!run_stream_holds(plan, p->streams, 0, max_indexed))
         return 1;
-    const uint8_t *record = (const uint8_t *)(uintptr_t)b->data; /* unbound if no op reads it */
-    if (index.plain)
-        record = run_plain_record(record, p, plan->vertex_stride[0]);
+    const uint8_t *record = run_stream_start(plan, p, 0, 1, (int)index.plain);
     plan->jit_indexed(&record, count, p->out, &index);
     return 0;
 }
@@ -278,8 +275,7 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     const struct vfetch_binding *b = p->streams;
     if (!run_stream_holds(plan, b, 0, last))
         return 1;
-    const uint8_t *record =
-        (const uint8_t *)((uintptr_t)b->data + (size_t)p->first * plan->vertex_stride[0]);
+    const uint8_t *record = run_stream_start(plan, p, 0, 0, 0);
     plan->jit(&record, count, p->out);
     return 0;
 }

@@ -8,6 +8,13 @@
 
 #include "vfetch/vfetch.h"
 
+/** vfetch_run_params_init's parameters as a value (no index buffer, max_index UINT32_MAX, the
+    rest 0), for a front-end that fills a run's in one go (lib/maxwell/run.c). */
+static inline struct vfetch_run_params vfetch_run_params_default(void)
+{
+    return (struct vfetch_run_params){ .index_type = VFETCH_INDEX_NONE, .max_index = UINT32_MAX };
+}
+
 /** Every check vfetch_run makes, in its order, but the output's (a NULL out, out_size): the
     bindings, the index buffer, the index range, every byte the run reads. 0 or the code
     vfetch_run would return for the same run with room enough. */

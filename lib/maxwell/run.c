@@ -6,6 +6,7 @@
 
 #include "maxwell/maxwell_internal.h"
 #include "plan_internal.h"
+#include "run.h"
 
 void vfetch_maxwell_run_params_init(struct vfetch_maxwell_run_params *params)
 {
@@ -85,22 +86,19 @@ int vfetch_maxwell_core_params(const struct vfetch_maxwell_plan *plan,
         const struct vfetch_maxwell_binding *mb = &params->streams[plan->stream_hw[s]];
         bind[s] = (struct vfetch_binding){ mb->data, maxwell_binding_size(mb) };
     }
-    /* vfetch_run_params_init's defaults but for what the draw sets */
-    *p = (struct vfetch_run_params){
-        .streams = bind,
-        .num_streams = n,
-        .first = params->first,
-        .count = params->count,
-        .indices = params->indices,
-        .index_type = params->index_type,
-        .indices_size = params->indices_size,
-        .index_offset = params->index_offset,
-        .max_index = UINT32_MAX,
-        .instance = params->instance,
-        .base_instance = params->base_instance,
-        .out = params->out,
-        .out_size = params->out_size,
-    };
+    *p = vfetch_run_params_default();
+    p->streams = bind;
+    p->num_streams = n;
+    p->first = params->first;
+    p->count = params->count;
+    p->indices = params->indices;
+    p->index_type = params->index_type;
+    p->indices_size = params->indices_size;
+    p->index_offset = params->index_offset;
+    p->instance = params->instance;
+    p->base_instance = params->base_instance;
+    p->out = params->out;
+    p->out_size = params->out_size;
     return VFETCH_OK;
 }
 
