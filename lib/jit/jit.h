@@ -49,6 +49,8 @@ struct vfetch_jit_code {
                                coordinates): for the tests */
     unsigned matrices_beside; /**< texture coordinates stored with their matrix index's float
                                    inserted beside them (Dolphin's layout): for the tests */
+    unsigned unrolled_passes; /**< per-vertex passes that hold four vertices a group (their
+                                   ops written four times): for the tests */
 };
 
 /**

@@ -185,6 +185,8 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
     const struct x86_encoding *small = &table[shape][0][0];
     /* A pool operand is RIP-relative: its displacement is always 32 bits. */
     const int rip = small->disp_size == 4;
+    if (x86_shape_base[shape])
+        disp += a->bias[x86_shape_base[shape] - 1];
     const struct x86_encoding *e = &table[shape][!rip && !fits8(disp)][!fits8(imm)];
     if (!e->len) { /* a shape without an SSE4.1 form: the generator must not ask for it */
         a->failed = 1;

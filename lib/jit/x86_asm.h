@@ -22,7 +22,7 @@ enum x86_shape {
     X86_NUM_SHAPES
 };
 
-#define X86_MAX_LABELS 64
+#define X86_MAX_LABELS 128 /* a GX draw: two passes, each with its groups' skip stubs */
 #define X86_MAX_FIXUPS 256 /* Dolphin's LargeFloatVertexSpeed: 14 indexed copies, two bodies */
 
 /* A constant's address as the generators see it: its byte offset in the pool plus this tag, a
@@ -60,7 +60,14 @@ struct x86_asm {
     unsigned pool_hashed;
     size_t pool_offset; /**< after x86_finish: where the pool starts (the code's length,
                              rounded up to 32 bytes) */
+    /** Added to the displacement of every memory operand whose base is general register r
+        (X86_GPR_*: its encoding number), 0 but while an unrolled loop's copy of its body is
+        written: each copy then addresses its own record from the same registers. */
+    int32_t bias[16];
 };
+
+/* General registers by encoding number, the index of x86_asm's bias. */
+enum { X86_GPR_RDX = 2, X86_GPR_RSI = 6, X86_GPR_RDI = 7, X86_GPR_R8 = 8 };
 
 /** Start an assembly (its buffers on the heap; x86_asm_release frees them). */
 void x86_asm_init(struct x86_asm *a);

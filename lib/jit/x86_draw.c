@@ -85,7 +85,8 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const uint32_t crossover = code->crossover; /* set by the compile; the memory's open clears */
     const int groups = code->groups;
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
-                   float_pairs = g->float_pairs, matrices_beside = g->matrices_beside;
+                   float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
+                   unrolled_passes = g->unrolled_passes;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -105,6 +106,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->broadcasts = broadcasts;
     code->byte_batches = byte_batches;
     code->float_pairs = float_pairs;
+    code->unrolled_passes = unrolled_passes;
     code->matrices_beside = matrices_beside;
     code->code_bytes = bytes;
     code->code_end = code_end;

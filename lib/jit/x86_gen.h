@@ -191,6 +191,7 @@ struct gen {
     unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
+    unsigned unrolled_passes; /* per-vertex passes written in groups of four (the same) */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */

@@ -284,6 +284,7 @@
     S(CMP_RCX_I, CMP, REG(RCX), IMMS)                                                       \
     S(CMP_RDI_R10, CMP, REG(RDI), REG(R10))                                                 \
     S(SUB_RCX_I, SUB, REG(RCX), IMMS)                                                       \
+    S(ADD_RCX_I, ADD, REG(RCX), IMMS)                                                       \
     S(MOV_R10_MRSI, MOV, REG(R10), MEM(RSI, 8))                                             \
     S(SUB_R10_I, SUB, REG(R10), IMM32)                                                      \
     S(ADD_R10_MRSI, ADD, REG(R10), MEM(RSI, 8))                                             \

@@ -525,10 +525,100 @@ static void skipped_vertex(struct gen *g, unsigned skip, unsigned next)
     x86_jump(&g->a, X86_JMP, next);
 }
 
+/* The skip test's forms: the position index into r8d (8 or 16 bits), compared with the skip
+   value; r8 keeps it for its element. */
+static const enum x86_shape skip_to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
+                                               X86_CMP_R8D_I };
+
+/* Vertices a group of the pass holds where one vertex's ops are at most GEN_UNROLL_OPS
+   instructions (config c's: 14): the group's copies address their vertices and records by
+   displacements from the same registers (x86_asm's bias), so that the pointers and the count
+   move once a group. Longer bodies gain little from it and would grow the code by as much. */
+#define GEN_UNROLL 4
+#define GEN_UNROLL_OPS 40
+
+/* The general register (x86_asm's numbering) of each base register in REG_ROW's order. */
+static const uint8_t reg_row_gpr[GEN_REGS] = { X86_GPR_RDI, X86_GPR_R8, 9, X86_GPR_RSI, 3,
+                                               5, 12, 13, 14, 15 };
+
+/* Whether the pass may hold GEN_UNROLL vertices a group: a GX format, or a plan whose streams
+   are all in registers and read in order (no index buffer), of one vertex's ops of `ops`
+   instructions. */
+static int unrolls(const struct gen *g, unsigned ops)
+{
+    return ops <= GEN_UNROLL_OPS && (g->gx || (!g->indexed && g->reg_streams == g->num_streams));
+}
+
+/* Every moving base's and the record's displacement for the group's vertex j (0: none). */
+static void group_bias(struct gen *g, unsigned j)
+{
+    const unsigned bases = g->gx ? 2 : g->num_streams;
+    for (unsigned b = 0; b < bases; b++)
+        g->a.bias[reg_row_gpr[gen_stream_reg(g, b)]] = (int32_t)(j * g->step[b]);
+    g->a.bias[X86_GPR_RDX] = (int32_t)(j * g->conv->out_stride);
+}
+
+/* Every moving base by n vertices' steps (a plan's streams in the frame by their own), the
+   record by m records. */
+static void advance_bases(struct gen *g, unsigned n, unsigned m)
+{
+    static const enum x86_shape advance[GEN_REGS] = { REG_ROW(ADD_, _I) };
+    const unsigned bases = g->gx ? 2 : g->num_streams;
+    for (unsigned b = 0; b < bases; b++) {
+        if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
+            continue; /* fixed, or an indexed stream's record computed from the next index */
+        if (g->gx || b < g->reg_streams)
+            x86_op(&g->a, advance[gen_stream_reg(g, b)], 0, n * g->step[b]);
+        else
+            E(ADD_MRSP_I, g->frame_slot[b], n * g->step[b]);
+    }
+    if (m && g->conv->out_stride)
+        E(ADD_RDX_I, 0, m * g->conv->out_stride);
+}
+
+/* The pass's groups of GEN_UNROLL vertices while that many are left: rcx counts the vertices
+   left less GEN_UNROLL, so that one subtraction steps and tests it; fewer left go to `tail`.
+   The caller writes the group's vertices after this, each with its group_bias. */
+static void group_open(struct gen *g, unsigned group, unsigned tail)
+{
+    E(SUB_RCX_I, 0, GEN_UNROLL);
+    x86_jump(&g->a, X86_JB, tail);
+    x86_bind(&g->a, group);
+}
+
+/* After the group's vertices: the pointers moved past them, the next group, else on to `tail`
+   with rcx the vertices left (0 to GEN_UNROLL - 1). */
+static void group_close(struct gen *g, unsigned group, unsigned tail)
+{
+    group_bias(g, 0);
+    advance_bases(g, GEN_UNROLL, GEN_UNROLL);
+    E(SUB_RCX_I, 0, GEN_UNROLL);
+    x86_jump(&g->a, X86_JNB, group);
+    x86_bind(&g->a, tail);
+    E(ADD_RCX_I, 0, GEN_UNROLL);
+}
+
+/* A group's skip stubs, out of the loop's way: vertex j skipped (its skip test's jump to
+   stub[j]), counted in r9, the j before it converted, the pointers and the count moved past it;
+   the groups go on from the next. */
+static void group_stubs(struct gen *g, unsigned group, unsigned tail,
+                        const unsigned stub[GEN_UNROLL])
+{
+    for (unsigned j = 0; j < GEN_UNROLL; j++) {
+        x86_bind(&g->a, stub[j]);
+        E(INC_R9, 0, 0);
+        advance_bases(g, j + 1, j);
+        E(SUB_RCX_I, 0, j + 1);
+        x86_jump(&g->a, X86_JNB, group);
+        x86_jump(&g->a, X86_JMP, tail);
+    }
+}
+
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
    vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
-   step; then on to the label `exit`, or GEN_FALL_THROUGH: the code after the pass. NULL, or
-   why an op cannot be generated. */
+   step; a vertex's ops written GEN_UNROLL times for groups of that many where they are short
+   (group_open), once for the rest; then on to the label `exit`, or GEN_FALL_THROUGH: the
+   code after the pass. NULL, or why an op cannot be generated. */
 const char *gen_vertex_pass(struct gen *g, unsigned exit)
 {
     struct x86_asm *a = &g->a;
@@ -545,39 +635,61 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         E(LEA_R11_P, g->tables, 0);
     const struct x86_mark counted = gen_held_open(g);
     (void)gen_vertex(g); /* counted, then taken back: which shuffle controls to hold */
+    const unsigned body_ops = a->ops - counted.ops;
     gen_held_controls(g, counted);
-    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a);
+    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
+                   after = x86_label(a);
     const int skips = plan && plan->position_copy >= 0;
+    const int grouped = unrolls(g, body_ops);
+    unsigned group = 0, tail = 0, stub[GEN_UNROLL];
+    const char *why = NULL;
+    if (grouped) {
+        group = x86_label(a);
+        tail = x86_label(a);
+        const unsigned counts[4] = { g->broadcasts, g->byte_batches, g->float_pairs,
+                                     g->matrices_beside };
+        group_open(g, group, tail);
+        for (unsigned j = 0; j < GEN_UNROLL; j++) {
+            group_bias(g, j);
+            g->elem_copy = g->raw_copy = -1;
+            stub[j] = skips ? x86_label(a) : 0;
+            if (skips) {
+                gen_skip_test(g, skip_to_r8d, X86_JZ, stub[j]);
+                g->raw_copy = plan->position_copy;
+            }
+            const char *w = gen_vertex(g);
+            why = why ? why : w;
+        }
+        group_close(g, group, tail);
+        x86_jump(a, X86_JZ, after);
+        g->unrolled_passes++;
+        /* vfetch_jit_code's figures count the single vertex's ops, written next */
+        g->broadcasts = counts[0];
+        g->byte_batches = counts[1];
+        g->float_pairs = counts[2];
+        g->matrices_beside = counts[3];
+    }
     x86_bind(a, loop);
     g->elem_copy = g->raw_copy = -1;
-    if (skips) { /* the skip value; r8 keeps it for its element */
-        static const enum x86_shape to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
-                                                  X86_CMP_R8D_I };
-        gen_skip_test(g, to_r8d, X86_JZ, skip);
+    if (skips) {
+        gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
         g->raw_copy = plan->position_copy;
     }
     if (g->indexed)
         vertex_index(g);
-    const char *why = gen_vertex(g);
+    const char *w = gen_vertex(g);
+    why = why ? why : w;
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);
-    static const enum x86_shape advance[GEN_REGS] = { REG_ROW(ADD_, _I) };
-    const unsigned bases = g->gx ? 2 : g->num_streams;
-    for (unsigned b = 0; b < bases; b++) {
-        if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
-            continue; /* fixed, or an indexed stream's record computed from the next index */
-        if (g->gx || b < g->reg_streams)
-            x86_op(a, advance[gen_stream_reg(g, b)], 0, g->step[b]);
-        else
-            E(ADD_MRSP_I, g->frame_slot[b], g->step[b]);
-    }
+    advance_bases(g, 1, 0);
     E(DEC_RCX, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    const unsigned after = x86_label(a);
     if (skips && exit == GEN_FALL_THROUGH) { /* jumped over */
         x86_jump(a, X86_JMP, after);
         skipped_vertex(g, skip, next);
+        if (grouped)
+            group_stubs(g, group, tail, stub);
     }
     x86_bind(a, after);
     gen_held_close(g);
@@ -587,6 +699,8 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         x86_jump(a, X86_JMP, exit);
         if (skips)
             skipped_vertex(g, skip, next);
+        if (skips && grouped)
+            group_stubs(g, group, tail, stub);
     }
     return why;
 }

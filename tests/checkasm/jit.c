@@ -1003,6 +1003,12 @@ static void check_jit_kit_formats(void)
                                 d.layout == VFETCH_GX_LAYOUT_DOLPHIN, levels[l].name, k,
                                 d.layout, "coordinates with their matrix beside");
                 }
+                /* c's and e's per-vertex passes hold four vertices a group at every level
+                   (a vertex's ops are few: lib/jit/x86_vertex.c), f's a vertex at a time (its
+                   ops are many) */
+                if (plan && info.jit && (k == 2 || k == 4 || k == 5))
+                    kit_emitted(plan->jit_code.unrolled_passes, k != 5, levels[l].name, k,
+                                d.layout, "per-vertex passes in groups of four");
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
                     kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
@@ -1575,6 +1581,112 @@ static void check_jit_saved_registers(void)
 #endif
 }
 
+/*
+ * The per-vertex pass's groups of four (lib/jit/x86_vertex.c): config c (position index16, colour
+ * index8) in each layout at every level with the JIT, under VFETCH_JIT_COMPARE, draws of 1 to 13
+ * vertices with no skip value, one at each position, two in a row at each position, and every
+ * vertex skipped; vertices and output at guard pages. Return code, result and every output byte
+ * against the reference level: a skipped vertex in a group's k-th place leaves the k before it
+ * converted and the groups going on from the next.
+ */
+static void check_jit_groups(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-groups");
+    const unsigned mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned before = test_failures;
+    unsigned draws = 0;
+    enum { ROWS = 40 };
+    struct gx_draw w;
+    memset(&w, 0, sizeof w);
+    w.array_size[VFETCH_GX_POSITION] = ROWS * 12;
+    w.array_size[VFETCH_GX_COLOR0] = ROWS * 2;
+    w.arrays[VFETCH_GX_POSITION] = guard_alloc_tail(ROWS * 12);
+    w.arrays[VFETCH_GX_COLOR0] = guard_alloc_tail(ROWS * 2);
+    rnd_fill(w.arrays[VFETCH_GX_POSITION], ROWS * 12);
+    rnd_fill(w.arrays[VFETCH_GX_COLOR0], ROWS * 2);
+    for (unsigned layout = 0; layout < 3; layout++) {
+        struct vfetch_gx_desc d;
+        vfetch_gx_desc_init(&d);
+        d.regs = (struct vfetch_gx_regs){ 0x00004600, 0, 0x40000009, 0x80000000, 0 };
+        d.array_stride[VFETCH_GX_POSITION] = 12;
+        d.array_stride[VFETCH_GX_COLOR0] = 2;
+        d.layout = layout == 0   ? VFETCH_GX_LAYOUT_PACKED
+                   : layout == 1 ? VFETCH_GX_LAYOUT_DOLPHIN
+                                 : VFETCH_GX_LAYOUT_VEC4;
+        d.color_output = layout == 2 ? VFETCH_GX_COLOR_FLOAT : VFETCH_GX_COLOR_RGBA8;
+        vfetch_set_cpu_mask(0);
+        vfetch_set_jit_mode(VFETCH_JIT_OFF);
+        vfetch_gx_plan *ref = NULL;
+        if (vfetch_gx_compile(&d, &ref)) {
+            test_failures++;
+            continue;
+        }
+        const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!(levels[l].bit & JIT_LEVELS))
+                continue;
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_COMPARE);
+            vfetch_gx_plan *plan = NULL;
+            test_checks++;
+            if (vfetch_gx_compile(&d, &plan)) {
+                test_failures++;
+                continue;
+            }
+            for (uint32_t n = 1; n <= 13; n++)
+                for (unsigned pattern = 0; pattern < 2 * n + 2; pattern++) {
+                    /* 0: none; 1..n: one at pattern - 1; then two from pattern - n - 1; last:
+                       every vertex */
+                    w.count = n;
+                    w.vertices_size = 3 * (size_t)n;
+                    w.vertices = guard_alloc_tail(w.vertices_size);
+                    for (uint32_t v = 0; v < n; v++) {
+                        const int skipped =
+                            pattern == 2 * n + 1 || (pattern >= 1 && pattern <= n && v == pattern - 1) ||
+                            (pattern > n && pattern <= 2 * n && (v == pattern - n - 1 || v == pattern - n));
+                        const uint32_t row = skipped ? 0xffff : rnd_below(ROWS);
+                        w.vertices[3 * v] = (uint8_t)(row >> 8);
+                        w.vertices[3 * v + 1] = (uint8_t)row;
+                        w.vertices[3 * v + 2] = (uint8_t)rnd_below(ROWS);
+                    }
+                    const size_t out_size = (size_t)n * stride;
+                    uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
+                    rnd_fill(want, out_size);
+                    memcpy(got, want, out_size);
+                    struct vfetch_gx_result want_r = { 7, 7, 7 }, got_r = { 9, 9, 9 };
+                    const int want_err = run_draw(ref, &w, want, out_size, &want_r);
+                    const int got_err = run_draw(plan, &w, got, out_size, &got_r);
+                    draws++;
+                    test_checks++;
+                    if (got_err != want_err || got_r.written != want_r.written ||
+                        got_r.skipped != want_r.skipped || memcmp(got, want, out_size)) {
+                        test_failures++;
+                        fprintf(stderr,
+                                "jit-groups %s: layout %d, %u vertices, pattern %u: return %d "
+                                "(%d), written %u (%u), skipped %u (%u)\n",
+                                levels[l].name, d.layout, n, pattern, got_err, want_err,
+                                got_r.written, want_r.written, got_r.skipped, want_r.skipped);
+                    }
+                    guard_free(want);
+                    guard_free(got);
+                    guard_free(w.vertices);
+                    w.vertices = NULL;
+                }
+            vfetch_gx_plan_free(plan);
+        }
+        vfetch_gx_plan_free(ref);
+    }
+    draw_free(&w);
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-groups: config c, 3 layouts: %u draws of 1-13 vertices with skip values at "
+           "every place of a group of four%s\n",
+           draws, test_failures == before ? ", every one as the reference" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1588,6 +1700,7 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_kit_formats();
+    check_jit_groups();
     check_jit_saved_registers();
     check_jit_exact_fields();
 }
