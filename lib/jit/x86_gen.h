@@ -170,6 +170,9 @@ struct gen {
        whether it adds the offset and clamps (or the draw is plain, jit.h); else the state in
        the frame, read a vertex. */
     int index_regs, index_wide, index_plain;
+    /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
+       read by a displacement from r8, which moves once a group. */
+    int in_group;
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
     unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */

@@ -480,7 +480,8 @@ static void vertex_index(struct gen *g)
             E(MOV_EAX_MR8, 0, 0);
         else
             E(MOVZX_EAX_W_MR8, 0, 0);
-        E(ADD_R8_I, 0, g->index_wide ? 4 : 2);
+        if (!g->in_group) /* a group's entries by displacements, r8 moved once a group */
+            E(ADD_R8_I, 0, g->index_wide ? 4 : 2);
         if (!g->index_plain) {
             E(ADD_RAX_RSI, 0, 0);
             E(CMP_RAX_R9, 0, 0);
@@ -542,20 +543,32 @@ static const uint8_t reg_row_gpr[GEN_REGS] = { X86_GPR_RDI, X86_GPR_R8, 9, X86_G
                                                5, 12, 13, 14, 15 };
 
 /* Whether the pass may hold GEN_UNROLL vertices a group: a GX format, or a plan whose streams
-   are all in registers and read in order (no index buffer), of one vertex's ops of `ops`
-   instructions. */
+   are all in registers (read in order, or through an index buffer whose state is in
+   registers), of one vertex's ops of `ops` instructions. */
 static int unrolls(const struct gen *g, unsigned ops)
 {
-    return ops <= GEN_UNROLL_OPS && (g->gx || (!g->indexed && g->reg_streams == g->num_streams));
+    return ops <= GEN_UNROLL_OPS &&
+           (g->gx || ((!g->indexed || g->index_regs) && g->reg_streams == g->num_streams));
 }
 
-/* Every moving base's and the record's displacement for the group's vertex j (0: none). */
+/* Whether base b moves by its step from one vertex to the next (not fixed, nor an indexed
+   stream's record computed from the next index). */
+static int base_moves(const struct gen *g, unsigned b)
+{
+    return g->step[b] && !(g->indexed && g->data_slot[b] >= 0);
+}
+
+/* Every moving base's, the record's and under an index buffer the next entry's displacement
+   for the group's vertex j (0: none). */
 static void group_bias(struct gen *g, unsigned j)
 {
     const unsigned bases = g->gx ? 2 : g->num_streams;
     for (unsigned b = 0; b < bases; b++)
-        g->a.bias[reg_row_gpr[gen_stream_reg(g, b)]] = (int32_t)(j * g->step[b]);
+        if (base_moves(g, b))
+            g->a.bias[reg_row_gpr[gen_stream_reg(g, b)]] = (int32_t)(j * g->step[b]);
     g->a.bias[X86_GPR_RDX] = (int32_t)(j * g->conv->out_stride);
+    if (!g->gx && g->indexed)
+        g->a.bias[X86_GPR_R8] = (int32_t)(j * (g->index_wide ? 4u : 2u));
 }
 
 /* Every moving base by n vertices' steps (a plan's streams in the frame by their own), the
@@ -565,8 +578,8 @@ static void advance_bases(struct gen *g, unsigned n, unsigned m)
     static const enum x86_shape advance[GEN_REGS] = { REG_ROW(ADD_, _I) };
     const unsigned bases = g->gx ? 2 : g->num_streams;
     for (unsigned b = 0; b < bases; b++) {
-        if (!g->step[b] || (g->indexed && g->data_slot[b] >= 0))
-            continue; /* fixed, or an indexed stream's record computed from the next index */
+        if (!base_moves(g, b))
+            continue;
         if (g->gx || b < g->reg_streams)
             x86_op(&g->a, advance[gen_stream_reg(g, b)], 0, n * g->step[b]);
         else
@@ -592,6 +605,8 @@ static void group_close(struct gen *g, unsigned group, unsigned tail)
 {
     group_bias(g, 0);
     advance_bases(g, GEN_UNROLL, GEN_UNROLL);
+    if (!g->gx && g->indexed)
+        E(ADD_R8_I, 0, GEN_UNROLL * (g->index_wide ? 4 : 2));
     E(SUB_RCX_I, 0, GEN_UNROLL);
     x86_jump(&g->a, X86_JNB, group);
     x86_bind(&g->a, tail);
@@ -649,6 +664,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         const unsigned counts[4] = { g->broadcasts, g->byte_batches, g->float_pairs,
                                      g->matrices_beside };
         group_open(g, group, tail);
+        g->in_group = 1;
         for (unsigned j = 0; j < GEN_UNROLL; j++) {
             group_bias(g, j);
             g->elem_copy = g->raw_copy = -1;
@@ -657,9 +673,12 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
                 gen_skip_test(g, skip_to_r8d, X86_JZ, stub[j]);
                 g->raw_copy = plan->position_copy;
             }
+            if (g->indexed)
+                vertex_index(g);
             const char *w = gen_vertex(g);
             why = why ? why : w;
         }
+        g->in_group = 0;
         group_close(g, group, tail);
         x86_jump(a, X86_JZ, after);
         g->unrolled_passes++;
