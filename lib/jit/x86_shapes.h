@@ -84,6 +84,7 @@
     S(VPINSRQ_X0_X0_M##B, VPINSRQ, REG(XMM0), REG(XMM0), MEM(B, 8), IMM8)                    \
     S(MOV_EAX_M##B, MOV, REG(EAX), MEM(B, 4))                                                \
     S(MOVZX_EAX_B_M##B, MOVZX, REG(EAX), MEM(B, 1))                                          \
+    S(MOVZX_EAX_WORD_M##B, MOVZX, REG(EAX), MEM(B, 2))                                       \
     S(MOVZX_R10D_B_M##B, MOVZX, REG(R10D), MEM(B, 1))                                        \
     S(ADD_##B##_I, ADD, REG(B), IMMS)                                                        \
     /* a plan's stream: its first record from the array of them (rdi); under an index     \
@@ -118,6 +119,7 @@
     S(VPINSRQ_X0_X0_M##B##_R8X##SC, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8), IMM8)   \
     S(MOV_EAX_M##B##_R8X##SC, MOV, REG(EAX), MEMX(B, R8, SC, 4))                              \
     S(MOVZX_EAX_B_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 1))                        \
+    S(MOVZX_EAX_WORD_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 2))                     \
     S(MOVZX_R10D_B_M##B##_R8X##SC, MOVZX, REG(R10D), MEMX(B, R8, SC, 1))                      \
     S(VMOVHPS_X0_X0_M##B##_R8X##SC, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8))
 #define X86_HELD_CONTROL(K)                                                                 \
@@ -505,6 +507,10 @@
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \
     S(OR_EAX_MR11_R10_4, OR, REG(EAX), MEMX(R11, R10, 4, 4))                                \
+    S(MOVZX_R10D_AL, MOVZX, REG(R10D), REG(AL))                                             \
+    S(MOV_R10D_MR11_R10_4, MOV, REG(R10D), MEMX(R11, R10, 4, 4))                            \
+    S(OR_R10D_MR11_RAX_4, OR, REG(R10D), MEMX(R11, RAX, 4, 4))                              \
+    S(MOV_MRDX_R10D, MOV, MEM(RDX, 4), REG(R10D))                                           \
     /* stores into the output record (rdx) */                                              \
     S(VMOVD_MRDX_X0, VMOVD, MEM(RDX, 4), REG(XMM0))                                         \
     S(VMOVQ_MRDX_X0, VMOVQ, MEM(RDX, 8), REG(XMM0))                                         \

@@ -90,6 +90,7 @@ static enum op_kind op_kind(const struct vfetch_op_exec *x, const struct op_sour
 }
 
 static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) },
+                            movzx_eax_word[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_WORD) },
                             movzx_r10d[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_R10D_B) },
                             mov_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOV_EAX) },
                             vmovq[GEN_LOAD_BASES] = { LOAD_ROW(VMOVQ_X0) },
@@ -109,6 +110,19 @@ static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
                            const struct op_source *s, unsigned base)
 {
     const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
+    const int32_t lo = s->off[0][0] < s->off[0][1] ? s->off[0][0] : s->off[0][1];
+    if (s->off[0][0] + s->off[0][1] == 2 * lo + 1) {
+        /* the two bytes side by side: one 16-bit load, the bytes apart in registers (a load
+           fewer; the pass is bound by its loads) */
+        const int first_high = s->off[0][1] == lo; /* the byte at lo takes the first table */
+        x86_op(&g->a, movzx_eax_word[base], lo, 0);
+        E(MOVZX_R10D_AL, 0, 0);
+        E(SHR_EAX_I, 0, 8);
+        E(MOV_R10D_MR11_R10_4, first_high ? at : at + 1024, 0);
+        E(OR_R10D_MR11_RAX_4, first_high ? at + 1024 : at, 0);
+        E(MOV_MRDX_R10D, 4 * x->dst_slot, 0);
+        return;
+    }
     x86_op(&g->a, movzx_eax[base], s->off[0][1], 0);
     x86_op(&g->a, movzx_r10d[base], s->off[0][0], 0);
     E(MOV_EAX_MR11_RAX4, at, 0);
