@@ -74,7 +74,10 @@
 /* A GX element read from a held array base (x86_held.c), [base + r8 * 2^shift]: the load
    tables' entry GEN_ELEMENT_BASE(held base 0..5, shift 0..3), after the registers' (LOAD_ROW);
    then GEN_TO_XMM1: a load from rdi into xmm1. */
-#define GEN_HELD_BASES 6
+#define GEN_HELD_BASES 8
+/* The held bases past the first six (r10, r11) only where no op takes them (a colour table's
+   base and scratch): gen_held_open. */
+#define GEN_SAVED_BASES 6
 #define GEN_ELEMENT_BASE(held, shift) (GEN_REGS + 4 * (held) + (shift))
 #define GEN_LOAD_BASES (GEN_REGS + 4 * GEN_HELD_BASES)
 #define GEN_TO_XMM1 GEN_LOAD_BASES
@@ -91,7 +94,8 @@
         X86_##shape##_M##B##_R8X8
 #define LOAD_ROW(shape)                                                                     \
     BASE_ROW(shape), HELD_ROW(shape, RBX), HELD_ROW(shape, RBP), HELD_ROW(shape, R12),      \
-        HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15)
+        HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15),                    \
+        HELD_ROW(shape, R10), HELD_ROW(shape, R11)
 
 /* The red zone below a GX draw's rsp (it calls nothing; the draw pushes its result pointer
    first): pass 1's highest index of each indexed copy past the first two (at

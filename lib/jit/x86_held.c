@@ -16,14 +16,15 @@
 
 #include "jit/x86_gen.h"
 
-static const enum x86_shape push_base[GEN_HELD_BASES] = { X86_PUSH_RBX, X86_PUSH_RBP,
-                                                          X86_PUSH_R12, X86_PUSH_R13,
-                                                          X86_PUSH_R14, X86_PUSH_R15 },
-                            pop_base[GEN_HELD_BASES] = { X86_POP_RBX, X86_POP_RBP, X86_POP_R12,
-                                                         X86_POP_R13, X86_POP_R14, X86_POP_R15 },
+static const enum x86_shape push_base[GEN_SAVED_BASES] = { X86_PUSH_RBX, X86_PUSH_RBP,
+                                                           X86_PUSH_R12, X86_PUSH_R13,
+                                                           X86_PUSH_R14, X86_PUSH_R15 },
+                            pop_base[GEN_SAVED_BASES] = { X86_POP_RBX, X86_POP_RBP, X86_POP_R12,
+                                                          X86_POP_R13, X86_POP_R14, X86_POP_R15 },
                             load_base[GEN_HELD_BASES] = { X86_MOV_RBX_MRSI, X86_MOV_RBP_MRSI,
                                                           X86_MOV_R12_MRSI, X86_MOV_R13_MRSI,
-                                                          X86_MOV_R14_MRSI, X86_MOV_R15_MRSI };
+                                                          X86_MOV_R14_MRSI, X86_MOV_R15_MRSI,
+                                                          X86_MOV_R10_MRSI, X86_MOV_R11_MRSI };
 static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
     X86_VMOVDQU_X6_P,  X86_VMOVDQU_X7_P,  X86_VMOVDQU_X8_P,  X86_VMOVDQU_X9_P, X86_VMOVDQU_X10_P,
     X86_VMOVDQU_X11_P, X86_VMOVDQU_X12_P, X86_VMOVDQU_X13_P, X86_VMOVDQU_X14_P,
@@ -34,7 +35,8 @@ static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
                                 X86_VPSHUFB_X0_X0_X12, X86_VPSHUFB_X0_X0_X13, X86_VPSHUFB_X0_X0_X14,
                             };
 
-/* Before the pass's loop: the first six arrays the format's copies read in registers; then
+/* Before the pass's loop: the first six arrays the format's copies read in registers (eight
+   where no colour table takes r10 and r11); then
    counting the controls the ops ask for, until gen_held_controls (the caller emits one
    vertex's ops in between, to be taken back). */
 struct x86_mark gen_held_open(struct gen *g)
@@ -42,16 +44,17 @@ struct x86_mark gen_held_open(struct gen *g)
     const struct vfetch_gx_plan *plan = g->gx;
     memset(g->array_base, -1, sizeof g->array_base);
     g->num_bases = g->num_held = g->num_wanted = 0;
+    /* r10 and r11 too where no colour table takes them (g->tables: its base and scratch) */
+    const unsigned most = g->tables ? GEN_SAVED_BASES : GEN_HELD_BASES;
     for (unsigned k = 0; plan && k < plan->num_copies; k++) {
         const unsigned array = plan->copies[k].array;
-        if (array != VFETCH_GX_FROM_VERTEX && g->array_base[array] < 0 &&
-            g->num_bases < GEN_HELD_BASES)
+        if (array != VFETCH_GX_FROM_VERTEX && g->array_base[array] < 0 && g->num_bases < most)
             g->array_base[array] = (int8_t)g->num_bases++;
     }
     if (g->num_bases) {
         if (g->red_zone_live)
             E(SUB_RSP_I, 0, 128);
-        for (unsigned b = 0; b < g->num_bases; b++)
+        for (unsigned b = 0; b < g->num_bases && b < GEN_SAVED_BASES; b++)
             x86_op(&g->a, push_base[b], 0, 0);
         for (unsigned array = 0; array < VFETCH_GX_NUM_ATTRS; array++)
             if (g->array_base[array] >= 0)
@@ -84,7 +87,8 @@ void gen_held_controls(struct gen *g, struct x86_mark counted)
 void gen_held_close(struct gen *g)
 {
     if (g->num_bases) {
-        for (unsigned b = g->num_bases; b-- > 0;)
+        for (unsigned b = g->num_bases < GEN_SAVED_BASES ? g->num_bases : GEN_SAVED_BASES;
+             b-- > 0;)
             x86_op(&g->a, pop_base[b], 0, 0);
         if (g->red_zone_live)
             E(ADD_RSP_I, 0, 128);

@@ -96,10 +96,12 @@
     S(POP_##B, POP, REG(B))
 
 /* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
-   base in register B (rbx, rbp, r12..r15), its elements' bytes read at [B + r8 * scale] from
+   base in register B (rbx, rbp, r12..r15; r10 and r11 where no colour table takes them), its elements' bytes read at [B + r8 * scale] from
    their index in r8, and a shuffle control in xmm<K> (xmm6..xmm14). */
 #define X86_ARRAY_BASE(B)                                                                   \
     S(MOV_##B##_MRSI, MOV, REG(B), MEM(RSI, 8))                                              \
+    X86_ARRAY_ELEMENTS(B)
+#define X86_ARRAY_ELEMENTS(B)                                                               \
     X86_ELEMENT_LOADS(B, 1)                                                                 \
     X86_ELEMENT_LOADS(B, 2)                                                                 \
     X86_ELEMENT_LOADS(B, 4)                                                                 \
@@ -228,6 +230,8 @@
     X86_ARRAY_BASE(R13)                                                                     \
     X86_ARRAY_BASE(R14)                                                                     \
     X86_ARRAY_BASE(R15)                                                                     \
+    X86_ARRAY_ELEMENTS(R10) /* its MOV_R10_MRSI is among the general shapes */               \
+    X86_ARRAY_BASE(R11)                                                                     \
     X86_HELD_CONTROL(6)                                                                     \
     X86_HELD_CONTROL(7)                                                                     \
     X86_HELD_CONTROL(8)                                                                     \

@@ -103,6 +103,8 @@ static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) 
                                 HELD_ROW(VMOVHPS_X0_X0, R13),
                                 HELD_ROW(VMOVHPS_X0_X0, R14),
                                 HELD_ROW(VMOVHPS_X0_X0, R15),
+                                HELD_ROW(VMOVHPS_X0_X0, R10),
+                                HELD_ROW(VMOVHPS_X0_X0, R11),
                             };
 
 /* RGBA8 = T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
