@@ -41,10 +41,10 @@
  * | rcx      | the count                   | vertices left              | records left               |
  * | r8       | 1st highest index           | an indexed copy's element  | stream 1                   |
  * | r9       | skipped vertices            | skipped vertices           | stream 2                   |
- * | r10      | pass 1's vertex             | scratch                    | scratch (index clamp)      |
- * | r11      | vertices left in pass 1     | the colour tables          | the colour tables          |
+ * | r10      | pass 1's vertex             | scratch, or a 7th array base | scratch (index clamp)    |
+ * | r11      | vertices left in pass 1     | the colour tables, or an 8th array base | the colour tables |
  * | rax      | scratch                     | scratch                    | scratch, the next index    |
- * | rbx, rbp, r12-r15 | -                  | per-vertex pass: the first six arrays' bases (saved) | streams 4-9 (saved), r15 a frame stream |
+ * | rbx, rbp, r12-r15 | -                  | per-vertex pass: the first six arrays' bases (saved; r10 and r11 the next two where no colour table takes them) | streams 4-9 (saved), r15 a frame stream |
  *
  * Under an index buffer whose state is in registers (g->index_regs: plans of up to
  * GEN_INDEX_REG_STREAMS streams) a plan's conversion moves its streams out of the state's way

@@ -3,7 +3,8 @@
  * every vertex (lib/jit/x86_gen.h, docs/jit.md):
  *
  *   a GX format's array bases  in rbx, rbp, r12..r15 (pushed, below the red zone where a
- *                              batched draw keeps its batch there): an element's bytes are read at
+ *                              batched draw keeps its batch there), and in r10, r11 where
+ *                              no colour table takes them: an element's bytes are read at
  *                              [base + r8 * 1, 2, 4 or 8], r8 its index times the stride's
  *                              rest (nothing, one lea or shift; else the stride, by imul)
  *   shuffle controls           in xmm6..xmm14: the ones a vertex's ops use most, found by
