@@ -36,6 +36,12 @@ static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
                                 X86_VPSHUFB_X0_X0_X12, X86_VPSHUFB_X0_X0_X13, X86_VPSHUFB_X0_X0_X14,
                             };
 
+/* The held bases saved at the pass's start and restored after it (r10 and r11 are not). */
+static unsigned saved_bases(const struct gen *g)
+{
+    return g->num_bases < GEN_SAVED_BASES ? g->num_bases : GEN_SAVED_BASES;
+}
+
 /* Before the pass's loop: the first six arrays the format's copies read in registers (eight
    where no colour table takes r10 and r11); then
    counting the controls the ops ask for, until gen_held_controls (the caller emits one
@@ -55,7 +61,7 @@ struct x86_mark gen_held_open(struct gen *g)
     if (g->num_bases) {
         if (g->red_zone_live)
             E(SUB_RSP_I, 0, 128);
-        for (unsigned b = 0; b < g->num_bases && b < GEN_SAVED_BASES; b++)
+        for (unsigned b = 0; b < saved_bases(g); b++)
             x86_op(&g->a, push_base[b], 0, 0);
         for (unsigned array = 0; array < VFETCH_GX_NUM_ATTRS; array++)
             if (g->array_base[array] >= 0)
@@ -88,8 +94,7 @@ void gen_held_controls(struct gen *g, struct x86_mark counted)
 void gen_held_close(struct gen *g)
 {
     if (g->num_bases) {
-        for (unsigned b = g->num_bases < GEN_SAVED_BASES ? g->num_bases : GEN_SAVED_BASES;
-             b-- > 0;)
+        for (unsigned b = saved_bases(g); b-- > 0;)
             x86_op(&g->a, pop_base[b], 0, 0);
         if (g->red_zone_live)
             E(ADD_RSP_I, 0, 128);

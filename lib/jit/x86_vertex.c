@@ -483,6 +483,12 @@ const char *gen_vertex(struct gen *g)
     return NULL;
 }
 
+/* The bytes of one entry of the index buffer the pass being emitted reads. */
+static unsigned entry_bytes(const struct gen *g)
+{
+    return g->index_wide ? 4 : 2;
+}
+
 /* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
    the draw's width), plus the offset and clamped to the highest index as vfetch_run does
    (min(entry + offset, max) as entry + min(max - entry, offset), which cannot overflow; a
@@ -497,7 +503,7 @@ static void vertex_index(struct gen *g)
         else
             E(MOVZX_EAX_W_MR8, 0, 0);
         if (!g->in_group) /* a group's entries by displacements, r8 moved once a group */
-            E(ADD_R8_I, 0, g->index_wide ? 4 : 2);
+            E(ADD_R8_I, 0, entry_bytes(g));
         if (!g->index_plain) {
             E(ADD_RAX_RSI, 0, 0);
             E(CMP_RAX_R9, 0, 0);
@@ -547,6 +553,21 @@ static void skipped_vertex(struct gen *g, unsigned skip, unsigned next)
 static const enum x86_shape skip_to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
                                                X86_CMP_R8D_I };
 
+/* The top of one vertex of the pass, before its ops: no element in r8 yet; a GX format's skip
+   test (to `skip`; r8 keeps the position's index for its element); under an index buffer the
+   vertex's record from the next entry. */
+static void vertex_top(struct gen *g, unsigned skip)
+{
+    const struct vfetch_gx_plan *plan = g->gx;
+    g->elem_copy = g->raw_copy = -1;
+    if (plan && plan->position_copy >= 0) {
+        gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
+        g->raw_copy = plan->position_copy;
+    }
+    if (g->indexed)
+        vertex_index(g);
+}
+
 /* Vertices a group of the pass holds where one vertex's ops are at most GEN_UNROLL_OPS
    instructions (config c's: 14): the group's copies address their vertices and records by
    displacements from the same registers (x86_asm's bias), so that the pointers and the count
@@ -584,7 +605,7 @@ static void group_bias(struct gen *g, unsigned j)
             g->a.bias[reg_row_gpr[gen_stream_reg(g, b)]] = (int32_t)(j * g->step[b]);
     g->a.bias[X86_GPR_RDX] = (int32_t)(j * g->conv->out_stride);
     if (!g->gx && g->indexed)
-        g->a.bias[X86_GPR_R8] = (int32_t)(j * (g->index_wide ? 4u : 2u));
+        g->a.bias[X86_GPR_R8] = (int32_t)(j * entry_bytes(g));
 }
 
 /* Every moving base by n vertices' steps (a plan's streams in the frame by their own), the
@@ -622,7 +643,7 @@ static void group_close(struct gen *g, unsigned group, unsigned tail)
     group_bias(g, 0);
     advance_bases(g, GEN_UNROLL, GEN_UNROLL);
     if (!g->gx && g->indexed)
-        E(ADD_R8_I, 0, GEN_UNROLL * (g->index_wide ? 4 : 2));
+        E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
     E(SUB_RCX_I, 0, GEN_UNROLL);
     x86_jump(&g->a, X86_JNB, group);
     x86_bind(&g->a, tail);
@@ -683,14 +704,8 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         g->in_group = 1;
         for (unsigned j = 0; j < GEN_UNROLL; j++) {
             group_bias(g, j);
-            g->elem_copy = g->raw_copy = -1;
             stub[j] = skips ? x86_label(a) : 0;
-            if (skips) {
-                gen_skip_test(g, skip_to_r8d, X86_JZ, stub[j]);
-                g->raw_copy = plan->position_copy;
-            }
-            if (g->indexed)
-                vertex_index(g);
+            vertex_top(g, stub[j]);
             const char *w = gen_vertex(g);
             why = why ? why : w;
         }
@@ -705,13 +720,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         g->matrices_beside = counts[3];
     }
     x86_bind(a, loop);
-    g->elem_copy = g->raw_copy = -1;
-    if (skips) {
-        gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
-        g->raw_copy = plan->position_copy;
-    }
-    if (g->indexed)
-        vertex_index(g);
+    vertex_top(g, skip);
     const char *w = gen_vertex(g);
     why = why ? why : w;
     if (conv->out_stride)
