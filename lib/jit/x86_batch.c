@@ -178,7 +178,8 @@ static void batch_figures(struct gen *g)
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
 }
 
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn)
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_bytes,
+                    const void *slow_fn)
 {
     struct x86_asm *a = &g->a;
     /* the short way's counts: all of them, past the body's crossover too (the body converts
@@ -190,6 +191,8 @@ int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void
     batch_checks(g, PRIM_TINY, 1, slow);
     batch_indices(g);
     batch_figures(g);
+    if (body_bytes)
+        E(IMUL_RAX_RCX_I, 0, g->vsize);
     x86_jump(a, X86_JMP, body);
     x86_bind(a, slow);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);

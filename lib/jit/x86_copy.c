@@ -59,10 +59,11 @@ static void copy_two_steps(struct gen *g, unsigned step, int bswap, uint64_t ctr
 }
 
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
-   and the output stride is the vertex size): count * size bytes (a multiple of 4); up to 64
-   the first and the last 32; above, 32 at a time and the last 32 again where they overlap the
-   previous step; 16 and 16 below 32 bytes; words below 16. */
-void gen_word_copy(struct gen *g, int bswap)
+   and the output stride is the vertex size): count * size bytes (a multiple of 4; rcx the
+   count, kept; already in rax where bytes_in_rax); up to 64 the first and the last 32; above,
+   32 at a time and the last 32 again where they overlap the previous step; 16 and 16 below 32
+   bytes; words below 16. */
+void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
 {
     static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
                                          8,  15, 14, 13, 12, 3,  2,  1,  0,  7,  6,
@@ -70,7 +71,8 @@ void gen_word_copy(struct gen *g, int bswap)
     struct x86_asm *a = &g->a;
     const unsigned half = x86_label(a), word = x86_label(a), end = x86_label(a);
     const uint64_t ctrl = x86_const_wide(a, reverse, 2);
-    E(IMUL_RAX_RCX_I, 0, g->vsize);
+    if (!bytes_in_rax)
+        E(IMUL_RAX_RCX_I, 0, g->vsize);
     const unsigned longer = x86_label(a);
     E(CMP_RAX_I, 0, 32);
     x86_jump(a, X86_JB, half);

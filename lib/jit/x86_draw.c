@@ -114,6 +114,15 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     return NULL;
 }
 
+/* Whether a draw's output bytes are its vertex bytes (each record as long as its vertex, no
+   stride past it): the checks' one product serves both, and a word copy's length. */
+static int gx_output_is_input_size(const struct gen *g)
+{
+    const struct vfetch_plan *conv = g->conv;
+    return g->gx->format.vertex_size && conv->out_stride == g->gx->format.vertex_size &&
+           conv->record_size == conv->out_stride;
+}
+
 /* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
    done: an index policy out of range, no vertices or at least the crossover's count, the vertex
    bytes, an output that does not hold a record for every vertex (the portable tier then checks
@@ -136,10 +145,13 @@ static void gx_checks(struct gen *g, uint32_t crossover, unsigned slow)
         E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, vertices), 0);
         x86_jump(a, X86_JZ, slow);
     }
-    /* the last record's end: count * stride less what the last record lacks of a stride */
-    E(IMUL_RAX_RCX_I, 0, g->conv->out_stride);
-    if (g->conv->record_size != g->conv->out_stride)
-        E(ADD_RAX_I, 0, (int64_t)g->conv->record_size - (int64_t)g->conv->out_stride);
+    /* the last record's end: count * stride less what the last record lacks of a stride (in
+       rax already where records are as long as vertices: rax stays count * vertex size) */
+    if (!gx_output_is_input_size(g)) {
+        E(IMUL_RAX_RCX_I, 0, g->conv->out_stride);
+        if (g->conv->record_size != g->conv->out_stride)
+            E(ADD_RAX_I, 0, (int64_t)g->conv->record_size - (int64_t)g->conv->out_stride);
+    }
     E(CMP_RAX_MRSI, offsetof(struct vfetch_gx_run_params, out_size), 0);
     x86_jump(a, X86_JNBE, slow);
     E(CMP_MRSI_I, offsetof(struct vfetch_gx_run_params, out), 0);
@@ -154,7 +166,10 @@ static void gx_result(struct gen *g, unsigned no_result)
     E(POP_RDX, 0, 0);
     E(TEST_RDX_RDX, 0, 0);
     x86_jump(&g->a, X86_JZ, no_result);
-    E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
+    /* a direct word copy keeps the count in ecx (x86_copy.c) */
+    const int count_in_ecx = g->conv->word_copy && !plan->any_indexed;
+    if (!count_in_ecx)
+        E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
     _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
                        offsetof(struct vfetch_gx_result, skipped) + 4,
                    "skipped and clamped are stored as one qword");
@@ -163,7 +178,8 @@ static void gx_result(struct gen *g, unsigned no_result)
         E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
         E(MOV_MRDX_R9, offsetof(struct vfetch_gx_result, skipped), 0);
     } else { /* every vertex written, none skipped or clamped: the last two in one store */
-        E(MOV_MRDX_EAX, offsetof(struct vfetch_gx_result, written), 0);
+        x86_op(&g->a, count_in_ecx ? X86_MOV_MRDX_ECX : X86_MOV_MRDX_EAX,
+               offsetof(struct vfetch_gx_result, written), 0);
         E(MOV_MRDX_Q_I, offsetof(struct vfetch_gx_result, skipped), 0);
     }
     x86_bind(&g->a, no_result);
@@ -209,6 +225,9 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     size_t entry_batch = 0;
     int batched = 0;
     unsigned body = 0;
+    /* a direct word copy's body finds its length in rax (the checks' product), where one
+       product serves the checks */
+    const int body_bytes = conv->word_copy && !plan->any_indexed && gx_output_is_input_size(g);
     for (int k = 0; k < bodies && !why; k++) {
         const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
                        no_result = x86_label(a), finish = x86_label(a);
@@ -254,7 +273,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
         x86_bind(a, body = x86_label(a));
         if (conv->word_copy && !plan->any_indexed)
-            gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32);
+            gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32, body_bytes);
         else if (wide) {
             const char *exact_why = gen_vertex_pass(g, GEN_FALL_THROUGH);
             why = why ? why : exact_why;
@@ -280,7 +299,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         if (batch && !plan->any_indexed) {
             entry_batch = a->len;
             sse_entry(g);
-            batched = gen_batch_entry(g, crossover, body, (const void *)batch_slow);
+            batched = gen_batch_entry(g, crossover, body, body_bytes, (const void *)batch_slow);
         }
     }
     why = gen_close(g, why, entry, code);
@@ -424,7 +443,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
         plan_prologue(g, through_index, frame[through_index]);
         const unsigned finish = x86_label(a);
         if (plan->word_copy && !through_index)
-            gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32);
+            gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32, 0);
         else if (through_index && g->index_regs) {
             /* four passes: 16- or 32-bit entries, offset and clamp applied or a plain draw */
             const unsigned plain = x86_label(a);

@@ -326,11 +326,12 @@ void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 
 /* x86_copy.c */
-void gen_word_copy(struct gen *g, int bswap);
+void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);
 
 /* x86_batch.c: a GX format's batched draw. A direct format's ends in the draw's body (at
-   `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, the result
-   pushed), the draws it does not take going to slow_fn; 0 where it has none (a
+   `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, with
+   body_bytes rax the vertex bytes, the result pushed), the draws it does not take going to
+   slow_fn; 0 where it has none (a
    crossover of 0). A format with indexed attributes (at most GEN_BATCH_MAX_INDEXED indexed
    copies: the batch and slot take red-zone slots past pass 1's) opens with the checks and the
    body's registers, and closes after a body of its own: to finish_fn, or from `decline` to
@@ -339,7 +340,8 @@ void gen_word_copy(struct gen *g, int bswap);
 #define REDZONE_BATCH (-104)
 #define REDZONE_SLOT (-112)
 #define REDZONE_SKIPPED (-120)
-int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, const void *slow_fn);
+int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_bytes,
+                    const void *slow_fn);
 int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_fn);
 void gen_batch_indexed_close(struct gen *g, unsigned decline, const void *finish_fn,
                              const void *slow_fn);

@@ -522,6 +522,7 @@
     S(VEXTRACTPS_MRDX_X0_I, VEXTRACTPS, MEM(RDX, 4), REG(XMM0), IMM8)                       \
     S(MOV_MRDX_I, MOV, MEM(RDX, 4), IMM32)                                                  \
     S(MOV_MRDX_Q_I, MOV, MEM(RDX, 8), IMM32)                                                \
-    S(MOV_MRDX_EAX, MOV, MEM(RDX, 4), REG(EAX))
+    S(MOV_MRDX_EAX, MOV, MEM(RDX, 4), REG(EAX))                                             \
+    S(MOV_MRDX_ECX, MOV, MEM(RDX, 4), REG(ECX))
 
 #endif
