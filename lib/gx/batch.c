@@ -387,6 +387,7 @@ int vfetch_gx_state_draw_unready(vfetch_gx_state *state, uint8_t command,
     r->draw = r->plan->jit_batch         ? r->plan->jit_batch
               : r->plan->jit_batch_entry ? batch_compare /* VFETCH_JIT=compare */
                                          : vfetch_gx_batch_draw;
+    state->ready_set |= UINT64_C(1) << (command - 0x80);
     return r->draw(r->plan, &state->draw, batch, r->slot, result);
 }
 

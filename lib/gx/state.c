@@ -129,7 +129,7 @@ int vfetch_gx_load_cp_reg(vfetch_gx_state *state, uint8_t addr, uint32_t value)
         break;
     case GX_TOUCH_ALL:
         memset(state->current, 0, sizeof state->current);
-        memset(state->ready, 0, sizeof state->ready);
+        gx_state_unready_all(state);
         break;
     case GX_TOUCH_ARRAY: /* the regions did not change: a binding moves only with its base */
         gx_state_resolve(state, slot.index);
@@ -290,7 +290,7 @@ int vfetch_gx_state_set_index_options(vfetch_gx_state *state,
     if (!state || !options || (unsigned)options->index_type > VFETCH_INDEX_U32)
         return VFETCH_EINVAL;
     state->index_options = *options;
-    memset(state->ready, 0, sizeof state->ready);
+    gx_state_unready_all(state);
     for (unsigned k = 0; k < 8; k++) { /* made again from these on their next draw */
         vfetch_prim_plan_free(state->prim[k].plan);
         state->prim[k].plan = NULL;

@@ -102,13 +102,29 @@ struct vfetch_gx_state {
     struct vfetch_gx_index_options index_options;
     struct gx_prim_slot prim[8];
     struct gx_ready ready[64]; /* by command - 0x80 */
+    uint64_t ready_set;        /* the entries of ready[] made ready: bit command - 0x80 */
 };
 
 /* A VAT's format may change: its commands are no longer ready. */
+static inline void gx_state_unready_set(vfetch_gx_state *state, uint64_t entries)
+{
+    uint64_t set = state->ready_set & entries;
+    state->ready_set &= ~set;
+    for (; set; set &= set - 1)
+        state->ready[__builtin_ctzll(set)].draw = NULL;
+}
+
 static inline void gx_state_unready(vfetch_gx_state *state, unsigned vat)
 {
-    for (unsigned prim = 0; prim < 8; prim++)
-        state->ready[prim << 3 | vat].draw = NULL;
+    gx_state_unready_set(state, UINT64_C(0x0101010101010101) << vat); /* every primitive's */
+}
+
+/* Every format may change (VCD, new index options): no command is ready. Only the entries
+   made ready are cleared: a game writes VCD between draws, and clearing the whole table each
+   time cost more than the draw (the real captures' replay). */
+static inline void gx_state_unready_all(vfetch_gx_state *state)
+{
+    gx_state_unready_set(state, UINT64_MAX);
 }
 
 /* A VAT's format where no register it depends on changed, else NULL. */
