@@ -59,7 +59,11 @@ for r in rows[1:]:
     per_call[r[0]] = count(r) / int(r[1]) - loop
 print("%-44s %12s %10s %10s" % ("benchmark (loop cost %.1f subtracted)" % loop, "instr/call", "instr/vtx", "fixed"))
 for name, c in per_call.items():
-    n = int(name.rsplit("/", 1)[1])
+    last = name.rsplit("/", 1)[1]
+    if not last.isdigit():  # a row of no vertex count (the replay's whole passes): per call only
+        print("%-44s %12.0f %10s %10s" % (name, c, "-", "-"))
+        continue
+    n = int(last)
     big = per_call.get(name.rsplit("/", 1)[0] + "/4096")
     fixed = "%.0f" % (c - n * big / 4096) if big is not None else "-"
     print("%-44s %12.0f %10.1f %10s" % (name, c, c / n, fixed))
