@@ -105,7 +105,7 @@ struct vfetch_gx_state {
     uint64_t ready_set;        /* the entries of ready[] made ready: bit command - 0x80 */
 };
 
-/* A VAT's format may change: its commands are no longer ready. */
+/* The entries of ready[] in `entries` no longer ready: those made ready among them cleared. */
 static inline void gx_state_unready_set(vfetch_gx_state *state, uint64_t entries)
 {
     uint64_t set = state->ready_set & entries;
@@ -114,6 +114,7 @@ static inline void gx_state_unready_set(vfetch_gx_state *state, uint64_t entries
         state->ready[__builtin_ctzll(set)].draw = NULL;
 }
 
+/* A VAT's format may change: its commands are no longer ready. */
 static inline void gx_state_unready(vfetch_gx_state *state, unsigned vat)
 {
     gx_state_unready_set(state, UINT64_C(0x0101010101010101) << vat); /* every primitive's */

@@ -331,11 +331,10 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);
 /* x86_batch.c: a GX format's batched draw. A direct format's ends in the draw's body (at
    `body`: rdi the vertices, rsi the parameters, rdx the output, ecx the count, with
    body_bytes rax the vertex bytes, the result pushed), the draws it does not take going to
-   slow_fn; 0 where it has none (a
-   crossover of 0). A format with indexed attributes (at most GEN_BATCH_MAX_INDEXED indexed
-   copies: the batch and slot take red-zone slots past pass 1's) opens with the checks and the
-   body's registers, and closes after a body of its own: to finish_fn, or from `decline` to
-   slow_fn. */
+   slow_fn; 0 where it has none (a crossover of 0). A format with indexed attributes (at most
+   GEN_BATCH_MAX_INDEXED indexed copies: the batch and slot take red-zone slots past pass 1's)
+   opens with the checks and the body's registers, and closes after a body of its own: to
+   finish_fn, or from `decline` to slow_fn. */
 #define GEN_BATCH_MAX_INDEXED 12
 #define REDZONE_BATCH (-104)
 #define REDZONE_SLOT (-112)
