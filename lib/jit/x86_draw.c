@@ -354,10 +354,15 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
         }
     /* rdi the streams' first records, rsi the count, rdx the output */
     E(MOV_RCX_RSI, 0, 0);
+    g->record0_r11 = indexed && g->index_regs && n == 1 && g->data_slot[0] >= 0 &&
+                     !gen_colour_tables(g);
     for (unsigned k = 0; k < n; k++)
         if (k >= held || g->data_slot[k] >= 0) {
             E(MOV_RAX_MRDI, 8 * (int64_t)k, 0);
-            E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
+            if (!k && g->record0_r11)
+                E(MOV_R11_RAX, 0, 0);
+            else
+                E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
         }
     for (unsigned k = held; k-- > 0;) /* rdi itself last */
         x86_op(a, first[gen_stream_reg(g, k)], 8 * (int64_t)k, 0);

@@ -174,6 +174,10 @@ struct gen {
        whether it adds the offset and clamps (or the draw is plain, jit.h); else the state in
        the frame, read a vertex. */
     int index_regs, index_wide, index_plain;
+    /* Under an index buffer with the state in registers, a one-stream plan's record 0 in r11
+       (no colour table takes it): each record r11 + index * stride, not an add from the
+       frame. */
+    int record0_r11;
     /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
        read by a displacement from r8, which moves once a group. */
     int in_group;
@@ -324,6 +328,8 @@ unsigned gen_effective_select(const struct vfetch_op_exec *x, unsigned c);
 void gen_store_dword(struct gen *g, unsigned slot, unsigned lane);
 void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
+
+int gen_colour_tables(const struct gen *g);
 
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);

@@ -337,6 +337,14 @@
     S(MOV_MRSP_I, MOV, MEM(RSP, 8), IMM32)                                                  \
     S(MOV_R10_RDI, MOV, REG(R10), REG(RDI))                                                 \
     S(MOV_R11_RCX, MOV, REG(R11), REG(RCX))                                                 \
+    /* a one-stream plan's record 0 held in r11 under an index buffer: the record of index  \
+       rax at r11 + rax * stride */                                                          \
+    S(MOV_R11_RAX, MOV, REG(R11), REG(RAX))                                                 \
+    S(LEA_RDI_MR11_RAX_1, LEA, REG(RDI), MEMX(R11, RAX, 1, 8))                              \
+    S(LEA_RDI_MR11_RAX_2, LEA, REG(RDI), MEMX(R11, RAX, 2, 8))                              \
+    S(LEA_RDI_MR11_RAX_4, LEA, REG(RDI), MEMX(R11, RAX, 4, 8))                              \
+    S(LEA_RDI_MR11_RAX_8, LEA, REG(RDI), MEMX(R11, RAX, 8, 8))                              \
+    S(ADD_RDI_R11, ADD, REG(RDI), REG(R11))                                                 \
     S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
     S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
     S(MOVZX_EAX_W_MRDI, MOVZX, REG(EAX), MEM(RDI, 2))                                       \

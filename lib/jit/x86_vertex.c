@@ -65,6 +65,14 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
     return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
 }
 
+int gen_colour_tables(const struct gen *g)
+{
+    for (unsigned i = 0; i < g->conv->desc.num_ops; i++)
+        if (packs_by_table(&g->conv->ops[i]))
+            return 1;
+    return 0;
+}
+
 /* An op that converts one unsigned field of one byte, stored alone: a GX matrix index. */
 static int one_byte_op(const struct vfetch_op_exec *x)
 {
@@ -532,6 +540,19 @@ static void vertex_index(struct gen *g)
     for (unsigned k = 0; k < g->num_streams; k++) {
         if (g->data_slot[k] < 0)
             continue;
+        if (!k && g->record0_r11) { /* rdi: one lea where the stride is a scale */
+            static const enum x86_shape lea[9] = { [1] = X86_LEA_RDI_MR11_RAX_1,
+                                                   [2] = X86_LEA_RDI_MR11_RAX_2,
+                                                   [4] = X86_LEA_RDI_MR11_RAX_4,
+                                                   [8] = X86_LEA_RDI_MR11_RAX_8 };
+            if (g->step[0] < 9 && lea[g->step[0]]) {
+                x86_op(a, lea[g->step[0]], 0, 0);
+            } else {
+                E(IMUL_RDI_RAX_I, 0, g->step[0]);
+                E(ADD_RDI_R11, 0, 0);
+            }
+            continue;
+        }
         const unsigned r = k < g->reg_streams ? gen_stream_reg(g, k) : GEN_REGS - 1;
         x86_op(a, imul[r], 0, g->step[k]);
         x86_op(a, add[r], g->data_slot[k], 0);
