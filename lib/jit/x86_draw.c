@@ -114,6 +114,12 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     return NULL;
 }
 
+/* Whether the draw's body is a direct word copy (x86_copy.c): its count stays in ecx. */
+static int gx_word_copy(const struct gen *g)
+{
+    return g->conv->word_copy && !g->gx->any_indexed;
+}
+
 /* Whether a draw's output bytes are its vertex bytes (each record as long as its vertex, no
    stride past it): the checks' one product serves both, and a word copy's length. */
 static int gx_output_is_input_size(const struct gen *g)
@@ -166,8 +172,7 @@ static void gx_result(struct gen *g, unsigned no_result)
     E(POP_RDX, 0, 0);
     E(TEST_RDX_RDX, 0, 0);
     x86_jump(&g->a, X86_JZ, no_result);
-    /* a direct word copy keeps the count in ecx (x86_copy.c) */
-    const int count_in_ecx = g->conv->word_copy && !plan->any_indexed;
+    const int count_in_ecx = gx_word_copy(g);
     if (!count_in_ecx)
         E(MOV_EAX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
     _Static_assert(offsetof(struct vfetch_gx_result, clamped) ==
@@ -227,7 +232,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     unsigned body = 0;
     /* a direct word copy's body finds its length in rax (the checks' product), where one
        product serves the checks */
-    const int body_bytes = conv->word_copy && !plan->any_indexed && gx_output_is_input_size(g);
+    const int body_bytes = gx_word_copy(g) && gx_output_is_input_size(g);
     for (int k = 0; k < bodies && !why; k++) {
         const unsigned slow = x86_label(a), decline = x86_label(a), done = x86_label(a),
                        no_result = x86_label(a), finish = x86_label(a);
@@ -272,7 +277,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         }
         E(MOV_RDX_MRSI, offsetof(struct vfetch_gx_run_params, out), 0);
         x86_bind(a, body = x86_label(a));
-        if (conv->word_copy && !plan->any_indexed)
+        if (gx_word_copy(g))
             gen_word_copy(g, conv->word_copy == VFETCH_WORD_COPY_BSWAP32, body_bytes);
         else if (wide) {
             const char *exact_why = gen_vertex_pass(g, GEN_FALL_THROUGH);

@@ -43,9 +43,8 @@ static unsigned saved_bases(const struct gen *g)
 }
 
 /* Before the pass's loop: the first six arrays the format's copies read in registers (eight
-   where no colour table takes r10 and r11); then
-   counting the controls the ops ask for, until gen_held_controls (the caller emits one
-   vertex's ops in between, to be taken back). */
+   where no colour table takes r10 and r11); then counting the controls the ops ask for, until
+   gen_held_controls (the caller emits one vertex's ops in between, to be taken back). */
 struct x86_mark gen_held_open(struct gen *g)
 {
     const struct vfetch_gx_plan *plan = g->gx;

@@ -96,8 +96,9 @@
     S(POP_##B, POP, REG(B))
 
 /* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
-   base in register B (rbx, rbp, r12..r15; r10 and r11 where no colour table takes them), its elements' bytes read at [B + r8 * scale] from
-   their index in r8, and a shuffle control in xmm<K> (xmm6..xmm14). */
+   base in register B (rbx, rbp, r12..r15; r10 and r11 where no colour table takes them), its
+   elements' bytes read at [B + r8 * scale] from their index in r8, and a shuffle control in
+   xmm<K> (xmm6..xmm14). */
 #define X86_ARRAY_BASE(B)                                                                   \
     S(MOV_##B##_MRSI, MOV, REG(B), MEM(RSI, 8))                                              \
     X86_ARRAY_ELEMENTS(B)
