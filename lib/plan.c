@@ -386,10 +386,6 @@ int vfetch_plan_compile_portable(const struct vfetch_plan_desc *desc, vfetch_pla
    timed, the crossover is where the two tiers' times cross, lib/jit/measure.c). */
 #define PLAN_JIT_RECORD_CROSSOVER 64
 #define PLAN_JIT_BIG_CROSSOVER 8
-/* A word copy's draws without an index buffer: the generated copy below this many records,
-   the portable one from there (as for GX formats, lib/gx/compile.c); through an index buffer
-   the generated code at every count. */
-#define PLAN_JIT_WORD_COPY_CROSSOVER 16
 
 /*
  * From how many records a plan's direct draws run its record program instead of the generated
@@ -486,12 +482,13 @@ static void plan_build_jit(struct vfetch_plan *plan)
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;
         int measure = 0;
         plan->jit_crossover = plan->jit_compare ? UINT32_MAX
-                              : plan->word_copy ? PLAN_JIT_WORD_COPY_CROSSOVER
+                              : plan->word_copy ? vfetch_word_copy_crossover(plan)
                                                 : plan_jit_crossover(plan, &measure);
-        /* VFETCH_JIT_CROSSOVER=N moves a record program's crossover, to measure where the
-           tiers cross (docs/jit.md), as for GX formats */
+        /* VFETCH_JIT_CROSSOVER=N moves a record program's or a word copy's crossover, to
+           measure where the tiers cross (docs/jit.md), as for GX formats; a word copy's draws
+           through an index buffer run the generated code at every count */
         const uint32_t forced = vfetch_jit_crossover_env();
-        if (plan->record && !plan->jit_compare && !plan->word_copy && forced)
+        if ((plan->record || plan->word_copy) && !plan->jit_compare && forced)
             plan->jit_crossover = forced;
         /* The classes whose long draws went both ways (plan_jit_crossover; a 4-lane program's:
            the generated code ahead for r300-r1, r3, r4, skin, behind for r2, docs/benchmarks.md,

@@ -116,6 +116,9 @@ enum {
     stride S = out_stride = record size, slot k the raw 32 bits of the word at byte 4k (a
     float, or a 32-bit integer kept whole), all in memory order or all byte-reversed. */
 int vfetch_plan_word_copy(const struct vfetch_plan *plan);
+/* From how many records a word copy's direct draws leave the generated copy for the portable
+   one (lib/word_copy.c; the plan's level and kind decide). */
+uint32_t vfetch_word_copy_crossover(const struct vfetch_plan *plan);
 
 /** 1 if a stream reads one record for the whole run (constant and instanced streams). */
 /* Drop the program held for the JIT to copy (once the plan's code is built, or not). */

@@ -19,9 +19,6 @@
    (gx_jit_crossover), where the class's tier is not timed (VFETCH_JIT_MEASURE): timed, the
    crossover is where the two tiers' times cross (lib/jit/measure.c). */
 #define GX_JIT_RECORD_CROSSOVER 64
-/* Direct word copies: the generated copy below this many vertices, where it is a little faster
-   than the portable one; equal from here (docs/decisions.md, "Measured choices"). */
-#define GX_JIT_WORD_COPY_CROSSOVER 16
 
 /* Bytes of one component of a non-color format. */
 static unsigned gx_component_bytes(unsigned format)
@@ -374,10 +371,12 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     unsigned indexed = 0;
     for (unsigned k = 0; k < p->num_copies; k++)
         indexed += p->copies[k].array != VFETCH_GX_FROM_VERTEX;
-    /* a direct word copy: the generated copy for short draws, the portable one from there (as
-       fast, the same copy, docs/jit.md) */
-    if (conv->word_copy && !p->any_indexed)
-        return GX_JIT_WORD_COPY_CROSSOVER;
+    /* a direct word copy: the generated copy, at every count where it is as fast as the
+       portable one (lib/word_copy.c); VFETCH_JIT_CROSSOVER=N moves it */
+    if (conv->word_copy && !p->any_indexed) {
+        const uint32_t forced = vfetch_jit_crossover_env();
+        return forced ? forced : vfetch_word_copy_crossover(conv);
+    }
     /* the full ISBE image (1 KiB records, mostly defaults): from 8 vertices, as lib/plan.c
        decides for every plan of such records */
     if (conv->record && conv->record_size > 256)

@@ -1,7 +1,9 @@
 /*
  * The byte-reversing word copy of word-copy plans (lib/word_copy.c) per ISA level: a byte
- * shuffle per vector, the last vector overlapping; copies shorter than a vector in 16-byte
- * steps, shorter than 16 bytes a word at a time. Levels without a byte shuffle
+ * shuffle per vector, four vectors a step, the last vectors overlapping; copies shorter than a
+ * vector in 16-byte steps, shorter than 16 bytes a word at a time. Four vectors a step halve
+ * the loop's instructions a byte: a loop of one vector a step ran 1.5-1.7x slower (Zen 3,
+ * docs/decisions.md, "Measured choices"). Levels without a byte shuffle
  * (sse2) leave the reference's loop in the table. The copy as stored is libc's memcpy at every
  * level: vector loops of our own were slower than it, unrolled or with aligned stores alike,
  * though an instruction count sees its rep movsb as a byte an instruction (docs/decisions.md,
@@ -50,6 +52,12 @@ static void NAME(copy_bswap32)(const uint8_t *src, uint8_t *dst, size_t bytes)
     if (bytes >= V) {
         const vi ctrl = vi_loadu(copy_bswap32_ctrl);
         size_t i = 0;
+        for (; i + 4 * V < bytes; i += 4 * V) {
+            COPY_BSWAP32_VEC(i);
+            COPY_BSWAP32_VEC(i + V);
+            COPY_BSWAP32_VEC(i + 2 * V);
+            COPY_BSWAP32_VEC(i + 3 * V);
+        }
         for (; i + V < bytes; i += V)
             COPY_BSWAP32_VEC(i);
         COPY_BSWAP32_VEC(bytes - V);
@@ -59,6 +67,12 @@ static void NAME(copy_bswap32)(const uint8_t *src, uint8_t *dst, size_t bytes)
     if (bytes >= 16) {
         const simde__m128i ctrl128 = simde_mm_loadu_si128((const void *)copy_bswap32_ctrl);
         size_t i = 0;
+        for (; i + 64 < bytes; i += 64) {
+            COPY_BSWAP32_16(i);
+            COPY_BSWAP32_16(i + 16);
+            COPY_BSWAP32_16(i + 32);
+            COPY_BSWAP32_16(i + 48);
+        }
         for (; i + 16 < bytes; i += 16)
             COPY_BSWAP32_16(i);
         COPY_BSWAP32_16(bytes - 16);

@@ -361,9 +361,10 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
 
 /*
  * The generated word copy at every size it branches on: records of 1 to 16 words in either byte
- * order, direct draws of every count whose bytes reach past 2 * 32 + 32 (the first and last step
- * alone up to two steps, the loop above, 16 and 16 below 32, words below 16), under compare and
- * as an emulator runs them, on buffers at guard pages against the reference's output.
+ * order, direct draws of every count whose bytes reach past 3 * 128 + 32 (the first and last
+ * steps alone up to 128 bytes, the loop of 128 above, once, twice and three times, 16 and 16
+ * below 32, words below 16), under compare and as an emulator runs them, on buffers at guard
+ * pages against the reference's output.
  */
 static void check_jit_word_copy_sizes(void)
 {
@@ -373,7 +374,7 @@ static void check_jit_word_copy_sizes(void)
     unsigned runs = 0, copies = 0;
     for (unsigned words = 1; words <= 16; words++)
         for (int order = 0; order < 2; order++)
-            for (uint32_t count = 1; count * 4 * words <= 104; count++) {
+            for (uint32_t count = 1; count * 4 * words <= 416; count++) {
                 struct vfetch_plan_desc d;
                 vfetch_plan_desc_init(&d);
                 d.num_streams = 1;
