@@ -371,7 +371,7 @@ static void check_jit_word_copy_sizes(void)
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     const unsigned mask = vfetch_get_cpu_mask();
     const unsigned before = test_failures;
-    unsigned runs = 0, copies = 0;
+    unsigned runs = 0, copies = 0, crossovers = 0;
     for (unsigned words = 1; words <= 16; words++)
         for (int order = 0; order < 2; order++)
             for (uint32_t count = 1; count * 4 * words <= 416; count++) {
@@ -408,6 +408,18 @@ static void check_jit_word_copy_sizes(void)
                         struct vfetch_plan_info info;
                         vfetch_plan_info(plan, &info);
                         copies += !m && info.word_copy && info.jit;
+                        /* the generated copy's reach (lib/word_copy.c): every count at avx2
+                           and for reversed words at sse41, 32 records for plain words at
+                           sse41, 16 at avx512 */
+                        if (m && info.word_copy && info.jit && !getenv("VFETCH_JIT_CROSSOVER")) {
+                            const int avx512 = !strcmp(levels[l].name, "avx512");
+                            const int sse41 = !strcmp(levels[l].name, "sse41");
+                            const uint32_t want = avx512         ? 16
+                                                  : sse41 && !order ? 32
+                                                                    : UINT32_MAX;
+                            crossovers++;
+                            CHECK_EQ(info.jit_crossover, want);
+                        }
                         char detail[80];
                         snprintf(detail, sizeof detail, "word copy of %u words, %s, %u records, %s",
                                  words, order ? "big-endian" : "little-endian", count,
@@ -426,8 +438,14 @@ static void check_jit_word_copy_sizes(void)
         if (!copies)
             test_failures++;
     }
-    printf("  jit-word-copy: %u draws, %u of them word copies with generated code%s\n", runs,
-           copies, test_failures == before ? "" : "  FAILED");
+    if (vfetch_jit_available() && runs && !getenv("VFETCH_JIT_CROSSOVER")) {
+        test_checks++;
+        if (!crossovers) /* the crossovers were checked */
+            test_failures++;
+    }
+    printf("  jit-word-copy: %u draws, %u of them word copies with generated code, %u "
+           "crossovers checked%s\n",
+           runs, copies, crossovers, test_failures == before ? "" : "  FAILED");
 }
 
 /*
