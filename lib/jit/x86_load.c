@@ -204,8 +204,22 @@ static void shuffle_control(uint8_t ctrl[16], const struct vfetch_op_exec *x, un
             ctrl[lane * c + pad + k] = (uint8_t)gen_span_pos(l, (unsigned)(off[c][k] - lo));
 }
 
+/* Whether the shuffle would move none of the lanes the op stores: 32-bit floats taken as they
+   are, each already in its lane in memory order (a little-endian plan's position, say). The
+   lanes past its count are never stored (gen_effective_select: a component the op lacks is a
+   constant), so what the load left there does not matter. */
+static int fields_in_place(const uint8_t ctrl[16], const struct vfetch_op_exec *x)
+{
+    if (x->format != VFETCH_FORMAT_FLOAT32 || x->conversion != VFETCH_CONV_FLOAT)
+        return 0;
+    for (unsigned b = 0; b < 4 * x->count; b++)
+        if (ctrl[b] != b)
+            return 0;
+    return 1;
+}
+
 /* An op's bytes from one base (s, addressed from register `base`): its containers at the tops
-   of xmm0's lanes (FLOAT16: in 16-bit words). */
+   of xmm0's lanes (FLOAT16: in 16-bit words); no shuffle where they are there as loaded. */
 void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
                      unsigned base)
 {
@@ -215,7 +229,8 @@ void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
     shuffle_control(ctrl, x, (1u << x->count) - 1, &l, s->lo, s->off);
-    gen_shuffle(g, ctrl);
+    if (!fields_in_place(ctrl, x))
+        gen_shuffle(g, ctrl);
 }
 
 /* A plan's op whose components come from several streams, or lie more than 16 bytes apart,
