@@ -362,8 +362,10 @@ static void gx_build_gather(struct vfetch_gx_plan *p, const struct vfetch_gx_dsp
 /* From how many vertices a draw runs the portable tier: a model of the measured crossovers
    (docs/jit.md): a record program converts whole groups per vector and overtakes the generated
    code's vertex-by-vertex loop between 32 and 64 vertices, unless it stages or gathers many
-   indexed attributes; the per-op path never does; a direct word copy's portable copy is as
-   fast at every count. *measure: 1 where the long draws' tier is measured (gx_build_jit). */
+   indexed attributes; the per-op path never does; a direct word copy's generated copy runs
+   where it is as fast as the portable one (lib/word_copy.c). VFETCH_JIT_CROSSOVER=N moves a
+   word copy's or a record program's crossover, to measure where the tiers cross (docs/jit.md).
+   *measure: 1 where the long draws' tier is measured (gx_build_jit). */
 static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wise, int *measure)
 {
     *vertex_wise = *measure = 0;
@@ -371,12 +373,9 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
     unsigned indexed = 0;
     for (unsigned k = 0; k < p->num_copies; k++)
         indexed += p->copies[k].array != VFETCH_GX_FROM_VERTEX;
-    /* a direct word copy: the generated copy, at every count where it is as fast as the
-       portable one (lib/word_copy.c); VFETCH_JIT_CROSSOVER=N moves it */
-    if (conv->word_copy && !p->any_indexed) {
-        const uint32_t forced = vfetch_jit_crossover_env();
+    const uint32_t forced = vfetch_jit_crossover_env();
+    if (conv->word_copy && !p->any_indexed)
         return forced ? forced : vfetch_word_copy_crossover(conv);
-    }
     /* the full ISBE image (1 KiB records, mostly defaults): from 8 vertices, as lib/plan.c
        decides for every plan of such records */
     if (conv->record && conv->record_size > 256)
@@ -385,8 +384,6 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        the generated code's per-vertex loads (docs/decisions.md, "Measured choices") */
     if (!conv->record || indexed >= 3)
         return UINT32_MAX;
-    /* VFETCH_JIT_CROSSOVER=N moves it, to measure where the tiers cross (docs/jit.md) */
-    const uint32_t forced = vfetch_jit_crossover_env();
     if (forced)
         return forced;
     /* The generated code runs the 8- and 4-lane record programs too, their most used tables

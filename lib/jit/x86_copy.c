@@ -86,7 +86,7 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
     struct x86_asm *a = &g->a;
     const unsigned half = x86_label(a), word = x86_label(a), end = x86_label(a);
     const unsigned over64 = x86_label(a), longer = x86_label(a);
-    const uint64_t ctrl = x86_const_wide(a, reverse, 2);
+    const uint64_t ctrl = bswap ? x86_const_wide(a, reverse, 2) : 0; /* plain: no control */
     if (!bytes_in_rax)
         E(IMUL_RAX_RCX_I, 0, g->vsize);
     E(CMP_RAX_I, 0, 32);
