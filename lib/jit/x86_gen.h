@@ -239,6 +239,7 @@ static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
 #define gen_choose_groups vfetch_x86_gen_choose_groups
 #define gen_groups vfetch_x86_gen_groups
 #define gen_vertex_pass vfetch_x86_gen_vertex_pass
+#define gen_vertex_pass_cost vfetch_x86_gen_vertex_pass_cost
 #define gen_vertex vfetch_x86_gen_vertex
 #define gen_vertex_element_reach vfetch_x86_gen_vertex_element_reach
 #define gen_held_open vfetch_x86_gen_held_open
@@ -297,6 +298,7 @@ void gen_groups(struct gen *g, unsigned finish);
 /* gen_vertex_pass's exit where the code after the pass follows it */
 #define GEN_FALL_THROUGH UINT_MAX
 const char *gen_vertex_pass(struct gen *g, unsigned exit);
+unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices);
 const char *gen_vertex(struct gen *g);
 int gen_vertex_element_reach(const struct gen *g, uint32_t reach[VFETCH_GX_MAX_COPIES]);
 

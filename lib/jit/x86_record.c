@@ -450,12 +450,6 @@ static unsigned group_unroll(const struct vfetch_record_prog *prog)
     return unroll ? unroll : 1;
 }
 
-/* The readable bytes of one group at rdi + rp_src: its vertices, the last one's readable part. */
-static uint32_t group_bytes(const struct gen *g, const struct vfetch_record_prog *prog)
-{
-    return (prog->group - 1) * g->vsize + g->readable[0];
-}
-
 /* One table use counted (count_tables). */
 static void count_table(struct gen *g, const void *table)
 {
@@ -464,8 +458,10 @@ static void count_table(struct gen *g, const void *table)
     while (i < g->num_counted && g->counted[i].at != at)
         i++;
     if (i < GEN_COUNTED) {
+        /* a new entry starts its count afresh: an earlier count's (gen_choose_groups' trial,
+           or the other body's) may have left one there */
+        g->counted[i].uses = i == g->num_counted ? 1 : g->counted[i].uses + 1;
         g->counted[i].at = at;
-        g->counted[i].uses++;
         g->num_counted += i == g->num_counted;
     }
 }
@@ -545,6 +541,17 @@ static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, un
     }
 }
 
+/* Group j of an iteration of n: its vertices and records at j steps from rdi and rdx
+   (rp_src, rp_dst), and the bytes its vectors may read from its first vertex, whole windows up
+   to the iteration's last group's end. */
+static uint32_t group_at(struct gen *g, const struct vfetch_record_prog *prog, unsigned n,
+                         unsigned j)
+{
+    g->rp_src = (int32_t)(j * prog->group_step[0]);
+    g->rp_dst = (int32_t)(j * prog->dst_step);
+    return (n * prog->group - 1) * g->vsize + g->readable[0] - j * prog->group_step[0];
+}
+
 /* A direct format's whole groups: the 8-lane program's, then the 4-lane one's, each while
    whole groups are left: `unroll` groups an iteration while they are there (then one at a
    time), group j's vectors at j steps from rdi and rdx, reading whole windows up to the last
@@ -577,12 +584,9 @@ void gen_groups(struct gen *g, unsigned finish)
             }
             x86_bind(a, pass ? loop : here);
             for (unsigned j = 0; j < n; j++) {
-                g->rp_src = (int32_t)(j * prog->group_step[0]);
-                g->rp_dst = (int32_t)(j * prog->dst_step);
+                const uint32_t bytes = group_at(g, prog, n, j);
                 for (unsigned k = 0; k < prog->num_vectors; k++)
-                    rp_vector(g, &prog->vec[k], prog->lanes,
-                              (n * prog->group - 1) * g->vsize + g->readable[0] -
-                                  j * prog->group_step[0]);
+                    rp_vector(g, &prog->vec[k], prog->lanes, bytes);
             }
             g->rp_src = g->rp_dst = 0;
             E(ADD_RDI_I, 0, n * prog->group_step[0]);
@@ -602,7 +606,9 @@ void gen_groups(struct gen *g, unsigned finish)
 
 /* Keep a direct format's record programs only where their groups cost fewer instructions a
    vertex than the ops one vertex at a time (records of one vertex and several vectors can cost
-   more, binary16 ones among them): both emitted, counted and taken back. */
+   more, binary16 ones among them): both emitted as the code would hold them (the group loop's
+   tables in registers, the per-vertex pass's steps once a group of four where it unrolls),
+   counted and taken back. */
 void gen_choose_groups(struct gen *g)
 {
     struct x86_asm *a = &g->a;
@@ -612,7 +618,7 @@ void gen_choose_groups(struct gen *g)
     const int dirty = g->dirty_upper;
     g->elem_copy = g->raw_copy = -1;
     (void)gen_vertex(g);
-    const unsigned one = a->ops - mark.ops + 4; /* and the loop's pointer steps and branch */
+    const unsigned one = a->ops - mark.ops;
     x86_rewind(a, mark);
     g->dirty_upper = dirty;
     struct vfetch_record_prog **progs[2] = { &g->wide, &g->narrow };
@@ -620,21 +626,31 @@ void gen_choose_groups(struct gen *g)
         struct vfetch_record_prog *prog = *progs[k];
         if (!prog)
             continue;
-        g->rp_src = g->rp_dst = 0;
+        /* the unrolled loop's body as gen_groups writes it, its tables in registers */
         const int failed = a->failed;
-        for (unsigned v = 0; v < prog->num_vectors; v++)
-            rp_vector(g, &prog->vec[v], prog->lanes, group_bytes(g, prog));
+        const unsigned unroll = group_unroll(prog);
+        if (prog->lanes == 8)
+            hold_tables(g, prog, unroll);
+        const unsigned held = a->ops;
+        for (unsigned j = 0; j < unroll; j++) {
+            const uint32_t bytes = group_at(g, prog, unroll, j);
+            for (unsigned v = 0; v < prog->num_vectors; v++)
+                rp_vector(g, &prog->vec[v], prog->lanes, bytes);
+        }
+        g->rp_src = g->rp_dst = 0;
+        /* and the loop's steps, compare and branch, once an iteration */
+        const unsigned iteration = a->ops - held + 5;
+        g->num_reg_consts = 0;
+        x86_rewind(a, mark);
         /* at SSE4.1, an instruction without a legacy form: no groups (not a failure) */
         const int missing = a->missing != X86_NUM_SHAPES;
         if (missing) {
             a->missing = X86_NUM_SHAPES;
             a->failed = failed;
         }
-        /* and the loop's steps, compare and branch, once an iteration */
-        const unsigned unroll = group_unroll(prog);
-        const unsigned iteration = (a->ops - mark.ops) * unroll + 5;
-        x86_rewind(a, mark);
-        if (missing || iteration >= one * prog->group * unroll) {
+        /* against the same vertices through the per-vertex pass, its loop's steps as it
+           writes them (once every four vertices where it holds them in groups) */
+        if (missing || iteration >= gen_vertex_pass_cost(g, one, prog->group * unroll)) {
             free(prog);
             *progs[k] = NULL;
         }

@@ -687,6 +687,31 @@ static void group_stubs(struct gen *g, unsigned group, unsigned tail,
     }
 }
 
+/* The instructions the pass spends on `vertices` vertices of `ops` instructions each: theirs
+   and the loop's own (the pointers' steps, the count, the branch) as gen_vertex_pass writes
+   them, once a group of GEN_UNROLL where the pass holds groups, else once a vertex.
+   gen_choose_groups weighs a record program's groups against it. */
+unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
+{
+    struct x86_asm *a = &g->a;
+    const struct x86_mark mark = x86_mark(a);
+    unsigned steps; /* a group's, or a vertex's */
+    const int grouped = unrolls(g, ops);
+    if (grouped) {
+        advance_bases(g, GEN_UNROLL, GEN_UNROLL);
+        if (!g->gx && g->indexed)
+            E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
+    } else {
+        advance_bases(g, 1, 0);
+        if (g->conv->out_stride)
+            E(ADD_RDX_I, 0, g->conv->out_stride);
+    }
+    steps = a->ops - mark.ops + 2; /* and the count's step and the branch */
+    x86_rewind(a, mark);
+    return vertices * ops + (grouped ? (vertices * steps + GEN_UNROLL - 1) / GEN_UNROLL
+                                     : vertices * steps);
+}
+
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
    vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
    step; a vertex's ops written GEN_UNROLL times for groups of that many where they are short

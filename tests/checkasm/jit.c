@@ -23,6 +23,7 @@
 #include "gx/gx_internal.h"
 #include "jit/jit.h"
 #include "vfetch/gx.h"
+#include "vfetch/r300.h"
 
 /* The levels with generated code: the SSE4.1 variant, and the AVX2 one (also at avx512). */
 #define JIT_LEVELS (VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)
@@ -1046,6 +1047,73 @@ static void check_jit_kit_formats(void)
            broadcasts);
 }
 
+/* Which way a direct R300 format's generated code converts whole groups, where both ways were
+   timed (docs/decisions.md): a record of FLOAT_3, a skipped dword and a D3DCOLOR (the
+   benchmark's r300-immediate) by the per-vertex pass, whose loop steps once every four
+   vertices, at both levels (its 8-lane groups took 9.6 instructions a vertex against the
+   pass's 9.0, and ran 6-12 % slower); one normalised BYTE a record (r300-r3) by the 8-lane
+   groups where the AVX2 variant runs. */
+static void check_jit_group_choice(void)
+{
+#define EL(type, loc, last, sgn, norm, skip)                                                  \
+    ((uint32_t)(type) | (uint32_t)(skip) << 4 | (uint32_t)(loc) << 8 | (uint32_t)(last) << 13 | \
+     (uint32_t)(sgn) << 14 | (uint32_t)(norm) << 15)
+    static const struct {
+        const char *name;
+        uint32_t psc0, dwords;
+        int immediate, groups_at_avx2;
+    } formats[] = {
+        { "FLOAT_3, skip, D3DCOLOR", EL(2, 0, 0, 0, 0, 1) | EL(5, 1, 1, 0, 1, 0) << 16, 5, 1, 0 },
+        { "BYTE normalised", EL(4, 0, 1, 0, 1, 0), 1, 0, 1 },
+    };
+#undef EL
+    if (!vfetch_jit_available())
+        return;
+    const unsigned mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned before = test_failures;
+    unsigned plans = 0;
+    vfetch_set_jit_mode(VFETCH_JIT_ON);
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_SSE41)))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        for (unsigned f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+            struct vfetch_r300_desc d;
+            vfetch_r300_desc_init(&d);
+            d.prog_stream_cntl[0] = formats[f].psc0;
+            if (formats[f].immediate)
+                d.vtx_size_dwords = formats[f].dwords;
+            else {
+                d.num_arrays = 1;
+                d.arrays[0].stride_dwords = d.arrays[0].count_dwords = formats[f].dwords;
+            }
+            vfetch_r300_plan *plan = NULL;
+            test_checks++;
+            if (vfetch_r300_compile(&d, &plan) || !plan->jit_code.entry) {
+                test_failures++;
+                fprintf(stderr, "jit-group-choice %s: %s: no generated code\n", levels[l].name,
+                        formats[f].name);
+            } else {
+                const int want =
+                    formats[f].groups_at_avx2 && levels[l].bit == VFETCH_CPU_AVX2;
+                if (plan->jit_code.groups != want) {
+                    test_failures++;
+                    fprintf(stderr, "jit-group-choice %s: %s: %s, not %s\n", levels[l].name,
+                            formats[f].name, plan->jit_code.groups ? "8-lane groups" : "the pass",
+                            want ? "8-lane groups" : "the pass");
+                }
+                plans++;
+            }
+            vfetch_r300_plan_free(plan);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-group-choice: %u R300 plans, whole groups by the faster of the two ways%s\n",
+           plans, test_failures == before ? "" : "  FAILED");
+}
+
 /*
  * One plan of one sequential stream over `records` records of `in`, compiled with the JIT and
  * without at every level with the JIT, run in draws of 48 records (below every crossover), the
@@ -1719,6 +1787,7 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_kit_formats();
+    check_jit_group_choice();
     check_jit_groups();
     check_jit_saved_registers();
     check_jit_exact_fields();
