@@ -294,8 +294,8 @@ int vfetch_gx_batch_draw(const vfetch_gx_plan *plan, struct vfetch_gx_run_params
         result->indices = put;
     /* below the crossover the code takes every checked draw itself (none goes on to the
        portable tier with this result) */
-    if (plan->jit_run && count < plan->jit_crossover)
-        return plan->jit_run(plan, p, (struct vfetch_gx_result *)(void *)result);
+    if (plan->jit_run && count < plan->jit_crossover) /* (the state's arrays: plan->draw) */
+        return plan->draw(plan, p, (struct vfetch_gx_result *)(void *)result);
     return short_vertices(plan, p, result);
 }
 

@@ -557,7 +557,8 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     /* a crossover of 0: every draw runs the portable tier, without a call through the code */
     crossover = p->jit_code.crossover;
     p->jit_run = compare || !crossover ? NULL : p->jit_entry;
-    p->draw = p->jit_run ? p->jit_run : vfetch_gx_run;
+    /* a state's arrays are NULL only where their size is 0: its draws enter past the test */
+    p->draw = p->jit_run ? (vfetch_jit_gx_fn *)p->jit_code.entry_bound : vfetch_gx_run;
     p->jit_batch_entry = (vfetch_jit_gx_batch_fn *)p->jit_code.entry_batch;
     p->jit_batch = p->jit_run ? p->jit_batch_entry : NULL;
     p->jit_crossover = crossover;

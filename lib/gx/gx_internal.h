@@ -77,8 +77,10 @@ struct vfetch_gx_plan {
     /** jit_entry where draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws run
         both tiers through lib/gx/run.c) */
     vfetch_jit_gx_fn *jit_run;
-    /** What a state's draw calls (lib/gx/state.h): jit_run, else vfetch_gx_run; never NULL
-        once compiled, so that the draw does not test for the generated code. */
+    /** What a state's draw calls (lib/gx/state.h): where jit_run is set the same code past
+        its test of the indexed arrays' data (vfetch_jit_code's entry_bound: a state's arrays
+        are NULL only where their size is 0), else vfetch_gx_run; never NULL once compiled, so
+        that the draw does not test for the generated code. */
     vfetch_jit_gx_fn *draw;
     /** The generated batched draw of a direct format (lib/jit/x86_batch.c), or NULL; and the
         same where batched draws run it directly (NULL under VFETCH_JIT_COMPARE, whose draws

@@ -31,6 +31,9 @@ struct vfetch_jit_code {
     void *entry_indexed; /**< a plan's function for draws through an index buffer, or NULL */
     int indexed_plain;   /**< entry_indexed reads vfetch_jit_index's `plain` (else ignores it) */
     void *entry_batch;   /**< a direct GX format's batched draw, or NULL */
+    void *entry_bound;   /**< a GX format's draw past `entry`'s test of each indexed array's
+                              data for NULL, for arrays NULL only where their size is 0 (a
+                              state's): the array checks then read the sizes alone */
     size_t code_bytes;  /**< bytes of code and constants written */
     size_t code_end;    /**< bytes of code from the mapping's start (its constants follow) */
     void *mapping;      /**< the executable mapping, mapping_bytes long */

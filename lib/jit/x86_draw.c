@@ -192,6 +192,21 @@ static void gx_result(struct gen *g, unsigned no_result)
     E(RET, 0, 0);
 }
 
+/* Leave for `label` where an array an indexed copy reads is unbound (its data NULL), each
+   array once. */
+static void unbound_arrays(struct gen *g, unsigned label)
+{
+    unsigned seen = 0;
+    for (unsigned k = 0; k < g->gx->num_copies; k++) {
+        const unsigned array = g->gx->copies[k].array;
+        if (array == VFETCH_GX_FROM_VERTEX || (seen >> array & 1))
+            continue;
+        seen |= 1u << array;
+        E(CMP_MRSI_I, gen_arrays_data(array), 0);
+        x86_jump(&g->a, X86_JZ, label);
+    }
+}
+
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
                                   vfetch_jit_gx_batch_fn *batch_slow,
@@ -227,7 +242,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
        direct format's batched draw ends in the first body (at `body`). */
     const int batch = batch_slow && batch_finish;
     const int bodies = batch && plan->any_indexed && indexed <= GEN_BATCH_MAX_INDEXED ? 2 : 1;
-    size_t entry_batch = 0;
+    size_t entry_batch = 0, entry_bound = entry;
     int batched = 0;
     unsigned body = 0;
     /* a direct word copy's body finds its length in rax (the checks' product), where one
@@ -238,7 +253,15 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
                        no_result = x86_label(a), finish = x86_label(a);
         if (!k) {
             /* rdi the plan, rsi the parameters, rdx the result (pushed from here: the red
-               zone below it holds nothing the per-vertex pass needs) */
+               zone below it holds nothing the per-vertex pass needs). A caller's draw first
+               leaves for the portable tier where an indexed array is unbound (which refuses
+               it): the checks below read an array's size alone, as a state's draw may
+               (entry_bound: its arrays are NULL only where their size is 0). */
+            if (plan->any_indexed) {
+                sse_entry(g);
+                unbound_arrays(g, slow);
+                entry_bound = a->len;
+            }
             sse_entry(g);
             gx_checks(g, crossover, slow);
             E(PUSH_RDX, 0, 0);
@@ -310,6 +333,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     why = gen_close(g, why, entry, code);
     if (!why && batched)
         code->entry_batch = (uint8_t *)code->mapping + entry_batch;
+    if (!why)
+        code->entry_bound = (uint8_t *)code->mapping + entry_bound;
     return why;
 }
 

@@ -382,12 +382,14 @@ static void array_holds(struct gen *g, unsigned k, uint32_t bytes, unsigned labe
     x86_jump(&g->a, X86_JB, label);
 }
 
-/* Leave for `label` unless every indexed copy's array is bound and holds the element of every
-   index the copy can read (any value of its index, but the position's skip value, whose vertex
-   reads nothing), and where reach is given (the wide per-vertex pass's, else NULL) reach[k]
-   bytes from its start too. An emulator's binding runs to the end of its guest memory, far
-   past the highest row, so most draws need no index read before their conversion, and load the
-   elements' fields wider. */
+/* Leave for `label` unless every indexed copy's array holds the element of every index the
+   copy can read (any value of its index, but the position's skip value, whose vertex reads
+   nothing), and where reach is given (the wide per-vertex pass's, else NULL) reach[k] bytes
+   from its start too. An emulator's binding runs to the end of its guest memory, far past the
+   highest row, so most draws need no index read before their conversion, and load the
+   elements' fields wider. The size alone tells: an unbound array's is 0 wherever the code runs
+   (a state's arrays; vfetch_gx_run hands a caller's unbound array with a size to the portable
+   tier), and pass 1, at `label`, checks that each is bound. */
 void gen_array_cover(struct gen *g, const uint32_t *reach, unsigned label)
 {
     const struct vfetch_gx_plan *plan = g->gx;
@@ -397,7 +399,6 @@ void gen_array_cover(struct gen *g, const uint32_t *reach, unsigned label)
             continue;
         const uint32_t need = (uint32_t)cp->elem_off + cp->size;
         array_holds(g, k, reach && reach[k] > need ? reach[k] : need, label);
-        array_bound(g, cp, label);
     }
 }
 

@@ -566,7 +566,11 @@ static void test_errors(void)
     p.vertices = verts;
     p.arrays[VFETCH_GX_POSITION].data = NULL;
     CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EMISSING_STREAM);
-    p.arrays[VFETCH_GX_POSITION].data = arr;
+    /* unbound, with a size that holds every row an index8 names: the generated code, which
+       reads an array's size alone, never sees it (vfetch_gx_run checks that it is bound) */
+    p.arrays[VFETCH_GX_POSITION].size = (size_t)1 << 20;
+    CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_EMISSING_STREAM);
+    p.arrays[VFETCH_GX_POSITION] = (struct vfetch_binding){ arr, sizeof arr };
     p.out_size = 63; /* two vec4 records need 64 */
     CHECK_EQ(vfetch_gx_run(plan, &p, &r), VFETCH_ESHORT_OUTPUT);
     p.out_size = sizeof out;
