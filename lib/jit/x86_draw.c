@@ -130,15 +130,14 @@ static int gx_output_is_input_size(const struct gen *g)
 }
 
 /* The draw's checks, each failing one leaving for the portable tier (`slow`) with nothing
-   done: an index policy out of range, no vertices or at least the crossover's count, the vertex
+   done (the index policy and the arrays' data tested before, for a caller's draws: at the
+   entry): no vertices or at least the crossover's count, the vertex
    bytes, an output that does not hold a record for every vertex (the portable tier then checks
    it exactly, knowing the skipped vertices). */
 static void gx_checks(struct gen *g, uint32_t crossover, unsigned slow)
 {
     const struct vfetch_gx_plan *plan = g->gx;
     struct x86_asm *a = &g->a;
-    E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy), VFETCH_GX_INDEX_CLAMP);
-    x86_jump(a, X86_JNBE, slow);
     /* count - 1 below crossover - 1, unsigned: no vertices (count - 1 wraps) go too */
     E(MOV_ECX_MRSI, offsetof(struct vfetch_gx_run_params, count), 0);
     E(LEA_EAX_RCX_M1, -1, 0);
@@ -254,14 +253,17 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         if (!k) {
             /* rdi the plan, rsi the parameters, rdx the result (pushed from here: the red
                zone below it holds nothing the per-vertex pass needs). A caller's draw first
-               leaves for the portable tier where an indexed array is unbound (which refuses
-               it): the checks below read an array's size alone, as a state's draw may
-               (entry_bound: its arrays are NULL only where their size is 0). */
-            if (plan->any_indexed) {
-                sse_entry(g);
-                unbound_arrays(g, slow);
-                entry_bound = a->len;
-            }
+               leaves for the portable tier where its index policy is out of range or an
+               indexed array is unbound (which refuse them): past that test, at entry_bound,
+               a state's draws enter, whose policy is checked where it is set and whose
+               arrays are NULL only where their size is 0 (the checks below read an array's
+               size alone). */
+            sse_entry(g);
+            E(CMP_MRSI_I32, offsetof(struct vfetch_gx_run_params, index_policy),
+              VFETCH_GX_INDEX_CLAMP);
+            x86_jump(a, X86_JNBE, slow);
+            unbound_arrays(g, slow);
+            entry_bound = a->len;
             sse_entry(g);
             gx_checks(g, crossover, slow);
             E(PUSH_RDX, 0, 0);
