@@ -79,7 +79,10 @@
    base and scratch): gen_held_open. */
 #define GEN_SAVED_BASES 6
 #define GEN_ELEMENT_BASE(held, shift) (GEN_REGS + 4 * (held) + (shift))
-#define GEN_LOAD_BASES (GEN_REGS + 4 * GEN_HELD_BASES)
+/* An array no register holds: its base loaded into rax for each op that reads its element
+   (gen_load_element), the loads' entry GEN_ELEMENT_BASE(GEN_RAX_BASE, shift). */
+#define GEN_RAX_BASE GEN_HELD_BASES
+#define GEN_LOAD_BASES (GEN_REGS + 4 * (GEN_HELD_BASES + 1))
 #define GEN_TO_XMM1 GEN_LOAD_BASES
 /* A shape's forms for each base register, in that order (X86_BASE_LOADS). */
 #define REG_ROW(pre, post)                                                                  \
@@ -95,7 +98,7 @@
 #define LOAD_ROW(shape)                                                                     \
     BASE_ROW(shape), HELD_ROW(shape, RBX), HELD_ROW(shape, RBP), HELD_ROW(shape, R12),      \
         HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15),                    \
-        HELD_ROW(shape, R10), HELD_ROW(shape, R11)
+        HELD_ROW(shape, R10), HELD_ROW(shape, R11), HELD_ROW(shape, RAX)
 
 /* The red zone below a GX draw's rsp (it calls nothing; the draw pushes its result pointer
    first): pass 1's highest index of each indexed copy past the first two (at
@@ -184,6 +187,7 @@ struct gen {
     int32_t frame_slot[VFETCH_MAX_STREAMS], data_slot[VFETCH_MAX_STREAMS];
     int elem_copy;     /* the copy whose element r8 addresses in this vertex, or -1 */
     unsigned elem_base; /* how: 1 (r8 its address), or GEN_ELEMENT_BASE (r8 its index scaled) */
+    int rax_bases;      /* the per-vertex pass's ops: an array no register holds read from rax */
     int red_zone_live;  /* the red zone holds what the per-vertex pass must keep (x86_held.c) */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
     /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,

@@ -68,6 +68,7 @@ struct x86_mark gen_held_open(struct gen *g)
     }
     g->collecting = 1;
     g->elem_copy = g->raw_copy = -1;
+    g->rax_bases = 1;
     return x86_mark(&g->a);
 }
 
@@ -92,6 +93,7 @@ void gen_held_controls(struct gen *g, struct x86_mark counted)
 /* After the pass: the base registers restored. */
 void gen_held_close(struct gen *g)
 {
+    g->rax_bases = 0;
     if (g->num_bases) {
         for (unsigned b = saved_bases(g); b-- > 0;)
             x86_op(&g->a, pop_base[b], 0, 0);

@@ -110,12 +110,13 @@ static void multiply_r8(struct gen *g, uint32_t m)
     }
 }
 
-/* The element copy k reads in this vertex: its index in r8, scaled for [held base + r8 *
-   scale] where its array's base is held, else r8 = array data + index * stride; how in
-   g->elem_base (gen_stream_register). */
+/* The element copy k reads in this vertex: its index in r8, scaled for [base + r8 * scale]
+   from its array's base, held in a register or else loaded into rax (which the op's own
+   instructions may take after their loads: the next op loads it again), else r8 = array data
+   + index * stride; how in g->elem_base (gen_stream_register). */
 void gen_load_element(struct gen *g, int k)
 {
-    if (g->elem_copy == k)
+    if (g->elem_copy == k && g->elem_base < GEN_ELEMENT_BASE(GEN_RAX_BASE, 0))
         return;
     const struct vfetch_gx_copy *cp = &g->gx->copies[k];
     const uint32_t stride = g->gx->desc.array_stride[cp->array];
@@ -130,7 +131,18 @@ void gen_load_element(struct gen *g, int k)
     g->raw_copy = -1;
     g->elem_copy = k;
     uint32_t m;
-    const unsigned held = gen_held_element(g, cp->array, stride, &m);
+    unsigned held = gen_held_element(g, cp->array, stride, &m);
+    if (!held && g->rax_bases) { /* [rax + r8 * 2^shift] as from a held base */
+        unsigned shift = 3;
+        while (shift && stride % (1u << shift))
+            shift--;
+        const uint32_t rest = stride >> shift;
+        if (gen_multiplier_one_op(rest)) {
+            E(MOV_RAX_MRSI, gen_arrays_data(cp->array), 0);
+            m = rest;
+            held = GEN_ELEMENT_BASE(GEN_RAX_BASE, shift);
+        }
+    }
     multiply_r8(g, m);
     g->elem_base = held ? held : 1;
     if (!held)

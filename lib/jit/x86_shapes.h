@@ -233,6 +233,7 @@
     X86_ARRAY_BASE(R15)                                                                     \
     X86_ARRAY_ELEMENTS(R10) /* its MOV_R10_MRSI is among the general shapes */               \
     X86_ARRAY_BASE(R11)                                                                     \
+    X86_ARRAY_ELEMENTS(RAX) /* an array no register holds (MOV_RAX_MRSI: general shapes) */ \
     X86_HELD_CONTROL(6)                                                                     \
     X86_HELD_CONTROL(7)                                                                     \
     X86_HELD_CONTROL(8)                                                                     \
@@ -260,6 +261,7 @@
     S(MOV_MRSP_R15, MOV, MEM(RSP, 8), REG(R15))                                             \
     S(ADD_MRSP_I, ADD, MEM(RSP, 8), IMMS)                                                   \
     S(MOV_RAX_MRDI, MOV, REG(RAX), MEM(RDI, 8))                                             \
+    S(MOV_RAX_MRSI, MOV, REG(RAX), MEM(RSI, 8))                                             \
     S(MOV_RAX_MRCX, MOV, REG(RAX), MEM(RCX, 8))                                             \
     S(MOVZX_EAX_W_MRAX, MOVZX, REG(EAX), MEM(RAX, 2))                                       \
     S(MOV_EAX_MRAX, MOV, REG(EAX), MEM(RAX, 4))                                             \

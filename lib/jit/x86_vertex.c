@@ -113,6 +113,7 @@ static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) 
                                 HELD_ROW(VMOVHPS_X0_X0, R15),
                                 HELD_ROW(VMOVHPS_X0_X0, R10),
                                 HELD_ROW(VMOVHPS_X0_X0, R11),
+                                HELD_ROW(VMOVHPS_X0_X0, RAX),
                             };
 
 /* RGBA8 = T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
@@ -133,8 +134,9 @@ static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
         E(MOV_MRDX_R10D, 4 * x->dst_slot, 0);
         return;
     }
-    x86_op(&g->a, movzx_eax[base], s->off[0][1], 0);
+    /* r10d first: the base may be rax (gen_load_element) */
     x86_op(&g->a, movzx_r10d[base], s->off[0][0], 0);
+    x86_op(&g->a, movzx_eax[base], s->off[0][1], 0);
     E(MOV_EAX_MR11_RAX4, at, 0);
     E(OR_EAX_MR11_R10_4, at + 1024, 0);
     E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
