@@ -106,12 +106,15 @@ void gen_held_close(struct gen *g)
 
 /* Where the array's base is held, the loads' base for its elements (GEN_ELEMENT_BASE: [base +
    r8 * 2^shift]) and in *m what r8, the index, is to be multiplied by (stride = m * 2^shift:
-   m 1, 3, 5, 9 or a power of two, one instruction at most; else the stride, shift 0); else 0
-   and *m the stride. Emits nothing. */
+   m 1, 3, 5, 9 or a power of two, one instruction at most; else the stride, shift 0). In the
+   per-vertex pass's ops an array no register holds takes rax (GEN_RAX_BASE, which the caller
+   loads) where m is one instruction. Else 0 and *m the stride. Emits nothing. */
 unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, uint32_t *m)
 {
-    const int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
+    int b = array < VFETCH_GX_NUM_ATTRS ? g->array_base[array] : -1;
     *m = stride;
+    if (b < 0 && g->rax_bases)
+        b = GEN_RAX_BASE;
     if (b < 0)
         return 0;
     unsigned shift = 3;
@@ -119,7 +122,7 @@ unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, 
         shift--;
     const uint32_t rest = stride >> shift;
     if (!gen_multiplier_one_op(rest))
-        return GEN_ELEMENT_BASE(b, 0);
+        return b == GEN_RAX_BASE ? 0 : GEN_ELEMENT_BASE(b, 0);
     *m = rest;
     return GEN_ELEMENT_BASE(b, shift);
 }

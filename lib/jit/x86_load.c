@@ -131,18 +131,9 @@ void gen_load_element(struct gen *g, int k)
     g->raw_copy = -1;
     g->elem_copy = k;
     uint32_t m;
-    unsigned held = gen_held_element(g, cp->array, stride, &m);
-    if (!held && g->rax_bases) { /* [rax + r8 * 2^shift] as from a held base */
-        unsigned shift = 3;
-        while (shift && stride % (1u << shift))
-            shift--;
-        const uint32_t rest = stride >> shift;
-        if (gen_multiplier_one_op(rest)) {
-            E(MOV_RAX_MRSI, gen_arrays_data(cp->array), 0);
-            m = rest;
-            held = GEN_ELEMENT_BASE(GEN_RAX_BASE, shift);
-        }
-    }
+    const unsigned held = gen_held_element(g, cp->array, stride, &m);
+    if (held >= GEN_ELEMENT_BASE(GEN_RAX_BASE, 0))
+        E(MOV_RAX_MRSI, gen_arrays_data(cp->array), 0);
     multiply_r8(g, m);
     g->elem_base = held ? held : 1;
     if (!held)

@@ -659,14 +659,21 @@ static void group_open(struct gen *g, unsigned group, unsigned tail)
     x86_bind(&g->a, group);
 }
 
+/* The pointers moved past a group's vertices: every moving base, the record, under an index
+   buffer the next entry. */
+static void group_steps(struct gen *g)
+{
+    advance_bases(g, GEN_UNROLL, GEN_UNROLL);
+    if (!g->gx && g->indexed)
+        E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
+}
+
 /* After the group's vertices: the pointers moved past them, the next group, else on to `tail`
    with rcx the vertices left (0 to GEN_UNROLL - 1). */
 static void group_close(struct gen *g, unsigned group, unsigned tail)
 {
     group_bias(g, 0);
-    advance_bases(g, GEN_UNROLL, GEN_UNROLL);
-    if (!g->gx && g->indexed)
-        E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
+    group_steps(g);
     E(SUB_RCX_I, 0, GEN_UNROLL);
     x86_jump(&g->a, X86_JNB, group);
     x86_bind(&g->a, tail);
@@ -697,18 +704,16 @@ unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
 {
     struct x86_asm *a = &g->a;
     const struct x86_mark mark = x86_mark(a);
-    unsigned steps; /* a group's, or a vertex's */
     const int grouped = unrolls(g, ops);
     if (grouped) {
-        advance_bases(g, GEN_UNROLL, GEN_UNROLL);
-        if (!g->gx && g->indexed)
-            E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
+        group_steps(g);
     } else {
         advance_bases(g, 1, 0);
         if (g->conv->out_stride)
             E(ADD_RDX_I, 0, g->conv->out_stride);
     }
-    steps = a->ops - mark.ops + 2; /* and the count's step and the branch */
+    /* a group's, or a vertex's: and the count's step and the branch */
+    const unsigned steps = a->ops - mark.ops + 2;
     x86_rewind(a, mark);
     return vertices * ops + (grouped ? (vertices * steps + GEN_UNROLL - 1) / GEN_UNROLL
                                      : vertices * steps);
