@@ -190,6 +190,10 @@ struct gen {
     int rax_bases;      /* the per-vertex pass's ops: an array no register holds read from rax */
     int red_zone_live;  /* the red zone holds what the per-vertex pass must keep (x86_held.c) */
     int raw_copy;      /* the copy whose index, as read, r8 holds (the position's), or -1 */
+    int raw_swapped;   /* ... already in the CPU's byte order (read by movbe) */
+    /* r8's bits 16-63 are zero here (after a zero-extending load, and no scaling since): a
+       16-bit big-endian index is one `movbe r8w` (the avx2 level), which keeps them. */
+    int r8_narrow;
     /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,
        rbp, r12..r15) or -1, and how many are held; the shuffle controls in xmm6.. (held),
        and while `collecting`, the ones the ops ask for with how often (wanted). */
@@ -233,6 +237,8 @@ static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
 #define gen_span_pos vfetch_x86_gen_span_pos
 #define gen_span_layout vfetch_x86_gen_span_layout
 #define gen_load_element vfetch_x86_gen_load_element
+#define gen_narrow_indices vfetch_x86_gen_narrow_indices
+#define gen_narrow_r8 vfetch_x86_gen_narrow_r8
 #define gen_load_fields vfetch_x86_gen_load_fields
 #define gen_load_gathered vfetch_x86_gen_load_gathered
 #define gen_stream_register vfetch_x86_gen_stream_register
@@ -281,6 +287,8 @@ unsigned gen_span_pos(const struct span_layout *l, unsigned j);
 void gen_span_layout(unsigned span, struct span_layout *l);
 unsigned gen_stream_register(struct gen *g, unsigned base);
 void gen_load_element(struct gen *g, int k);
+int gen_narrow_indices(const struct gen *g);
+void gen_narrow_r8(struct gen *g);
 void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct op_source *s,
                      unsigned base);
 void gen_load_gathered(struct gen *g, const struct vfetch_op_exec *x);

@@ -89,10 +89,33 @@ unsigned gen_stream_register(struct gen *g, unsigned base)
     return GEN_REGS - 1;
 }
 
+/* Whether the per-vertex pass reads a 16-bit index at the avx2 level (its code's MOVBE: every
+   AVX2 CPU has it, lib/cpu.c): then r8's upper bits are kept zero where a vertex begins, so
+   that each such index is one `movbe r8w` (g->r8_narrow) instead of `movzx` and `rol`. */
+int gen_narrow_indices(const struct gen *g)
+{
+    if (g->a.sse || !g->gx)
+        return 0;
+    for (unsigned k = 0; k < g->gx->num_copies; k++)
+        if (g->gx->copies[k].array != VFETCH_GX_FROM_VERTEX && g->gx->copies[k].index_size == 2)
+            return 1;
+    return 0;
+}
+
+/* Where a loop of the pass begins or goes back to its start: r8's upper bits zeroed where
+   they may not be (gen_narrow_indices). */
+void gen_narrow_r8(struct gen *g)
+{
+    if (!g->r8_narrow && gen_narrow_indices(g))
+        E(XOR_R8D_R8D, 0, 0);
+    g->r8_narrow = gen_narrow_indices(g);
+}
+
 /* r8 *= m: xor for 0, imul where one instruction cannot (gen_multiplier_one_op), one lea for
    3, 5 and 9, else one shift for a power of two (nothing for 1). */
 static void multiply_r8(struct gen *g, uint32_t m)
 {
+    g->r8_narrow = m <= 1 && g->r8_narrow;
     static const enum x86_shape lea[3] = { X86_LEA_R8_MR8_R8X2, X86_LEA_R8_MR8_R8X4,
                                            X86_LEA_R8_MR8_R8X8 };
     if (!m)
@@ -123,11 +146,14 @@ void gen_load_element(struct gen *g, int k)
     if (cp->index_size == 1) {
         if (g->raw_copy != k)
             E(MOVZX_R8D_B_MRDI, cp->src, 0);
-    } else {
+    } else if (g->raw_copy == k ? !g->raw_swapped : !(g->r8_narrow && !g->a.sse)) {
         if (g->raw_copy != k)
             E(MOVZX_R8D_W_MRDI, cp->src, 0);
         E(ROL_R8W_8, 0, 8);
+    } else if (g->raw_copy != k) {
+        E(MOVBE_R8W_MRDI, cp->src, 0);
     }
+    g->r8_narrow = 1;
     g->raw_copy = -1;
     g->elem_copy = k;
     uint32_t m;
@@ -136,8 +162,10 @@ void gen_load_element(struct gen *g, int k)
         E(MOV_RAX_MRSI, gen_arrays_data(cp->array), 0);
     multiply_r8(g, m);
     g->elem_base = held ? held : 1;
-    if (!held)
+    if (!held) {
         E(ADD_R8_MRSI, gen_arrays_data(cp->array), 0);
+        g->r8_narrow = 0;
+    }
 }
 
 unsigned gen_span_pos(const struct span_layout *l, unsigned j)

@@ -617,9 +617,11 @@ void gen_choose_groups(struct gen *g)
     const struct x86_mark mark = x86_mark(a);
     const int dirty = g->dirty_upper;
     g->elem_copy = g->raw_copy = -1;
+    g->r8_narrow = gen_narrow_indices(g); /* as the pass's loop starts (gen_narrow_r8) */
     (void)gen_vertex(g);
     const unsigned one = a->ops - mark.ops;
     x86_rewind(a, mark);
+    g->r8_narrow = 0;
     g->dirty_upper = dirty;
     struct vfetch_record_prog **progs[2] = { &g->wide, &g->narrow };
     for (unsigned k = 0; k < 2; k++) {

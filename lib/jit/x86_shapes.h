@@ -412,6 +412,7 @@
     S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
     S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
     S(ROL_R8W_8, ROL, REG(R8W), IMM8)                                                       \
+    S(MOVBE_R8W_MRDI, MOVBE, REG(R8W), MEM(RDI, 2))                                         \
     S(CMP_R8D_I, CMP, REG(R8D), IMM32)                                                      \
     S(XOR_R8D_R8D, XOR, REG(R8D), REG(R8D))                                                 \
     S(SHL_R8_I, SHL, REG(R8), IMM8)                                                         \

@@ -584,7 +584,16 @@ static void vertex_top(struct gen *g, unsigned skip)
     const struct vfetch_gx_plan *plan = g->gx;
     g->elem_copy = g->raw_copy = -1;
     if (plan && plan->position_copy >= 0) {
-        gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
+        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
+        g->raw_swapped = pc->index_size == 2 && g->r8_narrow && !g->a.sse;
+        if (g->raw_swapped) { /* r8's upper bits zero: the index as a number, 0xffff either way */
+            E(MOVBE_R8W_MRDI, pc->src, 0);
+            E(CMP_R8D_I, 0, 0xffff);
+            x86_jump(&g->a, X86_JZ, skip);
+        } else {
+            gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
+        }
+        g->r8_narrow = 1;
         g->raw_copy = plan->position_copy;
     }
     if (g->indexed)
@@ -739,9 +748,12 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     if (g->tables)
         E(LEA_R11_P, g->tables, 0);
     const struct x86_mark counted = gen_held_open(g);
+    g->r8_narrow = gen_narrow_indices(g); /* as at the loop's start (gen_narrow_r8) */
     (void)gen_vertex(g); /* counted, then taken back: which shuffle controls to hold */
     const unsigned body_ops = a->ops - counted.ops;
     gen_held_controls(g, counted);
+    g->r8_narrow = 0;
+    gen_narrow_r8(g);
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
                    after = x86_label(a);
     const int skips = plan && plan->position_copy >= 0;
@@ -763,6 +775,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
             why = why ? why : w;
         }
         g->in_group = 0;
+        gen_narrow_r8(g);
         group_close(g, group, tail);
         x86_jump(a, X86_JZ, after);
         g->unrolled_passes++;
@@ -776,6 +789,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     vertex_top(g, skip);
     const char *w = gen_vertex(g);
     why = why ? why : w;
+    gen_narrow_r8(g);
     if (conv->out_stride)
         E(ADD_RDX_I, 0, conv->out_stride);
     x86_bind(a, next);

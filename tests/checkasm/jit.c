@@ -941,6 +941,17 @@ static void kit_emitted(unsigned count, int want, const char *level, unsigned k,
     }
 }
 
+/* How often the byte sequence `seq` occurs in a plan's generated code. */
+static unsigned code_count(const vfetch_gx_plan *plan, const uint8_t *seq, size_t n)
+{
+    struct vfetch_jit_code_view view;
+    vfetch_gx_plan_jit_code(plan, &view);
+    unsigned found = 0;
+    for (size_t i = 0; i + n <= view.size; i++)
+        found += !memcmp(view.bytes + i, seq, n);
+    return found;
+}
+
 static void check_jit_kit_formats(void)
 {
     static const struct {
@@ -1022,6 +1033,20 @@ static void check_jit_kit_formats(void)
                     kit_emitted(plan->jit_code.matrices_beside,
                                 d.layout == VFETCH_GX_LAYOUT_DOLPHIN, levels[l].name, k,
                                 d.layout, "coordinates with their matrix beside");
+                }
+                /* c's and f's 16-bit indices: where the AVX2 variant runs, one `movbe r8w`
+                   each where r8's upper bits are zero (66 44 0f 38 f0: lib/jit/x86_load.c),
+                   so in c (a position index16, a colour index8) never `movzx` and `rol r8w, 8`
+                   (66 41 c1 c0 08); the SSE4.1 variant has no movbe (an SSE4.1 CPU may lack
+                   it) */
+                if (plan && info.jit && (k == 2 || k == 5)) {
+                    static const uint8_t movbe_r8w[5] = { 0x66, 0x44, 0x0f, 0x38, 0xf0 },
+                                         rol_r8w[5] = { 0x66, 0x41, 0xc1, 0xc0, 0x08 };
+                    kit_emitted(code_count(plan, movbe_r8w, 5), avx, levels[l].name, k, d.layout,
+                                "movbe index loads");
+                    if (k == 2)
+                        kit_emitted(code_count(plan, rol_r8w, 5), !avx, levels[l].name, k,
+                                    d.layout, "rol index swaps");
                 }
                 /* c's and e's per-vertex passes hold four vertices a group at every level
                    (a vertex's ops are few: lib/jit/x86_vertex.c), f's a vertex at a time (its
