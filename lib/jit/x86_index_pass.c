@@ -39,13 +39,26 @@ static void array_bound(struct gen *g, const struct vfetch_gx_copy *cp, unsigned
    highest index (place[k] >= 0: in the red zone's maxima as 16-bit lane place[k] where
    `lanes`, else in slot place[k], gen_index_pass's registers and red zone), for `decline`
    unless its element lies inside the array: index * stride + the bytes read in the element,
-   within its size. */
-static void index_checks(struct gen *g, const int *place, int lanes, unsigned decline,
-                         unsigned done)
+   within its size. Every vertex was skipped where r9 counts them all, or with `biased` (the
+   position's lane biased by skip_bias, skipped vertices folded in and not counted) where the
+   position's highest index is its skip value, which a vertex that is not skipped never has. */
+static void index_checks(struct gen *g, const int *place, int lanes, int biased,
+                         unsigned decline, unsigned done)
 {
     const struct vfetch_gx_plan *plan = g->gx;
-    E(CMP_R9_RCX, 0, 0);
-    x86_jump(&g->a, X86_JZ, done);
+    const unsigned checks = x86_label(&g->a);
+    if (biased) { /* every vertex skipped: r9 counts them all for `done` */
+        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
+        E(MOVZX_EAX_W_MRSP, REDZONE_MAXIMA + 2 * place[plan->position_copy], 0);
+        E(CMP_EAX_I, 0, pc->index_size == 1 ? 0xff : 0xffff);
+        x86_jump(&g->a, X86_JNZ, checks);
+        E(MOV_R9_RCX, 0, 0);
+        x86_jump(&g->a, X86_JMP, done);
+    } else {
+        E(CMP_R9_RCX, 0, 0);
+        x86_jump(&g->a, X86_JZ, done);
+    }
+    x86_bind(&g->a, checks);
     for (unsigned k = 0; k < plan->num_copies; k++) {
         if (place[k] < 0)
             continue;
@@ -79,36 +92,30 @@ static void put_index(uint8_t *ctrl, unsigned at, unsigned index_size, unsigned 
 }
 
 /* What pass 1 adds to the position's index lane so that its skip value wraps to 0 and every
-   other index keeps its order above it: a skipped vertex then adds nothing to the maximum and
-   is counted where its lane compares equal to zero. */
+   other index keeps its order above it: a skipped vertex then adds nothing to the maximum, and
+   the maximum, the bias taken off again, is the skip value only where every vertex was
+   skipped (index_checks). */
 static uint16_t skip_bias(const struct vfetch_gx_copy *pc)
 {
     return pc->index_size == 1 ? 0xff01 : 1;
 }
 
 /* One register of the wide layout folded in: the indices to their lanes (ctrl), the position's
-   bias and the skipped vertices counted (bias 0: no position index), the maxima. */
-static void wide_fold(struct gen *g, uint64_t ctrl, uint64_t bias, uint32_t skip_bits)
+   bias (0: no position index), the maxima. */
+static void wide_fold(struct gen *g, uint64_t ctrl, uint64_t bias)
 {
     E(VPSHUFB_Y0_Y0_P, ctrl, 0);
     if (bias)
         E(VPADDW_Y0_Y0_P, bias, 0);
     E(VPMAXUW_Y2_Y2_Y0, 0, 0);
-    if (bias) {
-        E(VPCMPEQW_Y1_Y0_Y3, 0, 0);
-        E(VPMOVMSKB_EAX_Y1, 0, 0);
-        E(AND_EAX_I, 0, skip_bits);
-        E(POPCNT_EAX_EAX, 0, 0);
-        E(ADD_R9_RAX, 0, 0);
-    }
 }
 
 /* The wide loop, where `per_lane` >= 2 vertices' indices fit one 16-byte window and 8 16-bit
    lanes (n indexed copies, their bytes from lo to hi[0] of the vertex, none past the first
    window): 2 * per_lane vertices an iteration, vertex v's copy k in lane v * n + lane_of[k] of
-   each 128-bit half, the position biased (skip_bias), skipped vertices counted by popcnt. A
-   skipped vertex's other indices count in the maxima: conservative, the checks then only
-   decline more. Runs while the second window lies inside the vertices left; the rest go to the
+   each 128-bit half, the position biased (skip_bias), skipped vertices folded in as the rest
+   (not counted: index_checks). A skipped vertex's other indices count in the maxima:
+   conservative, the checks then only decline more. Runs while the second window lies inside the vertices left; the rest go to the
    vertex loop that follows, or to `checks` when none is left. Returns per_lane, or 0 (nothing
    emitted). */
 static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, int32_t lo,
@@ -128,7 +135,6 @@ static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, i
         plan->position_copy >= 0 ? &plan->copies[plan->position_copy] : NULL;
     uint8_t ctrl[32];
     uint16_t bias[16] = { 0 };
-    uint32_t skip_bits = 0;
     memset(ctrl, 0x80, sizeof ctrl);
     for (unsigned v = 0; v < per_lane; v++)
         for (unsigned k = 0; k < plan->num_copies; k++) {
@@ -139,24 +145,20 @@ static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, i
             const unsigned at = v * vsize + (unsigned)(cp->src - lo);
             for (unsigned h = 0; h < 2; h++) {
                 put_index(ctrl, 16 * h + 2 * w, cp->index_size, at, at + 1);
-                if (cp == pc) {
+                if (cp == pc)
                     bias[8 * h + w] = skip_bias(pc);
-                    skip_bits |= 1u << (16 * h + 2 * w);
-                }
             }
         }
     const unsigned step = 2 * per_lane;
     unsigned need = per_lane + ((unsigned)lo + 16 + vsize - 1) / vsize;
     need = need < step ? step : need;
     const unsigned loop = x86_label(a), rest = x86_label(a), small = x86_label(a);
-    if (pc)
-        E(VPXOR_X3_X3_X3, 0, 0);
     E(CMP_R11_I, 0, need);
     x86_jump(a, X86_JB, rest);
     x86_bind(a, loop);
     E(VMOVDQU_X0_MRDI, lo, 0);
     E(VINSERTI128_Y0_Y0_MRDI_I, lo + (int32_t)(per_lane * vsize), 1);
-    wide_fold(g, x86_const_wide(a, ctrl, 2), pc ? x86_const_wide(a, bias, 2) : 0, skip_bits);
+    wide_fold(g, x86_const_wide(a, ctrl, 2), pc ? x86_const_wide(a, bias, 2) : 0);
     E(ADD_RDI_I, 0, step * vsize);
     E(SUB_R11_I, 0, step);
     E(CMP_R11_I, 0, need);
@@ -179,8 +181,7 @@ static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, i
         E(ADD_RAX_RDI, 0, 0);
         E(VMOVDQU_X0_MRAX, lo - (int32_t)(step * vsize), 0);
         E(VINSERTI128_Y0_Y0_MRAX_I, -16, 1);
-        wide_fold(g, x86_const_wide(a, tail, 2), pc ? x86_const_wide(a, bias, 2) : 0,
-                  skip_bits);
+        wide_fold(g, x86_const_wide(a, tail, 2), pc ? x86_const_wide(a, bias, 2) : 0);
         E(SUB_R11_I, 0, step);
     }
     x86_bind(a, small);
@@ -230,12 +231,14 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
                    checks = x86_label(a);
     const unsigned per_lane = sse ? 0 : index_pass_wide(g, lane_of, n, lo[0], hi, checks);
-    /* the position's lane biased as the wide loop's are (its skip value wraps to 0) */
+    /* the position's lane biased as the wide loop's are (its skip value wraps to 0): skipped
+       vertices folded in too, not tested */
     uint16_t bias[16] = { 0 };
-    if (per_lane && plan->position_copy >= 0)
+    const int biased = per_lane && plan->position_copy >= 0;
+    if (biased)
         bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
     x86_bind(a, loop);
-    if (plan->position_copy >= 0) {
+    if (plan->position_copy >= 0 && !biased) {
         static const enum x86_shape from_rdi[3] = { X86_MOVZX_EAX_B_MRDI, X86_MOVZX_EAX_W_MRDI,
                                                     X86_CMP_EAX_I };
         gen_skip_test(g, from_rdi, X86_JZ, skip);
@@ -263,7 +266,7 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         if (hi[1] >= 0)
             E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
         E(VPSHUFB_Y0_Y0_P, x86_const_wide(a, ctrl, 2), 0);
-        if (per_lane && plan->position_copy >= 0)
+        if (biased)
             E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
         E(VPMAXUW_Y2_Y2_Y0, 0, 0);
     }
@@ -272,10 +275,12 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         E(ADD_RDI_I, 0, plan->format.vertex_size);
     E(DEC_R11, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    x86_jump(a, X86_JMP, checks);
-    x86_bind(a, skip);
-    E(INC_R9, 0, 0);
-    x86_jump(a, X86_JMP, next);
+    if (plan->position_copy >= 0 && !biased) {
+        x86_jump(a, X86_JMP, checks);
+        x86_bind(a, skip);
+        E(INC_R9, 0, 0);
+        x86_jump(a, X86_JMP, next);
+    }
     x86_bind(a, checks);
     if (per_lane) { /* each copy's lanes folded into its first: both halves, then the vertices */
         E(VEXTRACTI128_X1_Y2_I, 0, 1);
@@ -284,7 +289,7 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
             E(VPSRLDQ_X1_X2_I, 0, 2 * w);
             E(VPMAXUW_X2_X2_X1, 0, 0);
         }
-        if (plan->position_copy >= 0) /* the bias undone (every vertex skipped: not read) */
+        if (biased) /* the bias undone (every vertex skipped: the skip value) */
             E(VPSUBW_X2_X2_P, POOL(bias), 0);
     }
     if (sse) {
@@ -294,7 +299,7 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         E(VMOVDQU_MRSP_Y2, REDZONE_MAXIMA, 0);
         E(VZEROUPPER, 0, 0);
     }
-    index_checks(g, lane_of, 1, decline, done);
+    index_checks(g, lane_of, 1, biased, decline, done);
     E(MOV_RDI_MRSI, offsetof(struct vfetch_gx_run_params, vertices), 0);
     return 0;
 }
@@ -363,7 +368,7 @@ static void index_pass_scalar(struct gen *g, unsigned decline, unsigned done)
         E(ADD_R10_I, 0, vsize);
     E(DEC_R11, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    index_checks(g, slot, 0, decline, done);
+    index_checks(g, slot, 0, 0, decline, done);
 }
 
 /* Leave for `label` unless copy k's array holds `bytes` from the start of the element of every

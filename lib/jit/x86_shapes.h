@@ -340,6 +340,7 @@
     S(MOV_MRSP_I, MOV, MEM(RSP, 8), IMM32)                                                  \
     S(MOV_R10_RDI, MOV, REG(R10), REG(RDI))                                                 \
     S(MOV_R11_RCX, MOV, REG(R11), REG(RCX))                                                 \
+    S(MOV_R9_RCX, MOV, REG(R9), REG(RCX))                                                   \
     /* a one-stream plan's record 0 held in r11 under an index buffer: the record of index  \
        rax at r11 + rax * stride */                                                          \
     S(MOV_R11_RAX, MOV, REG(R11), REG(RAX))                                                 \
@@ -384,16 +385,13 @@
     S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \
     S(VMOVDQU_MRSP_Y2, VMOVDQU, MEM(RSP, 32), REG(YMM2))                                    \
     S(MOVZX_EAX_W_MRSP, MOVZX, REG(EAX), MEM(RSP, 2))                                       \
-    /* ... and several vertices a register where they are small (skip values by popcnt) */   \
+    /* ... and several vertices a register where they are small (skipped ones folded in) */   \
     S(VPADDW_Y0_Y0_P, VPADDW, REG(YMM0), REG(YMM0), RIP(32))                                \
     S(IMUL_RAX_R11_I, IMUL, REG(RAX), REG(R11), IMMS)                                       \
     S(ADD_RAX_RDI, ADD, REG(RAX), REG(RDI))                                                 \
     S(VMOVDQU_X0_MRAX, VMOVDQU, REG(XMM0), MEM(RAX, 16))                                    \
     S(VINSERTI128_Y0_Y0_MRAX_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RAX, 16), IMM8)      \
     S(VPXOR_X3_X3_X3, VPXOR, REG(XMM3), REG(XMM3), REG(XMM3))                               \
-    S(VPCMPEQW_Y1_Y0_Y3, VPCMPEQW, REG(YMM1), REG(YMM0), REG(YMM3))                         \
-    S(VPMOVMSKB_EAX_Y1, VPMOVMSKB, REG(EAX), REG(YMM1))                                     \
-    S(POPCNT_EAX_EAX, POPCNT, REG(EAX), REG(EAX))                                           \
     S(ADD_R9_RAX, ADD, REG(R9), REG(RAX))                                                   \
     S(SUB_R11_I, SUB, REG(R11), IMMS)                                                       \
     S(CMP_R11_I, CMP, REG(R11), IMMS)                                                       \
