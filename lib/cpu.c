@@ -29,7 +29,7 @@ static unsigned cpu_detect(void)
         return 0;
     const unsigned sse2 = d >> 26 & 1, ssse3 = c >> 9 & 1, sse41 = c >> 19 & 1;
     const unsigned osxsave = c >> 27 & 1, avx = c >> 28 & 1, f16c = c >> 29 & 1;
-    const unsigned movbe = c >> 22 & 1;
+    const unsigned movbe = c >> 22 & 1, fma = c >> 12 & 1;
     if (!sse2)
         return 0;
     flags |= VFETCH_CPU_SSE2;
@@ -44,9 +44,9 @@ static unsigned cpu_detect(void)
         return flags;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
         return flags;
-    /* AVX2, and BMI1 and MOVBE (every AVX2 CPU has them: bextr, the generated code's
-       big-endian index loads) */
-    if (!(b >> 5 & 1 && b >> 3 & 1 && movbe))
+    /* AVX2, and BMI1, MOVBE and FMA (every AVX2 CPU has them: bextr, the generated code's
+       big-endian index loads and its division's FMA form) */
+    if (!(b >> 5 & 1 && b >> 3 & 1 && movbe && fma))
         return flags;
     flags |= VFETCH_CPU_AVX2;
     const unsigned f = b >> 16 & 1, dq = b >> 17 & 1, bw = b >> 30 & 1, vl = b >> 31 & 1;

@@ -475,7 +475,11 @@ static void plan_build_jit(struct vfetch_plan *plan)
     if (plan->jit_reason)
         return;
 #if VFETCH_HAVE_JIT
-    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, &plan->jit_code))) {
+    /* the division's form: vdivps, or the FMA form where VFETCH_JIT_DIVISION=fma asks (slower
+       on the Zen 3 and Zen 5 measured: docs/decisions.md) */
+    const enum vfetch_jit_division division =
+        vfetch_jit_division_env() == VFETCH_JIT_FMA ? VFETCH_JIT_FMA : VFETCH_JIT_DIVIDE;
+    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, division, &plan->jit_code))) {
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;
@@ -555,6 +559,7 @@ int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
     info->jit_code_bytes = (uint32_t)plan->jit_code.code_bytes;
     info->jit_crossover = plan->jit_crossover;
     info->jit_reason = plan->jit_reason;
+    info->jit_fma_division = plan->jit && plan->jit_code.fma_division;
     return VFETCH_OK;
 }
 

@@ -54,7 +54,33 @@ struct vfetch_jit_code {
                                    inserted beside them (Dolphin's layout): for the tests */
     unsigned unrolled_passes; /**< per-vertex passes that hold four vertices a group (their
                                    ops written four times): for the tests */
+    int divides;        /**< the code divides a normalised conversion's value (either form) */
+    int fma_division;   /**< ... in the FMA form (enum vfetch_jit_division) */
 };
+
+/** How the generated code divides a normalised conversion's integer v by d = 2^n - 1 (or
+    2^(n-1) - 1): by one `vdivps`, or as v * hi + v * lo by one product and one fused
+    multiply-add, hi = RN(1/d) and lo = RN(1/d - hi) (vfetch_jit_reciprocal), which gives the
+    same correctly rounded quotient for every dividend the conversions make (checkasm's
+    jit-fma-division proves it for all of them). The FMA form is the AVX2 variant's only, and a
+    plan's compile takes it where VFETCH_JIT_DIVISION=fma asks: slower on the CPUs measured
+    (docs/decisions.md), kept so that others can be. GX formats always divide. */
+enum vfetch_jit_division { VFETCH_JIT_DIVIDE, VFETCH_JIT_FMA };
+
+/** hi and lo of divisor d for the FMA form; for d 0 or 1 (lanes not divided) 1 and 0, so that
+    the lane keeps its value. */
+static inline void vfetch_jit_reciprocal(float d, float *hi, float *lo)
+{
+    if (d == 0.0f || d == 1.0f) {
+        *hi = 1.0f;
+        *lo = 0.0f;
+        return;
+    }
+    const double r = 1.0 / (double)d;
+    *hi = (float)r;
+    *lo = (float)(r - (double)*hi);
+}
+
 
 /**
  * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
@@ -185,6 +211,11 @@ uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
     generated code, [1] through the portable tier. */
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2]);
 
+/** VFETCH_JIT_DIVISION: "fma" or "divide", the form every plan's compile then uses (for tests,
+    and to measure the FMA form on a CPU); -1 where it is unset or neither (lib/jit/mode.c). */
+int vfetch_jit_division_env(void);
+
+
 struct vfetch_plan;
 
 /** A plan's generated conversion: count >= 1 records into `out`, records[s] each stream's
@@ -209,8 +240,11 @@ struct vfetch_jit_index {
 typedef void vfetch_jit_plan_indexed_fn(const uint8_t *const *records, uint64_t count,
                                         uint8_t *out, const struct vfetch_jit_index *index);
 
-/** Generate a plan's conversion, and its indexed one where a stream is indexed. NULL, or why
-    there is none (a static sentence). */
-const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code);
+/** Generate a plan's conversion, and its indexed one where a stream is indexed, its divisions
+    in the form `division` asks where the variant has it (the FMA form: the AVX2 variant). NULL,
+    or why there is none (a static sentence). */
+const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
+                                    enum vfetch_jit_division division,
+                                    struct vfetch_jit_code *code);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "cpu.h"
@@ -88,6 +89,19 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode)
     if (!(vfetch_cpu_allowed() & (VFETCH_CPU_SSE41 | VFETCH_CPU_AVX2)))
         return "the generated code needs the sse41 level at least";
     return NULL;
+}
+
+int vfetch_jit_division_env(void)
+{
+    /* read on every compile, as VFETCH_JIT_CROSSOVER is */
+    const char *env = getenv("VFETCH_JIT_DIVISION");
+    if (!env)
+        return -1;
+    if (!strcmp(env, "fma"))
+        return VFETCH_JIT_FMA;
+    if (!strcmp(env, "divide"))
+        return VFETCH_JIT_DIVIDE;
+    return -1;
 }
 
 uint32_t vfetch_jit_crossover_env(void)

@@ -187,6 +187,22 @@ static int convert_int(struct gen *g, const struct vfetch_op_exec *x)
     return 1;
 }
 
+/* xmm0 divided by den, lane by lane, correctly rounded: one vdivps, or in the FMA form
+   (g->fma_division) xmm0 * hi + xmm0 * lo, the product into xmm1 (vfetch_jit_reciprocal). */
+static void divide(struct gen *g, const float den[4])
+{
+    g->divides = 1;
+    if (!g->fma_division) {
+        E(VDIVPS_X0_X0_P, POOL(den), 0);
+        return;
+    }
+    float hi[4], lo[4];
+    for (unsigned c = 0; c < 4; c++)
+        vfetch_jit_reciprocal(den[c], &hi[c], &lo[c]);
+    E(VMULPS_X1_X0_P, POOL(lo), 0);
+    E(VFMADD132PS_X0_X1_P, POOL(hi), 0);
+}
+
 /* UNORM (and SNORM_NO_ZERO, 2v + 1 first, the missing lanes kept 0): the reference's one
    division by 2^n - 1. */
 static int convert_unorm(struct gen *g, const struct vfetch_op_exec *x)
@@ -202,7 +218,7 @@ static int convert_unorm(struct gen *g, const struct vfetch_op_exec *x)
     for (unsigned c = 0; c < x->count; c++)
         den[c] = (float)((1u << x->lane[c].field_bits) - 1);
     E(VCVTDQ2PS_X0_X0, 0, 0);
-    E(VDIVPS_X0_X0_P, POOL(den), 0);
+    divide(g, den);
     return 1;
 }
 
@@ -213,7 +229,7 @@ static int convert_snorm(struct gen *g, const struct vfetch_op_exec *x)
     for (unsigned c = 0; c < x->count; c++)
         den[c] = (float)((1u << (x->lane[c].field_bits - 1)) - 1);
     E(VCVTDQ2PS_X0_X0, 0, 0);
-    E(VDIVPS_X0_X0_P, POOL(den), 0);
+    divide(g, den);
     if (x->conversion == VFETCH_CONV_SNORM_ZERO_CLAMP) {
         const float minus_one[4] = { -1, -1, -1, -1 };
         E(VMAXPS_X0_X0_P, POOL(minus_one), 0);
@@ -252,7 +268,7 @@ static int convert_unorm8(struct gen *g, const struct vfetch_op_exec *x)
     for (unsigned c = 0; c < x->count; c++)
         den[c] = 255.0f;
     E(VCVTDQ2PS_X0_X0, 0, 0);
-    E(VDIVPS_X0_X0_P, POOL(den), 0);
+    divide(g, den);
     return 1;
 }
 

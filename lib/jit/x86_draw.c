@@ -87,6 +87,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes;
+    const int divides = g->divides, fma_division = g->fma_division && g->divides;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -108,6 +109,8 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->float_pairs = float_pairs;
     code->unrolled_passes = unrolled_passes;
     code->matrices_beside = matrices_beside;
+    code->divides = divides;
+    code->fma_division = fma_division;
     code->code_bytes = bytes;
     code->code_end = code_end;
     code->entry = (uint8_t *)code->mapping + entry;
@@ -435,7 +438,9 @@ static void plan_epilogue(struct gen *g, int32_t frame)
  * record, each stream's register moving by its stride (0 for a constant or instanced stream),
  * or under an index buffer computed from the vertex's index.
  */
-const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetch_jit_code *code)
+const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
+                                    enum vfetch_jit_division division,
+                                    struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
     const unsigned n = plan->desc.num_streams;
@@ -454,6 +459,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan, struct vfetc
     if (!g)
         return why;
     g->gx = NULL;
+    g->fma_division = division == VFETCH_JIT_FMA && !g->a.sse;
     g->vsize = plan->vertex_stride[0];
     g->num_streams = n;
     g->reg_streams = n <= GEN_REGS ? n : GEN_REGS - 1;

@@ -206,6 +206,9 @@ struct gen {
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
     uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
     int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
+    /* Normalised divisions by one product and one FMA (vfetch_jit_division; the AVX2 variant
+       only), and whether any division was emitted (either form, trials included). */
+    int fma_division, divides;
     unsigned broadcasts; /* 8-lane vectors whose window is broadcast (vfetch_jit_code) */
     unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */

@@ -294,7 +294,16 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
     if (needs_add(v, e->lanes))
         T(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, REGFORM_ADD, v->add);
     if (P & VFETCH_RP_DIV) {
-        O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
+        g->divides = 1;
+        if (g->fma_division) { /* register 1 * hi + register 1 * lo, the product in 3 */
+            float hi[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
+            for (unsigned i = 0; i < VFETCH_RP_LANES; i++)
+                vfetch_jit_reciprocal(v->div[i], &hi[i], &lo[i]);
+            O(VMULPS_Y3_Y1_P, VMULPS_X3_X1_P, C(lo), 0);
+            O(VFMADD132PS_Y1_Y3_P, VFMADD132PS_X1_X3_P, C(hi), 0);
+        } else {
+            O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
+        }
         if (P & VFETCH_RP_CLAMP)
             O(VMAXPS_Y1_Y1_P, VMAXPS_X1_X1_P, C(v->lo), 0);
     }

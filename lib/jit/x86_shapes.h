@@ -42,6 +42,8 @@
     S(VMULPS_##W##1_##W##1_P, VMULPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VADDPS_##W##1_##W##1_P, VADDPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VDIVPS_##W##1_##W##1_P, VDIVPS, REG(R##1), REG(R##1), RIP(N))                          \
+    S(VMULPS_##W##3_##W##1_P, VMULPS, REG(R##3), REG(R##1), RIP(N))                          \
+    S(VFMADD132PS_##W##1_##W##3_P, VFMADD132PS, REG(R##1), REG(R##3), RIP(N))                \
     S(VMAXPS_##W##1_##W##1_P, VMAXPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VPBLENDD_##W##2_##W##2_##W##1_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##1), IMM8)      \
     S(VPBLENDD_##W##2_##W##0_##W##1_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##1), IMM8)      \
@@ -434,6 +436,8 @@
     S(VCVTDQ2PS_X0_X0, VCVTDQ2PS, REG(XMM0), REG(XMM0))                                     \
     S(VMULPS_X0_X0_P, VMULPS, REG(XMM0), REG(XMM0), RIP(16))                                \
     S(VDIVPS_X0_X0_P, VDIVPS, REG(XMM0), REG(XMM0), RIP(16))                                \
+    S(VMULPS_X1_X0_P, VMULPS, REG(XMM1), REG(XMM0), RIP(16))                                \
+    S(VFMADD132PS_X0_X1_P, VFMADD132PS, REG(XMM0), REG(XMM1), RIP(16))                      \
     S(VMAXPS_X0_X0_P, VMAXPS, REG(XMM0), REG(XMM0), RIP(16))                                \
     S(VPADDD_X0_X0_X0, VPADDD, REG(XMM0), REG(XMM0), REG(XMM0))                             \
     S(VPADDD_X0_X0_P, VPADDD, REG(XMM0), REG(XMM0), RIP(16))                                \

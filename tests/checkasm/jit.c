@@ -14,6 +14,7 @@
  * and executable.
  */
 #define _POSIX_C_SOURCE 200112L /* setenv: VFETCH_JIT_MEASURE for one compile */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1799,6 +1800,158 @@ static void check_jit_groups(void)
            draws, test_failures == before ? ", every one as the reference" : "  FAILED");
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* Integers x in [-bound, bound] (bound <= 2^24: each exact as a float) for which the FMA form,
+   fma(x, hi, x * lo) with vfetch_jit_reciprocal's pair of d, is not the quotient x / d
+   correctly rounded; eight at a time, both computed by the CPU as the generated code does. */
+__attribute__((target("avx2,fma"))) static uint64_t fma_division_misses(float d, int32_t bound)
+{
+    float hi, lo;
+    vfetch_jit_reciprocal(d, &hi, &lo);
+    const __m256 vh = _mm256_set1_ps(hi), vl = _mm256_set1_ps(lo), vd = _mm256_set1_ps(d);
+    __m256i x = _mm256_add_epi32(_mm256_set1_epi32(-bound), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i eight = _mm256_set1_epi32(8);
+    uint64_t misses = 0;
+    for (int64_t v = -bound; v <= bound; v += 8) {
+        const __m256 f = _mm256_cvtepi32_ps(x);
+        const __m256 q = _mm256_div_ps(f, vd);
+        const __m256 r = _mm256_fmadd_ps(f, vh, _mm256_mul_ps(f, vl));
+        const __m256i same = _mm256_cmpeq_epi32(_mm256_castps_si256(q), _mm256_castps_si256(r));
+        misses += (uint64_t)__builtin_popcount(~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(same)) & 0xffu);
+        x = _mm256_add_epi32(x, eight);
+    }
+    return misses;
+}
+#endif
+
+/* A plan of one sequential stream: `ops` ops of `format` x `count` from offset 0 of each record,
+   one conversion each, their slots one after the other. */
+static void division_desc(struct vfetch_plan_desc *d, uint32_t stride, enum vfetch_format format,
+                          unsigned count, unsigned size, const enum vfetch_conversion *conv,
+                          unsigned ops)
+{
+    one_stream_desc(d, stride);
+    d->num_ops = ops;
+    for (unsigned o = 0; o < ops; o++) {
+        struct vfetch_op *op = &d->ops[o];
+        op->format = format;
+        op->conversion = conv[o];
+        op->count = (uint8_t)count;
+        for (unsigned c = 0; c < count; c++) {
+            op->src[c].offset = format == VFETCH_FORMAT_FIXED_10_10_10 ? 0 : size * c;
+            op->swizzle[c] = (uint8_t)c;
+        }
+        for (unsigned c = count; c < 4; c++)
+            op->swizzle[c] = (uint8_t)c;
+        op->write_mask = 0xf;
+        op->dst_slot = (uint16_t)(4 * o);
+    }
+    d->out_slots = (uint16_t)(4 * ops);
+}
+
+/*
+ * The normalised conversions' division in its FMA form (lib/jit/jit.h, enum
+ * vfetch_jit_division), which a plan's compile takes where VFETCH_JIT_DIVISION=fma asks:
+ * - the form's quotient is the division's for every dividend the conversions make: every
+ *   integer of magnitude up to 2^n over 2^n - 1 and 2^(n-1) - 1, n = 1..24 (UNORM, UNORM8 after
+ *   its widening, SNORM's three kinds; fields wider than 24 bits take the 32-bit path), by
+ *   the CPU, as the code computes it (quick mode: n up to 16);
+ * - with VFETCH_JIT_DIVISION=fma, plans of every 8- and 16-bit value and every 10-bit field
+ *   through each normalised conversion, generated against the portable tier at every level
+ *   with the JIT (compare_tiers: its AVX2 variant in the FMA form, which plan info reports,
+ *   its SSE4.1 one by vdivps), and =divide reported as such.
+ */
+static void check_jit_division(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    const unsigned before = test_failures;
+    uint64_t dividends = 0;
+#if defined(__x86_64__)
+    if (vfetch_cpu_detected() & VFETCH_CPU_AVX2) {
+        const unsigned most = opt_quick ? 16 : 24;
+        for (unsigned n = 1; n <= most; n++)
+            for (unsigned k = 0; k < 2; k++) {
+                const uint32_t d = (1u << (n - k)) - 1;
+                if (!d)
+                    continue;
+                const uint64_t misses = fma_division_misses((float)d, (int32_t)(1u << n));
+                dividends += 2 * ((uint64_t)1 << n) + 1;
+                test_checks++;
+                if (misses) {
+                    test_failures++;
+                    fprintf(stderr, "jit-fma-division: %" PRIu64 " dividends over %u not the quotient\n",
+                            misses, d);
+                }
+            }
+    }
+#endif
+    const char *env = getenv("VFETCH_JIT_DIVISION");
+    char saved[16] = "";
+    if (env)
+        snprintf(saved, sizeof saved, "%s", env);
+    setenv("VFETCH_JIT_DIVISION", "fma", 1);
+    enum { VALUES = 65536 };
+    uint16_t *in = malloc(VALUES * 2);
+    if (!in)
+        exit(2);
+    for (uint32_t v = 0; v < VALUES; v++)
+        in[v] = (uint16_t)(v * 40503u); /* every 16-bit value, in an order that wanders */
+    static const enum vfetch_conversion conv[4] = { VFETCH_CONV_UNORM, VFETCH_CONV_SNORM_ZERO,
+                                                   VFETCH_CONV_SNORM_ZERO_CLAMP,
+                                                   VFETCH_CONV_SNORM_NO_ZERO },
+                                        conv8[4] = { VFETCH_CONV_UNORM, VFETCH_CONV_UNORM8,
+                                                     VFETCH_CONV_SNORM_ZERO_CLAMP,
+                                                     VFETCH_CONV_SNORM_NO_ZERO };
+    struct vfetch_plan_desc d;
+    division_desc(&d, 8, VFETCH_FORMAT_FIXED16, 4, 2, conv, 4);
+    const unsigned levels_run = compare_tiers("jit-fma-division 16-bit", &d, (const uint8_t *)in, VALUES / 4);
+    division_desc(&d, 4, VFETCH_FORMAT_FIXED8, 4, 1, conv8, 4);
+    compare_tiers("jit-fma-division 8-bit", &d, (const uint8_t *)in, VALUES / 2);
+    uint32_t *packed = (uint32_t *)in; /* each 10-bit field through all 1,024 values */
+    for (uint32_t i = 0; i < VALUES / 2; i++)
+        packed[i] = (i & 0x3ff) | ((i * 7 + 3) & 0x3ff) << 10 | ((i >> 5) & 0x3ff) << 20 | i << 30;
+    division_desc(&d, 4, VFETCH_FORMAT_FIXED_10_10_10, 3, 4, conv, 4);
+    compare_tiers("jit-fma-division 10-bit", &d, (const uint8_t *)in, VALUES / 2);
+    /* the form the plan reports: FMA at avx2 where asked for, vdivps at sse41 and where not */
+    const unsigned mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    vfetch_set_jit_mode(VFETCH_JIT_ON);
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_SSE41)))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        for (unsigned asked = 0; asked < 2; asked++) {
+            setenv("VFETCH_JIT_DIVISION", asked ? "fma" : "divide", 1);
+            vfetch_plan *plan = NULL;
+            struct vfetch_plan_info info = { 0 };
+            if (!vfetch_plan_compile(&d, &plan))
+                vfetch_plan_info(plan, &info);
+            const int want = asked && levels[l].bit == VFETCH_CPU_AVX2;
+            test_checks++;
+            if (!info.jit || info.jit_fma_division != want) {
+                test_failures++;
+                fprintf(stderr, "jit-fma-division %s: asked for %s, the code %s\n", levels[l].name,
+                        asked ? "fma" : "divide",
+                        !info.jit ? "missing" : info.jit_fma_division ? "by FMA" : "by vdivps");
+            }
+            vfetch_plan_free(plan);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    if (env)
+        setenv("VFETCH_JIT_DIVISION", saved, 1);
+    else
+        unsetenv("VFETCH_JIT_DIVISION");
+    free(in);
+    printf("  jit-fma-division: %" PRIu64 " dividends by FMA as divided; every 8-, 16- and "
+           "10-bit value through UNORM, UNORM8 and SNORM at %u levels%s\n",
+           dividends, levels_run, test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1816,4 +1969,5 @@ void check_jit(void)
     check_jit_groups();
     check_jit_saved_registers();
     check_jit_exact_fields();
+    check_jit_division();
 }

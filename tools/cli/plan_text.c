@@ -73,7 +73,10 @@ void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm)
         fputs("every draw", out);
     else
         fprintf(out, "draws without an index buffer below %u records", info.jit_crossover);
-    fputs(indexed ? "; draws through an index buffer at every count (a second entry)\n" : "\n",
+    if (indexed)
+        fputs("; draws through an index buffer at every count (a second entry)", out);
+    fputs(info.jit_fma_division ? "; divisions by a product and one FMA\n"
+                                : "\n",
           out);
     struct vfetch_jit_code_view view;
     if (with_asm && !vfetch_plan_jit_code(plan, &view))
