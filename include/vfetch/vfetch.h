@@ -36,7 +36,7 @@ const char *vfetch_version(void);
 enum vfetch_cpu_flag {
     VFETCH_CPU_SSE2 = 1 << 0,   /**< x86-64 baseline */
     VFETCH_CPU_SSE41 = 1 << 1,  /**< SSSE3 + SSE4.1 (pshufb, pmulld, blendv) */
-    VFETCH_CPU_AVX2 = 1 << 2,   /**< AVX2 + F16C, BMI1, MOVBE, with the OS saving ymm state */
+    VFETCH_CPU_AVX2 = 1 << 2,   /**< AVX2 + F16C, BMI1, MOVBE, FMA; OS saving ymm state */
     VFETCH_CPU_AVX512 = 1 << 3, /**< AVX-512 F/BW/DQ/VL/VBMI + F16C, OS saving zmm state */
     VFETCH_CPU_NEON = 1 << 4,   /**< aarch64 Advanced SIMD */
 };
