@@ -54,8 +54,8 @@ struct vfetch_jit_code {
                                    inserted beside them (Dolphin's layout): for the tests */
     unsigned unrolled_passes; /**< per-vertex passes that hold four vertices a group (their
                                    ops written four times): for the tests */
-    int divides;        /**< the code divides a normalised conversion's value (either form) */
-    int fma_division;   /**< ... in the FMA form (enum vfetch_jit_division) */
+    int fma_division;   /**< the code divides a normalised conversion's value in the FMA
+                             form (enum vfetch_jit_division) */
 };
 
 /** How the generated code divides a normalised conversion's integer v by d = 2^n - 1 (or
@@ -80,7 +80,6 @@ static inline void vfetch_jit_reciprocal(float d, float *hi, float *lo)
     *hi = (float)r;
     *lo = (float)(r - (double)*hi);
 }
-
 
 /**
  * Writable memory for code of at most `bytes` bytes: *rw to write through, *rx the address the
@@ -214,7 +213,6 @@ uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_
 /** VFETCH_JIT_DIVISION: "fma" or "divide", the form every plan's compile then uses (for tests,
     and to measure the FMA form on a CPU); -1 where it is unset or neither (lib/jit/mode.c). */
 int vfetch_jit_division_env(void);
-
 
 struct vfetch_plan;
 

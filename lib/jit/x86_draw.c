@@ -87,7 +87,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes;
-    const int divides = g->divides, fma_division = g->fma_division && g->divides;
+    const int fma_division = g->fma_division && g->divides;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -109,7 +109,6 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->float_pairs = float_pairs;
     code->unrolled_passes = unrolled_passes;
     code->matrices_beside = matrices_beside;
-    code->divides = divides;
     code->fma_division = fma_division;
     code->code_bytes = bytes;
     code->code_end = code_end;

@@ -233,6 +233,13 @@ static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
     return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
 }
 
+/* Whether a 16-bit index can be read by one `movbe r8w` here: r8's upper bits are zero
+   (g->r8_narrow) and the code is the AVX2 variant's (MOVBE: every AVX2 CPU has it). */
+static inline int gen_movbe_index(const struct gen *g)
+{
+    return g->r8_narrow && !g->a.sse;
+}
+
 /* The emitters the files share (prefixed in the library's symbol table). */
 #define gen_op_source vfetch_x86_gen_op_source
 #define gen_load_width vfetch_x86_gen_load_width

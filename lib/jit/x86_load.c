@@ -106,9 +106,10 @@ int gen_narrow_indices(const struct gen *g)
    they may not be (gen_narrow_indices). */
 void gen_narrow_r8(struct gen *g)
 {
-    if (!g->r8_narrow && gen_narrow_indices(g))
+    const int narrow = gen_narrow_indices(g);
+    if (narrow && !g->r8_narrow)
         E(XOR_R8D_R8D, 0, 0);
-    g->r8_narrow = gen_narrow_indices(g);
+    g->r8_narrow = narrow;
 }
 
 /* r8 *= m: xor for 0, imul where one instruction cannot (gen_multiplier_one_op), one lea for
@@ -146,12 +147,12 @@ void gen_load_element(struct gen *g, int k)
     if (cp->index_size == 1) {
         if (g->raw_copy != k)
             E(MOVZX_R8D_B_MRDI, cp->src, 0);
-    } else if (g->raw_copy == k ? !g->raw_swapped : !(g->r8_narrow && !g->a.sse)) {
+    } else if (g->raw_copy != k && gen_movbe_index(g)) {
+        E(MOVBE_R8W_MRDI, cp->src, 0);
+    } else if (g->raw_copy != k || !g->raw_swapped) { /* as read: swapped here */
         if (g->raw_copy != k)
             E(MOVZX_R8D_W_MRDI, cp->src, 0);
         E(ROL_R8W_8, 0, 8);
-    } else if (g->raw_copy != k) {
-        E(MOVBE_R8W_MRDI, cp->src, 0);
     }
     g->r8_narrow = 1;
     g->raw_copy = -1;

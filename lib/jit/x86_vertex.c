@@ -572,9 +572,12 @@ static void skipped_vertex(struct gen *g, unsigned skip, unsigned next)
 }
 
 /* The skip test's forms: the position index into r8d (8 or 16 bits), compared with the skip
-   value; r8 keeps it for its element. */
+   value; r8 keeps it for its element. A 16-bit one as read, or where r8's upper bits are zero
+   (gen_movbe_index) already swapped by movbe: 0xffff either way. */
 static const enum x86_shape skip_to_r8d[3] = { X86_MOVZX_R8D_B_MRDI, X86_MOVZX_R8D_W_MRDI,
-                                               X86_CMP_R8D_I };
+                                               X86_CMP_R8D_I },
+                            skip_swapped_to_r8d[3] = { X86_MOVZX_R8D_B_MRDI,
+                                                       X86_MOVBE_R8W_MRDI, X86_CMP_R8D_I };
 
 /* The top of one vertex of the pass, before its ops: no element in r8 yet; a GX format's skip
    test (to `skip`; r8 keeps the position's index for its element); under an index buffer the
@@ -584,15 +587,8 @@ static void vertex_top(struct gen *g, unsigned skip)
     const struct vfetch_gx_plan *plan = g->gx;
     g->elem_copy = g->raw_copy = -1;
     if (plan && plan->position_copy >= 0) {
-        const struct vfetch_gx_copy *pc = &plan->copies[plan->position_copy];
-        g->raw_swapped = pc->index_size == 2 && g->r8_narrow && !g->a.sse;
-        if (g->raw_swapped) { /* r8's upper bits zero: the index as a number, 0xffff either way */
-            E(MOVBE_R8W_MRDI, pc->src, 0);
-            E(CMP_R8D_I, 0, 0xffff);
-            x86_jump(&g->a, X86_JZ, skip);
-        } else {
-            gen_skip_test(g, skip_to_r8d, X86_JZ, skip);
-        }
+        g->raw_swapped = plan->copies[plan->position_copy].index_size == 2 && gen_movbe_index(g);
+        gen_skip_test(g, g->raw_swapped ? skip_swapped_to_r8d : skip_to_r8d, X86_JZ, skip);
         g->r8_narrow = 1;
         g->raw_copy = plan->position_copy;
     }
