@@ -260,25 +260,26 @@ struct r300_config {
     unsigned num_elements;
     unsigned vtx_dwords; /* one array of this stride, or immediate when immediate != 0 */
     int immediate;
+    int exact_rows; /* indexed rows with an exact binding too (register_plan_rows) */
 };
 
 static const struct r300_config r300_configs[] = {
     /* position FLOAT_3 + normal SHORT_4 signed normalized + color D3DCOLOR normalized +
        texcoord FLT16_2: 28 bytes */
-    { "r300-r1", { el(2, 0, 0, 0, 0, 0), el(7, 1, 0, 1, 1, 0), el(5, 2, 0, 0, 1, 0), el(11, 3, 1, 0, 0, 0) }, 4, 7, 0 },
+    { "r300-r1", { el(2, 0, 0, 0, 0, 0), el(7, 1, 0, 1, 1, 0), el(5, 2, 0, 0, 1, 0), el(11, 3, 1, 0, 0, 0) }, 4, 7, 0, 1 },
     /* position FLOAT_3 + texcoord FLOAT_2: 20 bytes */
-    { "r300-r2", { el(2, 0, 0, 0, 0, 0), el(1, 1, 1, 0, 0, 0) }, 2, 5, 0 },
+    { "r300-r2", { el(2, 0, 0, 0, 0, 0), el(1, 1, 1, 0, 0, 0) }, 2, 5, 0, 0 },
     /* one BYTE unsigned normalized: 4 bytes */
-    { "r300-r3", { el(4, 0, 1, 0, 1, 0) }, 1, 1, 0 },
+    { "r300-r3", { el(4, 0, 1, 0, 1, 0) }, 1, 1, 0, 1 },
     /* SHORT_2 signed not normalized + BYTE signed normalized: 8 bytes */
-    { "r300-r4", { el(6, 0, 0, 1, 0, 0), el(4, 1, 1, 1, 1, 0) }, 2, 2, 0 },
+    { "r300-r4", { el(6, 0, 0, 1, 0, 0), el(4, 1, 1, 1, 1, 0) }, 2, 2, 0, 0 },
     /* skinned: position FLOAT_3, BYTE indices (unsigned, not normalized), BYTE weights
        (unsigned normalized), VECTOR_3_TTT normal (signed normalized): 24 bytes */
-    { "r300-skin", { el(2, 0, 0, 0, 0, 0), el(4, 1, 0, 0, 0, 0), el(4, 2, 0, 0, 1, 0), el(8, 3, 1, 1, 1, 0) }, 4, 6, 0 },
+    { "r300-skin", { el(2, 0, 0, 0, 0, 0), el(4, 1, 0, 0, 0, 0), el(4, 2, 0, 0, 1, 0), el(8, 3, 1, 1, 1, 0) }, 4, 6, 0, 0 },
     /* FLOAT_8: 32 bytes into two vectors */
-    { "r300-float8", { el(10, 0, 1, 0, 0, 0) }, 1, 8, 0 },
+    { "r300-float8", { el(10, 0, 1, 0, 0, 0) }, 1, 8, 0, 0 },
     /* immediate stream: FLOAT_3 then skip one dword, D3DCOLOR: 20 bytes */
-    { "r300-immediate", { el(2, 0, 0, 0, 0, 1), el(5, 1, 1, 0, 1, 0) }, 2, 5, 1 },
+    { "r300-immediate", { el(2, 0, 0, 0, 0, 1), el(5, 1, 1, 0, 1, 0) }, 2, 5, 1, 0 },
 };
 
 static void r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_desc *d)
@@ -301,6 +302,7 @@ struct plan_job {
     const void *plan;
     size_t n;
     int indexed;
+    size_t src_bytes; /* the stream binding's size: SRC_BYTES, or the exact records' (0) */
 };
 
 /* An indexed draw's 16-bit index buffer: a mesh's reuse, each record referenced about three
@@ -329,7 +331,7 @@ static void set_generated_counter(bmc_state *st, const struct vfetch_plan_info *
 static void bench_plan(bmc_state *st, void *user)
 {
     const struct plan_job *job = user;
-    struct vfetch_binding binding = { bench_src, SRC_BYTES };
+    struct vfetch_binding binding = { bench_src, job->src_bytes };
     struct vfetch_run_params p;
     vfetch_run_params_init(&p);
     p.streams = &binding;
@@ -357,22 +359,40 @@ static void bench_plan(bmc_state *st, void *user)
     set_generated_counter(st, &info, job->n);
 }
 
-/* A plan's rows "plan/<name>[-indexed]/<level><variant>/<count>", one per count of plan_counts
-   (and as many through bench_indices where with_indices), each with its memcpy baseline. */
-static void register_plan_rows(const char *name, const char *level, const char *variant,
-                               bmc_fn fn, const void *plan, int with_indices, size_t out_stride)
+/* The bytes of `stride`-byte records up to the highest entry of bench_indices' first n. */
+static size_t exact_records_bytes(size_t n, size_t stride)
 {
-    for (int indexed = 0; indexed <= with_indices; indexed++)
+    uint16_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = bench_indices[i] > top ? bench_indices[i] : top;
+    return ((size_t)top + 1) * stride;
+}
+
+/* A plan's rows "plan/<name>[-indexed]/<level><variant>/<count>", one per count of plan_counts
+   (and as many through bench_indices where with_indices), each with its memcpy baseline; where
+   exact_stride (the stream's stride) is not 0, "plan/<name>-indexed-exact/..." too: the same
+   indexed draws with a binding of just the records their entries name, which vfetch_run must
+   scan the entries for (the other rows' 8 MiB binding holds every record a 16-bit entry can
+   name: no scan, docs/jit.md). */
+static void register_plan_rows(const char *name, const char *level, const char *variant,
+                               bmc_fn fn, const void *plan, int with_indices, size_t out_stride,
+                               size_t exact_stride)
+{
+    const int kinds = with_indices ? (exact_stride ? 3 : 2) : 1;
+    for (int indexed = 0; indexed < kinds; indexed++)
         for (size_t i = 0; plan_counts[i]; i++) {
             struct plan_job *job = calloc(1, sizeof *job);
             if (!job)
                 abort();
             job->plan = plan; /* shared by the counts, freed at exit */
             job->n = plan_counts[i];
-            job->indexed = indexed;
+            job->indexed = indexed != 0;
+            job->src_bytes =
+                indexed == 2 ? exact_records_bytes(job->n, exact_stride) : SRC_BYTES;
             char row[160];
-            snprintf(row, sizeof row, "plan/%s%s/%s%s/%u", name, indexed ? "-indexed" : "", level,
-                     variant, plan_counts[i]);
+            snprintf(row, sizeof row, "plan/%s%s/%s%s/%u", name,
+                     indexed == 2 ? "-indexed-exact" : indexed ? "-indexed" : "", level, variant,
+                     plan_counts[i]);
             bmc_register(row, fn, job);
             register_memcpy(job->n * out_stride);
         }
@@ -416,7 +436,8 @@ static void register_plans(void)
                                          (levels[l].flags & VFETCH_CPU_SSE41);
                 register_plan_rows(cfg->name, levels[l].name,
                                    perop ? "-perop" : portable ? "-portable" : "", bench_plan, plan,
-                                   with_indices, vfetch_plan_out_stride(plan));
+                                   with_indices, vfetch_plan_out_stride(plan),
+                                   cfg->exact_rows && !portable ? 4u * cfg->vtx_dwords : 0);
             }
         }
     }
@@ -726,7 +747,7 @@ static void register_maxwell(void)
                 char name[64];
                 snprintf(name, sizeof name, "%s%s", cfg->name, full ? "-full" : "");
                 register_plan_rows(name, levels[l].name, "", bench_maxwell, plan, with_indices,
-                                   vfetch_maxwell_plan_out_stride(plan));
+                                   vfetch_maxwell_plan_out_stride(plan), 0);
             }
         }
     }

@@ -493,6 +493,58 @@ static void test_index_streams(void)
     guard_free(out);
 }
 
+/*
+ * A stream that holds every record the index type can name (65,536 records through 16-bit
+ * entries; through 32-bit ones max_index's, 65,535, every larger entry clamped to it): the run
+ * needs no scan of its entries (vfetch_run's generated way skips it); the stream a byte short of
+ * that record: scanned. Entries from 0 to the largest, each record as the rule gives it; in the
+ * short stream an entry naming its missing record refused, nothing written.
+ */
+static void test_index_bound(void)
+{
+    const unsigned n = 65536, count = 300;
+    const size_t size = 8 * (size_t)(n - 1) + 5; /* the last record's 5 bytes */
+    uint8_t *src = make_records(n, size, 0);
+    float *out = guard_alloc_tail(count * 32);
+    vfetch_plan *plan = make_plan(VFETCH_STEP_INDEXED, VFETCH_ORDER_LITTLE);
+    for (unsigned wide = 0; wide < 2; wide++) {
+        const unsigned bytes = wide ? 4 : 2;
+        uint8_t *idx = guard_alloc_tail(count * bytes);
+        for (unsigned cut = 0; cut < 2; cut++) {
+            for (unsigned k = 0; k < count; k++) {
+                uint32_t e = (uint32_t)(k * 2654435761u) % n;
+                e = k == 0 ? 0 : k == 1 ? n - 1 - cut : k == 2 && wide && !cut ? 100000 : e;
+                e = cut && e == n - 1 ? n - 2 : e;
+                memcpy(idx + k * bytes, &e, bytes);
+            }
+            struct vfetch_binding b = { src, size - cut };
+            struct vfetch_run_params p =
+                indexed_run(&b, out, count * 32, idx, bytes, count * bytes, 0, count);
+            p.max_index = wide ? n - 1 : UINT32_MAX;
+            memset(out, PATTERN, count * 32);
+            CHECK_EQ(vfetch_run(plan, &p), VFETCH_OK);
+            for (unsigned k = 0; k < count; k++) {
+                uint32_t e = 0;
+                memcpy(&e, idx + k * bytes, bytes);
+                const uint32_t r = e > n - 1 ? n - 1 : e;
+                const float want[8] = { (float)(uint16_t)r, (float)(uint16_t)(r + 1000), 0, 1,
+                                        (float)(r & 0xff), 0, 0, 1 };
+                for (unsigned c = 0; c < 8; c++)
+                    CHECK_EQ(test_float_bits(out[8 * k + c]), test_float_bits(want[c]));
+            }
+            if (cut) {
+                const uint32_t top = n - 1;
+                memcpy(idx + (count / 2) * bytes, &top, bytes);
+                expect_error(plan, &p, VFETCH_ESHORT_STREAM, __LINE__);
+            }
+        }
+        guard_free(idx);
+    }
+    vfetch_plan_free(plan);
+    guard_free(src);
+    guard_free(out);
+}
+
 /* The byte orders on FIXED16 and FLOAT32 (32-bit value 0x11223344 stored as 44 33 22 11). */
 static void test_byte_orders(void)
 {
@@ -682,6 +734,7 @@ int main(void)
     test_index_extremes();
     test_index_offsets();
     test_index_streams();
+    test_index_bound();
     test_byte_orders();
     test_output_rules();
     test_overlapping_records();

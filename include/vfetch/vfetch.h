@@ -436,7 +436,11 @@ struct vfetch_run_params {
         is VFETCH_EINDEX_RANGE. Default 0. */
     int64_t index_offset;
     /** Indices above it (after the offset) are clamped to it (R300 VAP_VF_MAX_VTX_INDX).
-        Default UINT32_MAX, i.e. no clamp. */
+        Default UINT32_MAX, i.e. no clamp. A draw through 16-bit entries whose indexed
+        streams hold record min(65535 + index_offset, max_index) (and through 32-bit ones,
+        record max_index), with an offset of 0 or more, cannot name a record outside them:
+        vfetch_run then skips its scan of the entries (the fastest short indexed draws; where
+        that record is max_index's, draws of fewer than 48 entries only). */
     uint32_t max_index;
     /** The instance this run draws (0-based) and the first instance's record offset: an
         instanced stream (VFETCH_STEP_INSTANCE) reads record base_instance + instance /
