@@ -483,6 +483,7 @@ static void plan_build_jit(struct vfetch_plan *plan)
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;
+        plan->jit_one = (vfetch_jit_plan_one_fn *)plan->jit_code.entry_one;
         plan->jit_compare = mode == VFETCH_JIT_COMPARE;
         int measure = 0;
         plan->jit_crossover = plan->jit_compare ? UINT32_MAX
@@ -507,6 +508,8 @@ static void plan_build_jit(struct vfetch_plan *plan)
             else if (avx512)
                 plan->jit_crossover = PLAN_JIT_RECORD_CROSSOVER;
         }
+        plan->jit_direct_most =
+            plan->jit_compare || plan->has_instanced ? 0 : plan->jit_crossover - 1;
     }
 #endif
 }

@@ -96,6 +96,12 @@ struct vfetch_plan {
         compiled under VFETCH_JIT_COMPARE (every such draw runs both tiers). */
     vfetch_jit_plan_fn *jit;
     vfetch_jit_plan_indexed_fn *jit_indexed;
+    /** jit's entry past the load of a one-stream plan's record (NULL: several streams), and
+        the most records a draw without an index buffer vfetch_run hands the generated code
+        at once: jit_crossover - 1, 0 where it hands it none (no jit, the compare mode, an
+        instanced stream), one compare for all of them. */
+    vfetch_jit_plan_one_fn *jit_one;
+    uint32_t jit_direct_most;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
     uint32_t jit_crossover;

@@ -184,12 +184,12 @@ static inline int run_stream_records(const vfetch_plan *plan, const struct vfetc
 }
 
 /* A draw of several streams without an index buffer (run_generated), each stream holding
-   record `last`, into the generated code; 1 where a check failed. Out of line: its table of
-   records is a frame a one-stream draw does not set up. */
+   record `last` (the draw's last), into the generated code; 1 where a check failed. Out of
+   line: its table of records is a frame a one-stream draw does not set up. */
 static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *plan,
-                                                           const struct vfetch_run_params *p,
-                                                           uint64_t last)
+                                                           const struct vfetch_run_params *p)
 {
+    const uint64_t last = (uint64_t)p->first + p->count - 1;
     const uint8_t *records[VFETCH_MAX_STREAMS];
     if (!run_stream_records(plan, p, 0, last, last, 0, records))
         return 1;
@@ -252,13 +252,16 @@ static inline int run_generated_indexed_with(const vfetch_plan *plan,
     return 0;
 }
 
+static int run_general(const vfetch_plan *plan, const struct vfetch_run_params *params);
+
 /* run_generated_indexed's draw whose every indexed stream holds record `bound`, the record of
    the index type's largest entry. */
 static __attribute__((noinline)) int run_generated_indexed_bound(const vfetch_plan *plan,
                                                                  const struct vfetch_run_params *p,
                                                                  unsigned bytes, uint64_t bound)
 {
-    return run_generated_indexed_with(plan, p, bytes, bound, 1);
+    return run_generated_indexed_with(plan, p, bytes, bound, 1) ? run_general(plan, p)
+                                                                : VFETCH_OK;
 }
 
 /* run_generated_indexed's draw whose entries are scanned for their lowest and highest records
@@ -267,23 +270,24 @@ static __attribute__((noinline)) int run_generated_indexed_scanned(
     const vfetch_plan *plan, const struct vfetch_run_params *p, unsigned bytes)
 {
     uint64_t max_indexed, max_sequential;
-    if (run_max_records(plan, p, &max_indexed, &max_sequential))
-        return 1;
-    return run_generated_indexed_with(plan, p, bytes, max_indexed, 0);
+    if (run_max_records(plan, p, &max_indexed, &max_sequential) ||
+        run_generated_indexed_with(plan, p, bytes, max_indexed, 0))
+        return run_general(plan, p);
+    return VFETCH_OK;
 }
 
 /* A draw through an index buffer the generated conversion runs at once (as
    vfetch_execute_program would, at every count): no instanced stream, every check of
-   run_validate passed. 1: not such a draw (or a check failed): the general path runs it, and
-   reports. Out of line: a draw without indices sets up none of this. Where the index offset is
+   run_validate passed; vfetch_run's result. Not such a draw (or a check failed): the general
+   path runs it, and reports. Out of line: a draw without indices sets up none of this. Where the index offset is
    not negative and every stream read through the indices holds the record of the largest entry
    the index type has (clamped to max_index: 65,535 + offset through 16-bit indices), no entry
    can name a record outside them: the entries are not scanned (run_validate's scan could
    find nothing to refuse), but for a draw of RUN_CLAMPED_UNSCANNED entries or more whose bound
    reaches max_index (the scan may earn it the plain pass). Else they are
-   (run_generated_indexed_scanned). One stream read
-   through the indices (an R300 draw's one array) is checked without a table of records. Both
-   ways are tail calls: this function sets up no frame. */
+   (run_generated_indexed_scanned). One stream read through the indices (an R300 draw's one
+   array) is checked without a table of records. Every way out is a tail call: this function
+   sets up no frame. */
 static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *plan,
                                                            const struct vfetch_run_params *p)
 {
@@ -292,12 +296,12 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
     if (!plan->jit || !plan->jit_indexed || plan->jit_compare || plan->has_instanced ||
         count == 0 || p->num_streams < n || !p->streams || !p->out || !p->indices ||
         (unsigned)p->index_type > VFETCH_INDEX_U32)
-        return 1;
+        return run_general(plan, p);
     const unsigned bytes = p->index_type == VFETCH_INDEX_U16 ? 2 : 4;
     const uint64_t end = (uint64_t)p->first + count;
     if (end - 1 > UINT32_MAX || end * bytes > p->indices_size ||
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
-        return 1;
+        return run_general(plan, p);
     if (p->index_offset >= 0) {
         const uint64_t bound = (uint64_t)vfetch_run_entry_record(p, bytes == 2 ? 0xffffu
                                                                               : UINT32_MAX);
@@ -315,33 +319,37 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
 }
 
 /* A draw the generated conversion runs at once: no index buffer, no instanced stream, 1 to the
-   crossover's count of records, every check of run_validate passed in the few terms such a draw
-   leaves: each stream the ops read bound and holding the last record's bytes (record first +
-   count - 1 of a sequential stream, 0 of a constant one; the products below cannot overflow:
-   the strides are below 2^16 here and the records below 2^32). 1: not such a draw (or a check
-   failed): the general path runs it, and reports. Most plans read one stream (an R300 draw's
-   one array): checked here, without a table of records. */
-static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p)
+   crossover's count of records (jit_direct_most holds both, and the compare mode), every check
+   of run_validate passed in the few terms such a draw leaves: each stream the ops read bound
+   and holding the last record's bytes (record first + count - 1 of a sequential stream, 0 of a
+   constant one; the products below cannot overflow: the strides are below 2^16 here and the
+   records below 2^32). RUN_DIRECT_NOT: not such a draw (or a check failed): the general path
+   runs it, and reports; RUN_DIRECT_STREAMS: a plan of several streams, whose checks
+   run_generated_streams makes; RUN_DIRECT_ONE: the one stream's first record in *record, for
+   the caller's tail call of jit_one. Most plans read one stream (an R300 draw's one array):
+   checked here, without a table of records. Each way out is its caller's tail call: vfetch_run
+   sets up no frame. */
+enum { RUN_DIRECT_NOT, RUN_DIRECT_STREAMS, RUN_DIRECT_ONE };
+
+static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                                const uint8_t **record)
 {
     const uint32_t count = p->count;
     const unsigned n = plan->desc.num_streams;
     /* the crossover first: a long draw leaves at once for the general path */
-    if (!plan->jit || count - 1u >= plan->jit_crossover - 1u || plan->jit_compare ||
-        p->index_type != VFETCH_INDEX_NONE || plan->has_instanced || p->num_streams < n ||
-        !p->streams || !p->out)
-        return 1;
+    if (count - 1u >= plan->jit_direct_most || p->index_type != VFETCH_INDEX_NONE ||
+        p->num_streams < n || !p->streams || !p->out)
+        return RUN_DIRECT_NOT;
     const uint64_t last = (uint64_t)p->first + count - 1;
     if (last > UINT32_MAX ||
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
-        return 1;
-    if (n != 1)
-        return run_generated_streams(plan, p, last);
-    const struct vfetch_binding *b = p->streams;
-    if (!run_stream_holds(plan, b, 0, last))
-        return 1;
-    const uint8_t *record = run_stream_start(plan, p, 0, 0, 0);
-    plan->jit(&record, count, p->out);
-    return 0;
+        return RUN_DIRECT_NOT;
+    if (!plan->jit_one)
+        return RUN_DIRECT_STREAMS;
+    if (!run_stream_holds(plan, p->streams, 0, last))
+        return RUN_DIRECT_NOT;
+    *record = run_stream_start(plan, p, 0, 0, 0);
+    return RUN_DIRECT_ONE;
 }
 
 /* A validated draw of one or more records on the portable tier or, through vfetch_execute,
@@ -378,7 +386,25 @@ int vfetch_run_checked(const vfetch_plan *plan, const struct vfetch_run_params *
 {
     if (params->count == 0)
         return VFETCH_OK;
-    return run_generated(plan, params) ? run_execute(plan, params) : VFETCH_OK;
+    const uint8_t *record;
+    switch (run_generated(plan, params, &record)) {
+    case RUN_DIRECT_ONE:
+        return plan->jit_one(record, params->count, params->out);
+    case RUN_DIRECT_STREAMS:
+        if (!run_generated_streams(plan, params))
+            return VFETCH_OK;
+        /* fall through */
+    default:
+        return run_execute(plan, params);
+    }
+}
+
+/* vfetch_run's draw of several streams (RUN_DIRECT_STREAMS): the generated code, or the general
+   path where a check failed. */
+static __attribute__((noinline)) int run_streams_or_general(const vfetch_plan *plan,
+                                                            const struct vfetch_run_params *p)
+{
+    return run_generated_streams(plan, p) ? run_general(plan, p) : VFETCH_OK;
 }
 
 int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
@@ -386,6 +412,14 @@ int vfetch_run(const vfetch_plan *plan, const struct vfetch_run_params *params)
     if (!plan || !params)
         return VFETCH_EINVAL;
     if (params->index_type != VFETCH_INDEX_NONE)
-        return run_generated_indexed(plan, params) ? run_general(plan, params) : VFETCH_OK;
-    return run_generated(plan, params) ? run_general(plan, params) : VFETCH_OK;
+        return run_generated_indexed(plan, params);
+    const uint8_t *record;
+    switch (run_generated(plan, params, &record)) {
+    case RUN_DIRECT_ONE:
+        return plan->jit_one(record, params->count, params->out);
+    case RUN_DIRECT_STREAMS:
+        return run_streams_or_general(plan, params);
+    default:
+        return run_general(plan, params);
+    }
 }

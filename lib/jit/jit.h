@@ -29,6 +29,8 @@ const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode);
 struct vfetch_jit_code {
     void *entry;        /**< the function */
     void *entry_indexed; /**< a plan's function for draws through an index buffer, or NULL */
+    void *entry_one;     /**< a one-stream plan's function given its first record itself
+                              (vfetch_jit_plan_one_fn), or NULL */
     int indexed_plain;   /**< entry_indexed reads vfetch_jit_index's `plain` (else ignores it) */
     void *entry_batch;   /**< a direct GX format's batched draw, or NULL */
     void *entry_bound;   /**< a GX format's draw past `entry`'s test of each indexed array's
@@ -219,6 +221,10 @@ struct vfetch_plan;
 /** A plan's generated conversion: count >= 1 records into `out`, records[s] each stream's
     first record of the draw (validated). */
 typedef void vfetch_jit_plan_fn(const uint8_t *const *records, uint64_t count, uint8_t *out);
+
+/** The same draw of a plan of one stream, given the stream's first record: returns 0, so that
+    vfetch_run ends in a tail call of it (the entry past the record's load from `records`). */
+typedef int vfetch_jit_plan_one_fn(const uint8_t *record, uint64_t count, uint8_t *out);
 
 /** A draw's index buffer as a plan's indexed conversion reads it (the layout is the generated
     code's: five qwords). */

@@ -359,8 +359,9 @@ static unsigned saved_registers(const struct gen *g, unsigned saved[GEN_REGS])
 
 /* A plan entry's prologue: the registers it keeps saved, its frame, each stream's first record
    (under an index buffer, an indexed stream's record 0 into the frame instead, and the index
-   state); rcx the count, rdx the output. */
-static void plan_prologue(struct gen *g, int indexed, int32_t frame)
+   state); rcx the count, rdx the output. one_stream: the entry loaded the one stream's record
+   into rdi before it (plan_one_stream). */
+static void plan_prologue(struct gen *g, int indexed, int32_t frame, unsigned one_stream)
 {
     struct x86_asm *a = &g->a;
     const unsigned n = g->num_streams, held = n < g->reg_streams ? n : g->reg_streams;
@@ -398,7 +399,7 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame)
             else
                 E(MOV_MRSP_RAX, g->data_slot[k] >= 0 ? g->data_slot[k] : g->frame_slot[k], 0);
         }
-    for (unsigned k = held; k-- > 0;) /* rdi itself last */
+    for (unsigned k = held; k-- > one_stream;) /* rdi itself last */
         x86_op(a, first[gen_stream_reg(g, k)], 8 * (int64_t)k, 0);
     if (indexed && g->index_regs) {
         /* the offset clamped to max + 1 (signed), so that entry + offset cannot overflow and
@@ -422,7 +423,18 @@ static void plan_epilogue(struct gen *g, int32_t frame)
         E(ADD_RSP_I, 0, frame);
     for (unsigned i = num_saved; i-- > 0;)
         x86_op(&g->a, pop[saved[i]], 0, 0);
+    E(XOR_EAX_EAX, 0, 0); /* 0: vfetch_jit_plan_one_fn's return */
     E(RET, 0, 0);
+}
+
+/* Whether a plan's entry without an index buffer is also entered past its load of the one
+   stream's record (vfetch_jit_plan_one_fn): one stream, held in rdi, nothing saved or framed
+   before that load. */
+static unsigned plan_one_stream(const struct gen *g, int32_t frame)
+{
+    unsigned saved[GEN_REGS];
+    return g->num_streams == 1 && g->reg_streams == 1 && gen_stream_reg(g, 0) == 0 && !frame &&
+           !saved_registers(g, saved);
 }
 
 /*
@@ -474,15 +486,21 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
     gen_choose_groups(g);
     struct x86_asm *a = &g->a;
-    size_t entry[2] = { 0, 0 };
+    size_t entry[2] = { 0, 0 }, entry_one = 0;
     /* through an index buffer: the index state in free registers (the streams in others,
        gen_stream_reg), the vertex pass once per entry width (the prologue compared the
        draw's) */
     g->index_regs = n <= GEN_INDEX_REG_STREAMS;
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
+        g->indexed = through_index; /* gen_stream_reg's answer for this entry */
+        const unsigned one = !through_index && plan_one_stream(g, frame[0]);
+        if (one) { /* the record's load, then the entry given the record */
+            E(MOV_RDI_MRDI, 0, 0);
+            entry_one = a->len;
+        }
         sse_entry(g);
-        plan_prologue(g, through_index, frame[through_index]);
+        plan_prologue(g, through_index, frame[through_index], one);
         const unsigned finish = x86_label(a);
         if (plan->word_copy && !through_index)
             gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32, 0);
@@ -515,6 +533,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     code->groups = g->wide != NULL;
     const int plain = g->index_regs; /* g is freed by gen_close */
     why = gen_close(g, why, entry[0], code);
+    if (!why && entry_one)
+        code->entry_one = (uint8_t *)code->mapping + entry_one;
     if (!why && indexed) {
         code->entry_indexed = (uint8_t *)code->mapping + entry[1];
         code->indexed_plain = plain;
