@@ -352,6 +352,21 @@ static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run
     return RUN_DIRECT_ONE;
 }
 
+int vfetch_run_one_stream(const vfetch_plan *plan, uint32_t first, uint32_t count, void *out,
+                          size_t out_size, const struct vfetch_binding *binding)
+{
+    /* run_generated's checks of a plan of one stream (jit_one set) */
+    if (count - 1u >= plan->jit_direct_most || !out || !plan->jit_one)
+        return 1;
+    const uint64_t last = (uint64_t)first + count - 1;
+    if (last > UINT32_MAX ||
+        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > out_size ||
+        !run_stream_holds(plan, binding, 0, last))
+        return 1;
+    const uint8_t *record = (const uint8_t *)binding->data + (size_t)first * plan->vertex_stride[0];
+    return plan->jit_one(record, count, out);
+}
+
 /* A validated draw of one or more records on the portable tier or, through vfetch_execute,
    the generated code. */
 static int run_execute(const vfetch_plan *plan, const struct vfetch_run_params *params)

@@ -102,10 +102,10 @@ int vfetch_maxwell_core_params(const struct vfetch_maxwell_plan *plan,
     return VFETCH_OK;
 }
 
-int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+/* Every other draw: the core run's parameters built, run, then the system values. */
+static __attribute__((noinline)) int maxwell_run_general(
+    const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
 {
-    if (!plan || !params)
-        return VFETCH_EINVAL;
     struct vfetch_binding bind[VFETCH_MAX_STREAMS];
     struct vfetch_run_params p;
     int err = vfetch_maxwell_core_params(plan, params, bind, &p);
@@ -117,4 +117,29 @@ int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxw
     if (plan->instance_id_slot >= 0 || plan->vertex_id_slot >= 0)
         vfetch_maxwell_system_values(plan, params);
     return VFETCH_OK;
+}
+
+/* A draw of a one-stream core plan with generated code, without an index buffer or system
+   values: straight to the code where vfetch_run would run it at once (vfetch_run_one_stream:
+   its checks of such a draw, without a vfetch_run_params), else the general way. */
+static __attribute__((noinline)) int maxwell_run_one(
+    const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+{
+    const struct vfetch_maxwell_binding *mb = &params->streams[plan->stream_hw[0]];
+    const struct vfetch_binding b = { mb->data, maxwell_binding_size(mb) };
+    if (!vfetch_run_one_stream(plan->plan, params->first, params->count, params->out,
+                               params->out_size, &b))
+        return VFETCH_OK;
+    return maxwell_run_general(plan, params);
+}
+
+/* Either way a tail call: no frame here for a draw that takes the general way. */
+int vfetch_maxwell_run(const vfetch_maxwell_plan *plan, const struct vfetch_maxwell_run_params *params)
+{
+    if (!plan || !params)
+        return VFETCH_EINVAL;
+    if (plan->plan->jit_one && params->index_type == VFETCH_INDEX_NONE && params->streams &&
+        plan->instance_id_slot < 0 && plan->vertex_id_slot < 0)
+        return maxwell_run_one(plan, params);
+    return maxwell_run_general(plan, params);
 }

@@ -574,6 +574,71 @@ static void test_out_stride(void)
     }
 }
 
+/*
+ * A one-stream plan's short draws (vfetch_maxwell_run's way straight to the generated code):
+ * R8G8B8A8 UNORM records ending at a guard page, every count 1..40 from the first record and
+ * the last count from the second, each value x / 255; the stream's limit a byte short, below its
+ * location, a draw one record past it and an output a byte short refused, nothing written.
+ */
+static void test_one_stream_draws(void)
+{
+    enum { N = 40 };
+    struct vfetch_maxwell_desc d;
+    vfetch_maxwell_desc_init(&d);
+    d.attribute[0] = attr_word(0, 0, 0x0a, VFETCH_MAXWELL_TYPE_UNORM, 0);
+    d.stream_format[0] = 4 | 1u << 12;
+    vfetch_maxwell_plan *mp;
+    CHECK_EQ(vfetch_maxwell_compile(&d, &mp), VFETCH_OK);
+    const size_t stride = vfetch_maxwell_plan_out_stride(mp);
+    uint8_t *src = guard_alloc_tail(4 * N);
+    for (unsigned i = 0; i < 4 * N; i++)
+        src[i] = (uint8_t)(i * 37 + 11);
+    uint8_t *out = guard_alloc_tail(stride * N);
+    struct vfetch_maxwell_binding b[VFETCH_MAXWELL_STREAMS];
+    memset(b, 0, sizeof b);
+    b[0] = (struct vfetch_maxwell_binding){ src, 0x10000, 0x10000 + 4 * N - 1 };
+    struct vfetch_maxwell_run_params p;
+    vfetch_maxwell_run_params_init(&p);
+    p.streams = b;
+    p.out = out;
+    p.out_size = stride * N;
+    for (unsigned k = 0; k <= N; k++) { /* counts 1..N from record 0, then N - 1 from 1 */
+        const unsigned first = k == N, count = first ? N - 1 : k + 1;
+        p.first = first;
+        p.count = count;
+        memset(out, 0x77, stride * N);
+        CHECK_EQ(vfetch_maxwell_run(mp, &p), VFETCH_OK);
+        for (unsigned v = 0; v < count; v++)
+            for (unsigned c = 0; c < 4; c++) {
+                float got;
+                memcpy(&got, out + v * stride + 4 * c, 4);
+                const float want = (float)src[4 * (first + v) + c] / 255.0f;
+                CHECK_EQ(test_float_bits(got), test_float_bits(want));
+            }
+    }
+    memset(out, 0x77, stride * N);
+    p.first = 0;
+    p.count = N;
+    b[0].limit--;
+    CHECK_EQ(vfetch_maxwell_run(mp, &p), VFETCH_ESHORT_STREAM);
+    b[0].limit = b[0].location - 1;
+    CHECK_EQ(vfetch_maxwell_run(mp, &p), VFETCH_ESHORT_STREAM);
+    b[0].limit = 0x10000 + 4 * N - 1;
+    p.first = 1;
+    CHECK_EQ(vfetch_maxwell_run(mp, &p), VFETCH_ESHORT_STREAM);
+    p.first = 0;
+    p.out_size = stride * N - 1;
+    CHECK_EQ(vfetch_maxwell_run(mp, &p), VFETCH_ESHORT_OUTPUT);
+    for (size_t i = 0; i < stride * N; i++)
+        if (out[i] != 0x77) {
+            CHECK(!"output written on error");
+            break;
+        }
+    guard_free(out);
+    guard_free(src);
+    vfetch_maxwell_plan_free(mp);
+}
+
 int main(void)
 {
     test_parse();
@@ -582,6 +647,7 @@ int main(void)
     test_layouts_and_defaults();
     test_system_values_and_instancing();
     test_out_stride();
+    test_one_stream_draws();
     test_levels();
     return test_summary("maxwell");
 }
