@@ -510,6 +510,10 @@ static void plan_build_jit(struct vfetch_plan *plan)
         }
         plan->jit_direct_most =
             plan->jit_compare || plan->has_instanced ? 0 : plan->jit_crossover - 1;
+        plan->jit_indexed_direct =
+            plan->jit_compare || plan->has_instanced ? NULL : plan->jit_indexed;
+        plan->one_indexed_stream = plan->desc.num_streams == 1 &&
+                                   plan->desc.streams[0].step == VFETCH_STEP_INDEXED;
     }
 #endif
 }

@@ -102,6 +102,11 @@ struct vfetch_plan {
         instanced stream), one compare for all of them. */
     vfetch_jit_plan_one_fn *jit_one;
     uint32_t jit_direct_most;
+    /** jit_indexed where vfetch_run hands it draws through an index buffer at once (NULL in
+        the compare mode and for instanced streams), and whether the plan's one stream is read
+        through the indices (an R300 draw's array: its checks take no table of records). */
+    vfetch_jit_plan_indexed_fn *jit_indexed_direct;
+    uint8_t one_indexed_stream;
     struct vfetch_jit_code jit_code;
     const char *jit_reason;
     uint32_t jit_crossover;

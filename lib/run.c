@@ -243,12 +243,12 @@ static inline int run_generated_indexed_with(const vfetch_plan *plan,
         .wide = bytes == 4,
         .plain = plan->jit_code.indexed_plain && max_indexed < p->max_index,
     };
-    if (plan->desc.num_streams != 1 || plan->desc.streams[0].step != VFETCH_STEP_INDEXED)
+    if (!plan->one_indexed_stream)
         return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, &index);
     if (!held && !run_stream_holds(plan, p->streams, 0, max_indexed))
         return 1;
     const uint8_t *record = run_stream_start(plan, p, 0, 1, (int)index.plain);
-    plan->jit_indexed(&record, p->count, p->out, &index);
+    plan->jit_indexed_direct(&record, p->count, p->out, &index);
     return 0;
 }
 
@@ -293,11 +293,12 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
 {
     const uint32_t count = p->count;
     const unsigned n = plan->desc.num_streams;
-    if (!plan->jit || !plan->jit_indexed || plan->jit_compare || plan->has_instanced ||
-        count == 0 || p->num_streams < n || !p->streams || !p->out || !p->indices ||
-        (unsigned)p->index_type > VFETCH_INDEX_U32)
+    if (!plan->jit_indexed_direct || count == 0 || p->num_streams < n || !p->streams ||
+        !p->out || !p->indices || (unsigned)p->index_type > VFETCH_INDEX_U32)
         return run_general(plan, p);
-    const unsigned bytes = p->index_type == VFETCH_INDEX_U16 ? 2 : 4;
+    /* 2 or 4: the caller took VFETCH_INDEX_NONE elsewhere */
+    _Static_assert(VFETCH_INDEX_U16 == 1 && VFETCH_INDEX_U32 == 2, "an entry's bytes");
+    const unsigned bytes = 2 * (unsigned)p->index_type;
     const uint64_t end = (uint64_t)p->first + count;
     if (end - 1 > UINT32_MAX || end * bytes > p->indices_size ||
         (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
@@ -310,9 +311,8 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
            RUN_CLAMPED_UNSCANNED entries */
         if ((bound < p->max_index || !plan->jit_code.indexed_plain ||
              count < RUN_CLAMPED_UNSCANNED) &&
-            (n == 1 && plan->desc.streams[0].step == VFETCH_STEP_INDEXED
-                ? run_stream_holds(plan, p->streams, 0, bound)
-                : run_indexed_streams_hold(plan, p, bound)))
+            (plan->one_indexed_stream ? run_stream_holds(plan, p->streams, 0, bound)
+                                      : run_indexed_streams_hold(plan, p, bound)))
             return run_generated_indexed_bound(plan, p, bytes, bound);
     }
     return run_generated_indexed_scanned(plan, p, bytes);
