@@ -159,13 +159,22 @@ int vfetch_r300_draw_indexed(const vfetch_r300_plan *plan, const vfetch_prim_pla
     err = draw_records(&d, params->index_offset, params->max_index);
     if (err)
         return err;
+    const uint32_t stride = plan->out_stride;
+    /* a one-stream plan's short range: straight to its generated code where every check the
+       run and the batch make passes (vfetch_run_one_stream); else the checks in their order */
+    if (plan->jit_one && !draw_room(&d, stride) &&
+        !vfetch_run_one_stream(plan, d.first, d.records,
+                               (uint8_t *)batch->vertices + batch->vertices_used,
+                               batch->vertices_capacity - batch->vertices_used, params->streams)) {
+        draw_end(&d, stride, result);
+        return VFETCH_OK;
+    }
     struct vfetch_run_params run = *params;
     run.first = d.first;
     run.count = d.records;
     err = vfetch_run_check_reads(plan, &run);
     if (err)
         return err;
-    const uint32_t stride = plan->out_stride;
     err = draw_room(&d, stride);
     if (err)
         return err;

@@ -171,6 +171,35 @@ static inline v128 swap32(v128 v)
         }                                                                                   \
     }
 
+/* Entry i of p in each width and byte order (vfetch_prim_entry with its format known). */
+static inline uint32_t entry_le16(const uint8_t *p, size_t i)
+{
+    uint16_t v;
+    memcpy(&v, p + 2 * i, 2);
+    return v;
+}
+
+static inline uint32_t entry_be16(const uint8_t *p, size_t i)
+{
+    return __builtin_bswap16((uint16_t)entry_le16(p, i));
+}
+
+static inline uint32_t entry_le32(const uint8_t *p, size_t i)
+{
+    uint32_t v;
+    memcpy(&v, p + 4 * i, 4);
+    return v;
+}
+
+static inline uint32_t entry_be32(const uint8_t *p, size_t i)
+{
+    return __builtin_bswap32(entry_le32(p, i));
+}
+
+/* A loop over entries i .. count - 1 with BODY(e) for each, the entry's format chosen once,
+   not an entry at a time. */
+#define FOR_ENTRIES(BODY)                                                                       switch (g->bytes * 2 + (g->big != 0)) {                                                     case 2:                                                                                     case 3:                                                                                         for (; i < count; i++) { const uint32_t e = p[i]; BODY }                                   break;                                                                                  case 4:                                                                                         for (; i < count; i++) { const uint32_t e = entry_le16(p, i); BODY }                       break;                                                                                  case 5:                                                                                         for (; i < count; i++) { const uint32_t e = entry_be16(p, i); BODY }                       break;                                                                                  case 8:                                                                                         for (; i < count; i++) { const uint32_t e = entry_le32(p, i); BODY }                       break;                                                                                  default:                                                                                        for (; i < count; i++) { const uint32_t e = entry_be32(p, i); BODY }                       break;                                                                                  }
+
 static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest *g,
                            uint32_t *out_min, uint32_t *out_max)
 {
@@ -180,21 +209,21 @@ static int NAME(prim_scan)(const void *in, size_t count, const struct prim_guest
     const uint32_t type_max = g->bytes == 4 ? 0xffffffffu : (1u << (8 * g->bytes)) - 1;
     int restarted = 0;
     size_t i = 0;
-    if (g->bytes == 1)
+    /* fewer entries than a 16-byte step: one at a time below, without the vectors' set-up and
+       folds (a short draw's scan: 3 entries 164 -> 45 instructions at avx2) */
+    if (count < 16u >> (g->bytes >> 1)) /* 16 / bytes */
+        ;
+    else if (g->bytes == 1)
         SCAN_BODY(8, swap16)
     else if (g->bytes == 2)
         SCAN_BODY(16, swap16)
     else
         SCAN_BODY(32, swap32)
-    for (; i < count; i++) {
-        const uint32_t e = vfetch_prim_entry(in, g, i);
-        if (check && e == g->restart_index) {
-            restarted = 1;
-            continue;
-        }
-        min = e < min ? e : min;
-        max = e > max ? e : max;
-    }
+    FOR_ENTRIES(if (check && e == g->restart_index) {
+        restarted = 1;
+        continue;
+    } min = e < min ? e : min;
+                max = e > max ? e : max;)
     *out_min = min;
     *out_max = max;
     return restarted;
@@ -328,13 +357,41 @@ VEC_INLINE size_t convert_wide(const uint8_t *p, size_t count, const struct prim
 #endif
 
 
+/* prim_convert's entries i .. count - 1 one at a time, lo and hi tracked as the vectors'. */
+VEC_INLINE void convert_few(const uint8_t *p, size_t i, size_t count, const struct prim_guest *g,
+                            int check, uint32_t delta, uint32_t host_restart, int wide,
+                            uint8_t *o, int track, uint32_t *range, uint32_t lo, uint32_t hi)
+{
+    FOR_ENTRIES(const int is_restart = check && e == g->restart_index;
+                const uint32_t x = is_restart ? host_restart : e + delta;
+                if (wide) memcpy(o + 4 * i, &x, 4);
+                else {
+                    const uint16_t h = (uint16_t)x;
+                    memcpy(o + 2 * i, &h, 2);
+                } if (track && !is_restart) {
+                    lo = e < lo ? e : lo;
+                    hi = e > hi ? e : hi;
+                })
+    if (track) {
+        range[0] = lo;
+        range[1] = hi;
+    }
+}
+
 /* prim_convert with `track` constant: with it, range[0] and range[1] get the smallest and
-   largest entry converted (restart entries aside where restart is checked), as the scan's. */
+   largest entry converted (restart entries aside where restart is checked), as the scan's.
+   Fewer entries than a step (8) go one at a time from the start, without the vectors' set-up
+   and folds. */
 VEC_INLINE void convert_body(const uint8_t *p, size_t count, const struct prim_guest *g,
                              uint32_t delta, uint32_t host_restart, int wide, uint8_t *o,
                              int track, uint32_t *range)
 {
     const int check = vfetch_prim_restart_fits(g);
+    if (count < 8) {
+        convert_few(p, 0, count, g, check, delta, host_restart, wide, o, track, range,
+                    UINT32_MAX, 0);
+        return;
+    }
     const v128 zero = simde_mm_setzero_si128(), d16 = simde_mm_set1_epi16((int16_t)delta),
                d32 = simde_mm_set1_epi32((int32_t)delta),
                hr16 = simde_mm_set1_epi16((int16_t)host_restart),
@@ -446,25 +503,7 @@ VEC_INLINE void convert_body(const uint8_t *p, size_t count, const struct prim_g
         if (l0 <= h0)
             lo = l0, hi = h0;
     }
-    for (; i < count; i++) {
-        const uint32_t e = vfetch_prim_entry(p, g, i);
-        const int is_restart = check && e == g->restart_index;
-        const uint32_t x = is_restart ? host_restart : e + delta;
-        if (wide)
-            memcpy(o + 4 * i, &x, 4);
-        else {
-            const uint16_t h = (uint16_t)x;
-            memcpy(o + 2 * i, &h, 2);
-        }
-        if (track && !is_restart) {
-            lo = e < lo ? e : lo;
-            hi = e > hi ? e : hi;
-        }
-    }
-    if (track) {
-        range[0] = lo;
-        range[1] = hi;
-    }
+    convert_few(p, i, count, g, check, delta, host_restart, wide, o, track, range, lo, hi);
 }
 
 static void NAME(prim_convert)(const void *in, size_t count, const struct prim_guest *g,
