@@ -161,7 +161,8 @@ int vfetch_r300_draw_indexed(const vfetch_r300_plan *plan, const vfetch_prim_pla
         return err;
     const uint32_t stride = plan->out_stride;
     /* a one-stream plan's short range: straight to its generated code where every check the
-       run and the batch make passes (vfetch_run_one_stream); else the checks in their order */
+       run and the batch make passes (vfetch_run_one_stream, the batch's room first: it changes
+       nothing); else the checks in their order, which report the first that fails */
     if (plan->jit_one && !draw_room(&d, stride) &&
         !vfetch_run_one_stream(plan, d.first, d.records,
                                (uint8_t *)batch->vertices + batch->vertices_used,
@@ -208,12 +209,22 @@ int vfetch_maxwell_draw_indexed(const vfetch_maxwell_plan *plan, const vfetch_pr
     err = draw_records(&d, params->index_offset, run.max_index);
     if (err)
         return err;
+    const uint32_t stride = plan->plan->out_stride;
+    /* as R300's: a one-stream plan without system values straight to its code where every
+       check passes */
+    if (plan->plan->jit_one && plan->vertex_id_slot < 0 && plan->instance_id_slot < 0 &&
+        !draw_room(&d, stride) &&
+        !vfetch_run_one_stream(plan->plan, d.first, d.records,
+                               (uint8_t *)batch->vertices + batch->vertices_used,
+                               batch->vertices_capacity - batch->vertices_used, bind)) {
+        draw_end(&d, stride, result);
+        return VFETCH_OK;
+    }
     run.first = d.first;
     run.count = d.records;
     err = vfetch_run_check_reads(plan->plan, &run);
     if (err)
         return err;
-    const uint32_t stride = plan->plan->out_stride;
     err = draw_room(&d, stride);
     if (err)
         return err;
