@@ -29,7 +29,8 @@ int vfetch_run_checked(const vfetch_plan *plan, const struct vfetch_run_params *
     entry) whose stream is `binding`, run at once where vfetch_run would run it so (no instanced
     stream, below the crossover, every check passed in the terms such a draw leaves): 0 (run),
     or 1 where it is not such a draw or a check failed, nothing done: the caller's general path
-    checks and reports (lib/maxwell/run.c, without building a vfetch_run_params). */
+    checks and reports (lib/maxwell/run.c and lib/draw_indexed.c, without building a
+    vfetch_run_params). */
 int vfetch_run_one_stream(const vfetch_plan *plan, uint32_t first, uint32_t count, void *out,
                           size_t out_size, const struct vfetch_binding *binding);
 
