@@ -142,6 +142,42 @@ static int per_draw_unset(uint32_t first, uint32_t count, const void *indices,
            !out_size;
 }
 
+/* A one-stream plan's short range straight to its generated code where every check the run
+   and the batch make passes (vfetch_run_one_stream, the batch's room first: it changes
+   nothing), then the indices: 0. 1 where not, nothing done: the caller's checks in their order
+   (draw_run) report the first that fails. */
+static inline int draw_one_stream(const struct indexed_draw *d, const vfetch_plan *plan,
+                                  const struct vfetch_binding *binding,
+                                  struct vfetch_draw_result *result)
+{
+    const struct vfetch_batch *b = d->batch;
+    const uint32_t stride = plan->out_stride;
+    if (!plan->jit_one || draw_room(d, stride) ||
+        vfetch_run_one_stream(plan, d->first, d->records,
+                              (uint8_t *)b->vertices + b->vertices_used,
+                              b->vertices_capacity - b->vertices_used, binding))
+        return 1;
+    draw_end(d, stride, result);
+    return 0;
+}
+
+/* The records of any plan through run's checks in vfetch_run's order, then the batch's room,
+   then the run into the batch (run's first and count set; its out set here). */
+static int draw_run(const struct indexed_draw *d, const vfetch_plan *plan,
+                    struct vfetch_run_params *run)
+{
+    int err = vfetch_run_check_reads(plan, run);
+    if (err)
+        return err;
+    err = draw_room(d, plan->out_stride);
+    if (err)
+        return err;
+    const struct vfetch_batch *b = d->batch;
+    run->out = (uint8_t *)b->vertices + b->vertices_used;
+    run->out_size = b->vertices_capacity - b->vertices_used;
+    return vfetch_run_checked(plan, run);
+}
+
 int vfetch_r300_draw_indexed(const vfetch_r300_plan *plan, const vfetch_prim_plan *prim,
                              const struct vfetch_run_params *params, const void *indices,
                              size_t indices_size, uint32_t count, struct vfetch_batch *batch,
@@ -159,32 +195,15 @@ int vfetch_r300_draw_indexed(const vfetch_r300_plan *plan, const vfetch_prim_pla
     err = draw_records(&d, params->index_offset, params->max_index);
     if (err)
         return err;
-    const uint32_t stride = plan->out_stride;
-    /* a one-stream plan's short range: straight to its generated code where every check the
-       run and the batch make passes (vfetch_run_one_stream, the batch's room first: it changes
-       nothing); else the checks in their order, which report the first that fails */
-    if (plan->jit_one && !draw_room(&d, stride) &&
-        !vfetch_run_one_stream(plan, d.first, d.records,
-                               (uint8_t *)batch->vertices + batch->vertices_used,
-                               batch->vertices_capacity - batch->vertices_used, params->streams)) {
-        draw_end(&d, stride, result);
+    if (!draw_one_stream(&d, plan, params->streams, result))
         return VFETCH_OK;
-    }
     struct vfetch_run_params run = *params;
     run.first = d.first;
     run.count = d.records;
-    err = vfetch_run_check_reads(plan, &run);
+    err = draw_run(&d, plan, &run);
     if (err)
         return err;
-    err = draw_room(&d, stride);
-    if (err)
-        return err;
-    run.out = (uint8_t *)batch->vertices + batch->vertices_used;
-    run.out_size = batch->vertices_capacity - batch->vertices_used;
-    err = vfetch_run_checked(plan, &run);
-    if (err)
-        return err;
-    draw_end(&d, stride, result);
+    draw_end(&d, plan->out_stride, result);
     return VFETCH_OK;
 }
 
@@ -209,28 +228,13 @@ int vfetch_maxwell_draw_indexed(const vfetch_maxwell_plan *plan, const vfetch_pr
     err = draw_records(&d, params->index_offset, run.max_index);
     if (err)
         return err;
-    const uint32_t stride = plan->plan->out_stride;
-    /* as R300's: a one-stream plan without system values straight to its code where every
-       check passes */
-    if (plan->plan->jit_one && plan->vertex_id_slot < 0 && plan->instance_id_slot < 0 &&
-        !draw_room(&d, stride) &&
-        !vfetch_run_one_stream(plan->plan, d.first, d.records,
-                               (uint8_t *)batch->vertices + batch->vertices_used,
-                               batch->vertices_capacity - batch->vertices_used, bind)) {
-        draw_end(&d, stride, result);
+    /* as R300's, a one-stream plan without system values */
+    if (plan->vertex_id_slot < 0 && plan->instance_id_slot < 0 &&
+        !draw_one_stream(&d, plan->plan, bind, result))
         return VFETCH_OK;
-    }
     run.first = d.first;
     run.count = d.records;
-    err = vfetch_run_check_reads(plan->plan, &run);
-    if (err)
-        return err;
-    err = draw_room(&d, stride);
-    if (err)
-        return err;
-    run.out = (uint8_t *)batch->vertices + batch->vertices_used;
-    run.out_size = batch->vertices_capacity - batch->vertices_used;
-    err = vfetch_run_checked(plan->plan, &run);
+    err = draw_run(&d, plan->plan, &run);
     if (err)
         return err;
     /* VERTEX_ID of record first + k is entry lo + k plus the base, as through the index
@@ -242,6 +246,6 @@ int vfetch_maxwell_draw_indexed(const vfetch_maxwell_plan *plan, const vfetch_pr
     system.out = run.out;
     system.out_size = run.out_size;
     vfetch_maxwell_system_values(plan, &system);
-    draw_end(&d, stride, result);
+    draw_end(&d, plan->plan->out_stride, result);
     return VFETCH_OK;
 }

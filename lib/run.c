@@ -331,39 +331,42 @@ static __attribute__((noinline)) int run_generated_indexed(const vfetch_plan *pl
    sets up no frame. */
 enum { RUN_DIRECT_NOT, RUN_DIRECT_STREAMS, RUN_DIRECT_ONE };
 
-static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p,
-                                const uint8_t **record)
+/* run_generated's terms of one draw, from its first record, count, output and bindings (every
+   stream the plan has bound in `bindings`, checked by the caller): also vfetch_run_one_stream's. */
+static inline int run_direct(const vfetch_plan *plan, uint32_t first, uint32_t count, void *out,
+                             size_t out_size, const struct vfetch_binding *bindings,
+                             const uint8_t **record)
 {
-    const uint32_t count = p->count;
-    const unsigned n = plan->desc.num_streams;
     /* the crossover first: a long draw leaves at once for the general path */
-    if (count - 1u >= plan->jit_direct_most || p->index_type != VFETCH_INDEX_NONE ||
-        p->num_streams < n || !p->streams || !p->out)
+    if (count - 1u >= plan->jit_direct_most || !out)
         return RUN_DIRECT_NOT;
-    const uint64_t last = (uint64_t)p->first + count - 1;
+    const uint64_t last = (uint64_t)first + count - 1;
     if (last > UINT32_MAX ||
-        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > p->out_size)
+        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > out_size)
         return RUN_DIRECT_NOT;
     if (!plan->jit_one)
         return RUN_DIRECT_STREAMS;
-    if (!run_stream_holds(plan, p->streams, 0, last))
+    if (!run_stream_holds(plan, bindings, 0, last))
         return RUN_DIRECT_NOT;
-    *record = run_stream_start(plan, p, 0, 0, 0);
+    *record = (const uint8_t *)bindings->data + (size_t)first * plan->vertex_stride[0];
     return RUN_DIRECT_ONE;
+}
+
+static inline int run_generated(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                                const uint8_t **record)
+{
+    if (p->index_type != VFETCH_INDEX_NONE || p->num_streams < plan->desc.num_streams ||
+        !p->streams)
+        return RUN_DIRECT_NOT;
+    return run_direct(plan, p->first, p->count, p->out, p->out_size, p->streams, record);
 }
 
 int vfetch_run_one_stream(const vfetch_plan *plan, uint32_t first, uint32_t count, void *out,
                           size_t out_size, const struct vfetch_binding *binding)
 {
-    /* run_generated's checks of a plan of one stream (jit_one set) */
-    if (count - 1u >= plan->jit_direct_most || !out || !plan->jit_one)
+    const uint8_t *record;
+    if (run_direct(plan, first, count, out, out_size, binding, &record) != RUN_DIRECT_ONE)
         return 1;
-    const uint64_t last = (uint64_t)first + count - 1;
-    if (last > UINT32_MAX ||
-        (uint64_t)(count - 1) * plan->out_stride + plan->record_size > out_size ||
-        !run_stream_holds(plan, binding, 0, last))
-        return 1;
-    const uint8_t *record = (const uint8_t *)binding->data + (size_t)first * plan->vertex_stride[0];
     return plan->jit_one(record, count, out);
 }
 
