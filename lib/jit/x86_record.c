@@ -89,7 +89,8 @@ struct rp_emit {
     unsigned lanes, entries;
     int raw_or;        /* it ORs raw lanes with a table */
     int all_fixed;     /* every written lane fixed-point: the result is register 1's */
-    int res_in_0;      /* the raw lanes are the shuffle's bytes as they are, still in register 0 */
+    int res_in_0;      /* the result is in register 0: the shuffle's bytes as they are (the raw
+                          lanes), or those with lanes blended in where no later pass reads them */
     int broadcast;     /* both halves of register 0 hold the one window (broadcast_controls) */
 };
 
@@ -310,8 +311,9 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
     if (e->all_fixed)
         ;
     else if (e->res_in_0) {
-        O(VPBLENDD_Y2_Y0_Y1_I, VPBLENDD_X2_X0_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
-        e->res_in_0 = 0;
+        /* into register 0 (at SSE4.1 no copy before the blend): rp_pack8 reads it after, but
+           only its own lanes, none of them fixed-point */
+        O(VPBLENDD_Y0_Y0_Y1_I, VPBLENDD_X0_X0_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
     } else
         O(VPBLENDD_Y2_Y2_Y1_I, VPBLENDD_X2_X2_X1_I, 0, lane_mask(v->fixed_sel, e->lanes));
 }
@@ -331,11 +333,10 @@ static void rp_pack8(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
     O(VPOR_Y3_Y4_Y5, VPOR_X3_X4_X5, 0, 0);
     if (e->raw_or)
         T(VPOR_Y3_Y3_P, VPOR_X3_X3_P, REGFORM_OR_3_3, v->raw_or);
-    if (e->res_in_0)
-        O(VPBLENDD_Y2_Y0_Y3_I, VPBLENDD_X2_X0_X3_I, 0, lane_mask(v->pack_sel, e->lanes));
+    if (e->res_in_0) /* into register 0, read no more */
+        O(VPBLENDD_Y0_Y0_Y3_I, VPBLENDD_X0_X0_X3_I, 0, lane_mask(v->pack_sel, e->lanes));
     else
         O(VPBLENDD_Y2_Y2_Y3_I, VPBLENDD_X2_X2_X3_I, 0, lane_mask(v->pack_sel, e->lanes));
-    e->res_in_0 = 0;
 }
 
 /* rp_convert's binary16 lanes (register 6) blended into the result. */
@@ -351,13 +352,17 @@ static void rp_half_blend(struct gen *g, struct rp_emit *e, const struct vfetch_
     e->res_in_0 = e->all_fixed = 0;
 }
 
-/* rp_store: the result (register 2, or 1 where every lane is fixed-point) to the group's
-   output, only the written lanes where some are kept. */
+/* rp_store: the result (register 0 where res_in_0, 1 where every lane is fixed-point, else 2)
+   to the group's output, only the written lanes where some are kept. */
 static void rp_store(struct gen *g, const struct rp_emit *e, const struct vfetch_rp_vector *v)
 {
-    if (e->res_in_0) /* raw lanes only: stored from register 0 */
-        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
     const int32_t at = g->rp_dst + (int32_t)v->dst_off;
+    if (e->res_in_0 && !(v->passes & VFETCH_RP_KEEP)) {
+        O(VMOVDQU_MRDX_Y0, VMOVDQU_MRDX_X0, at, 0);
+        return;
+    }
+    if (e->res_in_0) /* the masked store's form takes register 2 */
+        O(VMOVDQA_Y2_Y0, VMOVDQA_X2_X0, 0, 0);
     if (v->passes & VFETCH_RP_KEEP) {
         O(VMOVDQU_Y3_P, VMOVDQU_X3_P, C(v->store_sel), 0);
         if (e->all_fixed)

@@ -46,8 +46,6 @@
     S(VFMADD132PS_##W##1_##W##3_P, VFMADD132PS, REG(R##1), REG(R##3), RIP(N))                \
     S(VMAXPS_##W##1_##W##1_P, VMAXPS, REG(R##1), REG(R##1), RIP(N))                          \
     S(VPBLENDD_##W##2_##W##2_##W##1_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##1), IMM8)      \
-    S(VPBLENDD_##W##2_##W##0_##W##1_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##1), IMM8)      \
-    S(VPBLENDD_##W##2_##W##0_##W##3_I, VPBLENDD, REG(R##2), REG(R##0), REG(R##3), IMM8)      \
     S(VPMULLW_##W##3_##W##0_P, VPMULLW, REG(R##3), REG(R##0), RIP(N))                        \
     S(VPMULLW_##W##4_##W##0_P, VPMULLW, REG(R##4), REG(R##0), RIP(N))                        \
     S(VPAND_##W##3_##W##3_P, VPAND, REG(R##3), REG(R##3), RIP(N))                            \
@@ -65,6 +63,9 @@
     S(VPBLENDD_##W##2_##W##1_##W##6_I, VPBLENDD, REG(R##2), REG(R##1), REG(R##6), IMM8)      \
     S(VPBLENDD_##W##2_##W##2_##W##6_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##6), IMM8)      \
     S(VPBLENDD_##W##2_##W##2_##W##3_I, VPBLENDD, REG(R##2), REG(R##2), REG(R##3), IMM8)      \
+    S(VPBLENDD_##W##0_##W##0_##W##1_I, VPBLENDD, REG(R##0), REG(R##0), REG(R##1), IMM8)      \
+    S(VPBLENDD_##W##0_##W##0_##W##3_I, VPBLENDD, REG(R##0), REG(R##0), REG(R##3), IMM8)      \
+    S(VMOVDQU_MRDX_##W##0, VMOVDQU, MEM(RDX, N), REG(R##0))                                  \
     S(VMOVDQU_MRDX_##W##2, VMOVDQU, MEM(RDX, N), REG(R##2))                                  \
     S(VMOVDQU_MRDX_##W##1, VMOVDQU, MEM(RDX, N), REG(R##1))                                  \
     S(VPMASKMOVD_MRDX_##W##3_##W##1, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##1))          \
