@@ -636,6 +636,18 @@ static void group_bias(struct gen *g, unsigned j)
         g->a.bias[X86_GPR_R8] = (int32_t)(j * entry_bytes(g));
 }
 
+/* The bytes readable from a group's vertex with `after` vertices of the group after it: its
+   own (`own`, a vertex's) and theirs, for each moving base (group_open runs a group only where
+   all its vertices are left, skipped ones too), so that its loads may be as wide as they would
+   be short of the draw's end: one load where the exact ones take two. */
+static void group_readable(struct gen *g, const uint32_t own[VFETCH_MAX_STREAMS], unsigned after)
+{
+    const unsigned bases = g->gx ? 1 : g->num_streams;
+    for (unsigned b = 0; b < bases; b++)
+        if (base_moves(g, b))
+            g->readable[b] = own[b] + after * g->step[b];
+}
+
 /* Every moving base by n vertices' steps (a plan's streams in the frame by their own), the
    record by m records. */
 static void advance_bases(struct gen *g, unsigned n, unsigned m)
@@ -763,13 +775,17 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
                                      g->matrices_beside };
         group_open(g, group, tail);
         g->in_group = 1;
+        uint32_t readable[VFETCH_MAX_STREAMS];
+        memcpy(readable, g->readable, sizeof readable);
         for (unsigned j = 0; j < GEN_UNROLL; j++) {
             group_bias(g, j);
+            group_readable(g, readable, GEN_UNROLL - 1 - j);
             stub[j] = skips ? x86_label(a) : 0;
             vertex_top(g, stub[j]);
             const char *w = gen_vertex(g);
             why = why ? why : w;
         }
+        memcpy(g->readable, readable, sizeof readable);
         g->in_group = 0;
         gen_narrow_r8(g);
         group_close(g, group, tail);
