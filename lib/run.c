@@ -348,7 +348,8 @@ static inline int run_direct(const vfetch_plan *plan, uint32_t first, uint32_t c
         return RUN_DIRECT_STREAMS;
     if (!run_stream_holds(plan, bindings, 0, last))
         return RUN_DIRECT_NOT;
-    *record = (const uint8_t *)bindings->data + (size_t)first * plan->vertex_stride[0];
+    /* as an integer (run_stream_start): a stream no op reads may be unbound */
+    *record = (const uint8_t *)((uintptr_t)bindings->data + (size_t)first * plan->vertex_stride[0]);
     return RUN_DIRECT_ONE;
 }
 
