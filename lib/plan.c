@@ -475,10 +475,11 @@ static void plan_build_jit(struct vfetch_plan *plan)
     if (plan->jit_reason)
         return;
 #if VFETCH_HAVE_JIT
-    /* the division's form: vdivps, or the FMA form where VFETCH_JIT_DIVISION=fma asks (slower
-       on the Zen 3 and Zen 5 measured: docs/decisions.md) */
+    /* the division's form: the FMA form in the 8-lane groups, vdivps elsewhere, unless
+       VFETCH_JIT_DIVISION asks for one form everywhere (docs/decisions.md) */
+    const int asked = vfetch_jit_division_env();
     const enum vfetch_jit_division division =
-        vfetch_jit_division_env() == VFETCH_JIT_FMA ? VFETCH_JIT_FMA : VFETCH_JIT_DIVIDE;
+        asked < 0 ? VFETCH_JIT_FMA_GROUPS : (enum vfetch_jit_division)asked;
     if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, division, &plan->jit_code))) {
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;

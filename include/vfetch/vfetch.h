@@ -369,10 +369,11 @@ struct vfetch_plan_info {
     uint32_t jit_crossover;
     /** Why the plan has no generated code (a static string; "" when it has). */
     const char *jit_reason;
-    /** 1 if that code divides its normalised conversions (UNORM, SNORM, UNORM8) by a product
-        and one fused multiply-add instead of a division: the same bits (the correctly rounded
-        quotient), where the environment variable VFETCH_JIT_DIVISION=fma asked for it at the
-        plan's compile (AVX2 levels, plans run through vfetch_run; docs/jit.md). */
+    /** 1 if that code divides some of its normalised conversions (UNORM, SNORM, UNORM8) by a
+        product and one fused multiply-add instead of a division: the same bits (the correctly
+        rounded quotient). AVX2 levels, plans run through vfetch_run: by default the 8-lane
+        groups do (the per-vertex ops divide); the environment variable VFETCH_JIT_DIVISION=fma
+        at the plan's compile asks for it everywhere, =divide nowhere (docs/jit.md). */
     int jit_fma_division;
 };
 

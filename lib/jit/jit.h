@@ -64,10 +64,12 @@ struct vfetch_jit_code {
     2^(n-1) - 1): by one `vdivps`, or as v * hi + v * lo by one product and one fused
     multiply-add, hi = RN(1/d) and lo = RN(1/d - hi) (vfetch_jit_reciprocal), which gives the
     same correctly rounded quotient for every dividend the conversions make (checkasm's
-    jit-fma-division proves it for all of them). The FMA form is the AVX2 variant's only, and a
-    plan's compile takes it where VFETCH_JIT_DIVISION=fma asks: slower on the CPUs measured
-    (docs/decisions.md), kept so that others can be. GX formats always divide. */
-enum vfetch_jit_division { VFETCH_JIT_DIVIDE, VFETCH_JIT_FMA };
+    jit-fma-division proves it for all of them). The FMA form is the AVX2 variant's only. A
+    plan's compile takes it in the 8-lane record groups, its two tables held in registers, and
+    divides in the per-vertex ops (VFETCH_JIT_FMA_GROUPS, the default: docs/decisions.md);
+    VFETCH_JIT_DIVISION=fma asks for it everywhere, =divide nowhere. GX formats always
+    divide. */
+enum vfetch_jit_division { VFETCH_JIT_DIVIDE, VFETCH_JIT_FMA, VFETCH_JIT_FMA_GROUPS };
 
 /** hi and lo of divisor d for the FMA form; for d 0 or 1 (lanes not divided) 1 and 0, so that
     the lane keeps its value. */

@@ -87,7 +87,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes;
-    const int fma_division = g->fma_division && g->divides;
+    const int fma_division = (g->fma_division && g->divides) || g->fma_group_divides;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -471,6 +471,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
         return why;
     g->gx = NULL;
     g->fma_division = division == VFETCH_JIT_FMA && !g->a.sse;
+    g->fma_groups = division != VFETCH_JIT_DIVIDE && !g->a.sse;
     g->vsize = plan->vertex_stride[0];
     g->num_streams = n;
     g->reg_streams = n <= GEN_REGS ? n : GEN_REGS - 1;

@@ -209,6 +209,9 @@ struct gen {
     /* Normalised divisions by one product and one FMA (vfetch_jit_division; the AVX2 variant
        only), and whether any division was emitted (either form, trials included). */
     int fma_division, divides;
+    /* the 8-lane record groups divide in the FMA form (fma_division: every division does), and
+       some group did so */
+    int fma_groups, fma_group_divides;
     unsigned broadcasts; /* 8-lane vectors whose window is broadcast (vfetch_jit_code) */
     unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */

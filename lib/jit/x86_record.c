@@ -30,7 +30,8 @@
 enum regform {
     REGFORM_SHUFB, REGFORM_XOR_1_0, REGFORM_XOR_1_1, REGFORM_MUL, REGFORM_ADD, REGFORM_SLLV,
     REGFORM_AND_1_1, REGFORM_OR_2_0, REGFORM_MULLW_3_0, REGFORM_MULLW_4_0, REGFORM_AND_3_3,
-    REGFORM_AND_4_4, REGFORM_MULHUW_5_3, REGFORM_MULHUW_5_4, REGFORM_OR_3_3, REGFORM_LOAD,
+    REGFORM_AND_4_4, REGFORM_MULHUW_5_3, REGFORM_MULHUW_5_4, REGFORM_OR_3_3, REGFORM_MUL_3_1,
+    REGFORM_FMADD_1_3, REGFORM_LOAD,
     REGFORMS,
     REGFORM_NONE = -1
 };
@@ -267,6 +268,14 @@ static void rp_raw(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vect
         e->res_in_0 = 1;
 }
 
+/* The division's two tables in its fused multiply-add form (g->fma_division). */
+static void reciprocals(const struct vfetch_rp_vector *v, float hi[VFETCH_RP_LANES],
+                        float lo[VFETCH_RP_LANES])
+{
+    for (unsigned i = 0; i < VFETCH_RP_LANES; i++)
+        vfetch_jit_reciprocal(v->div[i], &hi[i], &lo[i]);
+}
+
 /* rp_convert's fixed-point lanes (register 1): shifted and masked (rp_shift_left), widened
    (rp_widen), sign flipped, converted, multiplied and added (rp_mul_add), divided and clamped,
    blended into the result. A zero sign flip, a product by 1 and a zero addend are left out. */
@@ -296,12 +305,14 @@ static void rp_fixed(struct gen *g, struct rp_emit *e, const struct vfetch_rp_ve
         T(VADDPS_Y1_Y1_P, VADDPS_X1_X1_P, REGFORM_ADD, v->add);
     if (P & VFETCH_RP_DIV) {
         g->divides = 1;
-        if (g->fma_division) { /* register 1 * hi + register 1 * lo, the product in 3 */
+        if (g->fma_division || (g->fma_groups && e->y)) {
+            /* register 1 * hi + register 1 * lo, the product in 3; in an 8-lane loop both
+               tables held in registers (hold_tables) */
+            g->fma_group_divides |= e->y;
             float hi[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
-            for (unsigned i = 0; i < VFETCH_RP_LANES; i++)
-                vfetch_jit_reciprocal(v->div[i], &hi[i], &lo[i]);
-            O(VMULPS_Y3_Y1_P, VMULPS_X3_X1_P, C(lo), 0);
-            O(VFMADD132PS_Y1_Y3_P, VFMADD132PS_X1_X3_P, C(hi), 0);
+            reciprocals(v, hi, lo);
+            T(VMULPS_Y3_Y1_P, VMULPS_X3_X1_P, REGFORM_MUL_3_1, lo);
+            T(VFMADD132PS_Y1_Y3_P, VFMADD132PS_X1_X3_P, REGFORM_FMADD_1_3, hi);
         } else {
             O(VDIVPS_Y1_Y1_P, VDIVPS_X1_X1_P, C(v->div), 0);
         }
@@ -516,6 +527,15 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, u
                 count_table(g, v->mul);
             if (needs_add(v, 8))
                 count_table(g, v->add);
+            /* the division's fused multiply-add form, whose two tables a vector would load
+               where `vdivps` loads one (the division's own table stays in the pool: holding
+               it made no loop faster, the divider binds them, and costs a load a draw) */
+            if ((P & VFETCH_RP_DIV) && (g->fma_division || g->fma_groups)) {
+                float hi[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
+                reciprocals(v, hi, lo);
+                count_table(g, lo);
+                count_table(g, hi);
+            }
         }
         if (P & VFETCH_RP_PACK8) {
             for (unsigned h = 0; h < 2; h++) {
@@ -672,4 +692,5 @@ void gen_choose_groups(struct gen *g)
         }
     }
     g->broadcasts = g->byte_batches = g->float_pairs = g->matrices_beside = 0; /* trials' */
+    g->fma_group_divides = 0;
 }

@@ -150,6 +150,8 @@
     S(VPMULHUW_Y5_Y3_Y##K, VPMULHUW, REG(YMM5), REG(YMM3), REG(YMM##K))                      \
     S(VPMULHUW_Y5_Y4_Y##K, VPMULHUW, REG(YMM5), REG(YMM4), REG(YMM##K))                      \
     S(VPOR_Y3_Y3_Y##K, VPOR, REG(YMM3), REG(YMM3), REG(YMM##K))                              \
+    S(VMULPS_Y3_Y1_Y##K, VMULPS, REG(YMM3), REG(YMM1), REG(YMM##K))                          \
+    S(VFMADD132PS_Y1_Y3_Y##K, VFMADD132PS, REG(YMM1), REG(YMM3), REG(YMM##K))                \
     S(VMOVDQU_Y##K##_P, VMOVDQU, REG(YMM##K), RIP(32))
 
 /* A GX format's batched draw (lib/jit/x86_batch.c): rsi the draw's parameters, rdx the batch,
