@@ -75,8 +75,10 @@ void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm)
         fprintf(out, "draws without an index buffer below %u records", info.jit_crossover);
     if (indexed)
         fputs("; draws through an index buffer at every count (a second entry)", out);
-    fputs(info.jit_fma_division ? "; divisions by a product and one FMA\n"
-                                : "\n",
+    fputs(info.jit_fma_division
+              ? "; divisions by a product and one FMA (the 8-lane groups', or every one where "
+                "VFETCH_JIT_DIVISION=fma)\n"
+              : "\n",
           out);
     struct vfetch_jit_code_view view;
     if (with_asm && !vfetch_plan_jit_code(plan, &view))
