@@ -268,7 +268,7 @@ static void rp_raw(struct gen *g, struct rp_emit *e, const struct vfetch_rp_vect
         e->res_in_0 = 1;
 }
 
-/* The division's two tables in its fused multiply-add form (g->fma_division). */
+/* The division's two tables in its fused multiply-add form (vfetch_jit_reciprocal). */
 static void reciprocals(const struct vfetch_rp_vector *v, float hi[VFETCH_RP_LANES],
                         float lo[VFETCH_RP_LANES])
 {
@@ -530,7 +530,7 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, u
             /* the division's fused multiply-add form, whose two tables a vector would load
                where `vdivps` loads one (the division's own table stays in the pool: holding
                it made no loop faster, the divider binds them, and costs a load a draw) */
-            if ((P & VFETCH_RP_DIV) && (g->fma_division || g->fma_groups)) {
+            if ((P & VFETCH_RP_DIV) && g->fma_groups) { /* set wherever fma_division is */
                 float hi[VFETCH_RP_LANES], lo[VFETCH_RP_LANES];
                 reciprocals(v, hi, lo);
                 count_table(g, lo);
