@@ -58,6 +58,8 @@ struct vfetch_jit_code {
                                    ops written four times): for the tests */
     int fma_division;   /**< the code divides a normalised conversion's value in the FMA
                              form (enum vfetch_jit_division) */
+    int colour_words;   /**< its RGB565 / RGBA4444 colours read the shared word table (one load
+                             a colour: lib/jit/colour_words.c), not two byte tables */
 };
 
 /** How the generated code divides a normalised conversion's integer v by d = 2^n - 1 (or
@@ -217,6 +219,19 @@ uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_
 /** VFETCH_JIT_DIVISION: "fma" or "divide", the form every plan's compile then uses (for tests,
     and to measure the FMA form on a CPU); -1 where it is unset or neither (lib/jit/mode.c). */
 int vfetch_jit_division_env(void);
+
+/** VFETCH_JIT_COLOUR_WORDS=0: the per-vertex pass's RGB565 / RGBA4444 colours by their two
+    256-entry byte tables, not the shared 65,536-entry word table (for tests, and to measure the
+    two forms on a CPU); 1 otherwise, the default (lib/jit/mode.c). */
+int vfetch_jit_colour_words_env(void);
+
+/** The RGBA8 word of every 16-bit container as one little-endian load reads its two bytes,
+    from a colour op's two byte tables (bytes[0..255] the container's high byte's,
+    bytes[256..511] the low byte's; first_high: the byte at the lower address is the high one):
+    65,536 words shared by every plan of the process, built on first use and kept
+    (lib/jit/colour_words.c). NULL where none can be had (out of memory, or every slot holding
+    another pair's). */
+const uint32_t *vfetch_jit_colour_words(const uint32_t bytes[512], int first_high);
 
 struct vfetch_plan;
 

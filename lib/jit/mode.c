@@ -104,6 +104,13 @@ int vfetch_jit_division_env(void)
     return -1;
 }
 
+int vfetch_jit_colour_words_env(void)
+{
+    /* read on every compile, as VFETCH_JIT_DIVISION is */
+    const char *env = getenv("VFETCH_JIT_COLOUR_WORDS");
+    return !env || strcmp(env, "0") != 0;
+}
+
 uint32_t vfetch_jit_crossover_env(void)
 {
     /* read on every compile: a benchmark sets it to measure where the tiers cross */

@@ -88,6 +88,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes;
     const int fma_division = (g->fma_division && g->divides) || g->fma_group_divides;
+    const int colour_words = g->words != NULL;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -110,6 +111,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->unrolled_passes = unrolled_passes;
     code->matrices_beside = matrices_beside;
     code->fma_division = fma_division;
+    code->colour_words = colour_words;
     code->code_bytes = bytes;
     code->code_end = code_end;
     code->entry = (uint8_t *)code->mapping + entry;

@@ -50,8 +50,9 @@ struct x86_mark gen_held_open(struct gen *g)
     const struct vfetch_gx_plan *plan = g->gx;
     memset(g->array_base, -1, sizeof g->array_base);
     g->num_bases = g->num_held = g->num_wanted = 0;
-    /* r10 and r11 too where no colour table takes them (g->tables: its base and scratch) */
-    const unsigned most = g->tables ? GEN_SAVED_BASES : GEN_HELD_BASES;
+    /* r10 and r11 too where no colour table takes them (g->tables, g->words: its base and
+       scratch) */
+    const unsigned most = g->tables || g->words ? GEN_SAVED_BASES : GEN_HELD_BASES;
     for (unsigned k = 0; plan && k < plan->num_copies; k++) {
         const unsigned array = plan->copies[k].array;
         if (array != VFETCH_GX_FROM_VERTEX && g->array_base[array] < 0 && g->num_bases < most)

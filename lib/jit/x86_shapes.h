@@ -322,6 +322,7 @@
     S(XOR_EAX_EAX, XOR, REG(EAX), REG(EAX))                                                 \
     S(MOV_RDI_I64, MOV, REG(RDI), IMM64)                                                    \
     S(MOV_RAX_I64, MOV, REG(RAX), IMM64)                                                    \
+    S(MOV_R11_I64, MOV, REG(R11), IMM64)                                                    \
     S(JMP_RAX, JMP, REG(RAX))                                                               \
     S(MOV_RDI_MRSI, MOV, REG(RDI), MEM(RSI, 8))                                             \
     S(MOV_ECX_MRSI, MOV, REG(ECX), MEM(RSI, 4))                                             \
@@ -524,7 +525,7 @@
     S(VEXTRACTF128_X4_Y0_I, VEXTRACTF128, REG(XMM4), REG(YMM0), IMM8)                       \
     S(VINSERTPS_X0_X0_X5_I, VINSERTPS, REG(XMM0), REG(XMM0), REG(XMM5), IMM8)               \
     S(VINSERTPS_X0_X0_X4_I, VINSERTPS, REG(XMM0), REG(XMM0), REG(XMM4), IMM8)               \
-    /* RGB565 and RGBA4444 to RGBA8 by two 256-entry tables, one per byte of the container */ \
+    /* RGB565 and RGBA4444 to RGBA8: the shared word table's load, or two 256-entry tables */ \
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \
     S(OR_EAX_MR11_R10_4, OR, REG(EAX), MEMX(R11, R10, 4, 4))                                \

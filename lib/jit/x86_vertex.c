@@ -4,7 +4,8 @@
  * entry of its index buffer, and each op by the emitter of its kind (op_kind):
  *
  *   constant        slots from the pool or immediates (x86_store.c)
- *   RGBA8 by table  RGB565/RGBA4444 colours: two bytes, two 256-entry tables, one OR
+ *   RGBA8 by table  RGB565/RGBA4444 colours: the container's word, one load from the shared
+ *                   65,536-entry word table (colour_words.c); else two 256-entry tables, an OR
  *   RGBA8 move      four bytes in order: one 32-bit move
  *   byte field      one unsigned byte stored alone (a matrix index): in eax, one vcvtsi2ss
  *   byte batch      several of them in one 8-byte window: one vpmovzxbd, one conversion
@@ -41,15 +42,11 @@ static uint32_t rgba8_of(const struct vfetch_op_exec *x, uint32_t v, int missing
            (uint32_t)rgba[3] << 24;
 }
 
-/* The pool address of op x's two tables (packs_by_table), made on first use. Every output
+/* Op x's two byte tables (packs_by_table): the high byte's, then the low byte's. Every output
    bit copies one field bit, so an entry is the OR of what its set bits give alone: each entry
    is the one without its lowest set bit ORed with that bit's word. */
-static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
+static void rgba8_bytes(const struct vfetch_op_exec *x, uint32_t table[512])
 {
-    const size_t op = (size_t)(x - g->conv->ops);
-    if (g->table_at[op])
-        return g->table_at[op];
-    uint32_t table[512];
     uint32_t high_bit[8], low_bit[8];
     for (unsigned i = 0; i < 8; i++) {
         high_bit[i] = rgba8_of(x, 1u << (8 + i), 0);
@@ -62,7 +59,60 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
         table[b] = table[b & (b - 1)] | high_bit[low];
         table[256 + b] = table[256 + (b & (b - 1))] | low_bit[low];
     }
+}
+
+/* The pool address of op x's two byte tables, made on first use. */
+static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
+{
+    const size_t op = (size_t)(x - g->conv->ops);
+    if (g->table_at[op])
+        return g->table_at[op];
+    uint32_t table[512];
+    rgba8_bytes(x, table);
     return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
+}
+
+/* Where op x (packs_by_table) reads its container's two bytes side by side: the lower
+   address's, and whether that byte is the container's high one (big-endian, GX). */
+static int side_by_side(const struct gen *g, const struct vfetch_op_exec *x, int32_t *lo,
+                        int *first_high)
+{
+    struct op_source s;
+    if (gen_op_source(g->gx, x, &s) || s.span > 16)
+        return 0;
+    *lo = s.off[0][0] < s.off[0][1] ? s.off[0][0] : s.off[0][1];
+    *first_high = s.off[0][1] == *lo;
+    return s.off[0][0] + s.off[0][1] == 2 * *lo + 1;
+}
+
+/* The shared word table (vfetch_jit_colour_words) every colour op of the plan reads, where
+   they all read their two bytes side by side and convert alike; else NULL: the byte tables
+   (and where VFETCH_JIT_COLOUR_WORDS=0). Once a generator: the vertex counted for the groups'
+   choice is the one the pass emits. */
+static const uint32_t *plan_colour_words(struct gen *g)
+{
+    if (g->words_known)
+        return g->words;
+    g->words_known = 1;
+    if (!vfetch_jit_colour_words_env())
+        return g->words = NULL;
+    const uint32_t *words = NULL;
+    for (unsigned i = 0; i < g->conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &g->conv->ops[i];
+        int32_t lo;
+        int first_high;
+        if (!packs_by_table(x))
+            continue;
+        if (!side_by_side(g, x, &lo, &first_high))
+            return g->words = NULL;
+        uint32_t table[512];
+        rgba8_bytes(x, table);
+        const uint32_t *w = vfetch_jit_colour_words(table, first_high);
+        if (!w || (words && w != words))
+            return g->words = NULL;
+        words = w;
+    }
+    return g->words = words;
 }
 
 int gen_colour_tables(const struct gen *g)
@@ -116,12 +166,19 @@ static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) 
                                 HELD_ROW(VMOVHPS_X0_X0, RAX),
                             };
 
-/* RGBA8 = T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
+/* RGBA8 = W[the two bytes as one little-endian word], the shared word table at r11; else
+   T[first byte] | T'[second byte], the tables at r11 + their distance from the first. */
 static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
                            const struct op_source *s, unsigned base)
 {
-    const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
     const int32_t lo = s->off[0][0] < s->off[0][1] ? s->off[0][0] : s->off[0][1];
+    if (plan_colour_words(g)) { /* the shared word table at r11 */
+        x86_op(&g->a, movzx_eax_word[base], lo, 0);
+        E(MOV_EAX_MR11_RAX4, 0, 0);
+        E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+        return;
+    }
+    const int64_t at = (int64_t)(rgba8_table(g, x) - g->tables);
     if (s->off[0][0] + s->off[0][1] == 2 * lo + 1) {
         /* the two bytes side by side: one 16-bit load, the bytes apart in registers (a load
            fewer; the pass is bound by its loads) */
@@ -746,14 +803,18 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     struct x86_asm *a = &g->a;
     const struct vfetch_gx_plan *plan = g->gx;
     const struct vfetch_plan *conv = g->conv;
-    /* r11: the colour tables, loaded once (each op's at its distance from the first) */
+    /* r11: the shared word table, or the byte tables (each op's at its distance from the
+       first), loaded once */
     g->tables = 0;
-    for (unsigned i = 0; i < conv->desc.num_ops; i++)
+    const uint32_t *words = plan_colour_words(g);
+    for (unsigned i = 0; i < conv->desc.num_ops && !words; i++)
         if (packs_by_table(&conv->ops[i])) {
             const uint64_t t = rgba8_table(g, &conv->ops[i]);
             g->tables = g->tables && g->tables < t ? g->tables : t;
         }
-    if (g->tables)
+    if (words)
+        E(MOV_R11_I64, 0, (int64_t)(uintptr_t)words);
+    else if (g->tables)
         E(LEA_R11_P, g->tables, 0);
     const struct x86_mark counted = gen_held_open(g);
     g->r8_narrow = gen_narrow_indices(g); /* as at the loop's start (gen_narrow_r8) */

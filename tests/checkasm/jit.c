@@ -1958,6 +1958,228 @@ static void check_jit_division(void)
            dividends, levels_run, test_failures == before ? "" : "  FAILED");
 }
 
+/* A draw of a GX format through `plan` and through the reference plan `ref`, into outputs
+   filled alike: return code, result and every byte equal (reported under `name`). */
+static void gx_draw_agrees(const char *name, const vfetch_gx_plan *ref, const vfetch_gx_plan *plan,
+                           const struct vfetch_gx_desc *d)
+{
+    struct gx_draw w;
+    random_draw(vfetch_gx_plan_format(ref), d, &w);
+    const size_t out_size = (size_t)w.count * vfetch_gx_plan_out_stride(ref);
+    uint8_t *want = guard_alloc_tail(out_size ? out_size : 1);
+    uint8_t *got = guard_alloc_tail(out_size ? out_size : 1);
+    rnd_fill(want, out_size);
+    memcpy(got, want, out_size);
+    struct vfetch_gx_result want_r = { 7, 7, 7 }, got_r = { 7, 7, 7 };
+    const int want_err = run_draw(ref, &w, want, out_size, &want_r);
+    const int got_err = run_draw(plan, &w, got, out_size, &got_r);
+    test_checks++;
+    if (got_err != want_err || memcmp(&got_r, &want_r, sizeof got_r) ||
+        memcmp(got, want, out_size)) {
+        test_failures++;
+        fprintf(stderr, "%s: %u vertices: return %d (reference %d) or its bytes differ\n", name,
+                w.count, got_err, want_err);
+    }
+    guard_free(want);
+    guard_free(got);
+    draw_free(&w);
+}
+
+/*
+ * The per-vertex pass's RGB565 and RGBA4444 colours (lib/jit/x86_vertex.c): by one load from
+ * the shared word table of their container (lib/jit/colour_words.c), or by two byte tables
+ * where VFETCH_JIT_COLOUR_WORDS=0 asks, or where a plan's colours would need two word tables:
+ * - GX formats (big-endian containers; the kit's c and e, RGBA4444 direct and index16, two
+ *   colours alike and two not) in the packed and Dolphin layouts with RGBA8 colours and the
+ *   vec4 one with float colours, at every level with the JIT, each way: the form the code
+ *   reports, and random draws (jit-gx's: skipped and out-of-range indices, short arrays) equal
+ *   to the reference's;
+ * - plans of little- and big-endian RGB565 and RGBA4444 words, each way,
+ *   against the portable tier (compare_tiers: draws of 48 records and a tail of 7);
+ * - the tables themselves: every word of random byte-table pairs, each orientation, the OR of
+ *   its two bytes' entries; a pair asked again the same table; once every slot holds one, a
+ *   new pair none and a held pair still its own. Run last: it fills the process's slots.
+ */
+static void check_jit_colour_words(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-colour-words");
+    const unsigned before = test_failures;
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+        int words; /* its RGBA8 colours by one word table */
+    } formats[] = {
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 }, 1 },   /* kit c */
+        { { 0x00002200, 0, 0x40000009, 0x80000000, 0 }, { 0 }, 1 },          /* kit e */
+        { { 0x00002200, 0, 0x4000e009, 0x80000000, 0 }, { 0 }, 1 },          /* 4444 direct */
+        { { 0x00006200, 0, 0x4000e009, 0x80000000, 0 }, { 0, 0, 2 }, 1 },    /* 4444 index16 */
+        { { 0x0000a200, 0, 0x400e0009, 0x80000000, 0 }, { 0, 0, 0, 2 }, 0 }, /* 565 + 4444 */
+        { { 0x0000a200, 0, 0x40000009, 0x80000000, 0 }, { 0, 0, 0, 2 }, 1 }, /* 565 + 565 */
+    };
+    static const struct {
+        enum vfetch_gx_layout layout;
+        enum vfetch_gx_color_output color;
+    } outputs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
+                    { VFETCH_GX_LAYOUT_DOLPHIN, VFETCH_GX_COLOR_RGBA8 },
+                    { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
+    const char *env = getenv("VFETCH_JIT_COLOUR_WORDS");
+    char saved[16] = "";
+    if (env)
+        snprintf(saved, sizeof saved, "%s", env);
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const unsigned mask = vfetch_get_cpu_mask();
+    unsigned plans = 0;
+    for (unsigned way = 0; way < 2; way++) {
+        if (way)
+            setenv("VFETCH_JIT_COLOUR_WORDS", "0", 1);
+        else
+            unsetenv("VFETCH_JIT_COLOUR_WORDS");
+        for (unsigned k = 0; k < sizeof formats / sizeof formats[0]; k++)
+            for (unsigned o = 0; o < sizeof outputs / sizeof outputs[0]; o++) {
+                struct vfetch_gx_desc d;
+                vfetch_gx_desc_init(&d);
+                d.regs = formats[k].regs;
+                memcpy(d.array_stride, formats[k].stride, sizeof d.array_stride);
+                d.layout = outputs[o].layout;
+                d.color_output = outputs[o].color;
+                vfetch_set_cpu_mask(0);
+                vfetch_set_jit_mode(VFETCH_JIT_OFF);
+                vfetch_gx_plan *ref = NULL;
+                if (vfetch_gx_compile(&d, &ref)) {
+                    test_checks++;
+                    test_failures++;
+                    continue;
+                }
+                for (unsigned l = 0; l < num_levels; l++) {
+                    if (!(levels[l].bit & JIT_LEVELS))
+                        continue;
+                    vfetch_set_cpu_mask(level_mask(l));
+                    /* compare: the code runs every draw beside the portable tier */
+                    vfetch_set_jit_mode(VFETCH_JIT_COMPARE);
+                    vfetch_gx_plan *plan = NULL;
+                    test_checks++;
+                    if (vfetch_gx_compile(&d, &plan) || !plan->jit_code.entry) {
+                        test_failures++;
+                        fprintf(stderr, "jit-colour-words %s: format %u: no code\n",
+                                levels[l].name, k);
+                        vfetch_gx_plan_free(plan);
+                        continue;
+                    }
+                    const int want = !way && formats[k].words &&
+                                     outputs[o].color == VFETCH_GX_COLOR_RGBA8;
+                    test_checks++;
+                    if (plan->jit_code.colour_words != want) {
+                        test_failures++;
+                        fprintf(stderr, "jit-colour-words %s: format %u, layout %d%s: colours "
+                                "by %s\n", levels[l].name, k, d.layout,
+                                way ? " (byte tables asked)" : "",
+                                plan->jit_code.colour_words ? "the word table" : "byte tables");
+                    }
+                    for (unsigned n = 0; n < 4; n++)
+                        gx_draw_agrees("jit-colour-words gx", ref, plan, &d);
+                    plans++;
+                    vfetch_gx_plan_free(plan);
+                }
+                vfetch_gx_plan_free(ref);
+            }
+        /* little- and big-endian words: RGB565, RGBA4444 (the second of the record's two) */
+        enum { RECORDS = 3 * 48 + 7 };
+        uint8_t *in = malloc(RECORDS * 4);
+        if (!in)
+            exit(2);
+        rnd_fill(in, RECORDS * 4);
+        for (unsigned f = 0; f < 4; f++) {
+            struct vfetch_plan_desc pd;
+            vfetch_plan_desc_init(&pd);
+            pd.num_streams = 1;
+            pd.streams[0].stride = 4;
+            pd.streams[0].order = f & 1 ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
+            pd.out_slots = 1;
+            pd.num_ops = 1;
+            pd.ops[0] = (struct vfetch_op){ .format = f & 2 ? VFETCH_FORMAT_RGBA4444
+                                                            : VFETCH_FORMAT_RGB565,
+                                            .conversion = VFETCH_CONV_PACK_UNORM8,
+                                            .count = f & 2 ? 4 : 3,
+                                            .swizzle = { 0, 1, 2, 3 }, .write_mask = 1 };
+            for (unsigned c = 0; c < 4; c++)
+                pd.ops[0].src[c].offset = 2 * (f >> 1 & 1);
+            char name[64];
+            snprintf(name, sizeof name, "jit-colour-words %s %s%s",
+                     f & 2 ? "rgba4444" : "rgb565", f & 1 ? "big-endian" : "little-endian",
+                     way ? " byte tables" : "");
+            compare_tiers(name, &pd, in, RECORDS);
+            vfetch_set_cpu_mask(mask);
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            vfetch_plan *plan = NULL;
+            test_checks++;
+            if (vfetch_plan_compile(&pd, &plan) || !plan->jit_code.entry ||
+                plan->jit_code.colour_words != !way) {
+                test_failures++;
+                fprintf(stderr, "%s: no code, or its colours not as asked\n", name);
+            }
+            vfetch_plan_free(plan);
+        }
+        free(in);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    if (env)
+        setenv("VFETCH_JIT_COLOUR_WORDS", saved, 1);
+    else
+        unsetenv("VFETCH_JIT_COLOUR_WORDS");
+#if VFETCH_HAVE_JIT
+    /* the tables: random pairs until every slot is taken */
+    uint32_t bytes[512], first[512] = { 0 };
+    const uint32_t *first_table = NULL;
+    unsigned made = 0;
+    for (unsigned t = 0; t < 64; t++) {
+        for (unsigned i = 0; i < 512; i++)
+            bytes[i] = (uint32_t)rnd();
+        const int first_high = (int)(t & 1);
+        const uint32_t *words = vfetch_jit_colour_words(bytes, first_high);
+        if (!words)
+            break;
+        made++;
+        if (!first_table) {
+            first_table = words;
+            memcpy(first, bytes, sizeof first);
+        }
+        test_checks++;
+        for (uint32_t w = 0; w < 65536; w++) {
+            const uint32_t lo = w & 0xff, hi = w >> 8;
+            const uint32_t want = first_high ? bytes[lo] | bytes[256 + hi]
+                                             : bytes[hi] | bytes[256 + lo];
+            if (words[w] != want) {
+                test_failures++;
+                fprintf(stderr, "jit-colour-words: word %04x %08x, want %08x\n", w, words[w],
+                        want);
+                break;
+            }
+        }
+        test_checks++;
+        if (vfetch_jit_colour_words(bytes, first_high) != words) {
+            test_failures++;
+            fprintf(stderr, "jit-colour-words: a pair asked again made a second table\n");
+        }
+    }
+    test_checks++;
+    if (!made || made == 64 || vfetch_jit_colour_words(first, 0) != first_table) {
+        test_failures++;
+        fprintf(stderr, "jit-colour-words: %u tables made (the slots: 8, the plans' own at most "
+                "4); a held pair not found once every slot is taken\n", made);
+    }
+#endif
+    unsigned made_shown = 0;
+#if VFETCH_HAVE_JIT
+    made_shown = made;
+#endif
+    printf("  jit-colour-words: %u GX plans and 8 word plans each way (word table, byte tables); "
+           "%u random shared tables until every slot was taken%s\n", plans, made_shown,
+           test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -1976,4 +2198,5 @@ void check_jit(void)
     check_jit_saved_registers();
     check_jit_exact_fields();
     check_jit_division();
+    check_jit_colour_words(); /* last: it fills the process's word-table slots */
 }
