@@ -233,6 +233,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     g->gx = plan;
     g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
     gen_choose_groups(g);
+    code->groups = g->wide != NULL;
     /* without whole groups in the code (at SSE4.1: the 4-lane program's), its long draws are
        the record program's from the per-vertex crossover */
     if (!plan->any_indexed && conv->record && !g->wide && !(g->a.sse && g->narrow))

@@ -115,6 +115,14 @@ static const uint32_t *plan_colour_words(struct gen *g)
     return g->words = words;
 }
 
+unsigned gen_colour_word_ops(struct gen *g)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; plan_colour_words(g) && i < g->conv->desc.num_ops; i++)
+        n += packs_by_table(&g->conv->ops[i]);
+    return n;
+}
+
 int gen_colour_tables(const struct gen *g)
 {
     for (unsigned i = 0; i < g->conv->desc.num_ops; i++)

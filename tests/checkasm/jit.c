@@ -1992,7 +1992,7 @@ static void gx_draw_agrees(const char *name, const vfetch_gx_plan *ref, const vf
  * - GX formats (big-endian containers; the kit's c and e, RGBA4444 direct and index16, two
  *   colours alike and two not) in the packed and Dolphin layouts with RGBA8 colours and the
  *   vec4 one with float colours, at every level with the JIT, each way: the form the code
- *   reports, and random draws (jit-gx's: skipped and out-of-range indices, short arrays) equal
+ *   reports, the same choice of whole groups both ways, and random draws (jit-gx's: skipped and out-of-range indices, short arrays) equal
  *   to the reference's;
  * - plans of little- and big-endian RGB565 and RGBA4444 words, each way,
  *   against the portable tier (compare_tiers: draws of 48 records and a tail of 7);
@@ -2031,6 +2031,9 @@ static void check_jit_colour_words(void)
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     const unsigned mask = vfetch_get_cpu_mask();
     unsigned plans = 0;
+    int groups[sizeof formats / sizeof formats[0]][sizeof outputs / sizeof outputs[0]][16] = {
+        { { 0 } }
+    };
     for (unsigned way = 0; way < 2; way++) {
         if (way)
             setenv("VFETCH_JIT_COLOUR_WORDS", "0", 1);
@@ -2077,6 +2080,18 @@ static void check_jit_colour_words(void)
                                 way ? " (byte tables asked)" : "",
                                 plan->jit_code.colour_words ? "the word table" : "byte tables");
                     }
+                    /* the groups' choice the same either way: it weighs a word-table colour
+                       as the byte tables' form (e's groups at avx2 stay) */
+                    test_checks++;
+                    if (way && l < 16 && plan->jit_code.groups != groups[k][o][l]) {
+                        test_failures++;
+                        fprintf(stderr, "jit-colour-words %s: format %u, layout %d: whole "
+                                "groups %d with the word table, %d with byte tables\n",
+                                levels[l].name, k, d.layout, groups[k][o][l],
+                                plan->jit_code.groups);
+                    }
+                    if (!way && l < 16)
+                        groups[k][o][l] = plan->jit_code.groups;
                     for (unsigned n = 0; n < 4; n++)
                         gx_draw_agrees("jit-colour-words gx", ref, plan, &d);
                     plans++;
