@@ -273,7 +273,6 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_held_close vfetch_x86_gen_held_close
 #define gen_held_controls vfetch_x86_gen_held_controls
 #define gen_held_lea vfetch_x86_gen_held_lea
-#define gen_colour_word_ops vfetch_x86_gen_colour_word_ops
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_fields vfetch_x86_gen_fields
@@ -362,8 +361,6 @@ void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x)
 void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 
 int gen_colour_tables(const struct gen *g);
-/* The colour ops that read the shared word table (0 where the byte tables serve). */
-unsigned gen_colour_word_ops(struct gen *g);
 
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);

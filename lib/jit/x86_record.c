@@ -653,10 +653,7 @@ void gen_choose_groups(struct gen *g)
     g->elem_copy = g->raw_copy = -1;
     g->r8_narrow = gen_narrow_indices(g); /* as the pass's loop starts (gen_narrow_r8) */
     (void)gen_vertex(g);
-    /* a colour by the shared word table weighed as the byte tables' form it replaces (three
-       instructions more): the counts of every choice were measured so, and e's groups stay
-       1.25-1.6x faster than its pass with the word table at avx2 (docs/decisions.md) */
-    const unsigned one = a->ops - mark.ops + 3 * gen_colour_word_ops(g);
+    const unsigned one = a->ops - mark.ops;
     x86_rewind(a, mark);
     g->r8_narrow = 0;
     g->dirty_upper = dirty;

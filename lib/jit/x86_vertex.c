@@ -4,8 +4,9 @@
  * entry of its index buffer, and each op by the emitter of its kind (op_kind):
  *
  *   constant        slots from the pool or immediates (x86_store.c)
- *   RGBA8 by table  RGB565/RGBA4444 colours: the container's word, one load from the shared
- *                   65,536-entry word table (colour_words.c); else two 256-entry tables, an OR
+ *   RGBA8 by table  RGB565/RGBA4444 colours: a GX array row's container, one load from the
+ *                   shared 65,536-entry word table (colour_words.c); else two 256-entry
+ *                   tables, an OR
  *   RGBA8 move      four bytes in order: one 32-bit move
  *   byte field      one unsigned byte stored alone (a matrix index): in eax, one vcvtsi2ss
  *   byte batch      several of them in one 8-byte window: one vpmovzxbd, one conversion
@@ -72,13 +73,14 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
     return g->table_at[op] = x86_const_wide(&g->a, table, sizeof table / 16);
 }
 
-/* Where op x (packs_by_table) reads its container's two bytes side by side: the lower
-   address's, and whether that byte is the container's high one (big-endian, GX). */
-static int side_by_side(const struct gen *g, const struct vfetch_op_exec *x, int32_t *lo,
-                        int *first_high)
+/* Whether op x (packs_by_table) reads its container's two bytes side by side from an indexed
+   copy's element (a GX array's row): the lower address's, and whether that byte is the
+   container's high one (big-endian, GX). */
+static int element_side_by_side(const struct gen *g, const struct vfetch_op_exec *x,
+                                int32_t *lo, int *first_high)
 {
     struct op_source s;
-    if (gen_op_source(g->gx, x, &s) || s.span > 16)
+    if (gen_op_source(g->gx, x, &s) || s.span > 16 || s.copy < 0)
         return 0;
     *lo = s.off[0][0] < s.off[0][1] ? s.off[0][0] : s.off[0][1];
     *first_high = s.off[0][1] == *lo;
@@ -86,9 +88,12 @@ static int side_by_side(const struct gen *g, const struct vfetch_op_exec *x, int
 }
 
 /* The shared word table (vfetch_jit_colour_words) every colour op of the plan reads, where
-   they all read their two bytes side by side and convert alike; else NULL: the byte tables
-   (and where VFETCH_JIT_COLOUR_WORDS=0). Once a generator: the vertex counted for the groups'
-   choice is the one the pass emits. */
+   they all read their two bytes side by side from a GX array's rows and convert alike; else
+   NULL: the byte tables (and where VFETCH_JIT_COLOUR_WORDS=0). Rows, not direct colours: an
+   array's colours are as many as its rows (a palette: config c's index8 array holds 256), so
+   the words a draw reads stay in the L1, where a long draw of direct colours can read every
+   container once and miss it (Zen 3: 15 % slower at 16,384 random colours; docs/jit.md).
+   Decided once a generator: each of its passes emits the same ops. */
 static const uint32_t *plan_colour_words(struct gen *g)
 {
     if (g->words_known)
@@ -103,7 +108,7 @@ static const uint32_t *plan_colour_words(struct gen *g)
         int first_high;
         if (!packs_by_table(x))
             continue;
-        if (!side_by_side(g, x, &lo, &first_high))
+        if (!element_side_by_side(g, x, &lo, &first_high))
             return g->words = NULL;
         uint32_t table[512];
         rgba8_bytes(x, table);
@@ -113,14 +118,6 @@ static const uint32_t *plan_colour_words(struct gen *g)
         words = w;
     }
     return g->words = words;
-}
-
-unsigned gen_colour_word_ops(struct gen *g)
-{
-    unsigned n = 0;
-    for (unsigned i = 0; plan_colour_words(g) && i < g->conv->desc.num_ops; i++)
-        n += packs_by_table(&g->conv->ops[i]);
-    return n;
 }
 
 int gen_colour_tables(const struct gen *g)
