@@ -953,6 +953,40 @@ static unsigned code_count(const vfetch_gx_plan *plan, const uint8_t *seq, size_
     return found;
 }
 
+/* The layouts a kit format is compiled in: the two an emulator's vertex buffer holds (RGBA8
+   colours) and the one a shader reads directly (float colours). */
+static const struct {
+    enum vfetch_gx_layout layout;
+    enum vfetch_gx_color_output color;
+} outputs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
+                { VFETCH_GX_LAYOUT_DOLPHIN, VFETCH_GX_COLOR_RGBA8 },
+                { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
+
+/* An environment variable's value kept while a check sets it, and put back after. */
+struct saved_env {
+    const char *name;
+    int set;
+    char value[32];
+};
+
+static struct saved_env env_save(const char *name)
+{
+    struct saved_env e = { name, 0, "" };
+    const char *v = getenv(name);
+    if (v) {
+        e.set = 1;
+        snprintf(e.value, sizeof e.value, "%s", v);
+    }
+    return e;
+}
+
+static void env_restore(const struct saved_env *e)
+{
+    if (e->set)
+        setenv(e->name, e->value, 1);
+    else
+        unsetenv(e->name);
+}
 static void check_jit_kit_formats(void)
 {
     static const struct {
@@ -967,12 +1001,6 @@ static void check_jit_kit_formats(void)
         { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
           { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 } },
     };
-    static const struct {
-        enum vfetch_gx_layout layout;
-        enum vfetch_gx_color_output color;
-    } outputs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
-                    { VFETCH_GX_LAYOUT_DOLPHIN, VFETCH_GX_COLOR_RGBA8 },
-                    { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
     if (!vfetch_jit_available())
         return;
     const unsigned mask = vfetch_get_cpu_mask();
@@ -1888,10 +1916,7 @@ static void check_jit_division(void)
             }
     }
 #endif
-    const char *env = getenv("VFETCH_JIT_DIVISION");
-    char saved[16] = "";
-    if (env)
-        snprintf(saved, sizeof saved, "%s", env);
+    const struct saved_env saved = env_save("VFETCH_JIT_DIVISION");
     setenv("VFETCH_JIT_DIVISION", "fma", 1);
     enum { VALUES = 65536 };
     uint16_t *in = malloc(VALUES * 2);
@@ -1948,10 +1973,7 @@ static void check_jit_division(void)
     }
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
-    if (env)
-        setenv("VFETCH_JIT_DIVISION", saved, 1);
-    else
-        unsetenv("VFETCH_JIT_DIVISION");
+    env_restore(&saved);
     free(in);
     printf("  jit-fma-division: %" PRIu64 " dividends by FMA as divided; every 8-, 16- and "
            "10-bit value through UNORM, UNORM8 and SNORM at %u levels%s\n",
@@ -2021,16 +2043,7 @@ static void check_jit_colour_words(void)
         { { 0x0001c200, 0, 0x40000009, 0x80000000, 0 }, { 0, 0, 2, 2 }, 1 },  /* 565, 565 */
         { { 0x00012200, 0, 0x40000009, 0x80000000, 0 }, { 0, 0, 0, 2 }, 0 },  /* direct, 565 */
     };
-    static const struct {
-        enum vfetch_gx_layout layout;
-        enum vfetch_gx_color_output color;
-    } outputs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
-                    { VFETCH_GX_LAYOUT_DOLPHIN, VFETCH_GX_COLOR_RGBA8 },
-                    { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
-    const char *env = getenv("VFETCH_JIT_COLOUR_WORDS");
-    char saved[16] = "";
-    if (env)
-        snprintf(saved, sizeof saved, "%s", env);
+    const struct saved_env saved = env_save("VFETCH_JIT_COLOUR_WORDS");
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     const unsigned mask = vfetch_get_cpu_mask();
     unsigned plans = 0;
@@ -2143,10 +2156,7 @@ static void check_jit_colour_words(void)
     }
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
-    if (env)
-        setenv("VFETCH_JIT_COLOUR_WORDS", saved, 1);
-    else
-        unsetenv("VFETCH_JIT_COLOUR_WORDS");
+    env_restore(&saved);
 #if VFETCH_HAVE_JIT
     /* the tables: random pairs until every slot is taken */
     uint32_t bytes[512], first[512] = { 0 };
