@@ -69,6 +69,22 @@ struct x86_asm {
 /* General registers by encoding number, the index of x86_asm's bias. */
 enum { X86_GPR_RDX = 2, X86_GPR_RSI = 6, X86_GPR_RDI = 7, X86_GPR_R8 = 8 };
 
+/* The assembler's functions, prefixed in the library's symbol table (a static library's
+   symbols share the program's namespace: tools/check_symbols.py). */
+#define x86_asm_init vfetch_x86_asm_init
+#define x86_asm_release vfetch_x86_asm_release
+#define x86_const vfetch_x86_const
+#define x86_const_wide vfetch_x86_const_wide
+#define x86_op vfetch_x86_op
+#define x86_mark vfetch_x86_mark
+#define x86_rewind vfetch_x86_rewind
+#define x86_label vfetch_x86_label
+#define x86_bind vfetch_x86_bind
+#define x86_jump vfetch_x86_jump
+#define x86_finish vfetch_x86_finish
+#define x86_bytes_used vfetch_x86_bytes_used
+#define x86_write vfetch_x86_write
+
 /** Start an assembly (its buffers on the heap; x86_asm_release frees them). */
 void x86_asm_init(struct x86_asm *a);
 

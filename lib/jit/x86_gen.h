@@ -273,6 +273,9 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_held_close vfetch_x86_gen_held_close
 #define gen_held_controls vfetch_x86_gen_held_controls
 #define gen_held_lea vfetch_x86_gen_held_lea
+#define gen_array_cover vfetch_x86_gen_array_cover
+#define gen_held_element vfetch_x86_gen_held_element
+#define gen_colour_tables vfetch_x86_gen_colour_tables
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_fields vfetch_x86_gen_fields
