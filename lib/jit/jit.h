@@ -45,7 +45,8 @@ struct vfetch_jit_code {
     size_t counted_bytes; /**< what vfetch_jit_memory_usage counts as this code's live bytes:
                                the bytes asked for, then the bytes sealed */
     uint32_t crossover; /**< GX: draws of this many vertices or more go to the portable tier */
-    int groups;         /**< whole groups run the 8-lane record program, emitted as code */
+    int groups;         /**< whole groups run the 8-lane record program, emitted as code (a
+                             plan's, or a direct GX format's) */
     unsigned broadcasts; /**< 8-lane vectors of those groups that load one 16-byte window for
                               both halves (vbroadcasti128): for the tests */
     unsigned byte_batches; /**< per-vertex batches of one-byte ops (the matrix indices): for the
