@@ -5,8 +5,8 @@
  * where the two 256-entry byte tables take a byte split and an OR more (docs/jit.md).
  *
  * A table is 256 KiB, so it is not the code's: built once a process for each distinct pair of
- * byte tables and orientation (a handful: GX's RGB565 and RGBA4444, a plan's own layouts), kept
- * until the process ends, and read by every plan's code that converts that colour. The slots
+ * byte tables and orientation (GX array rows: RGB565 and RGBA4444, big-endian), kept until the
+ * process ends, and read by every plan's code that converts that colour. The slots
  * fill without a lock: a table is built, then published with one compare-and-swap; a racing
  * thread that loses frees its copy and takes the winner's where it is the same.
  */

@@ -205,8 +205,8 @@ struct gen {
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
     uint64_t tables; /* the lowest colour table's address, r11 in the conversion loop; or 0 */
     uint64_t table_at[VFETCH_MAX_OPS]; /* each op's colour tables in the pool, once made */
-    /* the shared word table every colour op reads instead (x86_colour_words), r11 in the
-       conversion loop; or NULL; and whether it was looked for */
+    /* the shared word table every colour op reads instead (vfetch_jit_colour_words), r11 in
+       the conversion loop; or NULL; and whether it was looked for */
     const uint32_t *words;
     int words_known;
     int dirty_upper; /* the conversion loop wrote a ymm register: vzeroupper after it */
