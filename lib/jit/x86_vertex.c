@@ -74,17 +74,17 @@ static uint64_t rgba8_table(struct gen *g, const struct vfetch_op_exec *x)
 }
 
 /* Whether op x (packs_by_table) reads its container's two bytes side by side from an indexed
-   copy's element (a GX array's row): the lower address's, and whether that byte is the
+   copy's element (a GX array's row); and whether the byte at the lower address is the
    container's high one (big-endian, GX). */
 static int element_side_by_side(const struct gen *g, const struct vfetch_op_exec *x,
-                                int32_t *lo, int *first_high)
+                                int *first_high)
 {
     struct op_source s;
     if (gen_op_source(g->gx, x, &s) || s.span > 16 || s.copy < 0)
         return 0;
-    *lo = s.off[0][0] < s.off[0][1] ? s.off[0][0] : s.off[0][1];
-    *first_high = s.off[0][1] == *lo;
-    return s.off[0][0] + s.off[0][1] == 2 * *lo + 1;
+    const int32_t lo = s.off[0][0] < s.off[0][1] ? s.off[0][0] : s.off[0][1];
+    *first_high = s.off[0][1] == lo;
+    return s.off[0][0] + s.off[0][1] == 2 * lo + 1;
 }
 
 /* The shared word table (vfetch_jit_colour_words) every colour op of the plan reads, where
@@ -104,11 +104,10 @@ static const uint32_t *plan_colour_words(struct gen *g)
     const uint32_t *words = NULL;
     for (unsigned i = 0; i < g->conv->desc.num_ops; i++) {
         const struct vfetch_op_exec *x = &g->conv->ops[i];
-        int32_t lo;
         int first_high;
         if (!packs_by_table(x))
             continue;
-        if (!element_side_by_side(g, x, &lo, &first_high))
+        if (!element_side_by_side(g, x, &first_high))
             return g->words = NULL;
         uint32_t table[512];
         rgba8_bytes(x, table);
