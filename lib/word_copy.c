@@ -83,17 +83,14 @@ int vfetch_plan_word_copy(const struct vfetch_plan *plan)
     return kind;
 }
 
-/* The generated copy (lib/jit/x86_copy.c, four 32-byte steps an iteration) against the
-   portable one, measured on a Zen 3 (docs/decisions.md, "Measured choices"): at the avx2 level
-   it is as fast or faster at every count, byte-reversed or not; at the sse41 level too where it
-   reverses bytes, but libc's memcpy, which uses the CPU's widest stores whatever level vfetch
-   runs at, copied plain 32-byte records up to 1.2x faster from 48 records (1.1-1.4x slower at
-   16). The avx512 level keeps its measured 16 (Zen 5: the generated copy as fast at 16, 3 %
-   slower at 64, against 64-byte steps in the portable one). */
+/* The generated copy (lib/jit/x86_copy.c, four 32-byte steps an iteration, stores aligned)
+   against the portable one, measured on a Zen 3 and an Intel Xeon (docs/decisions.md,
+   "Measured choices"): at the avx2 and avx512 levels (the same code) it is as fast or faster
+   at every count, byte-reversed or not; at the sse41 level too where it reverses bytes, but
+   libc's memcpy, which uses the CPU's widest stores whatever level vfetch runs at, copied
+   plain 32-byte records up to 1.8x faster from 48 records (1.1-1.4x slower at 16). */
 uint32_t vfetch_word_copy_crossover(const struct vfetch_plan *plan)
 {
-    if (!strcmp(plan->isa, "avx512"))
-        return 16;
     if (plan->word_copy == VFETCH_WORD_COPY && !strcmp(plan->isa, "sse41"))
         return 32;
     return UINT32_MAX;

@@ -421,14 +421,11 @@ static void check_jit_word_copy_sizes(void)
                         vfetch_plan_info(plan, &info);
                         copies += !m && info.word_copy && info.jit;
                         /* the generated copy's reach (lib/word_copy.c): every count at avx2
-                           and for reversed words at sse41, 32 records for plain words at
-                           sse41, 16 at avx512 */
+                           and avx512 and for reversed words at sse41, 32 records for plain
+                           words at sse41 */
                         if (m && info.word_copy && info.jit && !getenv("VFETCH_JIT_CROSSOVER")) {
-                            const int avx512 = !strcmp(levels[l].name, "avx512");
                             const int sse41 = !strcmp(levels[l].name, "sse41");
-                            const uint32_t want = avx512         ? 16
-                                                  : sse41 && !order ? 32
-                                                                    : UINT32_MAX;
+                            const uint32_t want = sse41 && !order ? 32 : UINT32_MAX;
                             crossovers++;
                             CHECK_EQ(info.jit_crossover, want);
                         }
