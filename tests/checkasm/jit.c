@@ -587,13 +587,13 @@ static int measured_crossovers(const struct vfetch_plan_info info[2], const char
 /*
  * Where a measured class's portable tier takes over (vfetch_jit_crossover_fit): the crossing
  * of two straight lines given by their times at the short (64) and the long (1,024) draw, kept
- * within 16..1,024. Each case's times and the crossover it must give.
+ * within 64..1,024. Each case's times and the crossover it must give.
  */
 static void check_jit_crossover_fit(void)
 {
 #if VFETCH_HAVE_JIT /* lib/jit/measure.c is built with the JIT */
     _Static_assert(VFETCH_JIT_MEASURE_SHORT == 64 && VFETCH_JIT_MEASURE_RECORDS == 1024 &&
-                       VFETCH_JIT_MEASURE_LEAST == 16,
+                       VFETCH_JIT_MEASURE_LEAST == 64,
                    "the cases' times are the lines' at 64 and 1,024 records");
     static const struct {
         uint64_t at_short[2], at_long[2]; /* generated, portable */
@@ -604,12 +604,13 @@ static void check_jit_crossover_fit(void)
         { { 2280, 3640 }, { 21480, 13240 }, 200, "lines crossing between the draws" },
         /* generated 20 + 0.5n, portable 40 + 0.25n: equal at 80 */
         { { 52, 56 }, { 532, 296 }, 80, "crossing just past the short draw" },
-        /* generated 100 + 15.6n, portable 467 + 8.3n: equal at 50, below the short draw */
-        { { 1098, 998 }, { 16074, 8966 }, 50, "crossing below the short draw" },
+        /* generated 100 + 15.6n, portable 467 + 8.3n: equal at 50, below the short draw,
+           where nothing was measured: the short draw's 64 */
+        { { 1098, 998 }, { 16074, 8966 }, 64, "crossing below the short draw" },
         /* portable 500 + 10n against 1000 + 20n: ahead at both, its lead growing */
-        { { 2280, 1140 }, { 21480, 10740 }, 16, "portable ahead at both, its lead growing" },
+        { { 2280, 1140 }, { 21480, 10740 }, 64, "portable ahead at both, its lead growing" },
         /* portable 100 + 1.5n against 1000 + n: ahead at both, its lead shrinking */
-        { { 1064, 196 }, { 2024, 1636 }, 16, "portable ahead at both, its lead shrinking" },
+        { { 1064, 196 }, { 2024, 1636 }, 64, "portable ahead at both, its lead shrinking" },
         /* the long draw no faster through the portable tier (a class's default kept it) */
         { { 100, 300 }, { 1000, 1000 }, 1024, "equal at the long draw" },
         { { 100, 300 }, { 1000, 1050 }, 1024, "generated ahead by less than the default's 10 %" },
