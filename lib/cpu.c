@@ -56,18 +56,29 @@ static unsigned cpu_detect(void)
     return flags;
 }
 
-static int cpu_detect_splits_512(void)
+static int cpu_detect_amd(void)
 {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d))
         return 0;
-    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+    return b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* AuthenticAMD */
+}
+
+static int cpu_detect_splits_512(void)
+{
+    unsigned a, b, c, d;
+    const int amd = cpu_detect_amd();
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
     const unsigned base = a >> 8 & 0xf, family = base == 0xf ? base + (a >> 20 & 0xff) : base;
     return vfetch_cpu_family_splits_512(amd, family);
 }
 #elif defined(__aarch64__)
+static int cpu_detect_amd(void)
+{
+    return 0;
+}
+
 static int cpu_detect_splits_512(void)
 {
     return 0;
@@ -78,6 +89,11 @@ static unsigned cpu_detect(void)
     return VFETCH_CPU_NEON; /* Advanced SIMD is mandatory on aarch64 */
 }
 #else
+static int cpu_detect_amd(void)
+{
+    return 0;
+}
+
 static int cpu_detect_splits_512(void)
 {
     return 0;
@@ -105,6 +121,18 @@ int vfetch_cpu_splits_512(void)
     if (v < 0) {
         v = cpu_detect_splits_512();
         atomic_store(&cpu_splits_512, v);
+    }
+    return v;
+}
+
+static atomic_int cpu_amd = -1;
+
+int vfetch_cpu_amd(void)
+{
+    int v = atomic_load(&cpu_amd);
+    if (v < 0) {
+        v = cpu_detect_amd();
+        atomic_store(&cpu_amd, v);
     }
     return v;
 }

@@ -19,4 +19,8 @@ int vfetch_cpu_splits_512(void);
     (Zen 4) splits; AMD family 1Ah (Zen 5) and Intel's AVX-512 cores do not. */
 int vfetch_cpu_family_splits_512(int amd, unsigned family);
 
+/** 1 on an AMD CPU (cpuid's vendor string AuthenticAMD), for choices measured to go one way on
+    AMD's cores and the other on Intel's (lib/jit/mode.c, vfetch_jit_movbe_indices). */
+int vfetch_cpu_amd(void);
+
 #endif

@@ -229,6 +229,12 @@ int vfetch_jit_division_env(void);
     two forms on a CPU); 1 otherwise, the default (lib/jit/mode.c). */
 int vfetch_jit_colour_words_env(void);
 
+/** Whether the AVX2 variant reads a 16-bit big-endian index by one `movbe r8w` where r8's
+    upper bits are zero (1), or by `movzx` and `rol` as the SSE4.1 variant does (0):
+    VFETCH_JIT_MOVBE=1 or 0 asks (for tests, and to measure both on a CPU); else 1 on AMD's
+    CPUs, 0 on the rest (lib/jit/mode.c). */
+int vfetch_jit_movbe_indices(void);
+
 /** The RGBA8 word of every 16-bit container as one little-endian load reads its two bytes,
     from a colour op's two byte tables (bytes[0..255] the container's high byte's,
     bytes[256..511] the low byte's; first_high: the byte at the lower address is the high one):

@@ -111,6 +111,21 @@ int vfetch_jit_colour_words_env(void)
     return !env || strcmp(env, "0") != 0;
 }
 
+int vfetch_jit_movbe_indices(void)
+{
+    /* read on every compile, as VFETCH_JIT_DIVISION is. The default by vendor, each measured
+       (docs/decisions.md, "JIT: 16-bit indices by movbe"): one `movbe r8w` where `movzx` and
+       `rol` were two took f's state draw from 1,583 to 1,424 instructions at 16 vertices on a
+       Zen 3; on an Intel Xeon the same draw ran 1.07-1.13x faster without it (Intel's cores
+       take a 16-bit movbe as three micro-ops, and each merges into r8 behind the last). */
+    const char *env = getenv("VFETCH_JIT_MOVBE");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    if (env && !strcmp(env, "1"))
+        return 1;
+    return vfetch_cpu_amd();
+}
+
 uint32_t vfetch_jit_crossover_env(void)
 {
     /* read on every compile: a benchmark sets it to measure where the tiers cross */

@@ -51,6 +51,8 @@ static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const ch
     struct gen *g = calloc(1, sizeof *g);
     if (g)
         x86_asm_init(&g->a);
+    if (g)
+        g->movbe_indices = vfetch_jit_movbe_indices();
     if (!g || g->a.failed) {
         *why = "out of memory";
         if (g)

@@ -194,6 +194,7 @@ struct gen {
     /* r8's bits 16-63 are zero here (after a zero-extending load, and no scaling since): a
        16-bit big-endian index is one `movbe r8w` (the avx2 level), which keeps them. */
     int r8_narrow;
+    int movbe_indices; /* ... where the AVX2 variant reads them so (vfetch_jit_movbe_indices) */
     /* Held for the per-vertex pass (x86_held.c): each GX array's base register (0..5: rbx,
        rbp, r12..r15) or -1, and how many are held; the shuffle controls in xmm6.. (held),
        and while `collecting`, the ones the ops ask for with how often (wanted). */
@@ -240,11 +241,12 @@ static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
     return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
 }
 
-/* Whether a 16-bit index can be read by one `movbe r8w` here: r8's upper bits are zero
-   (g->r8_narrow) and the code is the AVX2 variant's (MOVBE: every AVX2 CPU has it). */
+/* Whether a 16-bit index is read by one `movbe r8w` here: r8's upper bits are zero
+   (g->r8_narrow), the code is the AVX2 variant's (MOVBE: every AVX2 CPU has it) and the CPU
+   takes it as one operation (g->movbe_indices). */
 static inline int gen_movbe_index(const struct gen *g)
 {
-    return g->r8_narrow && !g->a.sse;
+    return g->r8_narrow && !g->a.sse && g->movbe_indices;
 }
 
 /* The emitters the files share (prefixed in the library's symbol table). */

@@ -90,11 +90,12 @@ unsigned gen_stream_register(struct gen *g, unsigned base)
 }
 
 /* Whether the per-vertex pass reads a 16-bit index at the avx2 level (its code's MOVBE: every
-   AVX2 CPU has it, lib/cpu.c): then r8's upper bits are kept zero where a vertex begins, so
-   that each such index is one `movbe r8w` (g->r8_narrow) instead of `movzx` and `rol`. */
+   AVX2 CPU has it, lib/cpu.c) where the CPU takes `movbe` as one operation: then r8's upper
+   bits are kept zero where a vertex begins, so that each such index is one `movbe r8w`
+   (g->r8_narrow) instead of `movzx` and `rol`. */
 int gen_narrow_indices(const struct gen *g)
 {
-    if (g->a.sse || !g->gx)
+    if (g->a.sse || !g->gx || !g->movbe_indices)
         return 0;
     for (unsigned k = 0; k < g->gx->num_copies; k++)
         if (g->gx->copies[k].array != VFETCH_GX_FROM_VERTEX && g->gx->copies[k].index_size == 2)

@@ -1066,18 +1066,20 @@ static void check_jit_kit_formats(void)
                                 d.layout == VFETCH_GX_LAYOUT_DOLPHIN, levels[l].name, k,
                                 d.layout, "coordinates with their matrix beside");
                 }
-                /* c's and f's 16-bit indices: where the AVX2 variant runs, one `movbe r8w`
-                   each where r8's upper bits are zero (66 44 0f 38 f0: lib/jit/x86_load.c),
-                   so in c (a position index16, a colour index8) never `movzx` and `rol r8w, 8`
-                   (66 41 c1 c0 08); the SSE4.1 variant has no movbe (an SSE4.1 CPU may lack
-                   it) */
+                /* c's and f's 16-bit indices: where the AVX2 variant runs and the form is
+                   movbe's (vfetch_jit_movbe_indices: AMD, or VFETCH_JIT_MOVBE=1), one
+                   `movbe r8w` each where r8's upper bits are zero (66 44 0f 38 f0:
+                   lib/jit/x86_load.c), so in c (a position index16, a colour index8) never
+                   `movzx` and `rol r8w, 8` (66 41 c1 c0 08); the SSE4.1 variant has no movbe
+                   (an SSE4.1 CPU may lack it) */
                 if (plan && info.jit && (k == 2 || k == 5)) {
                     static const uint8_t movbe_r8w[5] = { 0x66, 0x44, 0x0f, 0x38, 0xf0 },
                                          rol_r8w[5] = { 0x66, 0x41, 0xc1, 0xc0, 0x08 };
-                    kit_emitted(code_count(plan, movbe_r8w, 5), avx, levels[l].name, k, d.layout,
-                                "movbe index loads");
+                    const int movbe = avx && vfetch_jit_movbe_indices();
+                    kit_emitted(code_count(plan, movbe_r8w, 5), movbe, levels[l].name, k,
+                                d.layout, "movbe index loads");
                     if (k == 2)
-                        kit_emitted(code_count(plan, rol_r8w, 5), !avx, levels[l].name, k,
+                        kit_emitted(code_count(plan, rol_r8w, 5), !movbe, levels[l].name, k,
                                     d.layout, "rol index swaps");
                 }
                 /* c's and e's per-vertex passes hold four vertices a group at every level
@@ -2199,6 +2201,76 @@ static void check_jit_colour_words(void)
            test_failures == before ? "" : "  FAILED");
 }
 
+/*
+ * 16-bit big-endian indices by one `movbe r8w` in the AVX2 variant (lib/jit/mode.c,
+ * vfetch_jit_movbe_indices): the kit's c and f (index16 copies) in the packed and Dolphin
+ * layouts compiled with VFETCH_JIT_MOVBE=1 and =0 at every level with the JIT: at the AVX2
+ * levels the movbe form's code is the shorter (one 7-byte instruction where two took 10), at
+ * sse41 both are the same code; unset, the form is the vendor's (movbe on AMD only). Each
+ * form's draws are checked against the reference by the JIT family run under both values
+ * (tests/meson.build).
+ */
+static void check_jit_movbe_indices(void)
+{
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+    } formats[] = {
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 } }, /* kit c */
+        { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
+          { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 } }, /* kit f */
+    };
+    static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_PACKED,
+                                                     VFETCH_GX_LAYOUT_DOLPHIN };
+    if (!vfetch_jit_available())
+        return;
+    const struct saved_env saved = env_save("VFETCH_JIT_MOVBE");
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned plans = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & JIT_LEVELS))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        const int avx2 = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+        for (unsigned k = 0; k < sizeof formats / sizeof formats[0]; k++)
+            for (unsigned o = 0; o < sizeof layouts / sizeof layouts[0]; o++) {
+                struct vfetch_gx_desc d;
+                gx_desc_of(&d, &formats[k].regs, formats[k].stride, layouts[o]);
+                d.color_output = VFETCH_GX_COLOR_RGBA8;
+                size_t size[3] = { 0, 0, 0 }; /* movbe asked off, on, unset */
+                for (unsigned way = 0; way < 3; way++) {
+                    if (way < 2)
+                        setenv("VFETCH_JIT_MOVBE", way ? "1" : "0", 1);
+                    else
+                        unsetenv("VFETCH_JIT_MOVBE");
+                    vfetch_gx_plan *plan = NULL;
+                    struct vfetch_jit_code_view view = { 0 };
+                    if (!vfetch_gx_compile(&d, &plan))
+                        vfetch_gx_plan_jit_code(plan, &view);
+                    size[way] = view.size;
+                    vfetch_gx_plan_free(plan);
+                    plans++;
+                }
+                const size_t want_default = vfetch_cpu_amd() ? size[1] : size[0];
+                test_checks += 2;
+                if (!size[0] || (avx2 ? size[1] >= size[0] : size[1] != size[0]) ||
+                    size[2] != want_default) {
+                    test_failures++;
+                    fprintf(stderr,
+                            "jit-movbe-indices %s: config %c, layout %d: code of %zu bytes "
+                            "with movbe, %zu without, %zu by default\n",
+                            levels[l].name, "cf"[k], layouts[o], size[1], size[0], size[2]);
+                }
+            }
+    }
+    vfetch_set_cpu_mask(mask);
+    env_restore(&saved);
+    printf("  jit-movbe-indices: %u plans, the default %s%s\n", plans,
+           vfetch_cpu_amd() ? "movbe (AMD)" : "movzx and rol",
+           test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
@@ -2217,5 +2289,6 @@ void check_jit(void)
     check_jit_saved_registers();
     check_jit_exact_fields();
     check_jit_division();
+    check_jit_movbe_indices();
     check_jit_colour_words(); /* last: it fills the process's word-table slots */
 }
