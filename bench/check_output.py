@@ -16,6 +16,9 @@
 6. Its regret rows, from a JSON of made-up times: a plan as created at a level against every
    other path vfetch has at that level or below; a candidate its second timing clears is not
    listed.
+7. VFETCH_BENCH_OUT_OFFSET / VFETCH_BENCH_SRC_OFFSET (the buffers' placement past a 4 KiB
+   boundary): a value outside 0-4095 or not a number exits 2 naming the variable, before any
+   benchmark runs; 0 and 4095 run.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -163,8 +166,22 @@ def main():
                 not in text:
             fail("a regret row %s in every process is %s" % (
                 "slower" if held else "not slower", "not listed" if want else "listed"), text)
+    # the buffers' placement: refused where it is no offset within a page, taken where it is
+    for name in ("VFETCH_BENCH_OUT_OFFSET", "VFETCH_BENCH_SRC_OFFSET"):
+        for value, ok in (("4096", False), ("12x", False), ("-1", False), ("0", True),
+                          ("4095", True)):
+            placed = subprocess.run([bench, "--benchmark_filter=^plan/r300-r1/sse41/16$",
+                                     "--benchmark_min_time=0.001"],
+                                    env=dict(os.environ, **{name: value}),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            err = placed.stderr.decode(errors="replace")
+            if ok and (placed.returncode != 0 or b"plan/r300-r1/sse41/16" not in placed.stdout):
+                fail("%s=%s did not run the benchmark" % (name, value), err)
+            if not ok and (placed.returncode != 2 or name not in err or placed.stdout):
+                fail("%s=%s was not refused (exit 2, the variable named, nothing run)" % (
+                    name, value), err)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
-          "table, regret rows, --from-json's text%s as the run's: ok" % (
+          "table, regret rows, buffer placement, --from-json's text%s as the run's: ok" % (
               " and chart" if chart else " (no matplotlib: not its chart)"))
 
 

@@ -2209,6 +2209,24 @@ static int64_t callcost_calls(const char *name)
     return n <= 1 ? 1000 : n <= 16 ? 200 : n <= 256 ? 40 : 5;
 }
 
+/* The plans' source and output buffers start `offset` bytes past a 4 KiB boundary: 16 (where
+   glibc's malloc puts a block this large, and 16 past a 64-byte line: half the 32-byte
+   stores of a record cross a line, all the 64-byte ones), or what the environment variable
+   `name` asks (0-4095), to measure how a path's speed moves with the placement
+   (docs/benchmarks.md, "Regret rows"). NULL where out of memory; a bad value exits. */
+static uint8_t *place_buffer(size_t bytes, const char *name)
+{
+    const char *env = getenv(name);
+    char *end = NULL;
+    const unsigned long offset = env && *env ? strtoul(env, &end, 0) : 16;
+    if (env && *env && (*end || offset > 4095)) {
+        fprintf(stderr, "vfetch_bench: %s=%s: bytes past a 4 KiB boundary, 0-4095\n", name, env);
+        exit(2);
+    }
+    uint8_t *block = aligned_alloc(4096, bytes + 4096);
+    return block ? block + offset : NULL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--jit-coverage"))
@@ -2217,8 +2235,8 @@ int main(int argc, char **argv)
     const char *callcost = take_callcost(&argc, argv);
     if (callcost)
         plan_counts = callcost_counts;
-    bench_src = malloc(SRC_BYTES);
-    bench_out = malloc(OUT_BYTES);
+    bench_src = place_buffer(SRC_BYTES, "VFETCH_BENCH_SRC_OFFSET");
+    bench_out = place_buffer(OUT_BYTES, "VFETCH_BENCH_OUT_OFFSET");
     bench_copy = malloc(OUT_BYTES);
     if (!bench_src || !bench_out || !bench_copy)
         return 1;
