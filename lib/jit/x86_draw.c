@@ -88,7 +88,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const int groups = code->groups;
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
-                   unrolled_passes = g->unrolled_passes;
+                   unrolled_passes = g->unrolled_passes, halves_loops = g->halves_loops;
     const int fma_division = (g->fma_division && g->divides) || g->fma_group_divides;
     const int colour_words = g->words != NULL;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
@@ -111,6 +111,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->byte_batches = byte_batches;
     code->float_pairs = float_pairs;
     code->unrolled_passes = unrolled_passes;
+    code->halves_loops = halves_loops;
     code->matrices_beside = matrices_beside;
     code->fma_division = fma_division;
     code->colour_words = colour_words;

@@ -126,6 +126,9 @@
    GEN_COUNTED of them; a group emitted as code has at most GEN_RP_MAX_VECTORS vectors (a
    record of 16 slots: 16 vectors a group of 8). */
 #define GEN_CONST_REGS 9
+/* Records from which a draw whose output is off 32 bytes runs the 8-lane groups' loop with
+   each vector stored as two 16-byte halves (x86_record.c, gen_groups). */
+#define GEN_HALVES_LEAST 128
 #define GEN_COUNTED 64
 #define GEN_RP_MAX_VECTORS 16
 
@@ -222,6 +225,8 @@ struct gen {
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
     unsigned unrolled_passes; /* per-vertex passes written in groups of four (the same) */
+    unsigned halves_loops; /* 8-lane group loops written again with halved stores (the same) */
+    int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
     int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */

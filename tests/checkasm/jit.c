@@ -2202,6 +2202,114 @@ static void check_jit_colour_words(void)
 }
 
 /*
+ * The 8-lane groups' stores (lib/jit/x86_record.c, gen_groups): where a draw of at least
+ * GEN_HALVES_LEAST records has its output off 32 bytes, the loop written a second time stores
+ * each vector as two 16-byte halves. The kit's a, b, d and e (direct, 8-lane groups in the
+ * packed and vec4 layouts) at every level with the JIT: the code holds the second loop where
+ * the AVX2 variant runs (and not at sse41); draws of 1 to 300 vertices (both sides of the
+ * threshold, with tails) with the output 0, 4, 8, 16 and 24 bytes past a 32-byte boundary
+ * (the buffer at a guard page), every byte equal to the reference's.
+ */
+static void check_jit_group_stores(void)
+{
+    static const struct vfetch_gx_regs kit[] = {
+        { 0x00002a00, 0x00000001, 0x54e16487, 0x80000000, 0 },
+        { 0x00000a00, 0x00000001, 0x41201009, 0x80000000, 0 },
+        { 0x00000200, 0x00000001, 0x40200001, 0x80000000, 0 },
+        { 0x00002200, 0, 0x40000009, 0x80000000, 0 },
+    };
+    static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_PACKED,
+                                                     VFETCH_GX_LAYOUT_VEC4 };
+    static const uint32_t counts[] = { 1, 9, 127, 128, 135, 300 };
+    static const unsigned offsets[] = { 0, 4, 8, 16, 24 };
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-group-stores");
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned draws = 0, with_halves = 0;
+    for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
+        for (unsigned o = 0; o < sizeof layouts / sizeof layouts[0]; o++) {
+            struct vfetch_gx_desc d;
+            static const uint8_t none[VFETCH_GX_NUM_ATTRS] = { 0 };
+            gx_desc_of(&d, &kit[k], none, layouts[o]);
+            vfetch_set_cpu_mask(0);
+            vfetch_gx_plan *ref = NULL;
+            if (vfetch_gx_compile(&d, &ref)) {
+                test_checks++;
+                test_failures++;
+                continue;
+            }
+            const size_t vsize = vfetch_gx_plan_format(ref)->vertex_size;
+            const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+            for (unsigned l = 0; l < num_levels; l++) {
+                if (!(levels[l].bit & JIT_LEVELS))
+                    continue;
+                vfetch_set_cpu_mask(level_mask(l));
+                vfetch_gx_plan *plan = NULL;
+                if (vfetch_gx_compile(&d, &plan)) {
+                    test_checks++;
+                    test_failures++;
+                    continue;
+                }
+                const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                with_halves += plan->jit_code.halves_loops != 0;
+                test_checks++;
+                if (plan->jit_code.groups && (plan->jit_code.halves_loops != 0) != avx) {
+                    test_failures++;
+                    fprintf(stderr, "jit-group-stores %s: config %c, layout %d: %u loops of "
+                            "halved stores\n", levels[l].name, "abde"[k], d.layout,
+                            plan->jit_code.halves_loops);
+                }
+                for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++)
+                    for (unsigned f = 0; f < sizeof offsets / sizeof offsets[0]; f++) {
+                        struct gx_draw w;
+                        memset(&w, 0, sizeof w);
+                        w.count = counts[c];
+                        w.vertices_size = vsize * counts[c];
+                        w.vertices = guard_alloc_tail(w.vertices_size);
+                        rnd_fill(w.vertices, w.vertices_size);
+                        const size_t out_size = (size_t)stride * counts[c];
+                        /* the output ends at the guard page and starts `offset` past a 32-byte
+                           boundary: the block's tail rounded to 32, less the offset's complement */
+                        const size_t room = out_size + 64;
+                        uint8_t *block_want = guard_alloc_tail(room), *block_got = guard_alloc_tail(room);
+                        const size_t lead = ((uintptr_t)(block_got + 32) & 31);
+                        uint8_t *got = block_got + 32 - lead + offsets[f];
+                        uint8_t *want = block_want + (got - block_got);
+                        const size_t span = out_size; /* got + span <= block_got + room */
+                        rnd_fill(want, span);
+                        memcpy(got, want, span);
+                        struct vfetch_gx_result want_r, got_r;
+                        const int want_err = run_draw(ref, &w, want, span, &want_r);
+                        const int got_err = run_draw(plan, &w, got, span, &got_r);
+                        draws++;
+                        test_checks++;
+                        if (want_err || got_err != want_err || got_r.written != want_r.written ||
+                            memcmp(got, want, span)) {
+                            test_failures++;
+                            fprintf(stderr, "jit-group-stores %s: config %c, layout %d, %u "
+                                    "vertices, output %u past 32: return %d (%d), bytes %s\n",
+                                    levels[l].name, "abde"[k], d.layout, counts[c], offsets[f],
+                                    got_err, want_err, memcmp(got, want, span) ? "differ" : "equal");
+                        }
+                        guard_free(w.vertices);
+                        guard_free(block_want);
+                        guard_free(block_got);
+                    }
+                vfetch_gx_plan_free(plan);
+            }
+            vfetch_gx_plan_free(ref);
+        }
+    vfetch_set_cpu_mask(mask);
+    test_checks++;
+    if ((vfetch_cpu_detected() & VFETCH_CPU_AVX2) && !with_halves)
+        test_failures++; /* the second loop was written somewhere */
+    printf("  jit-group-stores: %u draws, %u plans with halved stores%s\n", draws, with_halves,
+           test_failures == before ? "" : "  FAILED");
+}
+
+/*
  * 16-bit big-endian indices by one `movbe r8w` in the AVX2 variant (lib/jit/mode.c,
  * vfetch_jit_movbe_indices): the kit's c and f (index16 copies) in the packed and Dolphin
  * layouts compiled with VFETCH_JIT_MOVBE=1 and =0 at every level with the JIT: at the AVX2
@@ -2286,6 +2394,7 @@ void check_jit(void)
     check_jit_kit_formats();
     check_jit_group_choice();
     check_jit_groups();
+    check_jit_group_stores();
     check_jit_saved_registers();
     check_jit_exact_fields();
     check_jit_division();
