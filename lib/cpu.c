@@ -113,28 +113,27 @@ int vfetch_cpu_family_splits_512(int amd, unsigned family)
     return amd && family == 0x19;
 }
 
-static atomic_int cpu_splits_512 = -1;
-
-int vfetch_cpu_splits_512(void)
+/* A fact of the CPU detected once (-1 in *slot until then; detecting twice is harmless). */
+static int cpu_fact(atomic_int *slot, int (*detect)(void))
 {
-    int v = atomic_load(&cpu_splits_512);
+    int v = atomic_load(slot);
     if (v < 0) {
-        v = cpu_detect_splits_512();
-        atomic_store(&cpu_splits_512, v);
+        v = detect();
+        atomic_store(slot, v);
     }
     return v;
 }
 
-static atomic_int cpu_amd = -1;
+static atomic_int cpu_splits_512 = -1, cpu_amd = -1;
+
+int vfetch_cpu_splits_512(void)
+{
+    return cpu_fact(&cpu_splits_512, cpu_detect_splits_512);
+}
 
 int vfetch_cpu_amd(void)
 {
-    int v = atomic_load(&cpu_amd);
-    if (v < 0) {
-        v = cpu_detect_amd();
-        atomic_store(&cpu_amd, v);
-    }
-    return v;
+    return cpu_fact(&cpu_amd, cpu_detect_amd);
 }
 
 /* Level names, best first, with the flag bits "this level and those below it". */
