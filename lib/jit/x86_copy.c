@@ -55,8 +55,10 @@ static void copy_ends(struct gen *g, unsigned step, unsigned steps, int bswap, u
    fewer than 128 were left), then on to `end`. Aligned, no store of the loop crosses a cache
    line: an Intel core splits one that does in two, and a copy to 16 bytes past a boundary (a
    malloc'd buffer's start) ran 2.7x slower than libc's memcpy, which aligns its stores too
-   (docs/decisions.md, "Word copies"). rax counts the bytes left past the iteration's 128, so
-   that one `sub` steps and tests; r8 is scratch. The control is held in xmm6/ymm6. */
+   (docs/decisions.md, "Word copies"). A byte-reversing copy moves by whole words (its control
+   reverses each 4 bytes from where it loads), so its output reaches the boundary only where it
+   is 4-byte aligned. rax counts the bytes left past the iteration's 128, so that one `sub`
+   steps and tests; r8 is scratch. The control is held in xmm6/ymm6. */
 static void copy_loop(struct gen *g, int bswap, unsigned end)
 {
     struct x86_asm *a = &g->a;
@@ -64,7 +66,7 @@ static void copy_loop(struct gen *g, int bswap, unsigned end)
     copy_step(g, 32, 0, bswap, 0);
     E(MOV_R8_RDX, 0, 0); /* r8 = the bytes to the output's next 32-byte boundary, 0-31 */
     E(NEG_R8, 0, 0);
-    E(AND_R8D_I, 0, 31);
+    E(AND_R8D_I, 0, bswap ? 28 : 31); /* reversing: whole words, 0-28 */
     E(ADD_RDI_R8, 0, 0);
     E(ADD_RDX_R8, 0, 0);
     E(SUB_RAX_R8, 0, 0);

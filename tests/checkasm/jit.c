@@ -376,7 +376,7 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
  * order, direct draws of every count whose bytes reach past 3 * 128 + 32 (the first and last
  * steps alone up to 128 bytes, the loop of 128 above, once, twice and three times, 16 and 16
  * below 32, words below 16), under compare and as an emulator runs them, on buffers at guard
- * pages against the reference's output.
+ * pages against the reference's output, the output also 1, 2 and 3 bytes past a word.
  */
 static void check_jit_word_copy_sizes(void)
 {
@@ -434,6 +434,18 @@ static void check_jit_word_copy_sizes(void)
                                  words, order ? "big-endian" : "little-endian", count,
                                  m ? "jit on" : "compare");
                         reference_run_compare(plan, &rr, "jit-word-copy", levels[l].name, detail);
+                        /* and with the output 1-3 bytes past a word (an emulator's buffer can
+                           lie anywhere): the byte-reversing copy must keep its words whole
+                           where it moves its stores to a 32-byte boundary */
+                        for (unsigned shift = 1; shift < 4; shift++) {
+                            uint8_t *alloc, *out = place(rr.b.out_size, true, shift, &alloc);
+                            memcpy(out, rr.pattern, rr.b.out_size);
+                            CHECK_EQ(run_with(plan, &rr.b, out), 0);
+                            compare_outputs("jit-word-copy", levels[l].name, detail, rr.want, out,
+                                            rr.b.out_size, vfetch_plan_out_stride(plan), NULL, 0,
+                                            0);
+                            guard_free(alloc);
+                        }
                         runs++;
                         vfetch_plan_free(plan);
                     }
