@@ -2219,7 +2219,7 @@ static void check_jit_colour_words(void)
  * each vector as two 16-byte halves. The kit's a, b, d and e (direct, 8-lane groups in the
  * packed and vec4 layouts) at every level with the JIT: the code holds the second loop where
  * the AVX2 variant runs (and not at sse41); draws of 1 to 300 vertices (both sides of the
- * threshold, with tails) with the output 0, 4, 8, 16 and 24 bytes past a 32-byte boundary
+ * threshold, with tails) with the output 0, 1, 4, 8, 13, 16 and 24 bytes past a 32-byte boundary
  * (the buffer at a guard page), every byte equal to the reference's.
  */
 static void check_jit_group_stores(void)
@@ -2233,7 +2233,7 @@ static void check_jit_group_stores(void)
     static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_PACKED,
                                                      VFETCH_GX_LAYOUT_VEC4 };
     static const uint32_t counts[] = { 1, 9, 127, 128, 135, 300 };
-    static const unsigned offsets[] = { 0, 4, 8, 16, 24 };
+    static const unsigned offsets[] = { 0, 1, 4, 8, 13, 16, 24 };
     if (!vfetch_jit_available())
         return;
     rng_seed_for("jit-group-stores");
