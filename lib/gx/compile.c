@@ -453,13 +453,10 @@ static void gx_measure_run(void *ctx, int portable, uint32_t count)
 #define GX_MEASURE_ROWS 200
 #define GX_MEASURE_ELEMENT 256
 
-/* From how many vertices the portable tier runs a format's draws rather than its generated
-   code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
-   crossover; the class's default unless the other is clearly faster. An indexed format's
-   vertices name rows spread over small arrays (every tier's cost but the cache's). */
-static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
+/* A synthetic draw of `n` vertices for a measurement (zero bytes but for indices, which name
+   rows spread over small arrays): m->params filled; the block to free, or NULL. */
+static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struct gx_measure *m)
 {
-    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
     /* the arrays the indexed copies read, their sizes */
     size_t size[VFETCH_GX_NUM_ATTRS] = { 0 }, arrays = 0;
@@ -472,18 +469,18 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
     }
     uint8_t *buf = calloc(1, in + out + arrays);
     if (!buf)
-        return UINT32_MAX;
-    struct gx_measure m = { .plan = p };
-    vfetch_gx_run_params_init(&m.params);
-    m.params.vertices = buf;
-    m.params.vertices_size = in;
-    m.params.count = (uint32_t)n;
-    m.params.out = buf + in;
-    m.params.out_size = out;
+        return NULL;
+    m->plan = p;
+    vfetch_gx_run_params_init(&m->params);
+    m->params.vertices = buf;
+    m->params.vertices_size = in;
+    m->params.count = (uint32_t)n;
+    m->params.out = buf + in;
+    m->params.out_size = out;
     uint8_t *array = buf + in + out;
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
         if (size[a]) {
-            m.params.arrays[a] = (struct vfetch_binding){ array, size[a] };
+            m->params.arrays[a] = (struct vfetch_binding){ array, size[a] };
             array += size[a];
         }
     for (unsigned k = 0; k < p->num_copies; k++) {
@@ -496,10 +493,55 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
                 at[1] = (uint8_t)row;
         }
     }
+    return buf;
+}
+
+/* From how many vertices the portable tier runs a format's draws rather than its generated
+   code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
+   crossover; the class's default unless the other is clearly faster. An indexed format's
+   vertices name rows spread over small arrays (every tier's cost but the cache's). */
+static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
+{
+    struct gx_measure m;
+    uint8_t *buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_RECORDS, &m);
+    if (!buf)
+        return UINT32_MAX;
     const uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
                                                              GX_JIT_RECORD_CROSSOVER);
     free(buf);
     return crossover;
+}
+
+/* Two codes of one format drawn alternately (`second`: the other one's entry). */
+struct gx_measure_codes {
+    struct gx_measure m;
+    vfetch_jit_gx_fn *entry[2];
+};
+
+static void gx_measure_codes_run(void *ctx, int second, uint32_t count)
+{
+    struct gx_measure_codes *c = ctx;
+    c->m.params.count = count;
+    c->entry[second](c->m.plan, &c->m.params, NULL);
+}
+
+/* Vertices of the draw that weighs a direct format's whole groups against its per-vertex pass:
+   the short draws most of a game's are, where the two differed most (docs/jit.md). */
+#define GX_MEASURE_GROUPS 256
+
+/* Whether the per-vertex pass (code `pass`) converts a direct format's draws clearly faster than
+   its whole groups (code `groups`) on this machine. */
+static int gx_pass_faster(const struct vfetch_gx_plan *p, const struct vfetch_jit_code *groups,
+                          const struct vfetch_jit_code *pass)
+{
+    struct gx_measure_codes c = { .entry = { (vfetch_jit_gx_fn *)groups->entry,
+                                             (vfetch_jit_gx_fn *)pass->entry } };
+    uint8_t *buf = gx_measure_setup(p, GX_MEASURE_GROUPS, &c.m);
+    if (!buf)
+        return 0;
+    const int faster = vfetch_jit_measured_second(gx_measure_codes_run, &c, GX_MEASURE_GROUPS);
+    free(buf);
+    return faster;
 }
 
 /* The format's code with these crossovers, its slow ways the portable tier and the C batched
@@ -537,7 +579,36 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     const uint32_t per_vertex = crossover < GX_JIT_RECORD_CROSSOVER || compare || vertex_wise
                                     ? crossover
                                     : GX_JIT_RECORD_CROSSOVER;
+    p->jit_no_groups = 0;
     p->jit_reason = gx_generate(p, crossover, per_vertex);
+    /* Whole groups or the per-vertex pass: the generator keeps the groups where they cost fewer
+       instructions a vertex, which ranked them right on a Zen 3 and wrong on an Intel Xeon for
+       config e (the pass 1.04-1.25x faster there, docs/jit.md): where it kept them, the pass is
+       generated too (at every count, as a vertex-wise format's) and kept where it is measured
+       10 % faster (not under compare: the groups by count), or where VFETCH_JIT_GROUPS=0
+       asks. */
+    const int groups_asked = vfetch_jit_groups_env();
+    if (!p->jit_reason && !p->any_indexed && p->jit_code.groups &&
+        (groups_asked == 0 ||
+         (groups_asked < 0 && !compare && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME))) {
+        const struct vfetch_jit_code with_groups = p->jit_code;
+        p->jit_no_groups = 1;
+        if (!gx_generate(p, crossover, crossover)) {
+            const struct vfetch_jit_code pass = p->jit_code;
+            if (groups_asked == 0 || gx_pass_faster(p, &with_groups, &pass)) {
+                struct vfetch_jit_code drop = with_groups;
+                vfetch_jit_memory_free(&drop);
+            } else {
+                struct vfetch_jit_code drop = pass;
+                vfetch_jit_memory_free(&drop);
+                p->jit_code = with_groups;
+                p->jit_no_groups = 0;
+            }
+        } else {
+            p->jit_code = with_groups;
+            p->jit_no_groups = 0;
+        }
+    }
     /* A class whose long draws went both ways: where the code runs every count but the
        portable tier should keep the long draws here (its default for 16-lane programs, unless
        the generated code is clearly faster; else where it is clearly faster itself), the code

@@ -93,6 +93,9 @@ struct vfetch_gx_plan {
     uint32_t jit_crossover;
     /** The plan was compiled under VFETCH_JIT_COMPARE: every draw runs both tiers. */
     uint8_t jit_compare;
+    /** Its code converts vertex by vertex where the generator would have emitted whole groups:
+        the per-vertex pass was measured faster on this machine (lib/gx/compile.c). */
+    uint8_t jit_no_groups;
 };
 
 /** vfetch_gx_run without the generated code: every check, then the portable tier (the record

@@ -221,6 +221,11 @@ uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
                                        int portable_default, uint32_t fixed);
 /** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
     generated code, [1] through the portable tier. */
+/** Whether the second of two ways to run a draw (run's `portable` argument 1) is clearly
+    faster than the first (0) on this machine: its fastest of VFETCH_JIT_MEASURE_ROUNDS draws of
+    `count` records, alternately with the first's, at least 10 % faster. */
+int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count);
+
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2]);
 
 /** VFETCH_JIT_DIVISION: "fma" or "divide", the form every plan's compile then uses (for tests,
@@ -231,6 +236,11 @@ int vfetch_jit_division_env(void);
     256-entry byte tables, not the shared 65,536-entry word table (for tests, and to measure the
     two forms on a CPU); 1 otherwise, the default (lib/jit/mode.c). */
 int vfetch_jit_colour_words_env(void);
+
+/** VFETCH_JIT_GROUPS=0 or 1: a direct GX format whose code would run whole 8-lane groups
+    converts vertex by vertex (0) or keeps its groups (1) without measuring which is faster
+    (for tests, and to measure the two on a CPU); -1 otherwise (lib/jit/mode.c). */
+int vfetch_jit_groups_env(void);
 
 /** Whether the AVX2 variant reads a 16-bit big-endian index by one `movbe r8w` where r8's
     upper bits are zero (1), or by `movzx` and `rol` as the SSE4.1 variant does (0):

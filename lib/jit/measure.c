@@ -75,6 +75,13 @@ uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
     return vfetch_jit_crossover_fit(at_short, at_long);
 }
 
+int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count)
+{
+    uint64_t best[2];
+    fastest_runs(run, ctx, count, best);
+    return best[1] * 10 < best[0] * 9;
+}
+
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2])
 {
     /* the generated code's lead (its time less the portable tier's) as a straight line through

@@ -111,6 +111,17 @@ int vfetch_jit_colour_words_env(void)
     return !env || strcmp(env, "0") != 0;
 }
 
+int vfetch_jit_groups_env(void)
+{
+    /* read on every compile, as VFETCH_JIT_DIVISION is */
+    const char *env = getenv("VFETCH_JIT_GROUPS");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    if (env && !strcmp(env, "1"))
+        return 1;
+    return -1;
+}
+
 int vfetch_jit_movbe_indices(void)
 {
     /* read on every compile, as VFETCH_JIT_DIVISION is. The default by vendor, each measured

@@ -230,7 +230,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         return "more indexed copies than the generated code keeps";
     /* A direct format's whole groups run its record programs, where they can be emitted. */
     const char *why = NULL;
-    struct gen *g = gen_open(conv, !plan->any_indexed && !conv->word_copy, &why);
+    struct gen *g = gen_open(conv, !plan->any_indexed && !conv->word_copy && !plan->jit_no_groups,
+                             &why);
     if (!g)
         return why;
     g->gx = plan;

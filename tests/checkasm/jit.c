@@ -2239,7 +2239,7 @@ static void check_jit_group_stores(void)
     rng_seed_for("jit-group-stores");
     const unsigned mask = vfetch_get_cpu_mask();
     const unsigned before = test_failures;
-    unsigned draws = 0, with_halves = 0;
+    unsigned draws = 0, with_halves = 0, avx_levels = 0;
     for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
         for (unsigned o = 0; o < sizeof layouts / sizeof layouts[0]; o++) {
             struct vfetch_gx_desc d;
@@ -2265,6 +2265,7 @@ static void check_jit_group_stores(void)
                     continue;
                 }
                 const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                avx_levels += avx;
                 with_halves += plan->jit_code.halves_loops != 0;
                 test_checks++;
                 if (plan->jit_code.groups && (plan->jit_code.halves_loops != 0) != avx) {
@@ -2315,7 +2316,7 @@ static void check_jit_group_stores(void)
         }
     vfetch_set_cpu_mask(mask);
     test_checks++;
-    if ((vfetch_cpu_detected() & VFETCH_CPU_AVX2) && !with_halves)
+    if (avx_levels && !with_halves)
         test_failures++; /* the second loop was written somewhere */
     printf("  jit-group-stores: %u draws, %u plans with halved stores%s\n", draws, with_halves,
            test_failures == before ? "" : "  FAILED");
@@ -2391,10 +2392,128 @@ static void check_jit_movbe_indices(void)
            test_failures == before ? "" : "  FAILED");
 }
 
+/*
+ * Whole groups or the per-vertex pass for a direct format (lib/gx/compile.c): the kit's a, d and
+ * e packed and e in vec4 at every level with the JIT, as measured (VFETCH_JIT_GROUPS unset) and
+ * with the pass asked (=0): asked, no level's code holds groups and the plan says so; where
+ * the count kept groups (=1), the measured plan holds either; draws of 1 to 300 vertices under
+ * each, every byte equal to the reference's. (The rest of the family asks for the groups, whose
+ * code it checks: check_jit.)
+ */
+static void check_jit_groups_or_pass(void)
+{
+    static const struct vfetch_gx_regs kit[] = {
+        { 0x00002a00, 0x00000001, 0x54e16487, 0x80000000, 0 },
+        { 0x00000200, 0x00000001, 0x40200001, 0x80000000, 0 },
+        { 0x00002200, 0, 0x40000009, 0x80000000, 0 },
+    };
+    static const struct {
+        enum vfetch_gx_layout layout;
+        enum vfetch_gx_color_output color;
+    } outs[] = { { VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_FLOAT },
+                 { VFETCH_GX_LAYOUT_VEC4, VFETCH_GX_COLOR_FLOAT } };
+    static const uint32_t counts[] = { 1, 7, 8, 64, 300 };
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-groups-or-pass");
+    const struct saved_env saved = env_save("VFETCH_JIT_GROUPS");
+    const unsigned mask = vfetch_get_cpu_mask();
+    const unsigned before = test_failures;
+    unsigned plans = 0, kept = 0, passes = 0, avx_levels = 0;
+    for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
+        for (unsigned o = 0; o < sizeof outs / sizeof outs[0]; o++) {
+            struct vfetch_gx_desc d;
+            static const uint8_t none[VFETCH_GX_NUM_ATTRS] = { 0 };
+            gx_desc_of(&d, &kit[k], none, outs[o].layout);
+            d.color_output = outs[o].color;
+            vfetch_set_cpu_mask(0);
+            vfetch_gx_plan *ref = NULL;
+            if (vfetch_gx_compile(&d, &ref)) {
+                test_checks++;
+                test_failures++;
+                continue;
+            }
+            const size_t vsize = vfetch_gx_plan_format(ref)->vertex_size;
+            const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+            for (unsigned l = 0; l < num_levels; l++) {
+                if (!(levels[l].bit & JIT_LEVELS))
+                    continue;
+                vfetch_set_cpu_mask(level_mask(l));
+                avx_levels += (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+                for (unsigned way = 0; way < 3; way++) { /* asked groups, measured, asked pass */
+                    if (way == 1)
+                        unsetenv("VFETCH_JIT_GROUPS");
+                    else
+                        setenv("VFETCH_JIT_GROUPS", way ? "0" : "1", 1);
+                    vfetch_gx_plan *plan = NULL;
+                    if (vfetch_gx_compile(&d, &plan)) {
+                        test_checks++;
+                        test_failures++;
+                        continue;
+                    }
+                    plans++;
+                    kept += way == 0 && plan->jit_code.groups;
+                    passes += way == 2 && plan->jit_no_groups;
+                    test_checks++;
+                    if (way == 2 && (plan->jit_code.groups || (plan->jit_no_groups && !plan->jit_entry))) {
+                        test_failures++;
+                        fprintf(stderr, "jit-groups-or-pass %s: format %u, layout %d: groups "
+                                "where the pass was asked\n", levels[l].name, k, d.layout);
+                    }
+                    for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                        struct gx_draw w;
+                        memset(&w, 0, sizeof w);
+                        w.count = counts[c];
+                        w.vertices_size = vsize * counts[c];
+                        w.vertices = guard_alloc_tail(w.vertices_size);
+                        rnd_fill(w.vertices, w.vertices_size);
+                        const size_t out_size = (size_t)stride * counts[c];
+                        uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
+                        rnd_fill(want, out_size);
+                        memcpy(got, want, out_size);
+                        struct vfetch_gx_result want_r, got_r;
+                        const int want_err = run_draw(ref, &w, want, out_size, &want_r);
+                        const int got_err = run_draw(plan, &w, got, out_size, &got_r);
+                        test_checks++;
+                        if (want_err || got_err || got_r.written != want_r.written ||
+                            memcmp(got, want, out_size)) {
+                            test_failures++;
+                            fprintf(stderr, "jit-groups-or-pass %s: format %u, layout %d, way %u, "
+                                    "%u vertices: return %d (%d), bytes %s\n", levels[l].name, k,
+                                    d.layout, way, counts[c], got_err, want_err,
+                                    memcmp(got, want, out_size) ? "differ" : "equal");
+                        }
+                        guard_free(w.vertices);
+                        guard_free(want);
+                        guard_free(got);
+                    }
+                    vfetch_gx_plan_free(plan);
+                }
+            }
+            vfetch_gx_plan_free(ref);
+        }
+    vfetch_set_cpu_mask(mask);
+    env_restore(&saved);
+    /* where the AVX2 variant runs, some format kept its groups when asked and ran the pass when
+       the pass was asked (the variable is wired) */
+    test_checks++;
+    if (avx_levels && (!kept || !passes))
+        test_failures++;
+    printf("  jit-groups-or-pass: %u plans (groups asked: %u with groups; the pass asked: %u "
+           "without)%s\n", plans, kept, passes, test_failures == before ? "" : "  FAILED");
+}
+
 void check_jit(void)
 {
     if (!checkasm_wants("jit"))
         return;
+    /* the family checks the groups' code where the generator emits it: the measured choice of
+       the per-vertex pass instead, which may go either way on a CPU, only where it is asked
+       (check_jit_groups_or_pass) */
+    const struct saved_env groups = env_save("VFETCH_JIT_GROUPS");
+    if (!groups.set)
+        setenv("VFETCH_JIT_GROUPS", "1", 1);
+    check_jit_groups_or_pass();
     check_jit_gx();
     check_jit_plans();
     check_jit_word_copy_sizes();
@@ -2412,4 +2531,5 @@ void check_jit(void)
     check_jit_division();
     check_jit_movbe_indices();
     check_jit_colour_words(); /* last: it fills the process's word-table slots */
+    env_restore(&groups);
 }
