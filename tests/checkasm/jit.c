@@ -2213,6 +2213,38 @@ static void check_jit_colour_words(void)
            test_failures == before ? "" : "  FAILED");
 }
 
+/* A direct draw of `count` random vertices through ref and plan, the output `offset` bytes past
+   a 32-byte boundary (its buffer at a guard page): 1 where both succeed with the same result
+   and bytes. *err_got / *err_want: their returns. */
+static int direct_draw_matches(const vfetch_gx_plan *ref, const vfetch_gx_plan *plan,
+                               uint32_t count, unsigned offset, int *err_got, int *err_want)
+{
+    const size_t vsize = vfetch_gx_plan_format(ref)->vertex_size;
+    const uint32_t stride = vfetch_gx_plan_out_stride(ref);
+    struct gx_draw w;
+    memset(&w, 0, sizeof w);
+    w.count = count;
+    w.vertices_size = vsize * count;
+    w.vertices = guard_alloc_tail(w.vertices_size);
+    rnd_fill(w.vertices, w.vertices_size);
+    const size_t out_size = (size_t)stride * count, room = out_size + 64;
+    /* the output starts `offset` past a boundary and ends within the block's tail */
+    uint8_t *block_want = guard_alloc_tail(room), *block_got = guard_alloc_tail(room);
+    uint8_t *got = block_got + 32 - ((uintptr_t)(block_got + 32) & 31) + offset;
+    uint8_t *want = block_want + (got - block_got);
+    rnd_fill(want, out_size);
+    memcpy(got, want, out_size);
+    struct vfetch_gx_result want_r, got_r;
+    *err_want = run_draw(ref, &w, want, out_size, &want_r);
+    *err_got = run_draw(plan, &w, got, out_size, &got_r);
+    const int same = !*err_want && !*err_got && got_r.written == want_r.written &&
+                     !memcmp(got, want, out_size);
+    guard_free(w.vertices);
+    guard_free(block_want);
+    guard_free(block_got);
+    return same;
+}
+
 /*
  * The 8-lane groups' stores (lib/jit/x86_record.c, gen_groups): where a draw of at least
  * GEN_HALVES_LEAST records has its output off 32 bytes, the loop written a second time stores
@@ -2252,8 +2284,6 @@ static void check_jit_group_stores(void)
                 test_failures++;
                 continue;
             }
-            const size_t vsize = vfetch_gx_plan_format(ref)->vertex_size;
-            const uint32_t stride = vfetch_gx_plan_out_stride(ref);
             for (unsigned l = 0; l < num_levels; l++) {
                 if (!(levels[l].bit & JIT_LEVELS))
                     continue;
@@ -2276,39 +2306,17 @@ static void check_jit_group_stores(void)
                 }
                 for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++)
                     for (unsigned f = 0; f < sizeof offsets / sizeof offsets[0]; f++) {
-                        struct gx_draw w;
-                        memset(&w, 0, sizeof w);
-                        w.count = counts[c];
-                        w.vertices_size = vsize * counts[c];
-                        w.vertices = guard_alloc_tail(w.vertices_size);
-                        rnd_fill(w.vertices, w.vertices_size);
-                        const size_t out_size = (size_t)stride * counts[c];
-                        /* the output ends at the guard page and starts `offset` past a 32-byte
-                           boundary: the block's tail rounded to 32, less the offset's complement */
-                        const size_t room = out_size + 64;
-                        uint8_t *block_want = guard_alloc_tail(room), *block_got = guard_alloc_tail(room);
-                        const size_t lead = ((uintptr_t)(block_got + 32) & 31);
-                        uint8_t *got = block_got + 32 - lead + offsets[f];
-                        uint8_t *want = block_want + (got - block_got);
-                        const size_t span = out_size; /* got + span <= block_got + room */
-                        rnd_fill(want, span);
-                        memcpy(got, want, span);
-                        struct vfetch_gx_result want_r, got_r;
-                        const int want_err = run_draw(ref, &w, want, span, &want_r);
-                        const int got_err = run_draw(plan, &w, got, span, &got_r);
+                        int got_err, want_err;
                         draws++;
                         test_checks++;
-                        if (want_err || got_err != want_err || got_r.written != want_r.written ||
-                            memcmp(got, want, span)) {
+                        if (!direct_draw_matches(ref, plan, counts[c], offsets[f], &got_err,
+                                                 &want_err)) {
                             test_failures++;
                             fprintf(stderr, "jit-group-stores %s: config %c, layout %d, %u "
-                                    "vertices, output %u past 32: return %d (%d), bytes %s\n",
+                                    "vertices, output %u past 32: return %d (%d), bytes differ\n",
                                     levels[l].name, "abde"[k], d.layout, counts[c], offsets[f],
-                                    got_err, want_err, memcmp(got, want, span) ? "differ" : "equal");
+                                    got_err, want_err);
                         }
-                        guard_free(w.vertices);
-                        guard_free(block_want);
-                        guard_free(block_got);
                     }
                 vfetch_gx_plan_free(plan);
             }
@@ -2433,8 +2441,6 @@ static void check_jit_groups_or_pass(void)
                 test_failures++;
                 continue;
             }
-            const size_t vsize = vfetch_gx_plan_format(ref)->vertex_size;
-            const uint32_t stride = vfetch_gx_plan_out_stride(ref);
             for (unsigned l = 0; l < num_levels; l++) {
                 if (!(levels[l].bit & JIT_LEVELS))
                     continue;
@@ -2461,31 +2467,15 @@ static void check_jit_groups_or_pass(void)
                                 "where the pass was asked\n", levels[l].name, k, d.layout);
                     }
                     for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
-                        struct gx_draw w;
-                        memset(&w, 0, sizeof w);
-                        w.count = counts[c];
-                        w.vertices_size = vsize * counts[c];
-                        w.vertices = guard_alloc_tail(w.vertices_size);
-                        rnd_fill(w.vertices, w.vertices_size);
-                        const size_t out_size = (size_t)stride * counts[c];
-                        uint8_t *want = guard_alloc_tail(out_size), *got = guard_alloc_tail(out_size);
-                        rnd_fill(want, out_size);
-                        memcpy(got, want, out_size);
-                        struct vfetch_gx_result want_r, got_r;
-                        const int want_err = run_draw(ref, &w, want, out_size, &want_r);
-                        const int got_err = run_draw(plan, &w, got, out_size, &got_r);
+                        int got_err, want_err;
                         test_checks++;
-                        if (want_err || got_err || got_r.written != want_r.written ||
-                            memcmp(got, want, out_size)) {
+                        if (!direct_draw_matches(ref, plan, counts[c], 16 * (c & 1), &got_err,
+                                                 &want_err)) {
                             test_failures++;
                             fprintf(stderr, "jit-groups-or-pass %s: format %u, layout %d, way %u, "
-                                    "%u vertices: return %d (%d), bytes %s\n", levels[l].name, k,
-                                    d.layout, way, counts[c], got_err, want_err,
-                                    memcmp(got, want, out_size) ? "differ" : "equal");
+                                    "%u vertices: return %d (%d), bytes differ\n", levels[l].name,
+                                    k, d.layout, way, counts[c], got_err, want_err);
                         }
-                        guard_free(w.vertices);
-                        guard_free(want);
-                        guard_free(got);
                     }
                     vfetch_gx_plan_free(plan);
                 }
