@@ -591,20 +591,13 @@ static void gx_build_jit(struct vfetch_gx_plan *p)
     if (!p->jit_reason && !p->any_indexed && p->jit_code.groups &&
         (groups_asked == 0 ||
          (groups_asked < 0 && !compare && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME))) {
-        const struct vfetch_jit_code with_groups = p->jit_code;
+        struct vfetch_jit_code with_groups = p->jit_code;
         p->jit_no_groups = 1;
-        if (!gx_generate(p, crossover, crossover)) {
-            const struct vfetch_jit_code pass = p->jit_code;
-            if (groups_asked == 0 || gx_pass_faster(p, &with_groups, &pass)) {
-                struct vfetch_jit_code drop = with_groups;
-                vfetch_jit_memory_free(&drop);
-            } else {
-                struct vfetch_jit_code drop = pass;
-                vfetch_jit_memory_free(&drop);
-                p->jit_code = with_groups;
-                p->jit_no_groups = 0;
-            }
-        } else {
+        /* a failed compile leaves its code empty: freeing it is nothing */
+        const int pass = !gx_generate(p, crossover, crossover) &&
+                         (groups_asked == 0 || gx_pass_faster(p, &with_groups, &p->jit_code));
+        vfetch_jit_memory_free(pass ? &with_groups : &p->jit_code);
+        if (!pass) {
             p->jit_code = with_groups;
             p->jit_no_groups = 0;
         }

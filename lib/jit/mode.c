@@ -111,30 +111,28 @@ int vfetch_jit_colour_words_env(void)
     return !env || strcmp(env, "0") != 0;
 }
 
+/* An environment variable set to "0" or "1": that value; else -1. Read on every compile, as
+   VFETCH_JIT_DIVISION is. */
+static int env_switch(const char *name)
+{
+    const char *env = getenv(name);
+    return env && !strcmp(env, "0") ? 0 : env && !strcmp(env, "1") ? 1 : -1;
+}
+
 int vfetch_jit_groups_env(void)
 {
-    /* read on every compile, as VFETCH_JIT_DIVISION is */
-    const char *env = getenv("VFETCH_JIT_GROUPS");
-    if (env && !strcmp(env, "0"))
-        return 0;
-    if (env && !strcmp(env, "1"))
-        return 1;
-    return -1;
+    return env_switch("VFETCH_JIT_GROUPS");
 }
 
 int vfetch_jit_movbe_indices(void)
 {
-    /* read on every compile, as VFETCH_JIT_DIVISION is. The default by vendor, each measured
-       (docs/decisions.md, "JIT: 16-bit indices by movbe"): one `movbe r8w` where `movzx` and
-       `rol` were two took f's state draw from 1,583 to 1,424 instructions at 16 vertices on a
-       Zen 3; on an Intel Xeon the same draw ran 1.07-1.13x faster without it (Intel's cores
-       take a 16-bit movbe as three micro-ops, and each merges into r8 behind the last). */
-    const char *env = getenv("VFETCH_JIT_MOVBE");
-    if (env && !strcmp(env, "0"))
-        return 0;
-    if (env && !strcmp(env, "1"))
-        return 1;
-    return vfetch_cpu_amd();
+    /* The default by vendor, each measured (docs/decisions.md, "JIT: 16-bit indices by
+       movbe"): one `movbe r8w` where `movzx` and `rol` were two took f's state draw from 1,583
+       to 1,424 instructions at 16 vertices on a Zen 3; on an Intel Xeon the same draw ran
+       1.07-1.13x faster without it (Intel's cores take a 16-bit movbe as three micro-ops, and
+       each merges into r8 behind the last). */
+    const int asked = env_switch("VFETCH_JIT_MOVBE");
+    return asked >= 0 ? asked : vfetch_cpu_amd();
 }
 
 uint32_t vfetch_jit_crossover_env(void)

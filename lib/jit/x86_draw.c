@@ -49,10 +49,10 @@ static void sse_entry(struct gen *g)
 static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const char **why)
 {
     struct gen *g = calloc(1, sizeof *g);
-    if (g)
+    if (g) {
         x86_asm_init(&g->a);
-    if (g)
         g->movbe_indices = vfetch_jit_movbe_indices();
+    }
     if (!g || g->a.failed) {
         *why = "out of memory";
         if (g)

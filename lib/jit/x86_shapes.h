@@ -518,17 +518,17 @@
     S(BSWAP_R8D, BSWAP, REG(R8D))                                                           \
     S(MOV_MRDX_R8D, MOV, MEM(RDX, 4), REG(R8D))                                             \
     S(MOV_R8_RDX, MOV, REG(R8), REG(RDX))                                                   \
-    /* the 8-lane groups' stores as two 16-byte halves, where the output is off 32 bytes */  \
-    S(TEST_EDX_I, TEST, REG(EDX), IMM32)                                                    \
-    S(VEXTRACTI128_MRDX_Y0_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM0), IMM8)                  \
-    S(VEXTRACTI128_MRDX_Y1_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM1), IMM8)                  \
-    S(VEXTRACTI128_MRDX_Y2_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM2), IMM8)                  \
     S(NEG_R8, NEG, REG(R8))                                                                 \
     S(AND_R8D_I, AND, REG(R8D), IMM8)                                                       \
     S(ADD_RDI_R8, ADD, REG(RDI), REG(R8))                                                   \
     S(ADD_RDX_R8, ADD, REG(RDX), REG(R8))                                                   \
     S(SUB_RAX_R8, SUB, REG(RAX), REG(R8))                                                   \
     S(JBE, JBE, REL)                                                                        \
+    /* the 8-lane groups' stores as two 16-byte halves, where the output is off 32 bytes */  \
+    S(TEST_EDX_I, TEST, REG(EDX), IMM32)                                                    \
+    S(VEXTRACTI128_MRDX_Y0_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM0), IMM8)                  \
+    S(VEXTRACTI128_MRDX_Y1_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM1), IMM8)                  \
+    S(VEXTRACTI128_MRDX_Y2_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM2), IMM8)                  \
     /* two elements' binary32 pairs in one register (x86_vertex.c) */                     \
     S(VMOVHPS_X0_X0_MR8, VMOVHPS, REG(XMM0), REG(XMM0), MEM(R8, 8))                         \
     /* a texture coordinate with its matrix index's float beside it (x86_vertex.c) */       \

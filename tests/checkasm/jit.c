@@ -98,6 +98,18 @@ static void gx_desc_of(struct vfetch_gx_desc *d, const struct vfetch_gx_regs *re
     d->layout = layout;
 }
 
+/* The plan of d at the level in force, or NULL with one failed check counted. */
+static vfetch_gx_plan *gx_compile_checked(const struct vfetch_gx_desc *d)
+{
+    vfetch_gx_plan *plan = NULL;
+    if (vfetch_gx_compile(d, &plan)) {
+        test_checks++;
+        test_failures++;
+        return NULL;
+    }
+    return plan;
+}
+
 /* A random draw of a format: vertex bytes with indices mostly inside arrays of random sizes. */
 static void random_draw(const struct vfetch_gx_format *f, const struct vfetch_gx_desc *d,
                         struct gx_draw *w)
@@ -2074,12 +2086,9 @@ static void check_jit_colour_words(void)
                 d.color_output = outputs[o].color;
                 vfetch_set_cpu_mask(0);
                 vfetch_set_jit_mode(VFETCH_JIT_OFF);
-                vfetch_gx_plan *ref = NULL;
-                if (vfetch_gx_compile(&d, &ref)) {
-                    test_checks++;
-                    test_failures++;
+                vfetch_gx_plan *ref = gx_compile_checked(&d);
+                if (!ref)
                     continue;
-                }
                 for (unsigned l = 0; l < num_levels; l++) {
                     if (!(levels[l].bit & JIT_LEVELS))
                         continue;
@@ -2278,22 +2287,16 @@ static void check_jit_group_stores(void)
             static const uint8_t none[VFETCH_GX_NUM_ATTRS] = { 0 };
             gx_desc_of(&d, &kit[k], none, layouts[o]);
             vfetch_set_cpu_mask(0);
-            vfetch_gx_plan *ref = NULL;
-            if (vfetch_gx_compile(&d, &ref)) {
-                test_checks++;
-                test_failures++;
+            vfetch_gx_plan *ref = gx_compile_checked(&d);
+            if (!ref)
                 continue;
-            }
             for (unsigned l = 0; l < num_levels; l++) {
                 if (!(levels[l].bit & JIT_LEVELS))
                     continue;
                 vfetch_set_cpu_mask(level_mask(l));
-                vfetch_gx_plan *plan = NULL;
-                if (vfetch_gx_compile(&d, &plan)) {
-                    test_checks++;
-                    test_failures++;
+                vfetch_gx_plan *plan = gx_compile_checked(&d);
+                if (!plan)
                     continue;
-                }
                 const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
                 avx_levels += avx;
                 with_halves += plan->jit_code.halves_loops != 0;
@@ -2435,12 +2438,9 @@ static void check_jit_groups_or_pass(void)
             gx_desc_of(&d, &kit[k], none, outs[o].layout);
             d.color_output = outs[o].color;
             vfetch_set_cpu_mask(0);
-            vfetch_gx_plan *ref = NULL;
-            if (vfetch_gx_compile(&d, &ref)) {
-                test_checks++;
-                test_failures++;
+            vfetch_gx_plan *ref = gx_compile_checked(&d);
+            if (!ref)
                 continue;
-            }
             for (unsigned l = 0; l < num_levels; l++) {
                 if (!(levels[l].bit & JIT_LEVELS))
                     continue;
@@ -2451,12 +2451,9 @@ static void check_jit_groups_or_pass(void)
                         unsetenv("VFETCH_JIT_GROUPS");
                     else
                         setenv("VFETCH_JIT_GROUPS", way ? "0" : "1", 1);
-                    vfetch_gx_plan *plan = NULL;
-                    if (vfetch_gx_compile(&d, &plan)) {
-                        test_checks++;
-                        test_failures++;
+                    vfetch_gx_plan *plan = gx_compile_checked(&d);
+                    if (!plan)
                         continue;
-                    }
                     plans++;
                     kept += way == 0 && plan->jit_code.groups;
                     passes += way == 2 && plan->jit_no_groups;
