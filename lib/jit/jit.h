@@ -219,14 +219,18 @@ typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
     (VFETCH_JIT_MEASURE), the portable tier's crossover is `fixed`. */
 uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
                                        int portable_default, uint32_t fixed);
-/** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
-    generated code, [1] through the portable tier. */
 /** Whether the second of two ways to run a draw (run's `portable` argument 1) is clearly
     faster than the first (0) on this machine: its fastest of VFETCH_JIT_MEASURE_ROUNDS draws of
     `count` records, alternately with the first's, at least 10 % faster. */
 int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count);
 
+/** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
+    generated code, [1] through the portable tier. */
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2]);
+
+/** The longest word copy (bytes) the avx512 level's generated code steps through 64 bytes at a
+    time (lib/jit/x86_copy.c); longer ones, past the L1 cache, 32 at a time. */
+#define VFETCH_JIT_WORD_COPY_ZMM_MOST 16384
 
 /** VFETCH_JIT_DIVISION: "fma" or "divide", the form every plan's compile then uses (for tests,
     and to measure the FMA form on a CPU); -1 where it is unset or neither (lib/jit/mode.c). */

@@ -183,8 +183,10 @@ void x86_op(struct x86_asm *a, enum x86_shape shape, int64_t disp, int64_t imm)
         return; /* no upper halves to clear */
     const struct x86_encoding(*table)[2][2] = a->sse ? x86_shape_table_sse : x86_shape_table;
     const struct x86_encoding *small = &table[shape][0][0];
-    /* A pool operand is RIP-relative: its displacement is always 32 bits. */
-    const int rip = small->disp_size == 4;
+    /* A pool operand is RIP-relative: its displacement is always 32 bits. (So is an EVEX
+       shape's from a base: the 8-bit form scales by the operand's size, which the shapes'
+       marker is not a multiple of.) */
+    const int rip = small->disp_size == 4 && !x86_shape_base[shape];
     if (x86_shape_base[shape])
         disp += a->bias[x86_shape_base[shape] - 1];
     const struct x86_encoding *e = &table[shape][!rip && !fits8(disp)][!fits8(imm)];

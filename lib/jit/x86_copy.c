@@ -7,15 +7,26 @@
  * ones. Four steps an iteration halve the loop's instructions a byte: with one, the copy ran
  * 1.5-1.7x slower where the machine was busy (Zen 3, docs/decisions.md, "Measured choices").
  * Past 64 bytes the byte-reversing control is held in xmm6/ymm6; up to 64 each shuffle reads
- * it from the pool, an instruction fewer for the short draws that are most of a game's.
+ * it from the pool, an instruction fewer for the short draws that are most of a game's. The
+ * avx512 level's loop steps 64 bytes (one zmm) from 257 bytes to 16 KiB.
  */
+#include <string.h>
+
+#include "jit/jit.h"
 #include "jit/x86_gen.h"
 
-/* One step of a word copy: `step` bytes (32: one ymm, or at SSE4.1 two xmm halves; 16: one
-   xmm) at disp from rdi to rdx, byte-reversed where bswap: by the control at the pool address
-   ctrl, or where ctrl is 0 by the one held in xmm6/ymm6. */
+/* One step of a word copy: `step` bytes (64: one zmm, at the avx512 level; 32: one ymm, or at
+   SSE4.1 two xmm halves; 16: one xmm) at disp from rdi to rdx, byte-reversed where bswap: by the
+   control at the pool address ctrl, or where ctrl is 0 by the one held in xmm6/ymm6/zmm6. */
 static void copy_step(struct gen *g, unsigned step, int32_t disp, int bswap, uint64_t ctrl)
 {
+    if (step == 64) {
+        E(VMOVDQU64_Z0_MRDI, disp, 0);
+        if (bswap)
+            E(VPSHUFB_Z0_Z0_Z6, 0, 0);
+        E(VMOVDQU64_MRDX_Z0, disp, 0);
+        return;
+    }
     const int ymm = step == 32 && !g->a.sse;
     for (unsigned at = 0; at < step; at += ymm ? 32 : 16) {
         x86_op(&g->a, ymm ? X86_VMOVDQU_Y0_MRDI : X86_VMOVDQU_X0_MRDI, disp + (int32_t)at, 0);
@@ -50,40 +61,47 @@ static void copy_ends(struct gen *g, unsigned step, unsigned steps, int bswap, u
     x86_jump(&g->a, X86_JMP, end);
 }
 
-/* Of rax > 128 bytes: the first 32, then from the next 32-byte boundary of the output 128 at a
-   time while more than 128 are left, then the last 128 (which overlap the previous ones where
-   fewer than 128 were left), then on to `end`. Aligned, no store of the loop crosses a cache
-   line: an Intel core splits one that does in two, and a copy to 16 bytes past a boundary (a
-   malloc'd buffer's start) ran 2.7x slower than libc's memcpy, which aligns its stores too
-   (docs/decisions.md, "Word copies"). A byte-reversing copy moves by whole words (its control
-   reverses each 4 bytes from where it loads), so its output reaches the boundary only where it
-   is 4-byte aligned. rax counts the bytes left past the iteration's 128, so that one `sub`
-   steps and tests; r8 is scratch. The control is held in xmm6/ymm6. */
-static void copy_loop(struct gen *g, int bswap, unsigned end)
+/* Of rax > 4 * step bytes, `step` (32 or 64) bytes a step: where the output is off a
+   `step`-byte boundary, the first step, then on to the next boundary; from there four steps an
+   iteration while more than four are left, then the last four (which overlap the previous ones
+   where fewer than four steps' bytes were left), then on to `end`. Aligned, no store of the
+   loop crosses a cache line: an Intel core splits one that does in two, and a copy to 16 bytes
+   past a boundary (a malloc'd buffer's start) ran 2.7x slower than libc's memcpy, which aligns
+   its stores too (docs/decisions.md, "Word copies"). An output already on a boundary skips the
+   first step: storing it twice cost a 512-byte copy a step (16 vertices of the kit's b, 0.85x).
+   A byte-reversing copy moves by whole words (its control reverses each 4 bytes from where it
+   loads), so its output reaches the boundary only where it is 4-byte aligned. rax counts the
+   bytes left past the iteration's, so that one `sub` steps and tests; r8 is scratch. The
+   control is held in xmm6/ymm6/zmm6. */
+static void copy_loop(struct gen *g, unsigned step, int bswap, unsigned end)
 {
     struct x86_asm *a = &g->a;
-    const unsigned loop = x86_label(a), last = x86_label(a);
-    copy_step(g, 32, 0, bswap, 0);
-    E(MOV_R8_RDX, 0, 0); /* r8 = the bytes to the output's next 32-byte boundary, 0-31 */
+    const unsigned loop = x86_label(a), last = x86_label(a), aligned = x86_label(a);
+    const int32_t iteration = 4 * (int32_t)step;
+    E(TEST_EDX_I, 0, step - 1);
+    x86_jump(a, X86_JZ, aligned);
+    copy_step(g, step, 0, bswap, 0);
+    E(MOV_R8_RDX, 0, 0); /* r8 = the bytes to the output's next boundary, 1 to step - 1 */
     E(NEG_R8, 0, 0);
-    E(AND_R8D_I, 0, bswap ? 28 : 31); /* reversing: whole words, 0-28 */
+    E(AND_R8D_I, 0, bswap ? (step - 1) & ~3u : step - 1); /* reversing: whole words */
     E(ADD_RDI_R8, 0, 0);
     E(ADD_RDX_R8, 0, 0);
     E(SUB_RAX_R8, 0, 0);
-    E(SUB_RAX_I, 0, 128); /* 97-128 bytes left: only the last 128 */
+    x86_bind(a, aligned);
+    E(SUB_RAX_I, 0, iteration); /* at most an iteration's bytes left: only the last four */
     x86_jump(a, X86_JBE, last);
     x86_bind(a, loop);
-    copy_run(g, 32, 4, 0, bswap, 0);
-    E(ADD_RDI_I, 0, 128);
-    E(ADD_RDX_I, 0, 128);
-    E(SUB_RAX_I, 0, 128);
+    copy_run(g, step, 4, 0, bswap, 0);
+    E(ADD_RDI_I, 0, iteration);
+    E(ADD_RDX_I, 0, iteration);
+    E(SUB_RAX_I, 0, iteration);
     x86_jump(a, X86_JNBE, loop);
-    /* 0 < left <= 128: the last 128 end at rdi + left = rdi + rax + 128 (and start past the
-       copy's start: it is longer than 128) */
+    /* 0 < left <= iteration: the last four steps end at rdi + left = rdi + rax + iteration
+       (and start past the copy's start: it is longer than an iteration) */
     x86_bind(a, last);
     E(ADD_RDI_RAX, 0, 0);
     E(ADD_RDX_RAX, 0, 0);
-    copy_run(g, 32, 4, 0, bswap, 0);
+    copy_run(g, step, 4, 0, bswap, 0);
     E(VZEROUPPER, 0, 0);
     x86_jump(a, X86_JMP, end);
 }
@@ -91,8 +109,9 @@ static void copy_loop(struct gen *g, int bswap, unsigned end)
 /* A word copy (the plan's slots are its records' 32-bit words, as they are or byte-reversed,
    and the output stride is the vertex size): count * size bytes (a multiple of 4; rcx the
    count, kept; already in rax where bytes_in_rax): up to 64 the first and the last 32; 16 and
-   16 below 32 bytes; words below 16; above 64 the control into xmm6/ymm6, then the first and
-   the last 64 up to 128, and copy_loop above. */
+   16 below 32 bytes; words below 16; above 64 the control into xmm6/ymm6 (zmm6), then the
+   first and the last 64 up to 128, and copy_loop above (by 64 bytes at avx512 from 257 bytes to
+   VFETCH_JIT_WORD_COPY_ZMM_MOST, else by 32). */
 void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
 {
     static const uint8_t reverse[32] = { 3,  2,  1,  0,  7,  6,  5,  4,  11, 10, 9,
@@ -110,13 +129,31 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
     x86_jump(a, X86_JNBE, over64);
     copy_ends(g, 32, 1, bswap, ctrl, end);
     x86_bind(a, over64);
-    if (bswap)
+    /* The avx512 level's loop 64 bytes a step from 257 bytes (four steps) to
+       VFETCH_JIT_WORD_COPY_ZMM_MOST (zmm6's control: the 16 bytes in each lane). 32-byte
+       records on an Intel Xeon: 1.1-1.35x the 32-byte steps from 16 to 512 records, the output
+       on a line or 16 bytes past one; past the L1 cache 0.97x on a line and 0.88x off it,
+       where aligning the stores makes every 64-byte load cross a line (half the 32-byte ones
+       do): the 32-byte loop from there. */
+    const int zmm = !strcmp(g->conv->isa, "avx512");
+    if (bswap && zmm)
+        E(VBROADCASTI32X4_Z6_P, POOL(reverse), 0);
+    else if (bswap)
         x86_op(a, a->sse ? X86_VMOVDQU_X6_P : X86_VMOVDQU_Y6_P, (int64_t)ctrl, 0);
     E(CMP_RAX_I, 0, 128);
     x86_jump(a, X86_JNBE, longer);
     copy_ends(g, 32, 2, bswap, 0, end);
     x86_bind(a, longer);
-    copy_loop(g, bswap, end);
+    if (zmm) { /* 257 bytes to VFETCH_JIT_WORD_COPY_ZMM_MOST */
+        const unsigned narrow = x86_label(a);
+        E(CMP_RAX_I, 0, 256);
+        x86_jump(a, X86_JBE, narrow);
+        E(CMP_RAX_I, 0, VFETCH_JIT_WORD_COPY_ZMM_MOST);
+        x86_jump(a, X86_JNBE, narrow);
+        copy_loop(g, 64, bswap, end);
+        x86_bind(a, narrow);
+    }
+    copy_loop(g, 32, bswap, end);
     x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
     E(CMP_RAX_I, 0, 16);
     x86_jump(a, X86_JB, word);

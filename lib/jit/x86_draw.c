@@ -239,8 +239,9 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
     gen_choose_groups(g);
     code->groups = g->wide != NULL;
     /* without whole groups in the code (at SSE4.1: the 4-lane program's), its long draws are
-       the record program's from the per-vertex crossover */
-    if (!plan->any_indexed && conv->record && !g->wide && !(g->a.sse && g->narrow))
+       the record program's from the per-vertex crossover; a word copy's are its copy's */
+    if (!plan->any_indexed && conv->record && !conv->word_copy && !g->wide &&
+        !(g->a.sse && g->narrow))
         crossover = crossover_per_vertex;
     struct x86_asm *a = &g->a;
     const size_t entry = a->len;

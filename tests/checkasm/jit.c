@@ -383,12 +383,27 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
     d->out_slots = words;
 }
 
+/* The next count of `words`-word records the word copy sizes check draws, 0 past the last:
+   every count up to 416 bytes, then the four about the avx512 level's longest copy by 64 bytes
+   a step (longer ones step by 32). */
+static uint32_t next_copy_count(uint32_t count, unsigned words)
+{
+    const uint32_t zmm_most = VFETCH_JIT_WORD_COPY_ZMM_MOST / (4 * words);
+    if ((count + 1) * 4 * words <= 416)
+        return count + 1;
+    if (count < zmm_most - 1)
+        return zmm_most - 1;
+    return count < zmm_most + 2 ? count + 1 : 0;
+}
+
 /*
  * The generated word copy at every size it branches on: records of 1 to 16 words in either byte
  * order, direct draws of every count whose bytes reach past 3 * 128 + 32 (the first and last
  * steps alone up to 128 bytes, the loop of 128 above, once, twice and three times, 16 and 16
- * below 32, words below 16), under compare and as an emulator runs them, on buffers at guard
- * pages against the reference's output, the output also 1, 2 and 3 bytes past a word.
+ * below 32, words below 16) and of the four counts about VFETCH_JIT_WORD_COPY_ZMM_MOST bytes
+ * (the avx512 level's 64-byte steps up to there, 32-byte ones past it), under compare and as an
+ * emulator runs them, on buffers at guard pages against the reference's output, the output also
+ * 1, 2 and 3 bytes past a word.
  */
 static void check_jit_word_copy_sizes(void)
 {
@@ -398,7 +413,7 @@ static void check_jit_word_copy_sizes(void)
     unsigned runs = 0, copies = 0, crossovers = 0;
     for (unsigned words = 1; words <= 16; words++)
         for (int order = 0; order < 2; order++)
-            for (uint32_t count = 1; count * 4 * words <= 416; count++) {
+            for (uint32_t count = 1; count; count = next_copy_count(count, words)) {
                 struct vfetch_plan_desc d;
                 vfetch_plan_desc_init(&d);
                 d.num_streams = 1;
@@ -1035,7 +1050,7 @@ static void check_jit_kit_formats(void)
         return;
     const unsigned mask = vfetch_get_cpu_mask();
     const unsigned before = test_failures;
-    unsigned plans = 0, broadcasts = 0;
+    unsigned plans = 0, broadcasts = 0, word_copies = 0;
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & JIT_LEVELS))
             continue;
@@ -1112,6 +1127,20 @@ static void check_jit_kit_formats(void)
                 if (plan && info.jit && (k == 2 || k == 4 || k == 5))
                     kit_emitted(plan->jit_code.unrolled_passes, k != 5, levels[l].name, k,
                                 d.layout, "per-vertex passes in groups of four");
+                /* b's packed records are its words byte-reversed: the generated copy at
+                   every count, as a plan's (lib/word_copy.c), not the record program's
+                   crossover (its long draws ran the portable copy, 1.2-1.8x slower on an
+                   Intel Xeon with the output 16 bytes past a line) */
+                if (plan && info.jit && info.word_copy && !getenv("VFETCH_JIT_CROSSOVER")) {
+                    word_copies++;
+                    test_checks++;
+                    if (info.jit_crossover != UINT32_MAX) {
+                        test_failures++;
+                        fprintf(stderr, "jit-kit %s: config %c, layout %d: a word copy's "
+                                "crossover %u, not every count\n", levels[l].name, 'a' + k,
+                                d.layout, info.jit_crossover);
+                    }
+                }
                 if (plan && info.jit && (k == 0 || k == 3) &&
                     d.layout == VFETCH_GX_LAYOUT_PACKED) {
                     kit_emitted(plan->jit_code.broadcasts, avx, levels[l].name, k, d.layout,
@@ -1123,11 +1152,16 @@ static void check_jit_kit_formats(void)
             }
     }
     vfetch_set_cpu_mask(mask);
+    test_checks++;
+    if (!word_copies && !getenv("VFETCH_JIT_CROSSOVER")) { /* b's packed layout is one */
+        test_failures++;
+        fprintf(stderr, "jit-kit: no word copy among the kit's plans\n");
+    }
     printf("  jit-kit: the peer kit's %u formats x %u outputs: %u plans%s (a, d packed: %u "
-           "broadcast windows)\n",
+           "broadcast windows; %u word copies, generated at every count)\n",
            (unsigned)(sizeof kit / sizeof kit[0]), (unsigned)(sizeof outputs / sizeof outputs[0]),
            plans, test_failures == before ? ", every one with generated code" : "  FAILED",
-           broadcasts);
+           broadcasts, word_copies);
 }
 
 /* Which way a direct R300 format's generated code converts whole groups, where both ways were
