@@ -496,19 +496,41 @@ static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struc
     return buf;
 }
 
+/* gx_measure_run with the tiers the other way round: the portable tier first. */
+static void gx_measure_run_portable_first(void *ctx, int generated, uint32_t count)
+{
+    gx_measure_run(ctx, !generated, count);
+}
+
+/* Vertices of the second draw a direct format's 16-lane program is timed on where it kept the
+   long draws at VFETCH_JIT_MEASURE_RECORDS: past the L1 cache (gx_measured_crossover). */
+#define GX_MEASURE_PAST_L1 4096
+
 /* From how many vertices the portable tier runs a format's draws rather than its generated
    code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
    crossover; the class's default unless the other is clearly faster. An indexed format's
-   vertices name rows spread over small arrays (every tier's cost but the cache's). */
+   vertices name rows spread over small arrays (every tier's cost but the cache's). Where a
+   direct format's 16-lane program (portable_default 1) keeps the long draws, a draw past the
+   L1 cache is timed too, and the generated code takes every count where it is clearly faster
+   there: on an Intel Xeon gx-d's 1,024-record draws went to the program (as fast) and its
+   4,096-record ones ran 1.5x slower through it (its 64-byte stores off a line each cross one;
+   docs/decisions.md). */
 static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
 {
     struct gx_measure m;
     uint8_t *buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_RECORDS, &m);
     if (!buf)
         return UINT32_MAX;
-    const uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
-                                                             GX_JIT_RECORD_CROSSOVER);
+    uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
+                                                       GX_JIT_RECORD_CROSSOVER);
     free(buf);
+    if (portable_default == 1 && crossover != UINT32_MAX &&
+        vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+        (buf = gx_measure_setup(p, GX_MEASURE_PAST_L1, &m))) {
+        if (vfetch_jit_measured_second(gx_measure_run_portable_first, &m, GX_MEASURE_PAST_L1))
+            crossover = UINT32_MAX;
+        free(buf);
+    }
     return crossover;
 }
 
