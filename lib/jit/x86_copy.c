@@ -61,8 +61,8 @@ static void copy_ends(struct gen *g, unsigned step, unsigned steps, int bswap, u
     x86_jump(&g->a, X86_JMP, end);
 }
 
-/* Of rax > 4 * step bytes, `step` (32 or 64) bytes a step: where the output is off a
-   `step`-byte boundary, the first step, then on to the next boundary; from there four steps an
+/* Of rax > 4 * step bytes, `step` (32 or 64) bytes a step: where the output is off the
+   boundary of its stores (`step` bytes; SSE4.1's 16), the first step, then on to the next one; from there four steps an
    iteration while more than four are left, then the last four (which overlap the previous ones
    where fewer than four steps' bytes were left), then on to `end`. Aligned, no store of the
    loop crosses a cache line: an Intel core splits one that does in two, and a copy to 16 bytes
@@ -78,12 +78,13 @@ static void copy_loop(struct gen *g, unsigned step, int bswap, unsigned end)
     struct x86_asm *a = &g->a;
     const unsigned loop = x86_label(a), last = x86_label(a), aligned = x86_label(a);
     const int32_t iteration = 4 * (int32_t)step;
-    E(TEST_EDX_I, 0, step - 1);
+    const unsigned store = g->a.sse ? 16 : step; /* the bytes one store writes: its boundary */
+    E(TEST_EDX_I, 0, store - 1);
     x86_jump(a, X86_JZ, aligned);
     copy_step(g, step, 0, bswap, 0);
-    E(MOV_R8_RDX, 0, 0); /* r8 = the bytes to the output's next boundary, 1 to step - 1 */
+    E(MOV_R8_RDX, 0, 0); /* r8 = the bytes to the output's next boundary, 1 to store - 1 */
     E(NEG_R8, 0, 0);
-    E(AND_R8D_I, 0, bswap ? (step - 1) & ~3u : step - 1); /* reversing: whole words */
+    E(AND_R8D_I, 0, bswap ? (store - 1) & ~3u : store - 1); /* reversing: whole words */
     E(ADD_RDI_R8, 0, 0);
     E(ADD_RDX_R8, 0, 0);
     E(SUB_RAX_R8, 0, 0);
