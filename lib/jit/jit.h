@@ -213,16 +213,18 @@ typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
     VFETCH_JIT_MEASURE_ROUNDS times each, alternately; their fastest runs are compared, and the
     class's default (the portable tier where `portable_default` is 1, the generated code where
     0) stands unless the other is at least 10 % faster; with no default (-1), the faster one.
-    Where the portable tier takes the long draws, the short draw is timed too and the crossover
-    is where the straight line through the two differences crosses 0, at least
-    VFETCH_JIT_MEASURE_LEAST and at most VFETCH_JIT_MEASURE_RECORDS. Not timing
+    Where the portable tier takes the long draws by default without being 10 % faster, the
+    crossover is the long draw's count; where it takes them otherwise, the short draw is timed
+    too and the crossover is where the straight line through the two differences crosses 0, at
+    least VFETCH_JIT_MEASURE_LEAST and at most VFETCH_JIT_MEASURE_RECORDS. Not timing
     (VFETCH_JIT_MEASURE), the portable tier's crossover is `fixed`. */
 uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
                                        int portable_default, uint32_t fixed);
 /** Whether the second of two ways to run a draw (run's `portable` argument 1) is clearly
     faster than the first (0) on this machine: its fastest of VFETCH_JIT_MEASURE_ROUNDS draws of
-    `count` records, alternately with the first's, at least 10 % faster. */
-int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count);
+    `count` records, alternately with the first's, at least lead_percent % faster. */
+int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count,
+                               unsigned lead_percent);
 
 /** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
     generated code, [1] through the portable tier. */
