@@ -454,8 +454,11 @@ static void gx_measure_run(void *ctx, int portable, uint32_t count)
 #define GX_MEASURE_ELEMENT 256
 
 /* A synthetic draw of `n` vertices for a measurement (zero bytes but for indices, which name
-   rows spread over small arrays): m->params filled; the block to free, or NULL. */
-static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struct gx_measure *m)
+   rows spread over small arrays): m->params filled; the block to free, or NULL. The output
+   follows the vertices; with `out_past_line` (> 0) it lies that many bytes past a 64-byte
+   boundary instead of wherever the heap puts it. */
+static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struct gx_measure *m,
+                                 size_t out_past_line)
 {
     const size_t in = n * p->format.vertex_size, out = n * p->converter->out_stride;
     /* the arrays the indexed copies read, their sizes */
@@ -467,17 +470,20 @@ static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struc
             arrays += size[a];
         }
     }
-    uint8_t *buf = calloc(1, in + out + arrays);
+    const size_t out_at = out_past_line ? ((in + 63) & ~(size_t)63) + out_past_line : in;
+    const size_t bytes = (out_at + out + arrays + 63) & ~(size_t)63;
+    uint8_t *buf = out_past_line ? aligned_alloc(64, bytes) : malloc(bytes);
     if (!buf)
         return NULL;
+    memset(buf, 0, bytes);
     m->plan = p;
     vfetch_gx_run_params_init(&m->params);
     m->params.vertices = buf;
     m->params.vertices_size = in;
     m->params.count = (uint32_t)n;
-    m->params.out = buf + in;
+    m->params.out = buf + out_at;
     m->params.out_size = out;
-    uint8_t *array = buf + in + out;
+    uint8_t *array = buf + out_at + out;
     for (unsigned a = 0; a < VFETCH_GX_NUM_ATTRS; a++)
         if (size[a]) {
             m->params.arrays[a] = (struct vfetch_binding){ array, size[a] };
@@ -509,6 +515,10 @@ static void gx_measure_run_portable_first(void *ctx, int generated, uint32_t cou
    generated code in some compiles, 0.92x the program at 4,096 vertices in the peer kit. */
 #define GX_MEASURE_PAST_L1 4096
 #define GX_MEASURE_PAST_L1_LEAD 25
+/* That draw's output 16 bytes past a line, as malloc places a buffer and a vertex stream's
+   draws mostly start: where the heap put it on one, the program's 64-byte stores crossed no
+   line and gx-d-packed kept it in some processes (0.56x at 4,096 vertices). */
+#define GX_MEASURE_PAST_L1_OUT 16
 
 /* From how many vertices the portable tier runs a format's draws rather than its generated
    code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
@@ -522,7 +532,7 @@ static void gx_measure_run_portable_first(void *ctx, int generated, uint32_t cou
 static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
 {
     struct gx_measure m;
-    uint8_t *buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_RECORDS, &m);
+    uint8_t *buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_RECORDS, &m, 0);
     if (!buf)
         return UINT32_MAX;
     uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
@@ -530,7 +540,7 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
     free(buf);
     if (portable_default == 1 && crossover != UINT32_MAX &&
         vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
-        (buf = gx_measure_setup(p, GX_MEASURE_PAST_L1, &m))) {
+        (buf = gx_measure_setup(p, GX_MEASURE_PAST_L1, &m, GX_MEASURE_PAST_L1_OUT))) {
         if (vfetch_jit_measured_second(gx_measure_run_portable_first, &m, GX_MEASURE_PAST_L1,
                                        GX_MEASURE_PAST_L1_LEAD))
             crossover = UINT32_MAX;
@@ -563,7 +573,7 @@ static int gx_pass_faster(const struct vfetch_gx_plan *p, const struct vfetch_ji
 {
     struct gx_measure_codes c = { .entry = { (vfetch_jit_gx_fn *)groups->entry,
                                              (vfetch_jit_gx_fn *)pass->entry } };
-    uint8_t *buf = gx_measure_setup(p, GX_MEASURE_GROUPS, &c.m);
+    uint8_t *buf = gx_measure_setup(p, GX_MEASURE_GROUPS, &c.m, 0);
     if (!buf)
         return 0;
     const int faster = vfetch_jit_measured_second(gx_measure_codes_run, &c, GX_MEASURE_GROUPS, 10);
