@@ -3,9 +3,10 @@
  * as they are or byte-reversed (the real captures' formats), 32 bytes a step (one ymm; SSE4.1:
  * two xmm, so that its steps are as many as AVX2's). Up to 128 bytes (a game's short draw: four
  * 16-byte records) the first and the last steps, overlapping where they meet, without a loop;
- * above, four steps an iteration and the last four steps again where they overlap the previous
- * ones. Four steps an iteration halve the loop's instructions a byte: with one, the copy ran
- * 1.5-1.7x slower where the machine was busy (Zen 3, docs/decisions.md, "Measured choices").
+ * above, four steps an iteration (eight past 256 bytes at AVX2) and the last ones again where
+ * they overlap the previous ones. Four steps an iteration halve the loop's instructions a byte:
+ * with one, the copy ran 1.5-1.7x slower where the machine was busy (Zen 3, docs/decisions.md,
+ * "Measured choices").
  * Past 64 bytes the byte-reversing control is held in xmm6/ymm6; up to 64 each shuffle reads
  * it from the pool, an instruction fewer for the short draws that are most of a game's. The
  * avx512 level's loop steps 64 bytes (one zmm) from 257 bytes to 16 KiB.
@@ -61,23 +62,24 @@ static void copy_ends(struct gen *g, unsigned step, unsigned steps, int bswap, u
     x86_jump(&g->a, X86_JMP, end);
 }
 
-/* Of rax > 4 * step bytes, `step` (32 or 64) bytes a step: where the output is off the
-   boundary of its stores (`step` bytes; SSE4.1's 16), the first step, then on to the next one; from there four steps an
-   iteration while more than four are left, then the last four (which overlap the previous ones
-   where fewer than four steps' bytes were left), then on to `end`. Aligned, no store of the
-   loop crosses a cache line: an Intel core splits one that does in two, and a copy to 16 bytes
-   past a boundary (a malloc'd buffer's start) ran 2.7x slower than libc's memcpy, which aligns
-   its stores too (docs/decisions.md, "Word copies"). An output already on a boundary skips the
-   first step: storing it twice cost a 512-byte copy a step (16 vertices of the kit's b, 0.85x).
+/* Of rax > steps * step bytes, `step` (32 or 64) bytes a step: where the output is off the
+   boundary of its stores (`step` bytes; SSE4.1's 16), the first step, then on to the next one;
+   from there `steps` steps an iteration while more than an iteration's bytes are left, then the
+   last `steps` (which overlap the previous ones where fewer were left), then on to `end`.
+   Aligned, no store of the loop crosses a cache line: an Intel core splits one that does in
+   two, and a copy to 16 bytes past a boundary (a malloc'd buffer's start) ran 2.7x slower than
+   libc's memcpy, which aligns its stores too (docs/decisions.md, "Word copies"). An output
+   already on a boundary skips the first step: storing it twice cost a 512-byte copy a step (16
+   vertices of the kit's b, 0.85x).
    A byte-reversing copy moves by whole words (its control reverses each 4 bytes from where it
    loads), so its output reaches the boundary only where it is 4-byte aligned. rax counts the
    bytes left past the iteration's, so that one `sub` steps and tests; r8 is scratch. The
    control is held in xmm6/ymm6/zmm6. */
-static void copy_loop(struct gen *g, unsigned step, int bswap, unsigned end)
+static void copy_loop(struct gen *g, unsigned step, unsigned steps, int bswap, unsigned end)
 {
     struct x86_asm *a = &g->a;
     const unsigned loop = x86_label(a), last = x86_label(a), aligned = x86_label(a);
-    const int32_t iteration = 4 * (int32_t)step;
+    const int32_t iteration = (int32_t)(steps * step);
     const unsigned store = g->a.sse ? 16 : step; /* the bytes one store writes: its boundary */
     E(TEST_EDX_I, 0, store - 1);
     x86_jump(a, X86_JZ, aligned);
@@ -92,7 +94,7 @@ static void copy_loop(struct gen *g, unsigned step, int bswap, unsigned end)
     E(SUB_RAX_I, 0, iteration); /* at most an iteration's bytes left: only the last four */
     x86_jump(a, X86_JBE, last);
     x86_bind(a, loop);
-    copy_run(g, step, 4, 0, bswap, 0);
+    copy_run(g, step, steps, 0, bswap, 0);
     E(ADD_RDI_I, 0, iteration);
     E(ADD_RDX_I, 0, iteration);
     E(SUB_RAX_I, 0, iteration);
@@ -102,7 +104,7 @@ static void copy_loop(struct gen *g, unsigned step, int bswap, unsigned end)
     x86_bind(a, last);
     E(ADD_RDI_RAX, 0, 0);
     E(ADD_RDX_RAX, 0, 0);
-    copy_run(g, step, 4, 0, bswap, 0);
+    copy_run(g, step, steps, 0, bswap, 0);
     E(VZEROUPPER, 0, 0);
     x86_jump(a, X86_JMP, end);
 }
@@ -151,10 +153,20 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
         x86_jump(a, X86_JBE, narrow);
         E(CMP_RAX_I, 0, VFETCH_JIT_WORD_COPY_ZMM_MOST);
         x86_jump(a, X86_JNBE, narrow);
-        copy_loop(g, 64, bswap, end);
+        copy_loop(g, 64, 4, bswap, end);
         x86_bind(a, narrow);
     }
-    copy_loop(g, 32, bswap, end);
+    /* Above 256 bytes (AVX2) eight 32-byte steps an iteration: the loop's own instructions
+       halved again; on the Xeon gx-b-packed (reversed words) at 256 records 61.6-62.3 ->
+       54.3-55.0 ns, at 64 1.06x, plain words and 4,096 records within 2 %. */
+    if (!g->a.sse) {
+        const unsigned four = x86_label(a);
+        E(CMP_RAX_I, 0, 256);
+        x86_jump(a, X86_JBE, four);
+        copy_loop(g, 32, 8, bswap, end);
+        x86_bind(a, four);
+    }
+    copy_loop(g, 32, 4, bswap, end);
     x86_bind(a, half); /* 16..28 bytes: the first 16 and the last 16 */
     E(CMP_RAX_I, 0, 16);
     x86_jump(a, X86_JB, word);

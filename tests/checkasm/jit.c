@@ -384,12 +384,12 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
 }
 
 /* The next count of `words`-word records the word copy sizes check draws, 0 past the last:
-   every count up to 416 bytes, then the four about the avx512 level's longest copy by 64 bytes
+   every count up to 800 bytes, then the four about the avx512 level's longest copy by 64 bytes
    a step (longer ones step by 32). */
 static uint32_t next_copy_count(uint32_t count, unsigned words)
 {
     const uint32_t zmm_most = VFETCH_JIT_WORD_COPY_ZMM_MOST / (4 * words);
-    if ((count + 1) * 4 * words <= 416)
+    if ((count + 1) * 4 * words <= 800)
         return count + 1;
     if (count < zmm_most - 1)
         return zmm_most - 1;
@@ -398,9 +398,9 @@ static uint32_t next_copy_count(uint32_t count, unsigned words)
 
 /*
  * The generated word copy at every size it branches on: records of 1 to 16 words in either byte
- * order, direct draws of every count whose bytes reach past 3 * 128 + 32 (the first and last
- * steps alone up to 128 bytes, the loop of 128 above, once, twice and three times, 16 and 16
- * below 32, words below 16) and of the four counts about VFETCH_JIT_WORD_COPY_ZMM_MOST bytes
+ * order, direct draws of every count whose bytes reach past 3 * 256 + 32 (the first and last
+ * steps alone up to 128 bytes, the loop of 128 above, the AVX2 variant's loop of 256 past 256
+ * bytes once, twice and three times, 16 and 16 below 32, words below 16) and of the four counts about VFETCH_JIT_WORD_COPY_ZMM_MOST bytes
  * (the avx512 level's 64-byte steps up to there, 32-byte ones past it), under compare and as an
  * emulator runs them, on buffers at guard pages against the reference's output, the output also
  * 1, 2 and 3 bytes past a word.
