@@ -54,6 +54,12 @@ static void fastest_runs(vfetch_jit_measure_fn *run, void *ctx, uint32_t count, 
     }
 }
 
+/* Whether a time (ns) is at least `percent` % below another's: clearly faster. */
+static int leads_by(uint64_t t, uint64_t other, unsigned percent)
+{
+    return t * 100 < other * (100 - percent);
+}
+
 uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
                                        int portable_default, uint32_t fixed)
 {
@@ -66,16 +72,17 @@ uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
     uint64_t at_long[2], at_short[2];
     fastest_runs(run, ctx, VFETCH_JIT_MEASURE_RECORDS, at_long);
     /* the class's default unless the other tier is clearly faster; with none, the faster */
+    const int portable_leads = leads_by(at_long[1], at_long[0], 10);
     const int portable = portable_default < 0 ? at_long[1] < at_long[0]
-                         : portable_default  ? !(at_long[0] * 10 < at_long[1] * 9)
-                                             : at_long[1] * 10 < at_long[0] * 9;
+                         : portable_default  ? !leads_by(at_long[0], at_long[1], 10)
+                                             : portable_leads;
     if (!portable)
         return UINT32_MAX;
     /* kept by default, not clearly faster: from the long draw on. Within 10 % the line
        through the two draws' differences crosses 0 where the noise puts it (the kit's e at
        avx512, Intel Xeon: 91 to 1,024 in ten compiles, and its 256-vertex draws through the
        program 0.85x) */
-    if (portable_default > 0 && !(at_long[1] * 10 < at_long[0] * 9))
+    if (portable_default > 0 && !portable_leads)
         return VFETCH_JIT_MEASURE_RECORDS;
     fastest_runs(run, ctx, VFETCH_JIT_MEASURE_SHORT, at_short);
     return vfetch_jit_crossover_fit(at_short, at_long);
@@ -86,7 +93,7 @@ int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t c
 {
     uint64_t best[2];
     fastest_runs(run, ctx, count, best);
-    return best[1] * 100 < best[0] * (100 - lead_percent);
+    return leads_by(best[1], best[0], lead_percent);
 }
 
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2])

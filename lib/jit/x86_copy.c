@@ -91,7 +91,7 @@ static void copy_loop(struct gen *g, unsigned step, unsigned steps, int bswap, u
     E(ADD_RDX_R8, 0, 0);
     E(SUB_RAX_R8, 0, 0);
     x86_bind(a, aligned);
-    E(SUB_RAX_I, 0, iteration); /* at most an iteration's bytes left: only the last four */
+    E(SUB_RAX_I, 0, iteration); /* at most an iteration's bytes left: only the last steps */
     x86_jump(a, X86_JBE, last);
     x86_bind(a, loop);
     copy_run(g, step, steps, 0, bswap, 0);
@@ -99,7 +99,7 @@ static void copy_loop(struct gen *g, unsigned step, unsigned steps, int bswap, u
     E(ADD_RDX_I, 0, iteration);
     E(SUB_RAX_I, 0, iteration);
     x86_jump(a, X86_JNBE, loop);
-    /* 0 < left <= iteration: the last four steps end at rdi + left = rdi + rax + iteration
+    /* 0 < left <= iteration: the last `steps` end at rdi + left = rdi + rax + iteration
        (and start past the copy's start: it is longer than an iteration) */
     x86_bind(a, last);
     E(ADD_RDI_RAX, 0, 0);
@@ -147,22 +147,21 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax)
     x86_jump(a, X86_JNBE, longer);
     copy_ends(g, 32, 2, bswap, 0, end);
     x86_bind(a, longer);
-    if (zmm) { /* 257 bytes to VFETCH_JIT_WORD_COPY_ZMM_MOST */
-        const unsigned narrow = x86_label(a);
-        E(CMP_RAX_I, 0, 256);
-        x86_jump(a, X86_JBE, narrow);
-        E(CMP_RAX_I, 0, VFETCH_JIT_WORD_COPY_ZMM_MOST);
-        x86_jump(a, X86_JNBE, narrow);
-        copy_loop(g, 64, 4, bswap, end);
-        x86_bind(a, narrow);
-    }
     /* Above 256 bytes (AVX2) eight 32-byte steps an iteration: the loop's own instructions
        halved again; on the Xeon gx-b-packed (reversed words) at 256 records 61.6-62.3 ->
-       54.3-55.0 ns, at 64 1.06x, plain words and 4,096 records within 2 %. */
+       54.3-55.0 ns, at 64 1.06x, plain words and 4,096 records within 2 %. At avx512 the
+       64-byte steps up to VFETCH_JIT_WORD_COPY_ZMM_MOST, those past it. */
     if (!g->a.sse) {
         const unsigned four = x86_label(a);
         E(CMP_RAX_I, 0, 256);
         x86_jump(a, X86_JBE, four);
+        if (zmm) {
+            const unsigned past = x86_label(a);
+            E(CMP_RAX_I, 0, VFETCH_JIT_WORD_COPY_ZMM_MOST);
+            x86_jump(a, X86_JNBE, past);
+            copy_loop(g, 64, 4, bswap, end);
+            x86_bind(a, past);
+        }
         copy_loop(g, 32, 8, bswap, end);
         x86_bind(a, four);
     }

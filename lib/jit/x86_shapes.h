@@ -524,12 +524,12 @@
     S(ADD_RDX_R8, ADD, REG(RDX), REG(R8))                                                   \
     S(SUB_RAX_R8, SUB, REG(RAX), REG(R8))                                                   \
     S(JBE, JBE, REL)                                                                        \
-    /* the avx512 level's long word copies, 64 bytes a step (EVEX: k0, no mask) */         \
+    /* the avx512 level's long word copies, 64 bytes a step (EVEX: k0, no mask) */          \
     S(VMOVDQU64_Z0_MRDI, VMOVDQU64, REG(ZMM0), REG(K0), MEM(RDI, 64))                       \
     S(VMOVDQU64_MRDX_Z0, VMOVDQU64, MEM(RDX, 64), REG(K0), REG(ZMM0))                       \
-    S(VPSHUFB_Z0_Z0_Z6, VPSHUFB, REG(ZMM0), REG(K0), REG(ZMM0), REG(ZMM6))                   \
-    S(VBROADCASTI32X4_Z6_P, VBROADCASTI32X4, REG(ZMM6), REG(K0), RIP(16))                    \
-    /* the 8-lane groups' stores as two 16-byte halves, where the output is off 32 bytes */  \
+    S(VPSHUFB_Z0_Z0_Z6, VPSHUFB, REG(ZMM0), REG(K0), REG(ZMM0), REG(ZMM6))                  \
+    S(VBROADCASTI32X4_Z6_P, VBROADCASTI32X4, REG(ZMM6), REG(K0), RIP(16))                   \
+    /* the 8-lane groups' stores as two 16-byte halves, where the output is off 32 bytes */ \
     S(TEST_EDX_I, TEST, REG(EDX), IMM32)                                                    \
     S(VEXTRACTI128_MRDX_Y0_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM0), IMM8)                  \
     S(VEXTRACTI128_MRDX_Y1_I, VEXTRACTI128, MEM(RDX, 16), REG(YMM1), IMM8)                  \
