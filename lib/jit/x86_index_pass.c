@@ -2,9 +2,11 @@
  * GX pass 1 (lib/jit/x86_gen.h, docs/jit.md): before a byte is written, every kept vertex's
  * indices: the position's compared with the skip value (skipped vertices counted in r9, their
  * other indices not read), each indexed copy's highest index of the kept vertices, then per
- * copy its array bound and `highest * stride + the bytes read in the element` within the
- * array's size. Any failure leaves for `decline` (the portable tier decides and reports
- * exactly); every vertex skipped leaves for `done` (nothing to write).
+ * copy `highest * stride + the bytes read in the element` within the array's size. Any failure
+ * leaves for `decline` (the portable tier decides and reports exactly); every vertex skipped
+ * leaves for `done` (nothing to write). An unbound array needs no test of its own: wherever
+ * the code runs its size is 0 (a state's arrays; a caller's unbound array with a size leaves
+ * for the portable tier at the entry), so its copy's check declines.
  *
  * None where every array holds every index the format can name (gen_array_cover; with the
  * wide loads' reach too before the wide per-vertex pass). Else three
@@ -26,13 +28,6 @@ void gen_skip_test(struct gen *g, const enum x86_shape forms[3], enum x86_shape 
     x86_op(&g->a, forms[pc->index_size == 1 ? 0 : 1], pc->src, 0);
     x86_op(&g->a, forms[2], 0, pc->index_size == 1 ? 0xff : 0xffff);
     x86_jump(&g->a, branch, label);
-}
-
-/* Leave for `decline` when copy cp's array is unbound. */
-static void array_bound(struct gen *g, const struct vfetch_gx_copy *cp, unsigned decline)
-{
-    E(CMP_MRSI_I, gen_arrays_data(cp->array), 0);
-    x86_jump(&g->a, X86_JZ, decline);
 }
 
 /* After the loop: leave for `done` when every vertex was skipped, else check each copy's
@@ -215,9 +210,6 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
     for (unsigned h = 0; h < 2; h++)
         if (hi[h] >= 0 && hi[h] - lo[h] >= 16)
             return -1;
-    for (unsigned k = 0; k < plan->num_copies; k++)
-        if (lane_of[k] >= 0)
-            array_bound(g, &plan->copies[k], decline);
     struct span_layout l[2];
     uint8_t ctrl[32];
     memset(ctrl, 0x80, sizeof ctrl);
@@ -318,7 +310,6 @@ static void index_pass_scalar(struct gen *g, unsigned decline, unsigned done)
         slot[k] = -1;
         if (plan->copies[k].array == VFETCH_GX_FROM_VERTEX)
             continue;
-        array_bound(g, &plan->copies[k], decline);
         slot[k] = n++;
         if (slot[k] == 0)
             E(XOR_R8D_R8D, 0, 0);
@@ -394,7 +385,7 @@ static void array_holds(struct gen *g, unsigned k, uint32_t bytes, unsigned labe
    highest row, so most draws need no index read before their conversion, and load the
    elements' fields wider. The size alone tells: an unbound array's is 0 wherever the code runs
    (a state's arrays; vfetch_gx_run hands a caller's unbound array with a size to the portable
-   tier), and pass 1, at `label`, checks that each is bound. */
+   tier), and pass 1, at `label`, declines it by that size. */
 void gen_array_cover(struct gen *g, const uint32_t *reach, unsigned label)
 {
     const struct vfetch_gx_plan *plan = g->gx;
