@@ -467,6 +467,96 @@ static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int port
 }
 #endif
 
+/* A synthetic draw through one of two codes of a plan (its streams' records from one buffer):
+   without an index buffer, or through one of 16-bit entries naming the records shuffled. */
+struct plan_held_measure {
+    const struct vfetch_jit_code *code[2];
+    int through_index;
+    const uint8_t *records[VFETCH_MAX_STREAMS];
+    uint8_t *out;
+    struct vfetch_jit_index index;
+};
+
+static void plan_held_run(void *ctx, int second, uint32_t count)
+{
+    struct plan_held_measure *m = ctx;
+    const struct vfetch_jit_code *c = m->code[second];
+    if (m->through_index)
+        ((vfetch_jit_plan_indexed_fn *)c->entry_indexed)(m->records, count, m->out, &m->index);
+    else
+        ((vfetch_jit_plan_fn *)c->entry)(m->records, count, m->out);
+}
+
+/* Records of the draws that weigh the held factors against vdivps: short draws, where the
+   two differed as at 4,096 (docs/jit.md). */
+#define PLAN_HELD_MEASURE 256
+
+/* Of the entries whose per-vertex ops divide by held factors (code `held`), those measured at
+   least 5 % faster than with vdivps (code `divided`) on this machine. The two forms ranked
+   differently plan by plan, and entry by entry (on an Intel Xeon, r300-r3 through an index
+   buffer 1.4-1.9x faster by held factors, r300-r1 through one 0.87-0.95x): the measurement
+   decides, as for a GX format's groups and pass. */
+static unsigned plan_measured_held(const struct vfetch_plan *plan,
+                                   const struct vfetch_jit_code *held,
+                                   const struct vfetch_jit_code *divided)
+{
+    const uint32_t n = PLAN_HELD_MEASURE;
+    size_t stride = 0, extent = 0;
+    for (unsigned k = 0; k < plan->desc.num_streams; k++) {
+        stride = plan->vertex_stride[k] > stride ? plan->vertex_stride[k] : stride;
+        extent = plan->stream_extent[k] > extent ? plan->stream_extent[k] : extent;
+    }
+    const size_t in = n * stride + extent, out = (size_t)n * plan->out_stride;
+    uint16_t entries[PLAN_HELD_MEASURE];
+    uint8_t *buf = malloc(in + out);
+    if (!buf)
+        return held->fma_held;
+    memset(buf, 0x5a, in); /* not zeros, which a divider may take faster */
+    for (uint32_t i = 0; i < n; i++)
+        entries[i] = (uint16_t)(i * 157u % n); /* every record once, shuffled */
+    struct plan_held_measure m = { .code = { divided, held }, .out = buf + in };
+    for (unsigned k = 0; k < plan->desc.num_streams; k++)
+        m.records[k] = buf;
+    m.index = (struct vfetch_jit_index){ .entries = entries, .max_index = n - 1,
+                                         .plain = (uint64_t)held->indexed_plain };
+    unsigned keep = 0;
+    for (m.through_index = 0; m.through_index < 2; m.through_index++)
+        if ((held->fma_held >> m.through_index & 1) &&
+            vfetch_jit_measured_second(plan_held_run, &m, n, 5))
+            keep |= 1u << m.through_index;
+    free(buf);
+    return keep;
+}
+
+/* The plan's code with the held factors where they are measured faster (plan_measured_held):
+   compiled again without them (and once more with the entries that keep them, where those are
+   some of the first code's), the other code freed; VFETCH_JIT_HELD says which without timing.
+   Nothing where not timing (VFETCH_JIT_MEASURE) or where the plan has an instanced stream (not
+   measured): the first code stands. */
+static void plan_choose_held(struct vfetch_plan *plan, enum vfetch_jit_division division)
+{
+    const int forced = vfetch_jit_held_env();
+    if (!plan->jit_code.fma_held ||
+        (forced < 0 && (plan->has_instanced || vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)))
+        return;
+    struct vfetch_jit_code divided;
+    if (vfetch_jit_plan_compile(plan, division, 0, &divided))
+        return; /* a failed compile leaves nothing to free */
+    const unsigned keep = forced >= 0 ? (unsigned)forced & plan->jit_code.fma_held
+                                      : plan_measured_held(plan, &plan->jit_code, &divided);
+    if (keep == plan->jit_code.fma_held) {
+        vfetch_jit_memory_free(&divided);
+        return;
+    }
+    vfetch_jit_memory_free(&plan->jit_code);
+    plan->jit_code = divided;
+    struct vfetch_jit_code some;
+    if (keep && !vfetch_jit_plan_compile(plan, division, keep, &some)) {
+        vfetch_jit_memory_free(&plan->jit_code);
+        plan->jit_code = some;
+    }
+}
+
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */
 static void plan_build_jit(struct vfetch_plan *plan)
 {
@@ -475,12 +565,18 @@ static void plan_build_jit(struct vfetch_plan *plan)
     if (plan->jit_reason)
         return;
 #if VFETCH_HAVE_JIT
-    /* the division's form: the FMA form in the 8-lane groups, vdivps elsewhere, unless
+    /* the division's form: the FMA form in the 8-lane groups, and in each entry's per-vertex
+       ops by factors held in registers where that is measured faster, else vdivps; unless
        VFETCH_JIT_DIVISION asks for one form everywhere (docs/decisions.md) */
     const int asked = vfetch_jit_division_env();
     const enum vfetch_jit_division division =
         asked < 0 ? VFETCH_JIT_FMA_GROUPS : (enum vfetch_jit_division)asked;
-    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, division, &plan->jit_code))) {
+    const unsigned held = division == VFETCH_JIT_DIVIDE
+                              ? 0
+                              : VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED;
+    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, division, held, &plan->jit_code))) {
+        if (asked < 0 && mode != VFETCH_JIT_COMPARE)
+            plan_choose_held(plan, division);
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;

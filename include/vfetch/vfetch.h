@@ -372,8 +372,10 @@ struct vfetch_plan_info {
     /** 1 if that code divides some of its normalised conversions (UNORM, SNORM, UNORM8) by a
         product and one fused multiply-add instead of a division: the same bits (the correctly
         rounded quotient). AVX2 levels, plans run through vfetch_run: by default the 8-lane
-        groups do (the per-vertex ops divide); the environment variable VFETCH_JIT_DIVISION=fma
-        at the plan's compile asks for it everywhere, =divide nowhere (docs/jit.md). */
+        groups do, and the per-vertex ops of each entry (with and without an index buffer) where
+        the compile measured it faster than the division there; the environment variable
+        VFETCH_JIT_DIVISION=fma at the plan's compile asks for it everywhere, =divide nowhere
+        (docs/jit.md). */
     int jit_fma_division;
 };
 

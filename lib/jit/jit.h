@@ -62,6 +62,8 @@ struct vfetch_jit_code {
                                 32-byte aligned: for the tests */
     int fma_division;   /**< the code divides a normalised conversion's value in the FMA
                              form (enum vfetch_jit_division) */
+    unsigned fma_held;  /**< the entries (VFETCH_JIT_HELD_DIRECT, _INDEXED) whose per-vertex
+                             ops divide in the FMA form too, by factors held in registers */
     int colour_words;   /**< its RGB565 / RGBA4444 colours read the shared word table (one load
                              a colour: lib/jit/colour_words.c), not two byte tables */
 };
@@ -72,9 +74,10 @@ struct vfetch_jit_code {
     same correctly rounded quotient for every dividend the conversions make (checkasm's
     jit-fma-division proves it for all of them). The FMA form is the AVX2 variant's only. A
     plan's compile takes it in the 8-lane record groups, its two tables held in registers, and
-    divides in the per-vertex ops (VFETCH_JIT_FMA_GROUPS, the default: docs/decisions.md);
-    VFETCH_JIT_DIVISION=fma asks for it everywhere, =divide nowhere. GX formats always
-    divide. */
+    in an entry's per-vertex ops where the pass holds both factors in registers and the form
+    was measured 5 % faster there, else divides there (VFETCH_JIT_FMA_GROUPS, the default:
+    docs/decisions.md); VFETCH_JIT_DIVISION=fma asks for it everywhere (factors from the pool
+    where not held), =divide nowhere. GX formats always divide. */
 enum vfetch_jit_division { VFETCH_JIT_DIVIDE, VFETCH_JIT_FMA, VFETCH_JIT_FMA_GROUPS };
 
 /** hi and lo of divisor d for the FMA form; for d 0 or 1 (lanes not divided) 1 and 0, so that
@@ -238,6 +241,12 @@ uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_
     and to measure the FMA form on a CPU); -1 where it is unset or neither (lib/jit/mode.c). */
 int vfetch_jit_division_env(void);
 
+/** VFETCH_JIT_HELD=0..3: the entries (VFETCH_JIT_HELD_DIRECT, _INDEXED) of a plan's code
+    whose per-vertex ops keep the held factors of the default division form, without measuring
+    where they are faster (for tests, and to measure both forms on a CPU); -1 otherwise
+    (lib/jit/mode.c). */
+int vfetch_jit_held_env(void);
+
 /** VFETCH_JIT_COLOUR_WORDS=0: the per-vertex pass's RGB565 / RGBA4444 colours by their two
     256-entry byte tables, not the shared 65,536-entry word table (for tests, and to measure the
     two forms on a CPU); 1 otherwise, the default (lib/jit/mode.c). */
@@ -290,11 +299,17 @@ struct vfetch_jit_index {
 typedef void vfetch_jit_plan_indexed_fn(const uint8_t *const *records, uint64_t count,
                                         uint8_t *out, const struct vfetch_jit_index *index);
 
+/** The entries of a plan's code (the draw without an index buffer, the one through it) whose
+    per-vertex ops divide in the FMA form by factors held in registers, where the form is asked
+    for (VFETCH_JIT_FMA_GROUPS or VFETCH_JIT_FMA) and the pass holds them; as a mask. */
+enum { VFETCH_JIT_HELD_DIRECT = 1, VFETCH_JIT_HELD_INDEXED = 2 };
+
 /** Generate a plan's conversion, and its indexed one where a stream is indexed, its divisions
-    in the form `division` asks where the variant has it (the FMA form: the AVX2 variant). NULL,
-    or why there is none (a static sentence). */
+    in the form `division` asks where the variant has it (the FMA form: the AVX2 variant), the
+    per-vertex ops of the entries in `held` by held factors. NULL, or why there is none (a
+    static sentence). */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
-                                    enum vfetch_jit_division division,
+                                    enum vfetch_jit_division division, unsigned held,
                                     struct vfetch_jit_code *code);
 
 #endif

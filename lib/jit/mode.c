@@ -124,6 +124,13 @@ int vfetch_jit_groups_env(void)
     return env_switch("VFETCH_JIT_GROUPS");
 }
 
+int vfetch_jit_held_env(void)
+{
+    /* read on every compile, as VFETCH_JIT_DIVISION is */
+    const char *env = getenv("VFETCH_JIT_HELD");
+    return env && env[0] >= '0' && env[0] <= '3' && !env[1] ? env[0] - '0' : -1;
+}
+
 int vfetch_jit_movbe_indices(void)
 {
     /* The default by vendor, each measured (docs/decisions.md, "JIT: 16-bit indices by

@@ -188,19 +188,26 @@ static int convert_int(struct gen *g, const struct vfetch_op_exec *x)
 }
 
 /* xmm0 divided by den, lane by lane, correctly rounded: one vdivps, or in the FMA form
-   (g->fma_division) xmm0 * hi + xmm0 * lo, the product into xmm1 (vfetch_jit_reciprocal). */
+   xmm0 * hi + xmm0 * lo, the product into xmm1 (vfetch_jit_reciprocal): where the per-vertex
+   pass holds hi and lo in registers (g->fma_held: by default, and where asked for everywhere),
+   two register operations instead of the divider and no load; else from the pool where asked
+   for everywhere (g->fma_division: two loads, which the per-vertex ops felt), else vdivps. */
 static void divide(struct gen *g, const float den[4])
 {
     g->divides = 1;
-    if (!g->fma_division) {
-        E(VDIVPS_X0_X0_P, POOL(den), 0);
-        return;
-    }
     float hi[4], lo[4];
     for (unsigned c = 0; c < 4; c++)
         vfetch_jit_reciprocal(den[c], &hi[c], &lo[c]);
-    E(VMULPS_X1_X0_P, POOL(lo), 0);
-    E(VFMADD132PS_X0_X1_P, POOL(hi), 0);
+    enum x86_shape mul, fma;
+    if (g->fma_held && gen_held_fma_divide(g, hi, lo, &mul, &fma)) {
+        x86_op(&g->a, mul, 0, 0);
+        x86_op(&g->a, fma, 0, 0);
+        g->fma_held_divides = 1;
+    } else if (g->fma_division) {
+        E(VMULPS_X1_X0_P, POOL(lo), 0);
+        E(VFMADD132PS_X0_X1_P, POOL(hi), 0);
+    } else
+        E(VDIVPS_X0_X0_P, POOL(den), 0);
 }
 
 /* UNORM (and SNORM_NO_ZERO, 2v + 1 first, the missing lanes kept 0): the reference's one

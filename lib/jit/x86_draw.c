@@ -89,8 +89,10 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes, halves_loops = g->halves_loops;
-    const int fma_division = (g->fma_division && g->divides) || g->fma_group_divides;
+    const int fma_division =
+        (g->fma_division && g->divides) || g->fma_group_divides || g->fma_held_entries;
     const int colour_words = g->words != NULL;
+    const unsigned fma_held = g->fma_held_entries;
     if (!failed && vfetch_jit_memory_open(bytes, &rw, &rx, code))
         why = "this process gets no executable memory";
     else if (!failed) {
@@ -114,6 +116,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->halves_loops = halves_loops;
     code->matrices_beside = matrices_beside;
     code->fma_division = fma_division;
+    code->fma_held = fma_held;
     code->colour_words = colour_words;
     code->code_bytes = bytes;
     code->code_end = code_end;
@@ -458,7 +461,7 @@ static unsigned plan_one_stream(const struct gen *g, int32_t frame)
  * or under an index buffer computed from the vertex's index.
  */
 const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
-                                    enum vfetch_jit_division division,
+                                    enum vfetch_jit_division division, unsigned held,
                                     struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
@@ -503,6 +506,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
         g->indexed = through_index; /* gen_stream_reg's answer for this entry */
+        /* this entry's per-vertex ops by the held factors, where `held` lets them */
+        g->fma_held = (held >> through_index & 1) && division != VFETCH_JIT_DIVIDE && !g->a.sse;
+        g->fma_held_divides = 0;
         const unsigned one = !through_index && plan_one_stream(g, frame[0]);
         if (one) { /* the record's load, then the entry given the record */
             E(MOV_RDI_MRDI, 0, 0);
@@ -538,6 +544,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
         }
         x86_bind(a, finish);
         plan_epilogue(g, frame[through_index]);
+        g->fma_held_entries |= (unsigned)g->fma_held_divides << through_index;
     }
     code->groups = g->wide != NULL;
     const int plain = g->index_regs; /* g is freed by gen_close */

@@ -132,8 +132,9 @@
 #define GEN_COUNTED 64
 #define GEN_RP_MAX_VECTORS 16
 
-/* The per-vertex pass holds at most GEN_HELD_CONTROLS shuffle controls in xmm6..xmm14, the
-   most used of the first GEN_WANTED_CONTROLS a vertex's ops ask for (x86_held.c). */
+/* The per-vertex pass holds at most GEN_HELD_CONTROLS constants in xmm6..xmm14 (shuffle
+   controls, and the FMA form's factors where the default form asks for them), the most used of
+   the first GEN_WANTED_CONTROLS a vertex's ops ask for (x86_held.c). */
 #define GEN_HELD_CONTROLS 9
 #define GEN_WANTED_CONTROLS 32
 
@@ -220,6 +221,11 @@ struct gen {
     /* the 8-lane record groups divide in the FMA form (fma_division: every division does), and
        some group did so */
     int fma_groups, fma_group_divides;
+    /* the per-vertex ops of the entry being written divide in the FMA form where the pass
+       holds both of its factors, and some op did so; the entries where some did
+       (VFETCH_JIT_HELD_DIRECT, VFETCH_JIT_HELD_INDEXED) */
+    int fma_held, fma_held_divides;
+    unsigned fma_held_entries;
     unsigned broadcasts; /* 8-lane vectors whose window is broadcast (vfetch_jit_code) */
     unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */
@@ -285,6 +291,8 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_colour_tables vfetch_x86_gen_colour_tables
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
+#define gen_held_constant vfetch_x86_gen_held_constant
+#define gen_held_fma_divide vfetch_x86_gen_held_fma_divide
 #define gen_fields vfetch_x86_gen_fields
 #define gen_fields_at_bottom vfetch_x86_gen_fields_at_bottom
 #define gen_converter vfetch_x86_gen_converter
@@ -362,6 +370,9 @@ static inline int gen_multiplier_one_op(uint32_t m)
     return m == 3 || m == 5 || m == 9 || (m & (m - 1)) == 0;
 }
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
+int gen_held_constant(struct gen *g, const void *bytes);
+int gen_held_fma_divide(struct gen *g, const float hi[4], const float lo[4], enum x86_shape *mul,
+                        enum x86_shape *fma);
 
 /* x86_store.c */
 void gen_later_slots(struct gen *g);

@@ -7,8 +7,10 @@
  *                              no colour table takes them: an element's bytes are read at
  *                              [base + r8 * 1, 2, 4 or 8], r8 its index times the stride's
  *                              rest (nothing, one lea or shift; else the stride, by imul)
- *   shuffle controls           in xmm6..xmm14: the ones a vertex's ops use most, found by
- *                              emitting the ops once and taking them back
+ *   constants                  in xmm6..xmm14: the shuffle controls and the FMA form's
+ *                              division factors (where the default division asks for them)
+ *                              a vertex's ops use most, found by emitting the ops once and
+ *                              taking them back
  *
  * The pass is bound by its memory operations (config c, a position index16 and a colour
  * index8 a vertex: 11 loads and 2 stores in 22 instructions); these were 3 of the loads.
@@ -128,25 +130,59 @@ unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, 
     return GEN_ELEMENT_BASE(b, shift);
 }
 
-/* xmm0's bytes shuffled by ctrl: from its register where it is held, else from the pool
-   (counted while the ops are emitted to be counted). */
-void gen_shuffle(struct gen *g, const uint8_t ctrl[16])
+/* The register (0 for xmm6 ..) that holds the 16 bytes, or -1; while the ops are emitted to
+   be counted, one more use of them. */
+int gen_held_constant(struct gen *g, const void *bytes)
 {
     for (unsigned k = 0; k < g->num_held; k++)
-        if (!memcmp(g->held[k], ctrl, 16)) {
-            x86_op(&g->a, shuffle_by[k], 0, 0);
-            return;
-        }
+        if (!memcmp(g->held[k], bytes, 16))
+            return (int)k;
     if (g->collecting) {
         unsigned w = 0;
-        while (w < g->num_wanted && memcmp(g->wanted[w].bytes, ctrl, 16))
+        while (w < g->num_wanted && memcmp(g->wanted[w].bytes, bytes, 16))
             w++;
         if (w == g->num_wanted && w < GEN_WANTED_CONTROLS) {
-            memcpy(g->wanted[w].bytes, ctrl, 16);
+            memcpy(g->wanted[w].bytes, bytes, 16);
             g->wanted[g->num_wanted++].uses = 0;
         }
         if (w < g->num_wanted)
             g->wanted[w].uses++;
     }
-    E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+    return -1;
+}
+
+/* xmm0's bytes shuffled by ctrl: from its register where it is held, else from the pool. */
+void gen_shuffle(struct gen *g, const uint8_t ctrl[16])
+{
+    const int k = gen_held_constant(g, ctrl);
+    if (k >= 0)
+        x86_op(&g->a, shuffle_by[k], 0, 0);
+    else
+        E(VPSHUFB_X0_X0_P, POOL(ctrl), 0);
+}
+
+/* The FMA form's division (xmm0 * hi + xmm0 * lo, vfetch_jit_reciprocal) by the registers
+   that hold hi and lo: its product into xmm1 (*mul) and its fused multiply-add (*fma); 0
+   unless both are held. Emits nothing. */
+int gen_held_fma_divide(struct gen *g, const float hi[4], const float lo[4], enum x86_shape *mul,
+                        enum x86_shape *fma)
+{
+    static const enum x86_shape mul_by[GEN_HELD_CONTROLS] = {
+        X86_VMULPS_X1_X0_X6,  X86_VMULPS_X1_X0_X7,  X86_VMULPS_X1_X0_X8,
+        X86_VMULPS_X1_X0_X9,  X86_VMULPS_X1_X0_X10, X86_VMULPS_X1_X0_X11,
+        X86_VMULPS_X1_X0_X12, X86_VMULPS_X1_X0_X13, X86_VMULPS_X1_X0_X14,
+    },
+                                fma_by[GEN_HELD_CONTROLS] = {
+                                    X86_VFMADD132PS_X0_X1_X6,  X86_VFMADD132PS_X0_X1_X7,
+                                    X86_VFMADD132PS_X0_X1_X8,  X86_VFMADD132PS_X0_X1_X9,
+                                    X86_VFMADD132PS_X0_X1_X10, X86_VFMADD132PS_X0_X1_X11,
+                                    X86_VFMADD132PS_X0_X1_X12, X86_VFMADD132PS_X0_X1_X13,
+                                    X86_VFMADD132PS_X0_X1_X14,
+                                };
+    const int h = gen_held_constant(g, hi), l = gen_held_constant(g, lo);
+    if (h < 0 || l < 0)
+        return 0;
+    *mul = mul_by[l];
+    *fma = fma_by[h];
+    return 1;
 }

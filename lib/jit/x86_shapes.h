@@ -130,7 +130,9 @@
     S(VMOVHPS_X0_X0_M##B##_R8X##SC, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8))
 #define X86_HELD_CONTROL(K)                                                                 \
     S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
-    S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))
+    S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))                        \
+    S(VMULPS_X1_X0_X##K, VMULPS, REG(XMM1), REG(XMM0), REG(XMM##K))                          \
+    S(VFMADD132PS_X0_X1_X##K, VFMADD132PS, REG(XMM0), REG(XMM1), REG(XMM##K))
 
 /* The record program's 8-lane ops with their pool constant held in ymm<K> (the group loop
    loads the constants it uses most into ymm6..ymm14 once); the order is regform_shape's. */

@@ -1998,6 +1998,17 @@ static void check_jit_division(void)
         packed[i] = (i & 0x3ff) | ((i * 7 + 3) & 0x3ff) << 10 | ((i >> 5) & 0x3ff) << 20 | i << 30;
     division_desc(&d, 4, VFETCH_FORMAT_FIXED_10_10_10, 3, 4, conv, 4);
     compare_tiers("jit-fma-division 10-bit", &d, (const uint8_t *)in, VALUES / 2);
+    /* the default form: the groups by FMA, the per-vertex ops by the held factors (kept
+       without timing) */
+    const struct saved_env saved_held = env_save("VFETCH_JIT_HELD");
+    setenv("VFETCH_JIT_HELD", "1", 1);
+    unsetenv("VFETCH_JIT_DIVISION");
+    division_desc(&d, 8, VFETCH_FORMAT_FIXED16, 4, 2, conv, 4);
+    compare_tiers("jit-fma-division 16-bit (default)", &d, (const uint8_t *)in, VALUES / 4);
+    division_desc(&d, 4, VFETCH_FORMAT_FIXED8, 4, 1, conv8, 4);
+    compare_tiers("jit-fma-division 8-bit (default)", &d, (const uint8_t *)in, VALUES / 2);
+    division_desc(&d, 4, VFETCH_FORMAT_FIXED_10_10_10, 3, 4, conv, 4);
+    compare_tiers("jit-fma-division 10-bit (default)", &d, (const uint8_t *)in, VALUES / 2);
     /* the form the plan reports: FMA at avx2 where asked for, vdivps at sse41 and where not */
     const unsigned mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
@@ -2026,9 +2037,53 @@ static void check_jit_division(void)
                         asks[asked] ? asks[asked] : "the default",
                         !info.jit ? "missing" : info.jit_fma_division ? "by FMA" : "by vdivps");
             }
+            /* and its per-vertex ops by the factors held in registers (VFETCH_JIT_HELD=1:
+               kept without timing), but where asked to divide (and at sse41) */
+            test_checks++;
+            if (plan && plan->jit_code.entry && (plan->jit_code.fma_held != 0) != want) {
+                test_failures++;
+                fprintf(stderr, "jit-fma-division %s: asked for %s, the per-vertex ops %s\n",
+                        levels[l].name, asks[asked] ? asks[asked] : "the default",
+                        plan->jit_code.fma_held ? "by held factors" : "not by held factors");
+            }
             vfetch_plan_free(plan);
         }
     }
+    /* each entry's held factors as VFETCH_JIT_HELD keeps them (the code compiled again where
+       one entry keeps them and the other does not), exact with and without an index buffer */
+    unsetenv("VFETCH_JIT_DIVISION");
+    division_desc(&d, 8, VFETCH_FORMAT_FIXED16, 4, 2, conv, 4);
+    d.streams[0].step = VFETCH_STEP_INDEXED;
+    rng_seed_for("jit-fma-division held");
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_SSE41)))
+            continue;
+        for (unsigned keep = 0; keep < 4; keep++) {
+            const char value[2] = { (char)('0' + keep), 0 };
+            setenv("VFETCH_JIT_HELD", value, 1);
+            vfetch_set_cpu_mask(level_mask(l)); /* a reference run sets its own */
+            vfetch_plan *plan = NULL;
+            test_checks++;
+            const int err = vfetch_plan_compile(&d, &plan);
+            if (err || !plan->jit_code.entry ||
+                plan->jit_code.fma_held != (levels[l].bit == VFETCH_CPU_AVX2 ? keep : 0)) {
+                test_failures++;
+                fprintf(stderr, "jit-fma-division %s: VFETCH_JIT_HELD=%u, held in entries %u\n",
+                        levels[l].name, keep, plan ? plan->jit_code.fma_held : 99);
+            }
+            for (unsigned r = 0; plan && r < 8; r++) { /* through an index buffer or not */
+                struct reference_run rr;
+                if (!reference_run_make_at(&d, &rr, RUN_RANDOM_COUNT, -1))
+                    continue;
+                char detail[64];
+                snprintf(detail, sizeof detail, "VFETCH_JIT_HELD=%u, run %u", keep, r);
+                reference_run_compare(plan, &rr, "jit-fma-division", levels[l].name, detail);
+                reference_run_free(&rr);
+            }
+            vfetch_plan_free(plan);
+        }
+    }
+    env_restore(&saved_held);
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
     env_restore(&saved);

@@ -76,8 +76,8 @@ void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm)
     if (indexed)
         fputs("; draws through an index buffer at every count (a second entry)", out);
     fputs(info.jit_fma_division
-              ? "; divisions by a product and one FMA (the 8-lane groups', or every one where "
-                "VFETCH_JIT_DIVISION=fma)\n"
+              ? "; divisions by a product and one FMA (the 8-lane groups', the per-vertex "
+                "ops' where measured faster, or every one where VFETCH_JIT_DIVISION=fma)\n"
               : "\n",
           out);
     struct vfetch_jit_code_view view;
