@@ -491,11 +491,12 @@ static void plan_held_run(void *ctx, int second, uint32_t count)
    two differed as at 4,096 (docs/jit.md). */
 #define PLAN_HELD_MEASURE 256
 
-/* Of the entries whose per-vertex ops divide by held factors (code `held`), those measured at
-   least 5 % faster than with vdivps (code `divided`) on this machine. The two forms ranked
-   differently plan by plan, and entry by entry (on an Intel Xeon, r300-r3 through an index
-   buffer 1.4-1.9x faster by held factors, r300-r1 through one 0.87-0.95x): the measurement
-   decides, as for a GX format's groups and pass. */
+/* Of the entries whose per-vertex ops divide by held factors (code `held`), those measured
+   faster than with vdivps (code `divided`) on this machine: the faster one, with no default,
+   since neither form is the safer one to keep. The two forms ranked differently plan by plan,
+   and entry by entry (on an Intel Xeon, r300-r3 through an index buffer 1.4-1.9x faster by held
+   factors, r300-r1 through one 0.87-0.95x): the measurement decides, as for a GX format's
+   groups and pass. */
 static unsigned plan_measured_held(const struct vfetch_plan *plan,
                                    const struct vfetch_jit_code *held,
                                    const struct vfetch_jit_code *divided)
@@ -522,7 +523,7 @@ static unsigned plan_measured_held(const struct vfetch_plan *plan,
     unsigned keep = 0;
     for (m.through_index = 0; m.through_index < 2; m.through_index++)
         if ((held->fma_held >> m.through_index & 1) &&
-            vfetch_jit_measured_second(plan_held_run, &m, n, 5))
+            vfetch_jit_measured_second(plan_held_run, &m, n, 0))
             keep |= 1u << m.through_index;
     free(buf);
     return keep;

@@ -75,7 +75,7 @@ struct vfetch_jit_code {
     jit-fma-division proves it for all of them). The FMA form is the AVX2 variant's only. A
     plan's compile takes it in the 8-lane record groups, its two tables held in registers, and
     in an entry's per-vertex ops where the pass holds both factors in registers and the form
-    was measured 5 % faster there, else divides there (VFETCH_JIT_FMA_GROUPS, the default:
+    was measured faster there, else divides there (VFETCH_JIT_FMA_GROUPS, the default:
     docs/decisions.md); VFETCH_JIT_DIVISION=fma asks for it everywhere (factors from the pool
     where not held), =divide nowhere. GX formats always divide. */
 enum vfetch_jit_division { VFETCH_JIT_DIVIDE, VFETCH_JIT_FMA, VFETCH_JIT_FMA_GROUPS };
