@@ -552,6 +552,14 @@ expect_usage_error "explain gx: a bad word is named" "--vat-b 0x1g: not a 32-bit
 expect_usage_error "explain gx: an unknown layout is named" "--layout vec3: the layouts are" explain gx --layout vec3
 expect_usage_error "explain gx: an unknown color output is named" "--color rgb: the color outputs are" explain gx --color rgb
 expect_usage_error "explain gx: a bad --array-stride attribute" "--array-stride tex8=4: not ATTR=N" explain gx --array-stride tex8=4
+# a comma-separated list is the repeated flag
+run explain gx --vcd-lo 0x4600 --vat-a 0x40000009 --array-stride position=12 --array-stride color0=2
+repeated="$out"
+run explain gx --vcd-lo 0x4600 --vat-a 0x40000009 --array-stride position=12,color0=2
+[ $rc -eq 0 ] && [ "$out" = "$repeated" ] &&
+    echo "$out" | grep -q "into array 2 (stride 2 bytes)"
+check "explain gx: --array-stride as a list, as the flag repeated" $?
+expect_usage_error "explain gx: a list's bad item named" "--array-stride color0=300: the stride is 0..255" explain gx --array-stride position=12,color0=300
 expect_usage_error "explain gx: a stride above 255" "--array-stride 4=256: the stride is 0..255" explain gx --array-stride 4=256
 
 # vfetch gx: replay the real captures (../shared/testdata/gx) when they are there.

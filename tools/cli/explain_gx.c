@@ -41,30 +41,39 @@ static const struct option gx_explain_options[] = {
 
 static const char *const decl_type_names[4] = { "float32", "uint32", "unorm8x4", "sint32" };
 
-/* --array-stride ATTR=N: CP ARRAY_STRIDE of an indexed attribute's array (ATTR by name or
-   number 0..11, N 0..255 as the register's 8 bits). 0, or 1 after a usage error. */
+/* --array-stride ATTR=N[,ATTR=N..]: CP ARRAY_STRIDE of indexed attributes' arrays (ATTR by
+   name or number 0..11, N 0..255 as the register's 8 bits), one or a comma-separated list, as
+   the other lists are. 0, or 1 after a usage error (naming the item at fault). */
 static int gx_array_stride(const struct args *a, uint8_t *strides)
 {
-    const char *val = a->val;
-    char name[16];
-    const size_t len = strcspn(val, "=");
-    unsigned long long n, stride;
-    int id = -1;
-    if (len < sizeof name && val[len] == '=') {
-        memcpy(name, val, len);
-        name[len] = '\0';
-        id = parse_number(name, VFETCH_GX_NUM_ATTRS - 1, &n)
-                 ? (int)n
-                 : name_index(gx_attr_names, VFETCH_GX_NUM_ATTRS, name);
+    for (const char *val = a->val;; val += strcspn(val, ",") + 1) {
+        const size_t item = strcspn(val, ","), len = strcspn(val, "=,");
+        char name[16], number[16];
+        unsigned long long n, stride;
+        int id = -1;
+        if (len < sizeof name && val[len] == '=') {
+            memcpy(name, val, len);
+            name[len] = '\0';
+            id = parse_number(name, VFETCH_GX_NUM_ATTRS - 1, &n)
+                     ? (int)n
+                     : name_index(gx_attr_names, VFETCH_GX_NUM_ATTRS, name);
+        }
+        if (id < 0)
+            return usage_error(a->errs, a->cmd, "--array-stride %.*s: not ATTR=N (ATTR: position, "
+                               "normal, color0, color1, tex0..tex7 or 0..11)", (int)(item < 40 ? item : 40), val);
+        const size_t digits = item - len - 1;
+        if (digits >= sizeof number)
+            return usage_error(a->errs, a->cmd, "--array-stride %.*s: the stride is 0..255 bytes "
+                               "(decimal or 0x hex)", (int)(item < 40 ? item : 40), val);
+        memcpy(number, val + len + 1, digits);
+        number[digits] = '\0';
+        if (!parse_number(number, 255, &stride))
+            return usage_error(a->errs, a->cmd, "--array-stride %.*s: the stride is 0..255 bytes "
+                               "(decimal or 0x hex)", (int)(item < 40 ? item : 40), val);
+        strides[id] = (uint8_t)stride;
+        if (!val[item])
+            return 0;
     }
-    if (id < 0)
-        return usage_error(a->errs, a->cmd, "--array-stride %.40s: not ATTR=N (ATTR: position, "
-                           "normal, color0, color1, tex0..tex7 or 0..11)", val);
-    if (!parse_number(val + len + 1, 255, &stride))
-        return usage_error(a->errs, a->cmd, "--array-stride %.40s: the stride is 0..255 bytes "
-                           "(decimal or 0x hex)", val);
-    strides[id] = (uint8_t)stride;
-    return 0;
 }
 
 /* The plan's tier: its generated code (and, with --asm, that code), or why it has none. */

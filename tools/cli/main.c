@@ -35,7 +35,7 @@ static const struct {
       "      compile to, where each ISBE attribute lands, and its generated code\n" },
     { "explain gx",
       "  vfetch explain gx [--vcd-lo W] [--vcd-hi W] [--vat-a W] [--vat-b W] [--vat-c W]\n"
-      "                    [--array-stride ATTR=N ..] [--layout L] [--color C] [--per-op] [--asm]\n"
+      "                    [--array-stride ATTR=N[,..] ..] [--layout L] [--color C] [--per-op] [--asm]\n"
       "      print the GameCube/Wii vertex format VCD/VAT words describe: each attribute, the\n"
       "      vertex size, the output declaration and the plan (ATTR: position, normal, color0,\n"
       "      color1, tex0..tex7 or 0..11; L: vec4, packed, dolphin, isbe-full, isbe-compact;\n"
