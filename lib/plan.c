@@ -520,11 +520,8 @@ static unsigned plan_measured_held(const struct vfetch_plan *plan,
         m.records[k] = buf;
     m.index = (struct vfetch_jit_index){ .entries = entries, .max_index = n - 1,
                                          .plain = (uint64_t)held->indexed_plain };
-    /* a direct draw that runs whole 8-lane groups leaves its per-vertex ops the last few
-       records (the groups' code the same in both): the held factors' loads not paid there,
-       nothing timed */
     unsigned keep = 0;
-    for (m.through_index = held->groups; m.through_index < 2; m.through_index++)
+    for (m.through_index = 0; m.through_index < 2; m.through_index++)
         if ((held->fma_held >> m.through_index & 1) &&
             vfetch_jit_measured_second(plan_held_run, &m, n, 0))
             keep |= 1u << m.through_index;

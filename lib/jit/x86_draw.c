@@ -506,8 +506,10 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
         g->indexed = through_index; /* gen_stream_reg's answer for this entry */
-        /* this entry's per-vertex ops by the held factors, where `held` lets them */
-        g->fma_held = (held >> through_index & 1) && division != VFETCH_JIT_DIVIDE && !g->a.sse;
+        /* this entry's per-vertex ops by the held factors, where `held` lets them; not after
+           whole groups (the direct draw's last few records: its loads not paid for) */
+        g->fma_held = (held >> through_index & 1) && division != VFETCH_JIT_DIVIDE &&
+                      !g->a.sse && !(through_index == 0 && g->wide);
         g->fma_held_divides = 0;
         const unsigned one = !through_index && plan_one_stream(g, frame[0]);
         if (one) { /* the record's load, then the entry given the record */

@@ -1914,6 +1914,17 @@ __attribute__((target("avx2,fma"))) static uint64_t fma_division_misses(float d,
 
 /* A plan of one sequential stream: `ops` ops of `format` x `count` from offset 0 of each record,
    one conversion each, their slots one after the other. */
+/* The plan's odd ops from a second stream like its first (a plan of two streams runs no whole
+   groups: every record through the per-vertex ops). */
+static void split_streams(struct vfetch_plan_desc *d)
+{
+    d->num_streams = 2;
+    d->streams[1] = d->streams[0];
+    for (unsigned o = 1; o < d->num_ops; o += 2)
+        for (unsigned c = 0; c < 4; c++)
+            d->ops[o].src[c].stream = 1;
+}
+
 static void division_desc(struct vfetch_plan_desc *d, uint32_t stride, enum vfetch_format format,
                           unsigned count, unsigned size, const enum vfetch_conversion *conv,
                           unsigned ops)
@@ -2009,7 +2020,10 @@ static void check_jit_division(void)
     compare_tiers("jit-fma-division 8-bit (default)", &d, (const uint8_t *)in, VALUES / 2);
     division_desc(&d, 4, VFETCH_FORMAT_FIXED_10_10_10, 3, 4, conv, 4);
     compare_tiers("jit-fma-division 10-bit (default)", &d, (const uint8_t *)in, VALUES / 2);
-    /* the form the plan reports: FMA at avx2 where asked for, vdivps at sse41 and where not */
+    /* the form the plan reports: FMA at avx2 where asked for, vdivps at sse41 and where not;
+       its ops over two streams, so that no whole groups take the direct draws (whose last
+       records the per-vertex ops divide without held factors) */
+    split_streams(&d);
     const unsigned mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     vfetch_set_jit_mode(VFETCH_JIT_ON);
@@ -2054,6 +2068,7 @@ static void check_jit_division(void)
     unsetenv("VFETCH_JIT_DIVISION");
     division_desc(&d, 8, VFETCH_FORMAT_FIXED16, 4, 2, conv, 4);
     d.streams[0].step = VFETCH_STEP_INDEXED;
+    split_streams(&d);
     rng_seed_for("jit-fma-division held");
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_SSE41)))
@@ -2082,6 +2097,28 @@ static void check_jit_division(void)
             }
             vfetch_plan_free(plan);
         }
+    }
+    /* one stream: whole groups take its direct draws at avx2, whose last records the
+       per-vertex ops divide without held factors, however VFETCH_JIT_HELD asks */
+    d.num_streams = 1;
+    for (unsigned o = 0; o < d.num_ops; o++)
+        for (unsigned c = 0; c < 4; c++)
+            d.ops[o].src[c].stream = 0;
+    setenv("VFETCH_JIT_HELD", "3", 1);
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (levels[l].bit != VFETCH_CPU_AVX2)
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        vfetch_plan *plan = NULL;
+        test_checks++;
+        if (vfetch_plan_compile(&d, &plan) || !plan->jit_code.groups ||
+            plan->jit_code.fma_held != VFETCH_JIT_HELD_INDEXED) {
+            test_failures++;
+            fprintf(stderr, "jit-fma-division %s: one stream, groups %d, held in entries %u\n",
+                    levels[l].name, plan ? plan->jit_code.groups : -1,
+                    plan ? plan->jit_code.fma_held : 99);
+        }
+        vfetch_plan_free(plan);
     }
     env_restore(&saved_held);
     vfetch_set_cpu_mask(mask);
