@@ -538,7 +538,8 @@ static void plan_choose_held(struct vfetch_plan *plan, enum vfetch_jit_division 
 {
     const int forced = vfetch_jit_held_env();
     if (!plan->jit_code.fma_held ||
-        (forced < 0 && (plan->has_instanced || vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)))
+        (forced < 0 && (plan->has_instanced || vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)) ||
+        (forced >= 0 && ((unsigned)forced & plan->jit_code.fma_held) == plan->jit_code.fma_held))
         return;
     struct vfetch_jit_code divided;
     if (vfetch_jit_plan_compile(plan, division, 0, &divided))
@@ -572,10 +573,8 @@ static void plan_build_jit(struct vfetch_plan *plan)
     const int asked = vfetch_jit_division_env();
     const enum vfetch_jit_division division =
         asked < 0 ? VFETCH_JIT_FMA_GROUPS : (enum vfetch_jit_division)asked;
-    const unsigned held = division == VFETCH_JIT_DIVIDE
-                              ? 0
-                              : VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED;
-    if (!(plan->jit_reason = vfetch_jit_plan_compile(plan, division, held, &plan->jit_code))) {
+    if (!(plan->jit_reason = vfetch_jit_plan_compile(
+              plan, division, VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED, &plan->jit_code))) {
         if (asked < 0 && mode != VFETCH_JIT_COMPARE)
             plan_choose_held(plan, division);
         plan->jit_reason = "";

@@ -291,7 +291,6 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_colour_tables vfetch_x86_gen_colour_tables
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
-#define gen_held_constant vfetch_x86_gen_held_constant
 #define gen_held_fma_divide vfetch_x86_gen_held_fma_divide
 #define gen_fields vfetch_x86_gen_fields
 #define gen_fields_at_bottom vfetch_x86_gen_fields_at_bottom
@@ -370,7 +369,6 @@ static inline int gen_multiplier_one_op(uint32_t m)
     return m == 3 || m == 5 || m == 9 || (m & (m - 1)) == 0;
 }
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16]);
-int gen_held_constant(struct gen *g, const void *bytes);
 int gen_held_fma_divide(struct gen *g, const float hi[4], const float lo[4], enum x86_shape *mul,
                         enum x86_shape *fma);
 

@@ -36,6 +36,18 @@ static const enum x86_shape load_control[GEN_HELD_CONTROLS] = {
                                 X86_VPSHUFB_X0_X0_X6,  X86_VPSHUFB_X0_X0_X7,  X86_VPSHUFB_X0_X0_X8,
                                 X86_VPSHUFB_X0_X0_X9,  X86_VPSHUFB_X0_X0_X10, X86_VPSHUFB_X0_X0_X11,
                                 X86_VPSHUFB_X0_X0_X12, X86_VPSHUFB_X0_X0_X13, X86_VPSHUFB_X0_X0_X14,
+                            },
+                            mul_by[GEN_HELD_CONTROLS] = {
+                                X86_VMULPS_X1_X0_X6,  X86_VMULPS_X1_X0_X7,  X86_VMULPS_X1_X0_X8,
+                                X86_VMULPS_X1_X0_X9,  X86_VMULPS_X1_X0_X10, X86_VMULPS_X1_X0_X11,
+                                X86_VMULPS_X1_X0_X12, X86_VMULPS_X1_X0_X13, X86_VMULPS_X1_X0_X14,
+                            },
+                            fma_by[GEN_HELD_CONTROLS] = {
+                                X86_VFMADD132PS_X0_X1_X6,  X86_VFMADD132PS_X0_X1_X7,
+                                X86_VFMADD132PS_X0_X1_X8,  X86_VFMADD132PS_X0_X1_X9,
+                                X86_VFMADD132PS_X0_X1_X10, X86_VFMADD132PS_X0_X1_X11,
+                                X86_VFMADD132PS_X0_X1_X12, X86_VFMADD132PS_X0_X1_X13,
+                                X86_VFMADD132PS_X0_X1_X14,
                             };
 
 /* The held bases saved at the pass's start and restored after it (r10 and r11 are not). */
@@ -132,7 +144,7 @@ unsigned gen_held_element(const struct gen *g, unsigned array, uint32_t stride, 
 
 /* The register (0 for xmm6 ..) that holds the 16 bytes, or -1; while the ops are emitted to
    be counted, one more use of them. */
-int gen_held_constant(struct gen *g, const void *bytes)
+static int held_constant(struct gen *g, const void *bytes)
 {
     for (unsigned k = 0; k < g->num_held; k++)
         if (!memcmp(g->held[k], bytes, 16))
@@ -154,7 +166,7 @@ int gen_held_constant(struct gen *g, const void *bytes)
 /* xmm0's bytes shuffled by ctrl: from its register where it is held, else from the pool. */
 void gen_shuffle(struct gen *g, const uint8_t ctrl[16])
 {
-    const int k = gen_held_constant(g, ctrl);
+    const int k = held_constant(g, ctrl);
     if (k >= 0)
         x86_op(&g->a, shuffle_by[k], 0, 0);
     else
@@ -167,19 +179,7 @@ void gen_shuffle(struct gen *g, const uint8_t ctrl[16])
 int gen_held_fma_divide(struct gen *g, const float hi[4], const float lo[4], enum x86_shape *mul,
                         enum x86_shape *fma)
 {
-    static const enum x86_shape mul_by[GEN_HELD_CONTROLS] = {
-        X86_VMULPS_X1_X0_X6,  X86_VMULPS_X1_X0_X7,  X86_VMULPS_X1_X0_X8,
-        X86_VMULPS_X1_X0_X9,  X86_VMULPS_X1_X0_X10, X86_VMULPS_X1_X0_X11,
-        X86_VMULPS_X1_X0_X12, X86_VMULPS_X1_X0_X13, X86_VMULPS_X1_X0_X14,
-    },
-                                fma_by[GEN_HELD_CONTROLS] = {
-                                    X86_VFMADD132PS_X0_X1_X6,  X86_VFMADD132PS_X0_X1_X7,
-                                    X86_VFMADD132PS_X0_X1_X8,  X86_VFMADD132PS_X0_X1_X9,
-                                    X86_VFMADD132PS_X0_X1_X10, X86_VFMADD132PS_X0_X1_X11,
-                                    X86_VFMADD132PS_X0_X1_X12, X86_VFMADD132PS_X0_X1_X13,
-                                    X86_VFMADD132PS_X0_X1_X14,
-                                };
-    const int h = gen_held_constant(g, hi), l = gen_held_constant(g, lo);
+    const int h = held_constant(g, hi), l = held_constant(g, lo);
     if (h < 0 || l < 0)
         return 0;
     *mul = mul_by[l];

@@ -46,32 +46,32 @@ static const char *const decl_type_names[4] = { "float32", "uint32", "unorm8x4",
    the other lists are. 0, or 1 after a usage error (naming the item at fault). */
 static int gx_array_stride(const struct args *a, uint8_t *strides)
 {
-    for (const char *val = a->val;; val += strcspn(val, ",") + 1) {
-        const size_t item = strcspn(val, ","), len = strcspn(val, "=,");
-        char name[16], number[16];
+    for (const char *val = a->val;; val++) {
+        const int len = (int)strcspn(val, ","), shown = len < 40 ? len : 40;
+        char item[32];
+        char *eq = NULL;
+        if (len < (int)sizeof item) {
+            memcpy(item, val, (size_t)len);
+            item[len] = '\0';
+            eq = strchr(item, '=');
+        }
         unsigned long long n, stride;
         int id = -1;
-        if (len < sizeof name && val[len] == '=') {
-            memcpy(name, val, len);
-            name[len] = '\0';
-            id = parse_number(name, VFETCH_GX_NUM_ATTRS - 1, &n)
+        if (eq) {
+            *eq = '\0';
+            id = parse_number(item, VFETCH_GX_NUM_ATTRS - 1, &n)
                      ? (int)n
-                     : name_index(gx_attr_names, VFETCH_GX_NUM_ATTRS, name);
+                     : name_index(gx_attr_names, VFETCH_GX_NUM_ATTRS, item);
         }
         if (id < 0)
             return usage_error(a->errs, a->cmd, "--array-stride %.*s: not ATTR=N (ATTR: position, "
-                               "normal, color0, color1, tex0..tex7 or 0..11)", (int)(item < 40 ? item : 40), val);
-        const size_t digits = item - len - 1;
-        if (digits >= sizeof number)
+                               "normal, color0, color1, tex0..tex7 or 0..11)", shown, val);
+        if (!parse_number(eq + 1, 255, &stride))
             return usage_error(a->errs, a->cmd, "--array-stride %.*s: the stride is 0..255 bytes "
-                               "(decimal or 0x hex)", (int)(item < 40 ? item : 40), val);
-        memcpy(number, val + len + 1, digits);
-        number[digits] = '\0';
-        if (!parse_number(number, 255, &stride))
-            return usage_error(a->errs, a->cmd, "--array-stride %.*s: the stride is 0..255 bytes "
-                               "(decimal or 0x hex)", (int)(item < 40 ? item : 40), val);
+                               "(decimal or 0x hex)", shown, val);
         strides[id] = (uint8_t)stride;
-        if (!val[item])
+        val += len;
+        if (!*val)
             return 0;
     }
 }
