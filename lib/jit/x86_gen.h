@@ -205,6 +205,10 @@ struct gen {
     int8_t array_base[VFETCH_GX_NUM_ATTRS];
     unsigned num_bases, num_held, num_wanted;
     int collecting;
+    /* 12-byte fields read by one masked load (gen_load_fields), its mask in xmm14: how many
+       the counted ops asked for, and whether the pass holds the mask */
+    unsigned masked_wanted;
+    int mask_held;
     uint8_t held[GEN_HELD_CONTROLS][16];
     struct { uint8_t bytes[16]; unsigned uses; } wanted[GEN_WANTED_CONTROLS];
     uint64_t later[VFETCH_MAX_OPS][VFETCH_MAX_SLOTS / 64]; /* slots later ops store */
@@ -230,7 +234,8 @@ struct gen {
     unsigned byte_batches; /* matrix-index batches emitted (vfetch_jit_code) */
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
-    unsigned unrolled_passes; /* per-vertex passes written in groups of four (the same) */
+    unsigned unrolled_passes; /* per-vertex passes written in groups (the same) */
+    unsigned unroll;          /* the vertices a group of the pass being written holds */
     unsigned halves_loops; /* 8-lane group loops written again with halved stores (the same) */
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and

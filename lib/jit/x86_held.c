@@ -10,7 +10,8 @@
  *   constants                  in xmm6..xmm14: the shuffle controls and the FMA form's
  *                              division factors (where the default division asks for them)
  *                              a vertex's ops use most, found by emitting the ops once and
- *                              taking them back
+ *                              taking them back; xmm14 the mask of 12-byte masked loads
+ *                              where an op asks for one
  *
  * The pass is bound by its memory operations (config c, a position index16 and a colour
  * index8 a vertex: 11 loads and 2 stores in 22 instructions); these were 3 of the loads.
@@ -82,18 +83,26 @@ struct x86_mark gen_held_open(struct gen *g)
                 x86_op(&g->a, load_base[g->array_base[array]], gen_arrays_data(array), 0);
     }
     g->collecting = 1;
+    g->masked_wanted = 0;
+    g->mask_held = 0;
     g->elem_copy = g->raw_copy = -1;
     g->rax_bases = 1;
     return x86_mark(&g->a);
 }
 
 /* The counted ops taken back (to `counted`), and the controls they use most loaded into
-   xmm6.. . */
+   xmm6.. ; xmm14 the masked loads' mask where they asked for it (gen_load_fields). */
 void gen_held_controls(struct gen *g, struct x86_mark counted)
 {
     x86_rewind(&g->a, counted);
     g->collecting = 0;
-    while (g->num_held < GEN_HELD_CONTROLS) {
+    const unsigned most = g->masked_wanted ? GEN_HELD_CONTROLS - 1 : GEN_HELD_CONTROLS;
+    if (g->masked_wanted) {
+        static const uint32_t three_lanes[4] = { ~0u, ~0u, ~0u, 0 };
+        E(VMOVDQU_X14_P, POOL(three_lanes), 0);
+        g->mask_held = 1;
+    }
+    while (g->num_held < most) {
         unsigned best = 0;
         for (unsigned w = 1; w < g->num_wanted; w++)
             best = g->wanted[w].uses > g->wanted[best].uses ? w : best;
@@ -117,6 +126,7 @@ void gen_held_close(struct gen *g)
     }
     memset(g->array_base, -1, sizeof g->array_base);
     g->num_bases = g->num_held = 0;
+    g->mask_held = 0;
 }
 
 /* Where the array's base is held, the loads' base for its elements (GEN_ELEMENT_BASE: [base +

@@ -258,7 +258,17 @@ void gen_load_fields(struct gen *g, const struct vfetch_op_exec *x, const struct
 {
     struct span_layout l;
     const uint32_t readable = s->copy >= 0 ? g->elem_readable[s->copy] : g->readable[s->base];
-    gen_load_span(g, base, 0, s->lo, gen_load_width(s->lo, s->span, readable), &l);
+    const unsigned width = gen_load_width(s->lo, s->span, readable);
+    if (width == 12 && !g->a.sse && (g->collecting || g->mask_held)) {
+        /* 12 bytes that may be the buffer's last (config c's position from an array sized to
+           its rows): one load of the first three lanes (the fourth neither read nor able to
+           fault) where vmovq and vpinsrd took two, the mask held in xmm14 for the pass */
+        static const enum x86_shape masked[GEN_LOAD_BASES] = { LOAD_ROW(VPMASKMOVD_X0_X14) };
+        g->masked_wanted += (unsigned)g->collecting;
+        x86_op(&g->a, masked[base], s->lo, 0);
+        gen_span_layout(16, &l);
+    } else
+        gen_load_span(g, base, 0, s->lo, width, &l);
     uint8_t ctrl[16];
     memset(ctrl, 0x80, sizeof ctrl);
     shuffle_control(ctrl, x, (1u << x->count) - 1, &l, s->lo, s->off);

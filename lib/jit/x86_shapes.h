@@ -81,6 +81,7 @@
     S(VMOVD_X0_M##B, VMOVD, REG(XMM0), MEM(B, 4))                                            \
     S(VMOVQ_X0_M##B, VMOVQ, REG(XMM0), MEM(B, 8))                                            \
     S(VMOVDQU_X0_M##B, VMOVDQU, REG(XMM0), MEM(B, 16))                                       \
+    S(VPMASKMOVD_X0_X14_M##B, VPMASKMOVD, REG(XMM0), REG(XMM14), MEM(B, 16))                 \
     S(VPINSRB_X0_X0_M##B, VPINSRB, REG(XMM0), REG(XMM0), MEM(B, 1), IMM8)                    \
     S(VPINSRW_X0_X0_M##B, VPINSRW, REG(XMM0), REG(XMM0), MEM(B, 2), IMM8)                    \
     S(VPINSRD_X0_X0_M##B, VPINSRD, REG(XMM0), REG(XMM0), MEM(B, 4), IMM8)                    \
@@ -119,6 +120,7 @@
     S(VMOVD_X0_M##B##_R8X##SC, VMOVD, REG(XMM0), MEMX(B, R8, SC, 4))                          \
     S(VMOVQ_X0_M##B##_R8X##SC, VMOVQ, REG(XMM0), MEMX(B, R8, SC, 8))                          \
     S(VMOVDQU_X0_M##B##_R8X##SC, VMOVDQU, REG(XMM0), MEMX(B, R8, SC, 16))                     \
+    S(VPMASKMOVD_X0_X14_M##B##_R8X##SC, VPMASKMOVD, REG(XMM0), REG(XMM14), MEMX(B, R8, SC, 16)) \
     S(VPINSRB_X0_X0_M##B##_R8X##SC, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 1), IMM8)   \
     S(VPINSRW_X0_X0_M##B##_R8X##SC, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 2), IMM8)   \
     S(VPINSRD_X0_X0_M##B##_R8X##SC, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 4), IMM8)   \
@@ -547,6 +549,7 @@
     /* RGB565 and RGBA4444 to RGBA8: the shared word table's load, or two 256-entry tables */ \
     S(LEA_R11_P, LEA, REG(R11), RIP(8))                                                     \
     S(MOV_EAX_MR11_RAX4, MOV, REG(EAX), MEMX(R11, RAX, 4, 4))                               \
+    S(VPINSRD_X0_X0_MR11_RAX4_I, VPINSRD, REG(XMM0), REG(XMM0), MEMX(R11, RAX, 4, 4), IMM8)   \
     S(OR_EAX_MR11_R10_4, OR, REG(EAX), MEMX(R11, R10, 4, 4))                                \
     S(MOVZX_R10D_AL, MOVZX, REG(R10D), REG(AL))                                             \
     S(MOV_R10D_MR11_R10_4, MOV, REG(R10D), MEMX(R11, R10, 4, 4))                            \

@@ -155,6 +155,7 @@ static const enum x86_shape movzx_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_B) 
                             movzx_eax_word[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_EAX_WORD) },
                             movzx_r10d[GEN_LOAD_BASES] = { LOAD_ROW(MOVZX_R10D_B) },
                             mov_eax[GEN_LOAD_BASES] = { LOAD_ROW(MOV_EAX) },
+                            vpinsrd[GEN_LOAD_BASES] = { LOAD_ROW(VPINSRD_X0_X0) },
                             vmovq[GEN_LOAD_BASES] = { LOAD_ROW(VMOVQ_X0) },
                             /* an element's (r8, or a held base and r8) */
                             vmovhps[GEN_LOAD_BASES] = {
@@ -201,6 +202,35 @@ static void rgba8_table_op(struct gen *g, const struct vfetch_op_exec *x,
     E(MOV_EAX_MR11_RAX4, at, 0);
     E(OR_EAX_MR11_R10_4, at + 1024, 0);
     E(MOV_MRDX_EAX, 4 * x->dst_slot, 0);
+}
+
+/* Whether op i + 1 is an RGBA8 word of one load (an RGBA8 move, or a colour of the shared word
+   table) in the slot after op i's three (source t): op i's store is widened to 16 bytes for it
+   (store_run), so the word goes into xmm0's fourth lane before that store instead of a store of
+   its own (config c's position and colour: one instruction and one store a vertex fewer). */
+static int joins_store(struct gen *g, unsigned i, const int32_t member_at[VFETCH_MAX_OPS],
+                       struct op_source *t)
+{
+    const struct vfetch_op_exec *x = &g->conv->ops[i], *y = x + 1;
+    if (i + 1 >= g->conv->desc.num_ops || member_at[i + 1] >= 0 || x->write_mask != 0x7 ||
+        y->dst_slot != x->dst_slot + 3 || !(y->write_mask & 1) ||
+        y->format == VFETCH_FORMAT_CONSTANT || gen_op_source(g->gx, y, t) || t->span > 16)
+        return 0;
+    const enum op_kind kind = op_kind(y, t);
+    return kind == OP_RGBA8_MOVE || (kind == OP_RGBA8_TABLE && plan_colour_words(g));
+}
+
+/* Op y's RGBA8 word (joins_store) into xmm0's fourth lane, its element loaded. */
+static void rgba8_lane(struct gen *g, const struct vfetch_op_exec *y, const struct op_source *t)
+{
+    const unsigned base = gen_stream_register(g, t->base);
+    if (op_kind(y, t) == OP_RGBA8_MOVE) {
+        x86_op(&g->a, vpinsrd[base], t->off[0][0], 3);
+        return;
+    }
+    const int32_t lo = t->off[0][0] < t->off[0][1] ? t->off[0][0] : t->off[0][1];
+    x86_op(&g->a, movzx_eax_word[base], lo, 0);
+    E(VPINSRD_X0_X0_MR11_RAX4_I, 0, 3);
 }
 
 /* One unsigned field of one byte stored alone: in eax, and for a float by one scalar conversion
@@ -548,8 +578,17 @@ const char *gen_vertex(struct gen *g)
             return "a conversion the generator does not know";
         gen_load_fields(g, x, &s, base);
         gen_fields(g, x);
-        if (convert(g, x))
+        if (!convert(g, x))
+            continue;
+        if (joins_store(g, i, member_at, &t)) {
+            if (t.copy >= 0)
+                gen_load_element(g, t.copy);
+            rgba8_lane(g, &conv->ops[i + 1], &t);
             gen_store(g, i, x);
+            i++;
+            continue;
+        }
+        gen_store(g, i, x);
     }
     return NULL;
 }
@@ -657,24 +696,37 @@ static void vertex_top(struct gen *g, unsigned skip)
         vertex_index(g);
 }
 
-/* Vertices a group of the pass holds where one vertex's ops are at most GEN_UNROLL_OPS
-   instructions (config c's: 14): the group's copies address their vertices and records by
-   displacements from the same registers (x86_asm's bias), so that the pointers and the count
-   move once a group. Longer bodies gain little from it and would grow the code by as much. */
+/* Vertices a group of the pass holds: GEN_UNROLL where one vertex's ops are at most
+   GEN_UNROLL_OPS instructions; for a GX format whose ops are at most GEN_UNROLL_SHORT (config
+   c's: 12), groups of twice as many while that many are left, then of GEN_UNROLL (a draw of
+   four to seven vertices, the games' most common, still runs one group). The group's copies
+   address their vertices and records by displacements from the same registers (x86_asm's
+   bias), so that the pointers and the count move once a group. Longer bodies gain little from
+   it and would grow the code by as much; R300's and Maxwell's short bodies measured no faster
+   in groups of eight (docs/decisions.md). */
 #define GEN_UNROLL 4
 #define GEN_UNROLL_OPS 40
+#define GEN_UNROLL_MAX 8
+#define GEN_UNROLL_SHORT 16
 
 /* The general register (x86_asm's numbering) of each base register in REG_ROW's order. */
 static const uint8_t reg_row_gpr[GEN_REGS] = { X86_GPR_RDI, X86_GPR_R8, 9, X86_GPR_RSI, 3,
                                                5, 12, 13, 14, 15 };
 
-/* Whether the pass may hold GEN_UNROLL vertices a group: a GX format, or a plan whose streams
-   are all in registers (read in order, or through an index buffer whose state is in
-   registers), of one vertex's ops of `ops` instructions. */
-static int unrolls(const struct gen *g, unsigned ops)
+/* The group loops of the pass, largest first, in sizes[] (the vertices a group holds), and
+   how many (0: none): a GX format, or a plan whose streams are all in registers (read in order,
+   or through an index buffer whose state is in registers), of one vertex's ops of `ops`
+   instructions. */
+static unsigned group_sizes(const struct gen *g, unsigned ops, unsigned sizes[2])
 {
-    return ops <= GEN_UNROLL_OPS &&
-           (g->gx || ((!g->indexed || g->index_regs) && g->reg_streams == g->num_streams));
+    if (ops > GEN_UNROLL_OPS ||
+        !(g->gx || ((!g->indexed || g->index_regs) && g->reg_streams == g->num_streams)))
+        return 0;
+    unsigned n = 0;
+    if (g->gx && ops <= GEN_UNROLL_SHORT)
+        sizes[n++] = GEN_UNROLL_MAX;
+    sizes[n++] = GEN_UNROLL;
+    return n;
 }
 
 /* Whether base b moves by its step from one vertex to the next (not fixed, nor an indexed
@@ -727,12 +779,12 @@ static void advance_bases(struct gen *g, unsigned n, unsigned m)
         E(ADD_RDX_I, 0, m * g->conv->out_stride);
 }
 
-/* The pass's groups of GEN_UNROLL vertices while that many are left: rcx counts the vertices
-   left less GEN_UNROLL, so that one subtraction steps and tests it; fewer left go to `tail`.
+/* The pass's groups of g->unroll vertices while that many are left: rcx counts the vertices
+   left less g->unroll, so that one subtraction steps and tests it; fewer left go to `tail`.
    The caller writes the group's vertices after this, each with its group_bias. */
 static void group_open(struct gen *g, unsigned group, unsigned tail)
 {
-    E(SUB_RCX_I, 0, GEN_UNROLL);
+    E(SUB_RCX_I, 0, g->unroll);
     x86_jump(&g->a, X86_JB, tail);
     x86_bind(&g->a, group);
 }
@@ -741,30 +793,30 @@ static void group_open(struct gen *g, unsigned group, unsigned tail)
    buffer the next entry. */
 static void group_steps(struct gen *g)
 {
-    advance_bases(g, GEN_UNROLL, GEN_UNROLL);
+    advance_bases(g, g->unroll, g->unroll);
     if (!g->gx && g->indexed)
-        E(ADD_R8_I, 0, GEN_UNROLL * entry_bytes(g));
+        E(ADD_R8_I, 0, g->unroll * entry_bytes(g));
 }
 
 /* After the group's vertices: the pointers moved past them, the next group, else on to `tail`
-   with rcx the vertices left (0 to GEN_UNROLL - 1). */
+   with rcx the vertices left (0 to g->unroll - 1). */
 static void group_close(struct gen *g, unsigned group, unsigned tail)
 {
     group_bias(g, 0);
     group_steps(g);
-    E(SUB_RCX_I, 0, GEN_UNROLL);
+    E(SUB_RCX_I, 0, g->unroll);
     x86_jump(&g->a, X86_JNB, group);
     x86_bind(&g->a, tail);
-    E(ADD_RCX_I, 0, GEN_UNROLL);
+    E(ADD_RCX_I, 0, g->unroll);
 }
 
 /* A group's skip stubs, out of the loop's way: vertex j skipped (its skip test's jump to
    stub[j]), counted in r9, the j before it converted, the pointers and the count moved past it;
    the groups go on from the next. */
 static void group_stubs(struct gen *g, unsigned group, unsigned tail,
-                        const unsigned stub[GEN_UNROLL])
+                        const unsigned stub[GEN_UNROLL_MAX])
 {
-    for (unsigned j = 0; j < GEN_UNROLL; j++) {
+    for (unsigned j = 0; j < g->unroll; j++) {
         x86_bind(&g->a, stub[j]);
         E(INC_R9, 0, 0);
         advance_bases(g, j + 1, j);
@@ -774,17 +826,31 @@ static void group_stubs(struct gen *g, unsigned group, unsigned tail,
     }
 }
 
+/* Every group loop's skip stubs (group_stubs), each at its size. */
+static void pass_stubs(struct gen *g, unsigned loops, const unsigned sizes[2],
+                       const unsigned group[2], const unsigned tail[2],
+                       const unsigned stub[2][GEN_UNROLL_MAX])
+{
+    for (unsigned l = 0; l < loops; l++) {
+        g->unroll = sizes[l];
+        group_stubs(g, group[l], tail[l], stub[l]);
+    }
+}
+
 /* The instructions the pass spends on `vertices` vertices of `ops` instructions each: theirs
    and the loop's own (the pointers' steps, the count, the branch) as gen_vertex_pass writes
-   them, once a group of GEN_UNROLL where the pass holds groups, else once a vertex.
-   gen_choose_groups weighs a record program's groups against it. */
+   them, once a group of the largest where the pass holds groups (group_sizes), else once a
+   vertex. gen_choose_groups weighs a record program's groups against it. */
 unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
 {
     struct x86_asm *a = &g->a;
     const struct x86_mark mark = x86_mark(a);
-    const int grouped = unrolls(g, ops);
+    unsigned sizes[2];
+    const unsigned grouped = group_sizes(g, ops, sizes) ? sizes[0] : 0, unroll = g->unroll;
     if (grouped) {
+        g->unroll = grouped;
         group_steps(g);
+        g->unroll = unroll;
     } else {
         advance_bases(g, 1, 0);
         if (g->conv->out_stride)
@@ -793,15 +859,15 @@ unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
     /* a group's, or a vertex's: and the count's step and the branch */
     const unsigned steps = a->ops - mark.ops + 2;
     x86_rewind(a, mark);
-    return vertices * ops + (grouped ? (vertices * steps + GEN_UNROLL - 1) / GEN_UNROLL
+    return vertices * ops + (grouped ? (vertices * steps + grouped - 1) / grouped
                                      : vertices * steps);
 }
 
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
    vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
-   step; a vertex's ops written GEN_UNROLL times for groups of that many where they are short
-   (group_open), once for the rest; then on to the label `exit`, or GEN_FALL_THROUGH: the
-   code after the pass. NULL, or why an op cannot be generated. */
+   step; a vertex's ops written in groups where they are short (group_sizes: a loop of each
+   size, largest first), once for the rest; then on to the label `exit`, or GEN_FALL_THROUGH:
+   the code after the pass. NULL, or why an op cannot be generated. */
 const char *gen_vertex_pass(struct gen *g, unsigned exit)
 {
     struct x86_asm *a = &g->a;
@@ -830,30 +896,35 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
                    after = x86_label(a);
     const int skips = plan && plan->position_copy >= 0;
-    const int grouped = unrolls(g, body_ops);
-    unsigned group = 0, tail = 0, stub[GEN_UNROLL];
+    unsigned sizes[2], group[2], tail[2], stub[2][GEN_UNROLL_MAX];
+    const unsigned loops = group_sizes(g, body_ops, sizes);
     const char *why = NULL;
-    if (grouped) {
-        group = x86_label(a);
-        tail = x86_label(a);
+    if (loops) {
         const unsigned counts[4] = { g->broadcasts, g->byte_batches, g->float_pairs,
                                      g->matrices_beside };
-        group_open(g, group, tail);
-        g->in_group = 1;
-        uint32_t readable[VFETCH_MAX_STREAMS];
-        memcpy(readable, g->readable, sizeof readable);
-        for (unsigned j = 0; j < GEN_UNROLL; j++) {
-            group_bias(g, j);
-            group_readable(g, readable, GEN_UNROLL - 1 - j);
-            stub[j] = skips ? x86_label(a) : 0;
-            vertex_top(g, stub[j]);
-            const char *w = gen_vertex(g);
-            why = why ? why : w;
+        /* each loop of g->unroll vertices a group (stub[l][j]: where its j-th vertex's skip
+           test leaves), going on at its tail with rcx the vertices left */
+        for (unsigned l = 0; l < loops; l++) {
+            g->unroll = sizes[l];
+            group[l] = x86_label(a);
+            tail[l] = x86_label(a);
+            group_open(g, group[l], tail[l]);
+            g->in_group = 1;
+            uint32_t readable[VFETCH_MAX_STREAMS];
+            memcpy(readable, g->readable, sizeof readable);
+            for (unsigned j = 0; j < g->unroll; j++) {
+                group_bias(g, j);
+                group_readable(g, readable, g->unroll - 1 - j);
+                stub[l][j] = skips ? x86_label(a) : 0;
+                vertex_top(g, stub[l][j]);
+                const char *w = gen_vertex(g);
+                why = why ? why : w;
+            }
+            memcpy(g->readable, readable, sizeof readable);
+            g->in_group = 0;
+            gen_narrow_r8(g);
+            group_close(g, group[l], tail[l]);
         }
-        memcpy(g->readable, readable, sizeof readable);
-        g->in_group = 0;
-        gen_narrow_r8(g);
-        group_close(g, group, tail);
         x86_jump(a, X86_JZ, after);
         g->unrolled_passes++;
         /* vfetch_jit_code's figures count the single vertex's ops, written next */
@@ -876,8 +947,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     if (skips && exit == GEN_FALL_THROUGH) { /* jumped over */
         x86_jump(a, X86_JMP, after);
         skipped_vertex(g, skip, next);
-        if (grouped)
-            group_stubs(g, group, tail, stub);
+        pass_stubs(g, loops, sizes, group, tail, stub);
     }
     x86_bind(a, after);
     gen_held_close(g);
@@ -885,10 +955,10 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         E(VZEROUPPER, 0, 0);
     if (exit != GEN_FALL_THROUGH) { /* after the jump out */
         x86_jump(a, X86_JMP, exit);
-        if (skips)
+        if (skips) {
             skipped_vertex(g, skip, next);
-        if (skips && grouped)
-            group_stubs(g, group, tail, stub);
+            pass_stubs(g, loops, sizes, group, tail, stub);
+        }
     }
     return why;
 }

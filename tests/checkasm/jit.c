@@ -1121,12 +1121,30 @@ static void check_jit_kit_formats(void)
                         kit_emitted(code_count(plan, rol_r8w, 5), !movbe, levels[l].name, k,
                                     d.layout, "rol index swaps");
                 }
-                /* c's and e's per-vertex passes hold four vertices a group at every level
-                   (a vertex's ops are few: lib/jit/x86_vertex.c), f's a vertex at a time (its
+                /* c's 12-byte position, where its row may be the array's last, by one masked
+                   load (vpmaskmovd xmm0, xmm14, [rbx + r8 * 4 + d8]: c4 a2 09 8c 44 83) where
+                   the AVX2 variant runs, never at SSE4.1; in the packed layout its RGBA8 colour
+                   from the word table into the position's fourth lane before the one store
+                   (vpinsrd xmm0, xmm0, [r11 + rax * 4 + d8], 3: c4 c3 79 22 44 83, at SSE4.1
+                   66 41 0f 3a 22 44 83; lib/jit/x86_vertex.c) */
+                if (plan && info.jit && k == 2) {
+                    static const uint8_t masked[6] = { 0xc4, 0xa2, 0x09, 0x8c, 0x44, 0x83 },
+                                         joined_vex[6] = { 0xc4, 0xc3, 0x79, 0x22, 0x44, 0x83 },
+                                         joined_sse[7] = { 0x66, 0x41, 0x0f, 0x3a,
+                                                           0x22, 0x44, 0x83 };
+                    kit_emitted(code_count(plan, masked, 6), avx, levels[l].name, k, d.layout,
+                                "masked position loads");
+                    if (d.layout == VFETCH_GX_LAYOUT_PACKED)
+                        kit_emitted(avx ? code_count(plan, joined_vex, 6)
+                                        : code_count(plan, joined_sse, 7),
+                                    1, levels[l].name, k, d.layout, "colours joined to the store");
+                }
+                /* c's and e's per-vertex passes hold vertices in groups at every level (a
+                   vertex's ops are few: lib/jit/x86_vertex.c), f's a vertex at a time (its
                    ops are many) */
                 if (plan && info.jit && (k == 2 || k == 4 || k == 5))
                     kit_emitted(plan->jit_code.unrolled_passes, k != 5, levels[l].name, k,
-                                d.layout, "per-vertex passes in groups of four");
+                                d.layout, "per-vertex passes in groups");
                 /* b's packed records are its words byte-reversed: the generated copy at
                    every count, as a plan's (lib/word_copy.c), not the record program's
                    crossover (its long draws ran the portable copy, 1.2-1.8x slower on an
@@ -1781,9 +1799,9 @@ static void check_jit_saved_registers(void)
 }
 
 /*
- * The per-vertex pass's groups of four (lib/jit/x86_vertex.c): config c (position index16, colour
- * index8) in each layout at every level with the JIT, under VFETCH_JIT_COMPARE, draws of 1 to 13
- * vertices with no skip value, one at each position, two in a row at each position, and every
+ * The per-vertex pass's groups (lib/jit/x86_vertex.c; config c's ops are few: eight vertices a
+ * group): config c (position index16, colour index8) in each layout at every level with the JIT,
+ * under VFETCH_JIT_COMPARE, draws of 1 to 21 vertices (two groups and the most a tail holds) with no skip value, one at each position, two in a row at each position, and every
  * vertex skipped; vertices and output at guard pages. Return code, result and every output byte
  * against the reference level: a skipped vertex in a group's k-th place leaves the k before it
  * converted and the groups going on from the next.
@@ -1835,7 +1853,7 @@ static void check_jit_groups(void)
                 test_failures++;
                 continue;
             }
-            for (uint32_t n = 1; n <= 13; n++)
+            for (uint32_t n = 1; n <= 21; n++)
                 for (unsigned pattern = 0; pattern < 2 * n + 2; pattern++) {
                     /* 0: none; 1..n: one at pattern - 1; then two from pattern - n - 1; last:
                        every vertex */
@@ -1881,8 +1899,8 @@ static void check_jit_groups(void)
     draw_free(&w);
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
-    printf("  jit-groups: config c, 3 layouts: %u draws of 1-13 vertices with skip values at "
-           "every place of a group of four%s\n",
+    printf("  jit-groups: config c, 3 layouts: %u draws of 1-21 vertices with skip values at "
+           "every place of a group%s\n",
            draws, test_failures == before ? ", every one as the reference" : "  FAILED");
 }
 
