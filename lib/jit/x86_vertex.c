@@ -8,6 +8,8 @@
  *                   shared 65,536-entry word table (colour_words.c); else two 256-entry
  *                   tables, an OR
  *   RGBA8 move      four bytes in order: one 32-bit move
+ *                   (either RGBA8 word, where it takes the slot after a 3-lane op's run, goes
+ *                   into that op's fourth lane before its store: joins_store)
  *   byte field      one unsigned byte stored alone (a matrix index): in eax, one vcvtsi2ss
  *   byte batch      several of them in one 8-byte window: one vpmovzxbd, one conversion
  *   fields          load and shuffle (x86_load.c), shifts and conversion (x86_convert.c),
