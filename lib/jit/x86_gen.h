@@ -235,7 +235,6 @@ struct gen {
     unsigned float_pairs;  /* two elements' binary32 pairs in one register (vfetch_jit_code) */
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
     unsigned unrolled_passes; /* per-vertex passes written in groups (the same) */
-    unsigned unroll;          /* the vertices a group of the pass being written holds */
     unsigned halves_loops; /* 8-lane group loops written again with halved stores (the same) */
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and

@@ -715,19 +715,24 @@ static void vertex_top(struct gen *g, unsigned skip)
 static const uint8_t reg_row_gpr[GEN_REGS] = { X86_GPR_RDI, X86_GPR_R8, 9, X86_GPR_RSI, 3,
                                                5, 12, 13, 14, 15 };
 
-/* The group loops of the pass, largest first, in sizes[] (the vertices a group holds), and
-   how many (0: none): a GX format, or a plan whose streams are all in registers (read in order,
-   or through an index buffer whose state is in registers), of one vertex's ops of `ops`
-   instructions. */
-static unsigned group_sizes(const struct gen *g, unsigned ops, unsigned sizes[2])
+/* One loop of the pass's groups: the vertices a group holds, its labels (the group's start;
+   the tail, where fewer are left) and each vertex's skip stub. */
+struct group_loop {
+    unsigned size, group, tail, stub[GEN_UNROLL_MAX];
+};
+
+/* The group loops of the pass, largest first (their sizes set), and how many (0: none): a GX
+   format, or a plan whose streams are all in registers (read in order, or through an index
+   buffer whose state is in registers), of one vertex's ops of `ops` instructions. */
+static unsigned group_loops(const struct gen *g, unsigned ops, struct group_loop loops[2])
 {
     if (ops > GEN_UNROLL_OPS ||
         !(g->gx || ((!g->indexed || g->index_regs) && g->reg_streams == g->num_streams)))
         return 0;
     unsigned n = 0;
     if (g->gx && ops <= GEN_UNROLL_SHORT)
-        sizes[n++] = GEN_UNROLL_MAX;
-    sizes[n++] = GEN_UNROLL;
+        loops[n++].size = GEN_UNROLL_MAX;
+    loops[n++].size = GEN_UNROLL;
     return n;
 }
 
@@ -781,78 +786,65 @@ static void advance_bases(struct gen *g, unsigned n, unsigned m)
         E(ADD_RDX_I, 0, m * g->conv->out_stride);
 }
 
-/* The pass's groups of g->unroll vertices while that many are left: rcx counts the vertices
-   left less g->unroll, so that one subtraction steps and tests it; fewer left go to `tail`.
-   The caller writes the group's vertices after this, each with its group_bias. */
-static void group_open(struct gen *g, unsigned group, unsigned tail)
+/* The loop's groups while its size's vertices are left: rcx counts the vertices left less
+   that, so that one subtraction steps and tests it; fewer left go to its tail. The caller
+   writes the group's vertices after this, each with its group_bias. */
+static void group_open(struct gen *g, const struct group_loop *l)
 {
-    E(SUB_RCX_I, 0, g->unroll);
-    x86_jump(&g->a, X86_JB, tail);
-    x86_bind(&g->a, group);
+    E(SUB_RCX_I, 0, l->size);
+    x86_jump(&g->a, X86_JB, l->tail);
+    x86_bind(&g->a, l->group);
 }
 
-/* The pointers moved past a group's vertices: every moving base, the record, under an index
+/* The pointers moved past a group of n vertices: every moving base, the record, under an index
    buffer the next entry. */
-static void group_steps(struct gen *g)
+static void group_steps(struct gen *g, unsigned n)
 {
-    advance_bases(g, g->unroll, g->unroll);
+    advance_bases(g, n, n);
     if (!g->gx && g->indexed)
-        E(ADD_R8_I, 0, g->unroll * entry_bytes(g));
+        E(ADD_R8_I, 0, n * entry_bytes(g));
 }
 
-/* After the group's vertices: the pointers moved past them, the next group, else on to `tail`
-   with rcx the vertices left (0 to g->unroll - 1). */
-static void group_close(struct gen *g, unsigned group, unsigned tail)
+/* After the group's vertices: the pointers moved past them, the next group, else on to the
+   loop's tail with rcx the vertices left (fewer than its size). */
+static void group_close(struct gen *g, const struct group_loop *l)
 {
     group_bias(g, 0);
-    group_steps(g);
-    E(SUB_RCX_I, 0, g->unroll);
-    x86_jump(&g->a, X86_JNB, group);
-    x86_bind(&g->a, tail);
-    E(ADD_RCX_I, 0, g->unroll);
+    group_steps(g, l->size);
+    E(SUB_RCX_I, 0, l->size);
+    x86_jump(&g->a, X86_JNB, l->group);
+    x86_bind(&g->a, l->tail);
+    E(ADD_RCX_I, 0, l->size);
 }
 
-/* A group's skip stubs, out of the loop's way: vertex j skipped (its skip test's jump to
-   stub[j]), counted in r9, the j before it converted, the pointers and the count moved past it;
-   the groups go on from the next. */
-static void group_stubs(struct gen *g, unsigned group, unsigned tail,
-                        const unsigned stub[GEN_UNROLL_MAX])
+/* Each loop's skip stubs, out of the loops' way: its vertex j skipped (its skip test's jump to
+   stub[j]), counted in r9, the j before it converted, the pointers and the count moved past
+   it; the loop's groups go on from the next. */
+static void group_stubs(struct gen *g, const struct group_loop *loops, unsigned n)
 {
-    for (unsigned j = 0; j < g->unroll; j++) {
-        x86_bind(&g->a, stub[j]);
-        E(INC_R9, 0, 0);
-        advance_bases(g, j + 1, j);
-        E(SUB_RCX_I, 0, j + 1);
-        x86_jump(&g->a, X86_JNB, group);
-        x86_jump(&g->a, X86_JMP, tail);
-    }
-}
-
-/* Every group loop's skip stubs (group_stubs), each at its size. */
-static void pass_stubs(struct gen *g, unsigned loops, const unsigned sizes[2],
-                       const unsigned group[2], const unsigned tail[2],
-                       const unsigned stub[2][GEN_UNROLL_MAX])
-{
-    for (unsigned l = 0; l < loops; l++) {
-        g->unroll = sizes[l];
-        group_stubs(g, group[l], tail[l], stub[l]);
-    }
+    for (const struct group_loop *l = loops; l < loops + n; l++)
+        for (unsigned j = 0; j < l->size; j++) {
+            x86_bind(&g->a, l->stub[j]);
+            E(INC_R9, 0, 0);
+            advance_bases(g, j + 1, j);
+            E(SUB_RCX_I, 0, j + 1);
+            x86_jump(&g->a, X86_JNB, l->group);
+            x86_jump(&g->a, X86_JMP, l->tail);
+        }
 }
 
 /* The instructions the pass spends on `vertices` vertices of `ops` instructions each: theirs
    and the loop's own (the pointers' steps, the count, the branch) as gen_vertex_pass writes
-   them, once a group of the largest where the pass holds groups (group_sizes), else once a
+   them, once a group of the largest where the pass holds groups (group_loops), else once a
    vertex. gen_choose_groups weighs a record program's groups against it. */
 unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
 {
     struct x86_asm *a = &g->a;
     const struct x86_mark mark = x86_mark(a);
-    unsigned sizes[2];
-    const unsigned grouped = group_sizes(g, ops, sizes) ? sizes[0] : 0, unroll = g->unroll;
+    struct group_loop loops[2];
+    const unsigned grouped = group_loops(g, ops, loops) ? loops[0].size : 0;
     if (grouped) {
-        g->unroll = grouped;
-        group_steps(g);
-        g->unroll = unroll;
+        group_steps(g, grouped);
     } else {
         advance_bases(g, 1, 0);
         if (g->conv->out_stride)
@@ -867,7 +859,7 @@ unsigned gen_vertex_pass_cost(struct gen *g, unsigned ops, unsigned vertices)
 
 /* The pass over rcx >= 1 vertices from rdi into rdx: each vertex's ops, a GX format's skipped
    vertices taking no record (counted in r9, which the caller zeroed), each base moving by its
-   step; a vertex's ops written in groups where they are short (group_sizes: a loop of each
+   step; a vertex's ops written in groups where they are short (group_loops: a loop of each
    size, largest first), once for the rest; then on to the label `exit`, or GEN_FALL_THROUGH:
    the code after the pass. NULL, or why an op cannot be generated. */
 const char *gen_vertex_pass(struct gen *g, unsigned exit)
@@ -898,34 +890,33 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
                    after = x86_label(a);
     const int skips = plan && plan->position_copy >= 0;
-    unsigned sizes[2], group[2], tail[2], stub[2][GEN_UNROLL_MAX];
-    const unsigned loops = group_sizes(g, body_ops, sizes);
+    struct group_loop loops[2];
+    const unsigned num_loops = group_loops(g, body_ops, loops);
     const char *why = NULL;
-    if (loops) {
+    if (num_loops) {
         const unsigned counts[4] = { g->broadcasts, g->byte_batches, g->float_pairs,
                                      g->matrices_beside };
-        /* each loop of g->unroll vertices a group (stub[l][j]: where its j-th vertex's skip
-           test leaves), going on at its tail with rcx the vertices left */
-        for (unsigned l = 0; l < loops; l++) {
-            g->unroll = sizes[l];
-            group[l] = x86_label(a);
-            tail[l] = x86_label(a);
-            group_open(g, group[l], tail[l]);
+        /* each loop's groups (its vertex j's skip test leaving for stub[j]), going on at its
+           tail with rcx the vertices left */
+        for (struct group_loop *l = loops; l < loops + num_loops; l++) {
+            l->group = x86_label(a);
+            l->tail = x86_label(a);
+            group_open(g, l);
             g->in_group = 1;
             uint32_t readable[VFETCH_MAX_STREAMS];
             memcpy(readable, g->readable, sizeof readable);
-            for (unsigned j = 0; j < g->unroll; j++) {
+            for (unsigned j = 0; j < l->size; j++) {
                 group_bias(g, j);
-                group_readable(g, readable, g->unroll - 1 - j);
-                stub[l][j] = skips ? x86_label(a) : 0;
-                vertex_top(g, stub[l][j]);
+                group_readable(g, readable, l->size - 1 - j);
+                l->stub[j] = skips ? x86_label(a) : 0;
+                vertex_top(g, l->stub[j]);
                 const char *w = gen_vertex(g);
                 why = why ? why : w;
             }
             memcpy(g->readable, readable, sizeof readable);
             g->in_group = 0;
             gen_narrow_r8(g);
-            group_close(g, group[l], tail[l]);
+            group_close(g, l);
         }
         x86_jump(a, X86_JZ, after);
         g->unrolled_passes++;
@@ -949,7 +940,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
     if (skips && exit == GEN_FALL_THROUGH) { /* jumped over */
         x86_jump(a, X86_JMP, after);
         skipped_vertex(g, skip, next);
-        pass_stubs(g, loops, sizes, group, tail, stub);
+        group_stubs(g, loops, num_loops);
     }
     x86_bind(a, after);
     gen_held_close(g);
@@ -959,7 +950,7 @@ const char *gen_vertex_pass(struct gen *g, unsigned exit)
         x86_jump(a, X86_JMP, exit);
         if (skips) {
             skipped_vertex(g, skip, next);
-            pass_stubs(g, loops, sizes, group, tail, stub);
+            group_stubs(g, loops, num_loops);
         }
     }
     return why;
