@@ -50,12 +50,8 @@ static int aam_parse_map(const char *text, struct vfetch_aam_map *map, char *bad
         return 1;
     while (*text) {
         char item[64];
-        const size_t len = strcspn(text, ",");
-        if (len == 0 || len >= sizeof item)
+        if (list_item(&text, ',', item, sizeof item) < 0 || !item[0])
             return 1;
-        memcpy(item, text, len);
-        item[len] = '\0';
-        text += len + (text[len] == ',');
         char *dash = strchr(item + 1, '-'); /* a range A-B (names hold no '-') */
         int first, last;
         if (dash && dash[1] != '\0') {

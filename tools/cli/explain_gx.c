@@ -46,15 +46,12 @@ static const char *const decl_type_names[4] = { "float32", "uint32", "unorm8x4",
    the other lists are. 0, or 1 after a usage error (naming the item at fault). */
 static int gx_array_stride(const struct args *a, uint8_t *strides)
 {
-    for (const char *val = a->val;; val++) {
-        const int len = (int)strcspn(val, ","), shown = len < 40 ? len : 40;
+    for (const char *val = a->val;;) {
+        const char *at = val; /* the item as given, for the messages */
+        const int len = (int)strcspn(at, ","), shown = len < 40 ? len : 40;
         char item[32];
-        char *eq = NULL;
-        if (len < (int)sizeof item) {
-            memcpy(item, val, (size_t)len);
-            item[len] = '\0';
-            eq = strchr(item, '=');
-        }
+        const int last = list_item(&val, ',', item, sizeof item);
+        char *eq = last < 0 ? NULL : strchr(item, '=');
         unsigned long long n, stride;
         int id = -1;
         if (eq) {
@@ -65,13 +62,12 @@ static int gx_array_stride(const struct args *a, uint8_t *strides)
         }
         if (id < 0)
             return usage_error(a->errs, a->cmd, "--array-stride %.*s: not ATTR=N (ATTR: position, "
-                               "normal, color0, color1, tex0..tex7 or 0..11)", shown, val);
+                               "normal, color0, color1, tex0..tex7 or 0..11)", shown, at);
         if (!parse_number(eq + 1, 255, &stride))
             return usage_error(a->errs, a->cmd, "--array-stride %.*s: the stride is 0..255 bytes "
-                               "(decimal or 0x hex)", shown, val);
+                               "(decimal or 0x hex)", shown, at);
         strides[id] = (uint8_t)stride;
-        val += len;
-        if (!*val)
+        if (last)
             return 0;
     }
 }

@@ -80,21 +80,16 @@ static int r300_arrays(const struct args *a, struct vfetch_r300_desc *d)
     for (const char *p = a->val;; d->num_arrays++) {
         char item[48];
         uint32_t pair[2];
-        const size_t len = strcspn(p, ",");
-        if (len < sizeof item) {
-            memcpy(item, p, len);
-            item[len] = '\0';
-        }
-        if (len >= sizeof item || parse_numbers(item, ':', 0xffffffffu, pair, 2) != 2)
+        const int last = list_item(&p, ',', item, sizeof item);
+        if (last < 0 || parse_numbers(item, ':', 0xffffffffu, pair, 2) != 2)
             return usage_error(a->errs, a->cmd, "--arrays %.60s: not STRIDE:COUNT,.. (dwords, "
                                "decimal or 0x hex)", a->val);
         if (d->num_arrays < VFETCH_R300_MAX_ARRAYS)
             d->arrays[d->num_arrays] = (struct vfetch_r300_array){ pair[0], pair[1] };
-        if (p[len] == '\0') {
+        if (last) {
             d->num_arrays++;
             return 0;
         }
-        p += len + 1;
     }
 }
 

@@ -170,23 +170,30 @@ int parse_number(const char *text, unsigned long long max, unsigned long long *o
     return 1;
 }
 
-int parse_numbers(const char *text, char sep, uint32_t limit, uint32_t *out, int max)
+int list_item(const char **text, char sep, char *item, size_t size)
 {
     const char seps[2] = { sep, '\0' };
+    const size_t len = strcspn(*text, seps);
+    if (len >= size)
+        return -1;
+    memcpy(item, *text, len);
+    item[len] = '\0';
+    const int last = (*text)[len] == '\0';
+    *text += len + !last;
+    return last;
+}
+
+int parse_numbers(const char *text, char sep, uint32_t limit, uint32_t *out, int max)
+{
     for (int n = 0;; n++) {
         char item[24];
-        const size_t len = strcspn(text, seps);
         unsigned long long v;
-        if (n == max || len >= sizeof item)
-            return -1;
-        memcpy(item, text, len);
-        item[len] = '\0';
-        if (!parse_number(item, limit, &v))
+        const int last = n == max ? -1 : list_item(&text, sep, item, sizeof item);
+        if (last < 0 || !parse_number(item, limit, &v))
             return -1;
         out[n] = (uint32_t)v;
-        if (text[len] == '\0')
+        if (last)
             return n + 1;
-        text += len + 1;
     }
 }
 

@@ -105,6 +105,13 @@ int no_arguments(const char *cmd, int argc, char **argv, FILE *out, FILE *errs);
 /* The entry of options that text names ("--name" exactly), or NULL. */
 const struct option *option_named(const struct option *options, const char *text);
 
+/* ---- lists ---- */
+
+/* The next item of a sep-separated list at *text into item (size bytes with its NUL), *text
+   moved past the item and its separator: 1 where it was the list's last item, 0 where more
+   follow, -1 where the item does not fit (item not written). */
+int list_item(const char **text, char sep, char *item, size_t size);
+
 /* ---- numbers ---- */
 
 /* A number that is the whole text, decimal or 0x hex (no sign, no spaces, no octal), at most
