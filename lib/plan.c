@@ -442,27 +442,62 @@ static void plan_measure_run(void *ctx, int portable, uint32_t count)
         m->plan->jit(m->records, m->draw.count, m->draw.out);
 }
 
+/* A synthetic draw of `n` records of a one-stream plan into *m: the block to free, or NULL.
+   The output follows the records; with `out_past_line` (> 0) it lies that many bytes past a
+   64-byte boundary instead of wherever the heap puts it. */
+static uint8_t *plan_measure_setup(const struct vfetch_plan *plan, size_t n, struct plan_measure *m,
+                                   size_t out_past_line)
+{
+    const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
+    const size_t out_at = out_past_line ? ((in + 63) & ~(size_t)63) + out_past_line : in;
+    const size_t bytes = (out_at + out + 63) & ~(size_t)63;
+    uint8_t *buf = out_past_line ? aligned_alloc(64, bytes) : malloc(bytes);
+    if (!buf)
+        return NULL;
+    memset(buf, 0, bytes);
+    *m = (struct plan_measure){ .plan = plan, .records = { buf }, .stream = { buf, in } };
+    m->draw = (struct vfetch_draw){ .streams = &m->stream, .first = 0, .count = (uint32_t)n,
+                                    .out = buf + out_at };
+    return buf;
+}
+
+/* plan_measure_run with the tiers the other way round: the portable tier first. */
+static void plan_measure_run_portable_first(void *ctx, int generated, uint32_t count)
+{
+    plan_measure_run(ctx, !generated, count);
+}
+
 /* From how many records the portable tier runs a one-stream plan's direct draws rather than
    its generated code on this machine (lib/jit/measure.c): UINT32_MAX, or a crossover,
    `portable_default` the class's answer unless the other tier is clearly faster; 0 for any
-   other plan (not measured). */
+   other plan (not measured). Where the 16-lane program (portable_default 1) keeps the long
+   draws, a draw past the L1 cache with its output off a line is timed too, and the generated
+   code takes every count where it leads by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there
+   (lib/jit/jit.h), as for GX formats: on an Intel Xeon r300-r2's 1,024-record draws went either
+   way from process to process (within 10 %) and its 4,096-record ones ran 1.4x slower through
+   the program, whose 64-byte stores each cross a line (docs/decisions.md). */
 static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int portable_default)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;
     if (plan->desc.num_streams != 1 || plan->has_instanced ||
         (step != VFETCH_STEP_INDEXED && step != VFETCH_STEP_SEQUENTIAL))
         return 0; /* a direct draw reads record p of an indexed or sequential stream */
-    const size_t n = VFETCH_JIT_MEASURE_RECORDS;
-    const size_t in = n * plan->vertex_stride[0] + plan->record_size, out = n * plan->out_stride;
-    uint8_t *buf = calloc(1, in + out);
+    struct plan_measure m;
+    uint8_t *buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_RECORDS, &m, 0);
     if (!buf)
         return UINT32_MAX;
-    struct plan_measure m = { .plan = plan, .records = { buf }, .stream = { buf, in } };
-    m.draw = (struct vfetch_draw){ .streams = &m.stream, .first = 0, .count = (uint32_t)n,
-                                   .out = buf + in };
-    const uint32_t crossover = vfetch_jit_measured_crossover(plan_measure_run, &m, portable_default,
-                                                             PLAN_JIT_RECORD_CROSSOVER);
+    uint32_t crossover = vfetch_jit_measured_crossover(plan_measure_run, &m, portable_default,
+                                                       PLAN_JIT_RECORD_CROSSOVER);
     free(buf);
+    if (portable_default == 1 && crossover != UINT32_MAX &&
+        vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+        (buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &m,
+                                  VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
+        if (vfetch_jit_measured_second(plan_measure_run_portable_first, &m,
+                                       VFETCH_JIT_MEASURE_PAST_L1, VFETCH_JIT_MEASURE_PAST_L1_LEAD))
+            crossover = UINT32_MAX;
+        free(buf);
+    }
     return crossover;
 }
 #endif

@@ -508,27 +508,15 @@ static void gx_measure_run_portable_first(void *ctx, int generated, uint32_t cou
     gx_measure_run(ctx, !generated, count);
 }
 
-/* Vertices of the second draw a direct format's 16-lane program is timed on where it kept the
-   long draws at VFETCH_JIT_MEASURE_RECORDS: past the L1 cache (gx_measured_crossover); and the
-   lead (%) the generated code must have there to take every count: gx-d's was 35-45 %, and a
-   10 % lead, within the placement's and the VM's spread, gave e's packed records to the
-   generated code in some compiles, 0.92x the program at 4,096 vertices in the peer kit. */
-#define GX_MEASURE_PAST_L1 4096
-#define GX_MEASURE_PAST_L1_LEAD 25
-/* That draw's output 16 bytes past a line, as malloc places a buffer and a vertex stream's
-   draws mostly start: where the heap put it on one, the program's 64-byte stores crossed no
-   line and gx-d-packed kept it in some processes (0.56x at 4,096 vertices). */
-#define GX_MEASURE_PAST_L1_OUT 16
-
 /* From how many vertices the portable tier runs a format's draws rather than its generated
    code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
    crossover; the class's default unless the other is clearly faster. An indexed format's
    vertices name rows spread over small arrays (every tier's cost but the cache's). Where a
    direct format's 16-lane program (portable_default 1) keeps the long draws, a draw past the
    L1 cache is timed too, and the generated code takes every count where it leads by
-   GX_MEASURE_PAST_L1_LEAD % there: on an Intel Xeon gx-d's 1,024-record draws went to the
-   program (as fast) and its 4,096-record ones ran 1.5x slower through it (its 64-byte stores
-   off a line each cross one; docs/decisions.md). */
+   VFETCH_JIT_MEASURE_PAST_L1_LEAD % there (lib/jit/jit.h): on an Intel Xeon gx-d's
+   1,024-record draws went to the program (as fast) and its 4,096-record ones ran 1.5x slower
+   through it (its 64-byte stores off a line each cross one; docs/decisions.md). */
 static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
 {
     struct gx_measure m;
@@ -540,9 +528,10 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
     free(buf);
     if (portable_default == 1 && crossover != UINT32_MAX &&
         vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
-        (buf = gx_measure_setup(p, GX_MEASURE_PAST_L1, &m, GX_MEASURE_PAST_L1_OUT))) {
-        if (vfetch_jit_measured_second(gx_measure_run_portable_first, &m, GX_MEASURE_PAST_L1,
-                                       GX_MEASURE_PAST_L1_LEAD))
+        (buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &m,
+                                VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
+        if (vfetch_jit_measured_second(gx_measure_run_portable_first, &m,
+                                       VFETCH_JIT_MEASURE_PAST_L1, VFETCH_JIT_MEASURE_PAST_L1_LEAD))
             crossover = UINT32_MAX;
         free(buf);
     }

@@ -207,6 +207,19 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 #define VFETCH_JIT_MEASURE_SHORT 64
 #define VFETCH_JIT_MEASURE_LEAST VFETCH_JIT_MEASURE_SHORT
 
+/** Where a 16-lane program keeps a class's long draws by default at VFETCH_JIT_MEASURE_RECORDS
+    (a GX direct format's, an avx512 plan's), a second draw is timed: past the L1 cache, its
+    output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line as malloc places a buffer
+    and a stream's draws mostly start, and the generated code takes every count where it leads
+    by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there. On an Intel Xeon the program's 64-byte stores
+    off a line each cross one: within 10 % of the generated code at 1,024 records in the L1
+    (gx-d, r300-r2), 1.4-1.9x slower at 4,096 (docs/decisions.md). 25 %: a 10 % lead, within
+    the placement's and the VM's spread, gave GX config e's packed records to the generated
+    code in some compiles, 0.92x the program at 4,096 vertices in the peer kit. */
+#define VFETCH_JIT_MEASURE_PAST_L1 4096
+#define VFETCH_JIT_MEASURE_PAST_L1_LEAD 25
+#define VFETCH_JIT_MEASURE_PAST_L1_OUT 16
+
 /** One synthetic draw of `count` records (at most VFETCH_JIT_MEASURE_RECORDS) through the
     portable tier (portable 1) or the generated code. */
 typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
