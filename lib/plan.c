@@ -461,21 +461,14 @@ static uint8_t *plan_measure_setup(const struct vfetch_plan *plan, size_t n, str
     return buf;
 }
 
-/* plan_measure_run with the tiers the other way round: the portable tier first. */
-static void plan_measure_run_portable_first(void *ctx, int generated, uint32_t count)
-{
-    plan_measure_run(ctx, !generated, count);
-}
-
 /* From how many records the portable tier runs a one-stream plan's direct draws rather than
    its generated code on this machine (lib/jit/measure.c): UINT32_MAX, or a crossover,
    `portable_default` the class's answer unless the other tier is clearly faster; 0 for any
-   other plan (not measured). Where the 16-lane program (portable_default 1) keeps the long
-   draws, a draw past the L1 cache with its output off a line is timed too, and the generated
-   code takes every count where it leads by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there
-   (lib/jit/jit.h), as for GX formats: on an Intel Xeon r300-r2's 1,024-record draws went either
-   way from process to process (within 10 %) and its 4,096-record ones ran 1.4x slower through
-   the program, whose 64-byte stores each cross a line (docs/decisions.md). */
+   other plan (not measured). Where the 16-lane program is the default (portable_default 1), a
+   draw past the L1 cache with its output off a line decides too (vfetch_jit_measured_past_l1),
+   as for GX formats: on an Intel Xeon r300-r2's 1,024-record draws went either way from
+   process to process (within 10 %) and its 4,096-record ones ran 1.4x slower through the
+   program, whose 64-byte stores each cross a line (docs/decisions.md). */
 static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int portable_default)
 {
     const enum vfetch_step step = plan->desc.streams[0].step;
@@ -486,16 +479,15 @@ static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int port
     uint8_t *buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_RECORDS, &m, 0);
     if (!buf)
         return UINT32_MAX;
+    uint64_t at_long[2];
     uint32_t crossover = vfetch_jit_measured_crossover(plan_measure_run, &m, portable_default,
-                                                       PLAN_JIT_RECORD_CROSSOVER);
+                                                       PLAN_JIT_RECORD_CROSSOVER, at_long);
     free(buf);
-    if (portable_default == 1 && crossover != UINT32_MAX &&
-        vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+    if (portable_default == 1 && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+        vfetch_jit_past_l1_wanted(crossover, at_long) &&
         (buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &m,
                                   VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        if (vfetch_jit_measured_second(plan_measure_run_portable_first, &m,
-                                       VFETCH_JIT_MEASURE_PAST_L1, VFETCH_JIT_MEASURE_PAST_L1_LEAD))
-            crossover = UINT32_MAX;
+        crossover = vfetch_jit_measured_past_l1(plan_measure_run, &m, crossover);
         free(buf);
     }
     return crossover;

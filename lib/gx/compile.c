@@ -502,37 +502,30 @@ static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struc
     return buf;
 }
 
-/* gx_measure_run with the tiers the other way round: the portable tier first. */
-static void gx_measure_run_portable_first(void *ctx, int generated, uint32_t count)
-{
-    gx_measure_run(ctx, !generated, count);
-}
-
 /* From how many vertices the portable tier runs a format's draws rather than its generated
    code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
    crossover; the class's default unless the other is clearly faster. An indexed format's
    vertices name rows spread over small arrays (every tier's cost but the cache's). Where a
-   direct format's 16-lane program (portable_default 1) keeps the long draws, a draw past the
-   L1 cache is timed too, and the generated code takes every count where it leads by
-   VFETCH_JIT_MEASURE_PAST_L1_LEAD % there (lib/jit/jit.h): on an Intel Xeon gx-d's
-   1,024-record draws went to the program (as fast) and its 4,096-record ones ran 1.5x slower
-   through it (its 64-byte stores off a line each cross one; docs/decisions.md). */
+   direct format's 16-lane program is the default (portable_default 1), a draw past the L1
+   cache decides too (vfetch_jit_measured_past_l1): on an Intel Xeon gx-d's 1,024-record
+   draws went to the program (as fast) and its 4,096-record ones ran 1.5x slower through it
+   (its 64-byte stores off a line each cross one), e's packed records went the other way
+   (docs/decisions.md). */
 static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portable_default)
 {
     struct gx_measure m;
     uint8_t *buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_RECORDS, &m, 0);
     if (!buf)
         return UINT32_MAX;
+    uint64_t at_long[2];
     uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
-                                                       GX_JIT_RECORD_CROSSOVER);
+                                                       GX_JIT_RECORD_CROSSOVER, at_long);
     free(buf);
-    if (portable_default == 1 && crossover != UINT32_MAX &&
-        vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+    if (portable_default == 1 && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
+        vfetch_jit_past_l1_wanted(crossover, at_long) &&
         (buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &m,
                                 VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        if (vfetch_jit_measured_second(gx_measure_run_portable_first, &m,
-                                       VFETCH_JIT_MEASURE_PAST_L1, VFETCH_JIT_MEASURE_PAST_L1_LEAD))
-            crossover = UINT32_MAX;
+        crossover = vfetch_jit_measured_past_l1(gx_measure_run, &m, crossover);
         free(buf);
     }
     return crossover;

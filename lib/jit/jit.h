@@ -207,15 +207,16 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 #define VFETCH_JIT_MEASURE_SHORT 64
 #define VFETCH_JIT_MEASURE_LEAST VFETCH_JIT_MEASURE_SHORT
 
-/** Where a 16-lane program keeps a class's long draws by default at VFETCH_JIT_MEASURE_RECORDS
-    (a GX direct format's, an avx512 plan's), a second draw is timed: past the L1 cache, its
-    output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line as malloc places a buffer
-    and a stream's draws mostly start, and the generated code takes every count where it leads
-    by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there. On an Intel Xeon the program's 64-byte stores
-    off a line each cross one: within 10 % of the generated code at 1,024 records in the L1
-    (gx-d, r300-r2), 1.4-1.9x slower at 4,096 (docs/decisions.md). 25 %: a 10 % lead, within
-    the placement's and the VM's spread, gave GX config e's packed records to the generated
-    code in some compiles, 0.92x the program at 4,096 vertices in the peer kit. */
+/** Where a 16-lane program is a class's default for the long draws (a GX direct format's, an
+    avx512 plan's), a second draw is timed after the one of VFETCH_JIT_MEASURE_RECORDS: past
+    the L1 cache, its output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line as malloc
+    places a buffer and a stream's draws mostly start (vfetch_jit_measured_past_l1). On an
+    Intel Xeon the program's 64-byte stores off a line each cross one: within 10 % of the
+    generated code at 1,024 records in the L1 (gx-d, r300-r2), 1.4-1.9x slower at 4,096; and
+    GX config e's packed records ran 5-12 % faster through the generated code at 1,024 and
+    1.2x slower at 4,096 (docs/decisions.md). 25 %: a 10 % lead, within the placement's and the
+    VM's spread, gave e's packed records to the generated code in some compiles, 0.92x the
+    program at 4,096 vertices in the peer kit. */
 #define VFETCH_JIT_MEASURE_PAST_L1 4096
 #define VFETCH_JIT_MEASURE_PAST_L1_LEAD 25
 #define VFETCH_JIT_MEASURE_PAST_L1_OUT 16
@@ -233,14 +234,33 @@ typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
     crossover is the long draw's count; where it takes them otherwise, the short draw is timed
     too and the crossover is where the straight line through the two differences crosses 0, at
     least VFETCH_JIT_MEASURE_LEAST and at most VFETCH_JIT_MEASURE_RECORDS. Not timing
-    (VFETCH_JIT_MEASURE), the portable tier's crossover is `fixed`. */
+    (VFETCH_JIT_MEASURE), the portable tier's crossover is `fixed`. The long draw's fastest
+    times (ns; [0] the generated code, [1] the portable tier) in at_long, zeros where nothing
+    was timed. */
 uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
-                                       int portable_default, uint32_t fixed);
+                                       int portable_default, uint32_t fixed, uint64_t at_long[2]);
 /** Whether the second of two ways to run a draw (run's `portable` argument 1) is clearly
     faster than the first (0) on this machine: its fastest of VFETCH_JIT_MEASURE_ROUNDS draws of
     `count` records, alternately with the first's, at least lead_percent % faster. */
 int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count,
                                unsigned lead_percent);
+
+/** The crossover of a class whose default is the 16-lane program, given the first
+    measurement's (`crossover`, vfetch_jit_measured_crossover), after a draw of
+    VFETCH_JIT_MEASURE_PAST_L1 records through each tier as `run` sets it up (past the L1, the
+    output off a line): where the program kept the long draws, UINT32_MAX if the generated code
+    leads by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there, else `crossover`; where the generated
+    code took them (UINT32_MAX), VFETCH_JIT_MEASURE_RECORDS if the program is the faster
+    there, else UINT32_MAX. Timing only: the caller asks where VFETCH_JIT_MEASURE times. */
+uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover);
+/** Whether that draw can move the answer: not where the generated code took the long draws
+    leading by VFETCH_JIT_MEASURE_PAST_L1_LEAD % at 1,024 (at_long, as
+    vfetch_jit_measured_crossover gives them), which spares most compiles its time (gx-a's
+    vec4 records at avx512, twice as fast through the generated code: 90 µs). */
+int vfetch_jit_past_l1_wanted(uint32_t crossover, const uint64_t at_long[2]);
+/** That answer from the fastest times (ns) of the draw past the L1, [0] through the generated
+    code, [1] through the portable tier. */
+uint32_t vfetch_jit_past_l1_crossover(const uint64_t past_l1[2], uint32_t crossover);
 
 /** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
     generated code, [1] through the portable tier. */

@@ -61,15 +61,16 @@ static int leads_by(uint64_t t, uint64_t other, unsigned percent)
 }
 
 uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
-                                       int portable_default, uint32_t fixed)
+                                       int portable_default, uint32_t fixed, uint64_t at_long[2])
 {
+    at_long[0] = at_long[1] = 0;
     switch (vfetch_jit_measure_mode()) {
     case VFETCH_JIT_MEASURE_OFF: return portable_default > 0 ? fixed : UINT32_MAX;
     case VFETCH_JIT_MEASURE_GENERATED: return UINT32_MAX;
     case VFETCH_JIT_MEASURE_PORTABLE: return fixed;
     case VFETCH_JIT_MEASURE_TIME: break;
     }
-    uint64_t at_long[2], at_short[2];
+    uint64_t at_short[2];
     fastest_runs(run, ctx, VFETCH_JIT_MEASURE_RECORDS, at_long);
     /* the class's default unless the other tier is clearly faster; with none, the faster */
     const int portable_leads = leads_by(at_long[1], at_long[0], 10);
@@ -94,6 +95,31 @@ int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t c
     uint64_t best[2];
     fastest_runs(run, ctx, count, best);
     return leads_by(best[1], best[0], lead_percent);
+}
+
+int vfetch_jit_past_l1_wanted(uint32_t crossover, const uint64_t at_long[2])
+{
+    return crossover != UINT32_MAX ||
+           !leads_by(at_long[0], at_long[1], VFETCH_JIT_MEASURE_PAST_L1_LEAD);
+}
+
+uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover)
+{
+    uint64_t best[2];
+    fastest_runs(run, ctx, VFETCH_JIT_MEASURE_PAST_L1, best);
+    return vfetch_jit_past_l1_crossover(best, crossover);
+}
+
+uint32_t vfetch_jit_past_l1_crossover(const uint64_t past_l1[2], uint32_t crossover)
+{
+    /* the program kept at 1,024: the generated code takes every count where it clearly leads
+       past the L1 */
+    if (crossover != UINT32_MAX)
+        return leads_by(past_l1[0], past_l1[1], VFETCH_JIT_MEASURE_PAST_L1_LEAD) ? UINT32_MAX
+                                                                                 : crossover;
+    /* the generated code 10 % faster at 1,024: the program keeps the draws from there where it
+       is the faster past the L1 */
+    return past_l1[1] < past_l1[0] ? VFETCH_JIT_MEASURE_RECORDS : UINT32_MAX;
 }
 
 uint32_t vfetch_jit_crossover_fit(const uint64_t at_short[2], const uint64_t at_long[2])

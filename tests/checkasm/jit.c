@@ -670,6 +670,67 @@ static void check_jit_crossover_fit(void)
 }
 
 /*
+ * Where the 16-lane program is a class's default, the draw past the L1 cache
+ * (vfetch_jit_past_l1_crossover): the first measurement's crossover, the times of the second
+ * draw, and the crossover they must give.
+ */
+static void check_jit_past_l1(void)
+{
+#if VFETCH_HAVE_JIT
+    _Static_assert(VFETCH_JIT_MEASURE_PAST_L1_LEAD == 25 && VFETCH_JIT_MEASURE_RECORDS == 1024,
+                   "the cases' leads are against 25 % and their answer 1,024");
+    static const struct {
+        uint32_t crossover;
+        uint64_t past_l1[2]; /* generated, portable */
+        uint32_t want;
+        const char *what;
+    } cases[] = {
+        { 1024, { 2600, 3700 }, UINT32_MAX, "program kept, the generated code 30 % ahead" },
+        { 200, { 2600, 3700 }, UINT32_MAX, "program from 200, the generated code 30 % ahead" },
+        { 1024, { 3000, 3700 }, 1024, "program kept, the generated code 19 % ahead" },
+        { 300, { 3000, 3700 }, 300, "program from 300, the generated code 19 % ahead" },
+        { 1024, { 3700, 2600 }, 1024, "program kept and ahead" },
+        { UINT32_MAX, { 2376, 2240 }, 1024, "generated code taken, the program 6 % ahead" },
+        { UINT32_MAX, { 2240, 2376 }, UINT32_MAX, "generated code taken and ahead" },
+        { UINT32_MAX, { 2240, 2240 }, UINT32_MAX, "generated code taken, the two equal" },
+    };
+    const unsigned before = test_failures;
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const uint32_t got = vfetch_jit_past_l1_crossover(cases[k].past_l1, cases[k].crossover);
+        test_checks++;
+        if (got != cases[k].want) {
+            test_failures++;
+            fprintf(stderr, "jit-past-l1: %s: %u, want %u\n", cases[k].what, got, cases[k].want);
+        }
+    }
+    /* whether the draw is timed at all: not where the generated code led by 25 % at 1,024 */
+    static const struct {
+        uint32_t crossover;
+        uint64_t at_long[2];
+        int want;
+    } wanted[] = {
+        { 1024, { 100, 300 }, 1 },       { 200, { 300, 100 }, 1 },
+        { UINT32_MAX, { 100, 130 }, 1 }, { UINT32_MAX, { 100, 133 }, 1 },
+        { UINT32_MAX, { 100, 134 }, 0 }, { UINT32_MAX, { 100, 200 }, 0 },
+    };
+    for (unsigned k = 0; k < sizeof wanted / sizeof wanted[0]; k++) {
+        const int got = vfetch_jit_past_l1_wanted(wanted[k].crossover, wanted[k].at_long);
+        test_checks++;
+        if (got != wanted[k].want) {
+            test_failures++;
+            fprintf(stderr, "jit-past-l1: crossover %u, times %u and %u at 1,024: %s, want %s\n",
+                    wanted[k].crossover, (unsigned)wanted[k].at_long[0],
+                    (unsigned)wanted[k].at_long[1], got ? "timed" : "not timed",
+                    wanted[k].want ? "timed" : "not timed");
+        }
+    }
+    printf("  jit-past-l1: %u cases of measured times, %u of whether to time%s\n",
+           (unsigned)(sizeof cases / sizeof cases[0]), (unsigned)(sizeof wanted / sizeof wanted[0]),
+           test_failures == before ? "" : "  FAILED");
+#endif
+}
+
+/*
  * The measured tier of long draws (lib/jit/measure.c): formats of the classes a compile
  * measures, with the measurement's answer forced. "generated" keeps the class's crossover,
  * "portable" gives the record program's (64) where the class measures and changes nothing
@@ -2650,6 +2711,7 @@ void check_jit(void)
     check_jit_word_copy_sizes();
     check_jit_measured_tier();
     check_jit_crossover_fit();
+    check_jit_past_l1();
     check_jit_pass1();
     check_jit_index_cover();
     check_jit_windows();
