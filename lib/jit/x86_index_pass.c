@@ -1,8 +1,10 @@
 /*
  * GX pass 1 (lib/jit/x86_gen.h, docs/jit.md): before a byte is written, every kept vertex's
- * indices: the position's compared with the skip value (skipped vertices counted in r9, their
- * other indices not read), each indexed copy's highest index of the kept vertices, then per
- * copy `highest * stride + the bytes read in the element` within the array's size. Any failure
+ * indices: each indexed copy's highest index of the kept vertices (the vector forms fold the
+ * skipped vertices in, the position's lane biased so that its skip value counts as 0; the
+ * scalar form tests the position's index, counts the skipped vertices in r9 and reads none of
+ * their other indices), then per copy `highest * stride + the bytes read in the element`
+ * within the array's size. Any failure
  * leaves for `decline` (the portable tier decides and reports exactly); every vertex skipped
  * leaves for `done` (nothing to write). An unbound array needs no test of its own: wherever
  * the code runs its size is 0 (a state's arrays; a caller's unbound array with a size leaves
@@ -187,8 +189,8 @@ static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, i
 
 /* One vertex a register, where every indexed copy's index fits a 16-bit lane: copies 0..7 from
    one 16-byte window of the vertex, 8..15 from another (after the wide loop, where it fits).
-   Per kept vertex the indices are loaded, byte-swapped into their lanes by one vpshufb and
-   folded into the maxima by one vpmaxuw. The maxima go to the red zone (REDZONE_MAXIMA) for
+   Per vertex the indices are loaded, byte-swapped into their lanes by one vpshufb, the
+   position's biased (skip_bias) and folded into the maxima by one vpmaxuw. The maxima go to the red zone (REDZONE_MAXIMA) for
    the checks. Returns 0, or -1 (nothing emitted) where the indices do not fit two windows. */
 static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
 {
@@ -224,9 +226,10 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
                    checks = x86_label(a);
     const unsigned per_lane = sse ? 0 : index_pass_wide(g, lane_of, n, lo[0], hi, checks);
     /* the position's lane biased as the wide loop's are (its skip value wraps to 0): skipped
-       vertices folded in too, not tested */
+       vertices folded in too, not tested (a load, a compare and a branch a vertex fewer for
+       one more vector add; their other indices count, which can only decline more) */
     uint16_t bias[16] = { 0 };
-    const int biased = per_lane && plan->position_copy >= 0;
+    const int biased = plan->position_copy >= 0 && lane_of[plan->position_copy] < 8;
     if (biased)
         bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
     x86_bind(a, loop);
@@ -249,6 +252,8 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
     }
     if (sse) {
         E(VPSHUFB_X0_X0_P, x86_const(a, ctrl), 0);
+        if (biased)
+            E(VPADDW_X0_X0_P, POOL(bias), 0);
         E(VPMAXUW_X2_X2_X0, 0, 0);
         if (hi[1] >= 0) {
             E(VPSHUFB_X1_X1_P, x86_const(a, ctrl + 16), 0);
@@ -283,6 +288,11 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
         }
         if (biased) /* the bias undone (every vertex skipped: the skip value) */
             E(VPSUBW_X2_X2_P, POOL(bias), 0);
+    } else if (biased) { /* the same, each window's lanes where they are */
+        if (sse)
+            E(VPSUBW_X2_X2_P, POOL(bias), 0);
+        else
+            E(VPSUBW_Y2_Y2_P, x86_const_wide(a, bias, 2), 0);
     }
     if (sse) {
         E(VMOVDQU_MRSP_X2, REDZONE_MAXIMA, 0);

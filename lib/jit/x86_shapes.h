@@ -416,6 +416,9 @@
     S(VMOVDQU_MRSP_X3, VMOVDQU, MEM(RSP, 16), REG(XMM3))                                    \
     S(VPSRLDQ_X1_X2_I, VPSRLDQ, REG(XMM1), REG(XMM2), IMM8)                                 \
     S(VPSUBW_X2_X2_P, VPSUBW, REG(XMM2), REG(XMM2), RIP(16))                                \
+    /* ... the position's lane biased one vertex a register */                              \
+    S(VPSUBW_Y2_Y2_P, VPSUBW, REG(YMM2), REG(YMM2), RIP(32))                                \
+    S(VPADDW_X0_X0_P, VPADDW, REG(XMM0), REG(XMM0), RIP(16))                                \
     /* pass 2: an indexed copy's element into r8 */                                        \
     S(MOVZX_R8D_B_MRDI, MOVZX, REG(R8D), MEM(RDI, 1))                                       \
     S(MOVZX_R8D_W_MRDI, MOVZX, REG(R8D), MEM(RDI, 2))                                       \
