@@ -1093,6 +1093,71 @@ static void env_restore(const struct saved_env *e)
         unsetenv(e->name);
 }
 
+/*
+ * Which tier runs the long draws of records of more than 256 bytes (lib/gx/compile.c,
+ * gx_jit_crossover): a direct format's full ISBE image the record program from 8 vertices; an
+ * indexed format's (the full and compact images, vec4 of many attributes), which the program
+ * stages, the generated code at every count (1.5-11x faster on an Intel Xeon). The peer kit's
+ * a (direct), c (two indexed copies: measured at avx512, the measurement's answer forced to
+ * "generated") and f (twelve) in the vec4 and ISBE layouts, at every level with the JIT.
+ */
+static void check_jit_big_records(void)
+{
+    static const struct {
+        struct vfetch_gx_regs regs;
+        uint8_t stride[VFETCH_GX_NUM_ATTRS];
+        int indexed;
+    } configs[] = {
+        { { 0x00002a00, 0x00000001, 0x54e16487, 0x80000000, 0 }, { 0 }, 0 },
+        { { 0x00004600, 0, 0x40000009, 0x80000000, 0 }, { 12, 0, 2 }, 1 },
+        { { 0x0001ffff, 0x0000ffff, 0x41377209, 0xc8241209, 0x04824120 },
+          { 12, 36, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8 }, 1 },
+    };
+    static const enum vfetch_gx_layout layouts[] = { VFETCH_GX_LAYOUT_VEC4,
+                                                     VFETCH_GX_LAYOUT_ISBE_COMPACT,
+                                                     VFETCH_GX_LAYOUT_ISBE_FULL };
+    if (!vfetch_jit_available() || vfetch_get_jit_mode() != VFETCH_JIT_ON ||
+        getenv("VFETCH_JIT_CROSSOVER"))
+        return;
+    const unsigned mask = vfetch_get_cpu_mask(), before = test_failures;
+    unsigned big = 0;
+    for (unsigned l = 0; l < num_levels; l++) {
+        if (!(levels[l].bit & JIT_LEVELS))
+            continue;
+        vfetch_set_cpu_mask(level_mask(l));
+        for (unsigned k = 0; k < sizeof configs / sizeof configs[0]; k++)
+            for (unsigned o = 0; o < sizeof layouts / sizeof layouts[0]; o++) {
+                struct vfetch_gx_desc d;
+                gx_desc_of(&d, &configs[k].regs, configs[k].stride, layouts[o]);
+                d.color_output = VFETCH_GX_COLOR_FLOAT;
+                vfetch_gx_plan *plan = gx_plan_measured(&d, "generated");
+                struct vfetch_plan_info info = { 0 };
+                if (plan)
+                    vfetch_gx_plan_info(plan, &info);
+                if (plan && info.jit && vfetch_gx_plan_out_stride(plan) > 256) {
+                    const uint32_t want = configs[k].indexed ? UINT32_MAX : 8;
+                    big++;
+                    test_checks++;
+                    if (info.jit_crossover != want) {
+                        test_failures++;
+                        fprintf(stderr, "jit-big-records %s: config %u, layout %d: crossover "
+                                "%u, want %u\n", levels[l].name, k, d.layout,
+                                info.jit_crossover, want);
+                    }
+                }
+                vfetch_gx_plan_free(plan);
+            }
+    }
+    vfetch_set_cpu_mask(mask);
+    test_checks++;
+    if (!big) { /* the full images at least */
+        test_failures++;
+        fprintf(stderr, "jit-big-records: no plan of records of more than 256 bytes\n");
+    }
+    printf("  jit-big-records: %u plans of records of more than 256 bytes%s\n", big,
+           test_failures == before ? "" : "  FAILED");
+}
+
 static void check_jit_kit_formats(void)
 {
     static const struct {
@@ -2716,6 +2781,7 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_kit_formats();
+    check_jit_big_records();
     check_jit_group_choice();
     check_jit_groups();
     check_jit_group_stores();
