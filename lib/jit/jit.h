@@ -221,8 +221,8 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 #define VFETCH_JIT_MEASURE_PAST_L1_LEAD 25
 #define VFETCH_JIT_MEASURE_PAST_L1_OUT 16
 
-/** One synthetic draw of `count` records (at most VFETCH_JIT_MEASURE_RECORDS) through the
-    portable tier (portable 1) or the generated code. */
+/** One synthetic draw of `count` records (at most as many as the buffers its context set up
+    hold) through the portable tier (portable 1) or the generated code. */
 typedef void vfetch_jit_measure_fn(void *ctx, int portable, uint32_t count);
 
 /** From how many records the portable tier should run a class's draws: UINT32_MAX (the
