@@ -19,6 +19,9 @@
 7. VFETCH_BENCH_OUT_OFFSET / VFETCH_BENCH_SRC_OFFSET (the buffers' placement past a 4 KiB
    boundary): a value outside 0-4095 or not a number exits 2 naming the variable, before any
    benchmark runs; 0 and 4095 run.
+8. The measured tiers: `vfetch_bench --jit-tiers` prints one `tier:` line per (plan, level),
+   each once, its tier `every`, `below-N` or `none`; and from made-up lines of three processes
+   the digest lists the plan whose tier moved and only counts the one whose code's size did.
 Exits 1 on any failure, printing what it saw.
 """
 import json
@@ -166,6 +169,28 @@ def main():
                 not in text:
             fail("a regret row %s in every process is %s" % (
                 "slower" if held else "not slower", "not listed" if want else "listed"), text)
+    # the measured tiers: the benchmark's own lines, then made-up ones of three processes
+    tiers = [l.split() for l in subprocess.run([bench, "--jit-tiers"], stdout=subprocess.PIPE,
+                                               check=True).stdout.decode().splitlines()
+             if l.startswith("tier: ")]
+    keys = [(t[1], t[2]) for t in tiers]
+    if not tiers or len(set(keys)) != len(keys) or not all(
+            (len(t) == 4 and t[3] == "none") or
+            (len(t) == 5 and (t[3] == "every" or t[3].startswith("below-")) and t[4].isdigit())
+            for t in tiers):
+        fail("--jit-tiers does not print one line per (plan, level): tier every, below-N or "
+             "none, and the code's bytes", "\n".join(" ".join(t) for t in tiers[:20]))
+    doc[0]["context"]["vfetch_summary"]["jit_tiers"] = [
+        ["tier: p avx2 every 100", "tier: q avx2 below-64 200", "tier: r sse41 every 300"],
+        ["tier: p avx2 every 100", "tier: q avx2 every 200", "tier: r sse41 every 320"],
+        ["tier: p avx2 every 100", "tier: q avx2 below-64 200", "tier: r sse41 every 300"]]
+    text = tables_from_json(summary, doc)
+    moved = [l.split() for l in text.splitlines() if l.startswith("  q ")]
+    if "measured tiers: 2 of 3 (plan, level) alike in 3 processes (1 more with code of " \
+            "another size" not in text or not any(m[:3] == ["q", "avx2", "below-64"] and
+                                                  "every" in m for m in moved):
+        fail("the measured tiers are not: q at avx2 moved (listed), r's code alone (counted), "
+             "of three", text)
     # the buffers' placement: refused where it is no offset within a page, taken where it is
     for name in ("VFETCH_BENCH_OUT_OFFSET", "VFETCH_BENCH_SRC_OFFSET"):
         for value, ok in (("4096", False), ("12x", False), ("-1", False), ("0", True),
@@ -181,7 +206,8 @@ def main():
                 fail("%s=%s was not refused (exit 2, the variable named, nothing run)" % (
                     name, value), err)
     print("bench output: JSON alone on stdout, compile rows in ns per call, digest, texture "
-          "table, regret rows, buffer placement, --from-json's text%s as the run's: ok" % (
+          "table, regret rows, measured tiers, buffer placement, --from-json's text%s as the "
+          "run's: ok" % (
               " and chart" if chart else " (no matplotlib: not its chart)"))
 
 

@@ -12,8 +12,13 @@ ratio to the scalar reference) and its time per 16-vertex call at that level; th
 path vfetch has on a CPU of that level: the plan as created at a level below, the portable
 tier or the per-op path; the worst eight, --tables lists all); one line each
 for the per-op kernels, the texel formats and the GX texture formats (geometric means); the
-replay of the real Wii captures; registers to plan; the JIT's coverage of the GX plans
-(vfetch_bench --jit-coverage); and a line on how busy the machine was
+replay of the real Wii captures; registers to plan; the measured choices that differ from
+process to process (every benchmark plan compiled at every level with the JIT in
+TIER_PROCESSES processes, vfetch_bench --jit-tiers: the count from which the portable tier
+runs its draws and the size of its code, which a compile's measurements choose; the
+benchmarks' process times one of them, so a choice that moves is a regret row the digest may
+miss); the JIT's coverage of the GX plans (vfetch_bench --jit-coverage); and a line on how
+busy the machine was
 (load average before and after, the spread of repetitions under --full).
 
 The tables (--tables, or any --filter): for every benchmark named family/what/isa/count,
@@ -143,6 +148,8 @@ REGRET_DIGEST_ROWS = 8  # regret rows the digest lists (--tables: all)
 
 
 REGRET = 0.95      # as created below this fraction of the fastest other path: a regret row
+TIER_PROCESSES = 3  # processes that compile every benchmark plan, for the choices that move
+TIER_DIGEST_ROWS = 8  # such plans the digest lists
 LEVELS = ["sse2", "sse41", "avx2", "avx512", "neon"]
 
 
@@ -251,6 +258,27 @@ def confirm_regrets(bench, all_results, secs, processes=3, repetitions=5):
     return confirm
 
 
+def tier_differences(runs):
+    """The measured choices of each process's compiles (runs: one list of vfetch_bench
+    --jit-tiers lines a process, "tier: PLAN LEVEL TIER BYTES"): how many (plan, level) were
+    compiled; those whose tier differs between the processes (the count from which the
+    portable tier runs), [((plan, level), [tier and bytes in each process])]; and how many
+    differ in their code's size alone (a direct format's groups or pass, the held division
+    factors: choices without a default, whose two sides measured within the machine's spread).
+    """
+    by_key = {}
+    for run in runs:
+        for line in run:
+            parts = line.split()
+            if len(parts) >= 4 and parts[0] == "tier:":
+                by_key.setdefault((parts[1], parts[2]), []).append(parts[3:])
+    tiers = [(k, [" ".join(c) for c in v]) for k, v in sorted(by_key.items())
+             if len(set(c[0] for c in v)) > 1]
+    code = sum(1 for v in by_key.values()
+               if len(set(c[0] for c in v)) == 1 and len(set(tuple(c) for c in v)) > 1)
+    return len(by_key), tiers, code
+
+
 def regret_text(row, ns_text):
     what, level, count, t, best_name, best_t, _ = row
     return "%-22s %-7s %6d: as created %9s ns, %-24s %9s ns (%.2fx)" % (
@@ -319,6 +347,19 @@ def print_digest(all_results, meta, spreads, per_call, ratios, secs, fmt, geomea
         if len(regrets) > REGRET_DIGEST_ROWS:
             print("  ... %d more (summary.py --tables lists them all)" % (
                 len(regrets) - REGRET_DIGEST_ROWS))
+    runs = meta.get("jit_tiers")
+    if runs:
+        compiled, moved, code = tier_differences(runs)
+        print()
+        print("measured tiers: %d of %d (plan, level) alike in %d processes (%d more with "
+              "code of another size: groups or pass, held factors)%s" % (
+                  compiled - len(moved), compiled, len(runs), code,
+                  "; these moved (the portable tier below N records, or every count; code "
+                  "bytes):" if moved else ""))
+        for (plan, level), choices in moved[:TIER_DIGEST_ROWS]:
+            print("  %-28s %-7s %s" % (plan, level, " | ".join(choices)))
+        if len(moved) > TIER_DIGEST_ROWS:
+            print("  ... %d more" % (len(moved) - TIER_DIGEST_ROWS))
 
     for fam, label in (("kernel", "per-op kernels"), ("texel", "texel formats"),
                        ("texture", "GX texture formats")):
@@ -707,6 +748,13 @@ def main():
             meta["jit_coverage"] = subprocess.run(
                 [args.bench, "--jit-coverage"], stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL).stdout.decode().strip().splitlines()
+            # the measured choices, compiled in several processes (tier_differences)
+            meta["jit_tiers"] = [
+                [line for line in subprocess.run(
+                    [args.bench, "--jit-tiers"], stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL).stdout.decode().splitlines()
+                 if line.startswith("tier:")]
+                for _ in range(TIER_PROCESSES)]
             # the regret candidates timed again, so that a phase of the machine is not
             # reported as a regret
             meta["regret_confirm"] = confirm_regrets(args.bench, all_results, bench_secs)

@@ -1197,6 +1197,27 @@ static void print_crossover(const char *prefix, const char *name, const char *su
                prefix, name, suffix, level, info->jit_crossover, info->jit_code_bytes, program);
 }
 
+/* --jit-tiers: besides the coverage, one line per plan and level: the count from which its
+   draws run the portable tier ("every": the generated code at every count) and its code's
+   size, which tell the choices a compile measures (the tier, a direct format's groups or
+   per-vertex pass, the held division factors). summary.py compiles them in several processes
+   and lists the plans whose choices differ between them. */
+static int print_tiers;
+
+static void print_tier(const char *name, const char *suffix, const char *level,
+                       const struct vfetch_plan_info *info)
+{
+    if (!print_tiers)
+        return;
+    if (!info->jit)
+        printf("tier: %s%s %s none\n", name, suffix, level);
+    else if (info->jit_crossover == UINT32_MAX)
+        printf("tier: %s%s %s every %u\n", name, suffix, level, info->jit_code_bytes);
+    else
+        printf("tier: %s%s %s below-%u %u\n", name, suffix, level, info->jit_crossover,
+               info->jit_code_bytes);
+}
+
 /* The generated code's memory (vfetch_jit_memory_usage), `when` saying at which moment. */
 static void print_jit_memory(const char *when)
 {
@@ -1240,6 +1261,11 @@ static int print_jit_coverage(void)
                         abort();
                     struct vfetch_plan_info info;
                     vfetch_gx_plan_info(plan, &info);
+                    static const char *const layout_names[] = { "/vec4", "/packed", "/dolphin" };
+                    char suffix[32];
+                    snprintf(suffix, sizeof suffix, "%s/%s", layout_names[o],
+                             color ? "rgba8" : "float");
+                    print_tier(gx_configs[c].name, suffix, levels[l].name, &info);
                     plans++;
                     if (info.jit) {
                         with_code++;
@@ -1280,6 +1306,7 @@ static int print_jit_coverage(void)
                 abort();
             struct vfetch_plan_info info;
             vfetch_plan_info(plan, &info);
+            print_tier(r300_configs[c].name, "", levels[l].name, &info);
             others++;
             others_code += info.jit != 0;
             if (!info.jit)
@@ -1309,6 +1336,7 @@ static int print_jit_coverage(void)
                     abort();
                 struct vfetch_plan_info info;
                 vfetch_plan_info(vfetch_maxwell_plan_converter(plan), &info);
+                print_tier(maxwell_configs[c].name, full ? "-full" : "", levels[l].name, &info);
                 mw++;
                 mw_code += info.jit != 0;
                 if (!info.jit)
@@ -2229,8 +2257,10 @@ static uint8_t *place_buffer(size_t bytes, const char *name)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "--jit-coverage"))
+    if (argc > 1 && (!strcmp(argv[1], "--jit-coverage") || !strcmp(argv[1], "--jit-tiers"))) {
+        print_tiers = !strcmp(argv[1], "--jit-tiers");
         return print_jit_coverage();
+    }
     const char *captures_dir = take_captures_dir(&argc, argv);
     const char *callcost = take_callcost(&argc, argv);
     if (callcost)

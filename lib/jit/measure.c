@@ -105,8 +105,18 @@ int vfetch_jit_past_l1_wanted(uint32_t crossover, const uint64_t at_long[2])
 
 uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover)
 {
-    uint64_t best[2];
+    uint64_t best[2], again[2];
     fastest_runs(run, ctx, VFETCH_JIT_MEASURE_PAST_L1, best);
+    /* within 10 points of the lead asked for, timed again and the fastest of both kept, so
+       that a slow phase of the machine under one tier's runs does not decide (r300-r2's lead
+       there, 25-30 % on an Intel Xeon, measured 25 % in some processes) */
+    const unsigned lead = VFETCH_JIT_MEASURE_PAST_L1_LEAD;
+    if (crossover != UINT32_MAX && leads_by(best[0], best[1], lead - 10) &&
+        !leads_by(best[0], best[1], lead + 10)) {
+        fastest_runs(run, ctx, VFETCH_JIT_MEASURE_PAST_L1, again);
+        for (unsigned k = 0; k < 2; k++)
+            best[k] = again[k] < best[k] ? again[k] : best[k];
+    }
     return vfetch_jit_past_l1_crossover(best, crossover);
 }
 
