@@ -380,13 +380,19 @@ static uint32_t gx_jit_crossover(const struct vfetch_gx_plan *p, int *vertex_wis
        the generated code's per-vertex loads (docs/decisions.md, "Measured choices") */
     if (!conv->record || indexed >= 3)
         return UINT32_MAX;
-    /* the full ISBE image of a direct format (1 KiB records, mostly defaults): from 8
-       vertices, as lib/plan.c decides for every plan of such records. Not an indexed format's
-       records of more than 256 bytes (the full image, the compact one or vec4 of many
-       attributes), which the record program stages: their generated code ran 1.5-11x faster
-       at every count (config c in the full image, Intel Xeon; docs/decisions.md) */
-    if (conv->record_size > 256 && !p->any_indexed)
-        return 8;
+    /* Records of more than 256 bytes (the ISBE images, vec4 of many attributes): the generated
+       code at every count, vertex by vertex where it cannot emit the groups, as plans' full
+       images at avx2 and avx512 (lib/plan.c). The record program stages an indexed format's
+       elements (the generated code 1.5-11x faster: config c in the full image), and its wide
+       stores of a direct format's full image cross lines where the output is off one (the
+       generated code, storing 16 bytes at a time, 1.3-1.9x faster at avx2 and avx512 from 16
+       vertices, 1.2-1.6x with the output on a line but at avx512 and 16 vertices 0.82x; at
+       sse41 1.2-2.3x, the 4-lane program's instructions 2.3x the generated code's; config a,
+       Intel Xeon, docs/decisions.md). */
+    if (conv->record_size > 256) {
+        *vertex_wise = !p->any_indexed;
+        return UINT32_MAX;
+    }
     if (forced)
         return forced;
     /* The generated code runs the 8- and 4-lane record programs too, their most used tables
