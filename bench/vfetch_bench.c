@@ -540,6 +540,12 @@ static const struct gx_output gx_outputs[] = {
     { "-packed", VFETCH_GX_LAYOUT_PACKED, VFETCH_GX_COLOR_RGBA8 },
 };
 
+/* And the full ISBE image (1 KiB a vertex, the attributes at their Maxwell addresses) of a
+   direct and an indexed config (a, c): records of more than 256 bytes take a tier of their
+   own (lib/gx/compile.c). */
+static const struct gx_output gx_isbe_output = { "-isbe", VFETCH_GX_LAYOUT_ISBE_FULL,
+                                                 VFETCH_GX_COLOR_RGBA8 };
+
 /* plan/<config><suffix>/<isa>/<count> for every built level and every count. */
 static void register_gx_config(const struct gx_config *cfg, const struct gx_output *output)
 {
@@ -637,6 +643,9 @@ static void register_gx(void)
     for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
         for (size_t o = 0; o < sizeof gx_outputs / sizeof gx_outputs[0]; o++)
             register_gx_config(&gx_configs[c], &gx_outputs[o]);
+    for (size_t c = 0; c < sizeof gx_configs / sizeof gx_configs[0]; c++)
+        if (!strcmp(gx_configs[c].name, "gx-a") || !strcmp(gx_configs[c].name, "gx-c"))
+            register_gx_config(&gx_configs[c], &gx_isbe_output);
 }
 
 /* ---- whole Maxwell draws ---- */
