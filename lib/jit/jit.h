@@ -208,17 +208,19 @@ enum vfetch_jit_measure vfetch_jit_measure_mode(void);
 #define VFETCH_JIT_MEASURE_LEAST VFETCH_JIT_MEASURE_SHORT
 
 /** Where a 16-lane program is a class's default for the long draws (a GX direct format's, an
-    avx512 plan's), a second draw is timed after the one of VFETCH_JIT_MEASURE_RECORDS: past
-    the L1 cache, its output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line as malloc
-    places a buffer and a stream's draws mostly start (vfetch_jit_measured_past_l1). On an
-    Intel Xeon the program's 64-byte stores off a line each cross one: within 10 % of the
-    generated code at 1,024 records in the L1 (gx-d, r300-r2), 1.4-1.9x slower at 4,096; and
-    GX config e's packed records ran 5-12 % faster through the generated code at 1,024 and
-    1.2x slower at 4,096 (docs/decisions.md). The lead asked for, 20 % (the generated code's
-    time at most 80 % of the program's, 1.25x): a 10 % lead, within the placement's and the VM's
-    spread, gave e's packed records to the generated code in some compiles, 0.92x the program
-    at 4,096 vertices in the peer kit; 25 % (1.33x) sent r300-r2, 1.33-1.43x faster through the
-    generated code there, to the program in 3 of 16 processes. */
+    avx512 plan's), a second draw is timed after the one of VFETCH_JIT_MEASURE_RECORDS: past the
+    L1 cache, its output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line as malloc
+    places a buffer and a stream's draws mostly start (where the heap put it on a line, the
+    program's stores crossed none and gx-d-packed kept it in some processes, 0.56x the generated
+    code at 4,096 vertices; vfetch_jit_measured_past_l1). On an Intel Xeon the program's 64-byte
+    stores off a line each cross one: within 10 % of the generated code at 1,024 records in the
+    L1 (gx-d, r300-r2), 1.4-1.9x slower at 4,096; and GX config e's packed records ran 5-12 %
+    faster through the generated code at 1,024 and 1.2x slower at 4,096 (docs/decisions.md). The
+    lead asked for, 20 % (the generated code's time at most 80 % of the program's, 1.25x): a 10
+    % lead, within the placement's and the VM's spread, gave e's packed records to the generated
+    code in some compiles, 0.92x the program at 4,096 vertices in the peer kit; 25 % (1.33x)
+    sent r300-r2, 1.33-1.43x faster through the generated code there, to the program in 3 of 16
+    processes. */
 #define VFETCH_JIT_MEASURE_PAST_L1 4096
 #define VFETCH_JIT_MEASURE_PAST_L1_LEAD 20
 #define VFETCH_JIT_MEASURE_PAST_L1_OUT 16

@@ -188,10 +188,11 @@ static unsigned index_pass_wide(struct gen *g, const int *lane_of, unsigned n, i
 }
 
 /* One vertex a register, where every indexed copy's index fits a 16-bit lane: copies 0..7 from
-   one 16-byte window of the vertex, 8..15 from another (after the wide loop, where it fits).
-   Per vertex the indices are loaded, byte-swapped into their lanes by one vpshufb, the
-   position's biased (skip_bias) and folded into the maxima by one vpmaxuw. The maxima go to the red zone (REDZONE_MAXIMA) for
-   the checks. Returns 0, or -1 (nothing emitted) where the indices do not fit two windows. */
+   one 16-byte window of the vertex, 8..15 from another (after the wide loop, where it fits). Per
+   vertex the indices are loaded, byte-swapped into their lanes by one vpshufb, the position's
+   biased (skip_bias) and folded into the maxima by one vpmaxuw. The maxima go to the red zone
+   (REDZONE_MAXIMA) for the checks. Returns 0, or -1 (nothing emitted) where the indices do not
+   fit two windows. */
 static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
 {
     const struct vfetch_gx_plan *plan = g->gx;
