@@ -223,22 +223,18 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
     E(VPXOR_X2_X2_X2, 0, 0);
     if (sse)
         E(VPXOR_X3_X3_X3, 0, 0);
-    const unsigned loop = x86_label(a), next = x86_label(a), skip = x86_label(a),
-                   checks = x86_label(a);
+    const unsigned loop = x86_label(a), checks = x86_label(a);
     const unsigned per_lane = sse ? 0 : index_pass_wide(g, lane_of, n, lo[0], hi, checks);
     /* the position's lane biased as the wide loop's are (its skip value wraps to 0): skipped
        vertices folded in too, not tested (a load, a compare and a branch a vertex fewer for
-       one more vector add; their other indices count, which can only decline more) */
+       one more vector add; their other indices count, which can only decline more). An indexed
+       position is the first indexed copy (the attributes' order), so its lane is the first
+       window's 0. */
     uint16_t bias[16] = { 0 };
-    const int biased = plan->position_copy >= 0 && lane_of[plan->position_copy] < 8;
+    const int biased = plan->position_copy >= 0;
     if (biased)
         bias[lane_of[plan->position_copy]] = skip_bias(&plan->copies[plan->position_copy]);
     x86_bind(a, loop);
-    if (plan->position_copy >= 0 && !biased) {
-        static const enum x86_shape from_rdi[3] = { X86_MOVZX_EAX_B_MRDI, X86_MOVZX_EAX_W_MRDI,
-                                                    X86_CMP_EAX_I };
-        gen_skip_test(g, from_rdi, X86_JZ, skip);
-    }
     for (unsigned h = 0; h < 2 && hi[h] >= 0; h++) /* the vertex's bytes past them may be read */
         gen_load_span(g, 0, (int)h, lo[h],
                       gen_load_width(lo[h], (unsigned)(hi[h] - lo[h] + 1), plan->format.vertex_size),
@@ -268,17 +264,10 @@ static int index_pass_vector(struct gen *g, unsigned decline, unsigned done)
             E(VPADDW_Y0_Y0_P, x86_const_wide(a, bias, 2), 0);
         E(VPMAXUW_Y2_Y2_Y0, 0, 0);
     }
-    x86_bind(a, next);
     if (plan->format.vertex_size)
         E(ADD_RDI_I, 0, plan->format.vertex_size);
     E(DEC_R11, 0, 0);
     x86_jump(a, X86_JNZ, loop);
-    if (plan->position_copy >= 0 && !biased) {
-        x86_jump(a, X86_JMP, checks);
-        x86_bind(a, skip);
-        E(INC_R9, 0, 0);
-        x86_jump(a, X86_JMP, next);
-    }
     x86_bind(a, checks);
     if (per_lane) { /* each copy's lanes folded into its first: both halves, then the vertices */
         E(VEXTRACTI128_X1_Y2_I, 0, 1);

@@ -361,7 +361,6 @@
     S(ADD_RDI_R11, ADD, REG(RDI), REG(R11))                                                 \
     S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
     S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
-    S(MOVZX_EAX_W_MRDI, MOVZX, REG(EAX), MEM(RDI, 2))                                       \
     S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
     S(ROL_AX_8, ROL, REG(AX), IMM8)                                                         \
     S(CMP_RAX_MRSP, CMP, REG(RAX), MEM(RSP, 8))                                             \
