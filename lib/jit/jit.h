@@ -57,6 +57,9 @@ struct vfetch_jit_code {
                                    inserted beside them (Dolphin's layout): for the tests */
     unsigned unrolled_passes; /**< per-vertex passes that hold four vertices a group (their
                                    ops written four times): for the tests */
+    unsigned constants_held; /**< four-slot constant ops stored from the value the op before
+                                  left in the register, not loaded again (a full record's
+                                  defaults): for the tests */
     unsigned halves_loops; /**< 8-lane group loops written a second time storing each vector
                                 as two 16-byte halves, taken where a draw's output is not
                                 32-byte aligned: for the tests */

@@ -88,7 +88,8 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const int groups = code->groups;
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
-                   unrolled_passes = g->unrolled_passes, halves_loops = g->halves_loops;
+                   unrolled_passes = g->unrolled_passes, halves_loops = g->halves_loops,
+                   constants_held = g->constants_held;
     const int fma_division =
         (g->fma_division && g->divides) || g->fma_group_divides || g->fma_held_entries;
     const int colour_words = g->words != NULL;
@@ -114,6 +115,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->float_pairs = float_pairs;
     code->unrolled_passes = unrolled_passes;
     code->halves_loops = halves_loops;
+    code->constants_held = constants_held;
     code->matrices_beside = matrices_beside;
     code->fma_division = fma_division;
     code->fma_held = fma_held;

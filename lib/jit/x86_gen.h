@@ -236,6 +236,7 @@ struct gen {
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
     unsigned unrolled_passes; /* per-vertex passes written in groups (the same) */
     unsigned halves_loops; /* 8-lane group loops written again with halved stores (the same) */
+    unsigned constants_held; /* constant ops stored without a load of their own (the same) */
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
@@ -304,6 +305,7 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_store_dword vfetch_x86_gen_store_dword
 #define gen_later_slots vfetch_x86_gen_later_slots
 #define gen_constant_op vfetch_x86_gen_constant_op
+#define gen_constant_run vfetch_x86_gen_constant_run
 #define gen_effective_select vfetch_x86_gen_effective_select
 #define gen_word_copy vfetch_x86_gen_word_copy
 #define gen_batch_entry vfetch_x86_gen_batch_entry
@@ -382,6 +384,7 @@ unsigned gen_effective_select(const struct vfetch_op_exec *x, unsigned c);
 void gen_store_dword(struct gen *g, unsigned slot, unsigned lane);
 void gen_store(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
 void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_exec *x);
+void gen_constant_run(struct gen *g, unsigned first, unsigned n);
 
 int gen_colour_tables(const struct gen *g);
 

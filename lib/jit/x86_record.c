@@ -741,5 +741,6 @@ void gen_choose_groups(struct gen *g)
         }
     }
     g->broadcasts = g->byte_batches = g->float_pairs = g->matrices_beside = 0; /* trials' */
+    g->constants_held = 0;
     g->fma_group_divides = 0;
 }

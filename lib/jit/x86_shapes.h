@@ -310,6 +310,8 @@
     S(MOV_RCX_RSI, MOV, REG(RCX), REG(RSI))                                                 \
     S(VPXOR_X0_X0_X0, VPXOR, REG(XMM0), REG(XMM0), REG(XMM0))                               \
     S(VMOVDQU_X0_P, VMOVDQU, REG(XMM0), RIP(16))                                            \
+    S(VPCMPEQD_X0_X0_X0, VPCMPEQD, REG(XMM0), REG(XMM0), REG(XMM0))                         \
+    S(VPSLLDQ_X0_X0_I, VPSLLDQ, REG(XMM0), REG(XMM0), IMM8)                                 \
     /* the draw's checks (rsi the parameters), loop counters, results, the way out */      \
     S(CMP_MRSI_I32, CMP, MEM(RSI, 4), IMM8)                                                 \
     S(CMP_MRSI_Q_I32, CMP, MEM(RSI, 8), IMM32)                                              \

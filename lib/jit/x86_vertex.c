@@ -497,6 +497,12 @@ int gen_vertex_element_reach(const struct gen *g, uint32_t reach[VFETCH_GX_MAX_C
     return any;
 }
 
+/* A constant op of four slots (a full record's default). */
+static int constant_quad(const struct vfetch_op_exec *x)
+{
+    return x->format == VFETCH_FORMAT_CONSTANT && x->write_mask == 0xf;
+}
+
 /* One vertex's ops (the pass's loop body, without its skip test and pointer steps). NULL, or
    why an op cannot be generated. */
 const char *gen_vertex(struct gen *g)
@@ -532,7 +538,17 @@ const char *gen_vertex(struct gen *g)
         if (batch && member_at[i] >= 0)
             continue;
         if (x->format == VFETCH_FORMAT_CONSTANT) {
-            gen_constant_op(g, i, x);
+            unsigned n = 0; /* four-slot constants in a row, none where the batch is stored */
+            while (i + n < conv->desc.num_ops && constant_quad(&conv->ops[i + n]) &&
+                   (n == 0 || (conv->ops[i + n].dst_slot == x->dst_slot + 4 * n &&
+                               !(batch && (i + n == batch_at || member_at[i + n] >= 0)))))
+                n++;
+            if (n >= 2) {
+                gen_constant_run(g, i, n);
+                i += n - 1;
+            } else {
+                gen_constant_op(g, i, x);
+            }
             continue;
         }
         gen_convert_fn *convert = gen_converter(x);
