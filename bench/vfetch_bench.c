@@ -158,6 +158,15 @@ static void register_memcpy(size_t bytes)
     bmc_register(name, bench_memcpy, job);
 }
 
+/* A benchmark's items (records, texels) and output bytes a call, as Google Benchmark's rates
+   and the out_bytes counter summary.py divides memcpy's time by. */
+static void set_output_counters(bmc_state *st, int64_t items, size_t out_bytes)
+{
+    bmc_set_items_processed(st, bmc_iterations(st) * items);
+    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
+    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+}
+
 /* ---- per-op kernels ---- */
 
 struct kernel_job {
@@ -174,9 +183,7 @@ static void bench_kernel(bmc_state *st, void *user)
     size_t stride[VFETCH_MAX_STREAMS] = { job->stride };
     while (bmc_keep_running(st))
         job->fn(op, base, stride, job->n, bench_out, 16);
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)(job->n * 16));
-    bmc_set_counter(st, "out_bytes", (double)(job->n * 16), BMC_COUNTER_DEFAULT);
+    set_output_counters(st, job->n, job->n * 16);
 }
 
 static void register_kernels(void)
@@ -351,9 +358,7 @@ static void bench_plan(bmc_state *st, void *user)
             break;
         }
     }
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
-    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, job->n, out_bytes);
     struct vfetch_plan_info info;
     vfetch_plan_info(job->plan, &info);
     set_generated_counter(st, &info, job->n);
@@ -519,9 +524,7 @@ static void bench_gx(bmc_state *st, void *user)
             break;
         }
     }
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
-    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, job->n, out_bytes);
     struct vfetch_plan_info info;
     vfetch_gx_plan_info(job->plan, &info);
     set_generated_counter(st, &info, job->n);
@@ -703,9 +706,7 @@ static void bench_maxwell(bmc_state *st, void *user)
             break;
         }
     }
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
-    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, job->n, out_bytes);
 }
 
 /* A Maxwell config's description, in the compact layout or the full ISBE image. */
@@ -1635,9 +1636,7 @@ static void bench_texel(bmc_state *st, void *user)
         }
     }
     const int64_t texels = (int64_t)job->side * job->side;
-    bmc_set_items_processed(st, bmc_iterations(st) * texels);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->out_bytes);
-    bmc_set_counter(st, "out_bytes", (double)job->out_bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, texels, job->out_bytes);
     bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
 }
 
@@ -1724,9 +1723,7 @@ static void bench_plain(bmc_state *st, void *user)
         __asm__ volatile("" : : "r"(bench_out) : "memory");
     }
     const int64_t texels = (int64_t)job->side * job->side;
-    bmc_set_items_processed(st, bmc_iterations(st) * texels);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * texels * 4);
-    bmc_set_counter(st, "out_bytes", (double)(texels * 4), BMC_COUNTER_DEFAULT);
+    set_output_counters(st, texels, texels * 4);
     bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
 }
 
@@ -1884,9 +1881,7 @@ static void bench_gx_texture(bmc_state *st, void *user)
             break;
         }
     }
-    bmc_set_items_processed(st, bmc_iterations(st) * texels);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)out_bytes);
-    bmc_set_counter(st, "out_bytes", (double)out_bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, texels, out_bytes);
     bmc_set_counter(st, "texels", (double)texels, BMC_COUNTER_DEFAULT);
 }
 
@@ -1913,9 +1908,7 @@ static void bench_prim(bmc_state *st, void *user)
             break;
         }
     }
-    bmc_set_items_processed(st, bmc_iterations(st) * (int64_t)job->n);
-    bmc_set_bytes_processed(st, bmc_iterations(st) * (int64_t)job->bytes);
-    bmc_set_counter(st, "out_bytes", (double)job->bytes, BMC_COUNTER_DEFAULT);
+    set_output_counters(st, job->n, job->bytes);
 }
 
 /* The primitive plan of d at level l (the CPU mask set to it), or NULL where that level is not
