@@ -1101,7 +1101,10 @@ static void env_restore(const struct saved_env *e)
  * format's records (the full and compact images, vec4 of many attributes), which the program
  * stages (1.2-11x faster on an Intel Xeon). The peer kit's
  * a (direct), c (two indexed copies: measured at avx512, the measurement's answer forced to
- * "generated") and f (twelve) in the vec4 and ISBE layouts, at every level with the JIT.
+ * "generated") and f (twelve) in the vec4 and ISBE layouts, at every level with the JIT. The
+ * full image's code stores its default slots from values made once a run of them
+ * (x86_store.c, gen_constant_run: 16 or more constant ops stored without a load of their
+ * own); the JIT family's draws check those bytes against the reference.
  */
 static void check_jit_big_records(void)
 {
