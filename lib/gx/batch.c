@@ -228,6 +228,22 @@ int vfetch_gx_batch_finish(const vfetch_gx_plan *plan, struct vfetch_gx_run_para
     return finish(plan, batch, slot, &drawn, result);
 }
 
+int64_t vfetch_gx_batch_long_indices(const vfetch_gx_plan *plan,
+                                     const struct vfetch_gx_run_params *p,
+                                     const struct vfetch_batch *batch,
+                                     const struct gx_prim_slot *slot)
+{
+    (void)plan;
+    const uint32_t count = p->count;
+    const size_t iused = batch->indices_used, iroom = batch->indices_capacity - iused;
+    /* a GX primitive writes at most six indices a vertex (a point expanded to a quad's two
+       triangles): the count's own figure only where the batch is that short of room */
+    if ((uint64_t)count * 6 > iroom && slot_most(slot, count) > iroom)
+        return VFETCH_EBATCH_FULL;
+    return (int64_t)put_general(slot->plan, count, batch->vertex_count,
+                                (uint8_t *)batch->indices + iused * slot->width, iroom);
+}
+
 /* The short way of a format with indexed attributes, its checks passed: the vertices first
    (some may be skipped, and an index out of its array fails the draw), then the indices of
    those written. */

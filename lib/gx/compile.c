@@ -577,7 +577,8 @@ static int gx_pass_faster(const struct vfetch_gx_plan *p, const struct vfetch_ji
 static const char *gx_generate(struct vfetch_gx_plan *p, uint32_t crossover, uint32_t per_vertex)
 {
     return vfetch_jit_gx_compile(p, crossover, per_vertex, vfetch_gx_run_portable,
-                                 vfetch_gx_batch_draw, vfetch_gx_batch_finish, &p->jit_code);
+                                 vfetch_gx_batch_draw, vfetch_gx_batch_finish,
+                                 vfetch_gx_batch_long_indices, &p->jit_code);
 }
 #endif
 

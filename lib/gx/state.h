@@ -187,6 +187,16 @@ int vfetch_gx_batch_finish(const vfetch_gx_plan *plan, struct vfetch_gx_run_para
                            struct vfetch_batch *batch, const struct gx_prim_slot *slot,
                            struct vfetch_gx_batch_result *result, uint32_t skipped);
 
+/** The indices of a direct format's batched draw of PRIM_TINY vertices or more, every other
+    check of both halves passed (the generated batched draw's long way, lib/jit/x86_batch.c,
+    before it converts the vertices): the indices' room for the count's most, then the indices
+    of all `p->count` records, as vfetch_gx_batch_draw writes them. Returns how many, or
+    VFETCH_EBATCH_FULL with nothing written. */
+int64_t vfetch_gx_batch_long_indices(const vfetch_gx_plan *plan,
+                                     const struct vfetch_gx_run_params *p,
+                                     const struct vfetch_batch *batch,
+                                     const struct gx_prim_slot *slot);
+
 /** Make the primitive slot of draw command `command` (0x80-0xBF) under the state's index
     options where it has no plan yet: 0, or the compile's error (VFETCH_ENOMEM). */
 int vfetch_gx_state_prim_slot(vfetch_gx_state *state, uint8_t command);

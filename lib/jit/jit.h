@@ -172,16 +172,28 @@ typedef int vfetch_jit_gx_batch_finish_fn(const struct vfetch_gx_plan *plan,
                                           const struct gx_prim_slot *slot,
                                           struct vfetch_gx_batch_result *result, uint32_t skipped);
 
+/** A direct format's batched draw of PRIM_TINY vertices or more, its other checks passed,
+    before its vertices (vfetch_gx_batch_long_indices): its indices written and how many, or
+    VFETCH_EBATCH_FULL with nothing written. */
+typedef int64_t vfetch_jit_gx_batch_indices_fn(const struct vfetch_gx_plan *plan,
+                                               const struct vfetch_gx_run_params *params,
+                                               const struct vfetch_batch *batch,
+                                               const struct gx_prim_slot *slot);
+
 /** Generate a GX plan's draw, running draws of fewer than `crossover` vertices (the rest go
     to `slow`, the portable tier), or of fewer than `crossover_per_vertex` where a direct
     format's whole groups cannot be emitted as its 8-lane record program. Sets code->crossover
     to the one in force; also code->entry_batch, the format's batched draw, whose draws it
-    does not take go to `batch_slow` (vfetch_gx_batch_draw); a format with indexed attributes
-    converts its records, then ends in `batch_finish` (vfetch_gx_batch_finish). NULL, or why there is none (a static sentence). */
+    does not take go to `batch_slow` (vfetch_gx_batch_draw); a direct format's draws of
+    PRIM_TINY vertices or more write their indices through `batch_indices`
+    (vfetch_gx_batch_long_indices); a format with indexed attributes converts its records,
+    then ends in `batch_finish` (vfetch_gx_batch_finish). NULL, or why there is none (a static
+    sentence). */
 const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t crossover,
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow,
                                   vfetch_jit_gx_batch_fn *batch_slow,
                                   vfetch_jit_gx_batch_finish_fn *batch_finish,
+                                  vfetch_jit_gx_batch_indices_fn *batch_indices,
                                   struct vfetch_jit_code *code);
 
 /** VFETCH_JIT_CROSSOVER=N: the crossover a record-program format's or plan's compile uses

@@ -2,13 +2,17 @@
  * A GX format's batched draw (vfetch_gx_state_draw_batch, docs/gx.md "One call per guest
  * draw"): a second entry of the format's generated draw, which takes a whole draw command into
  * the batch. A format with indexed attributes converts first, through a body of its own, and
- * ends in C (vfetch_gx_batch_finish: the indices of the records written). A direct format's: every check of both halves, the primitive's indices from its count's
- * tiny entry (lib/prim/compile.c), the batch's figures, then the format's own conversion (the
- * draw's body, at `body`) and its result. Called as vfetch_gx_batch_draw is (lib/gx/batch.c,
+ * ends in C (vfetch_gx_batch_finish: the indices of the records written). A direct format's:
+ * every check of both halves, the primitive's indices from its count's tiny entry
+ * (lib/prim/compile.c; from 32 vertices through vfetch_gx_batch_long_indices, batch_long), the
+ * batch's figures, then the format's own conversion (the draw's body, at `body`) and its
+ * result. Called as vfetch_gx_batch_draw is (lib/gx/batch.c,
  * its C twin: the same short way): rdi the plan, rsi the draw's parameters (vertices, bytes
  * and count set), rdx the batch, rcx the
  * primitive's slot, r8 the result. Any check failing, or a count with a tail of indices, leaves
- * with nothing written for vfetch_gx_batch_draw, the five registers as they came.
+ * with nothing written for vfetch_gx_batch_draw, the five registers as they came; the long
+ * way's indices' room, checked last, returns VFETCH_EBATCH_FULL itself (the error the C way
+ * reports there), nothing written.
  *
  * A direct format's draw cannot fail once its bytes and room are checked, so the indices are
  * written first and the conversion ends the function, as it ends the plain draw.
@@ -25,18 +29,20 @@
 #define VECTORS(f) (offsetof(struct vfetch_prim_plan, vectors) + offsetof(struct prim_vectors, f))
 
 /* Every check, in any order (the C way reports the first failing one in the documented
-   order): eax the count, from 1 to limit - 1; the vertex bytes; the batch's used figures
+   order): eax the count, from 1 to limit - 1 (else to `beyond`); the vertex bytes; the batch's used figures
    within their capacities; the records' room and stride;
-   the host indices' range; the indices' room, buffer and alignment; the count's tiny entry,
-   without a tail (the slot's short_counts). */
-static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
+   the host indices' range; the indices' room (`most`: from the slot's table, for counts below
+   GX_PRIM_COUNTS), buffer and alignment; the count's tiny entry, without a tail (the slot's
+   short_counts). */
+static void batch_checks(struct gen *g, uint32_t limit, int most, int tiny, unsigned beyond,
+                         unsigned slow)
 {
     struct x86_asm *a = &g->a;
     const uint32_t stride = g->gx->out_stride, vsize = g->gx->format.vertex_size;
     E(MOV_EAX_MRSI, PARAM(count), 0);
     E(LEA_R9D_MRAX, -1, 0); /* count - 1 below limit - 1, unsigned: 0 wraps */
     E(CMP_R9D_I, 0, limit - 1);
-    x86_jump(a, X86_JNB, slow);
+    x86_jump(a, X86_JNB, beyond);
     E(IMUL_R9_RAX_I, 0, vsize);
     E(CMP_R9_MRSI, PARAM(vertices_size), 0);
     x86_jump(a, X86_JNBE, slow);
@@ -64,14 +70,17 @@ static void batch_checks(struct gen *g, uint32_t limit, int tiny, unsigned slow)
     E(ADD_R9_RAX, 0, 0);
     E(CMP_R9_MRCX, SLOT(most_vertices), 0);
     x86_jump(a, X86_JNBE, slow);
-    /* the indices: room for the count's most, the buffer, aligned to the width */
+    /* the indices: room for the count's most (where the slot has it: else the long way's
+       call checks it), the buffer, aligned to the width */
     E(MOV_R10_MRDX, BATCH(indices_capacity), 0);
     E(MOV_R9_MRDX, BATCH(indices_used), 0);
     E(SUB_R10_R9, 0, 0);
     x86_jump(a, X86_JB, slow);
-    E(MOVZX_R11D_W_MRCX_RAX2, SLOT(most), 0);
-    E(CMP_R11_R10, 0, 0);
-    x86_jump(a, X86_JNBE, slow);
+    if (most) {
+        E(MOVZX_R11D_W_MRCX_RAX2, SLOT(most), 0);
+        E(CMP_R11_R10, 0, 0);
+        x86_jump(a, X86_JNBE, slow);
+    }
     E(MOV_R10_MRDX, BATCH(indices), 0);
     E(TEST_R10_R10, 0, 0);
     x86_jump(a, X86_JZ, slow);
@@ -178,8 +187,40 @@ static void batch_figures(struct gen *g)
     E(MOV_RDI_MRSI, PARAM(vertices), 0);
 }
 
+/* A direct format's long way: a draw of PRIM_TINY vertices or more (below the body's
+   crossover, where the portable tier gets faster), every check but the indices' room, then
+   indices_fn (vfetch_gx_batch_long_indices: that room, the primitive family's indices, how
+   many or VFETCH_EBATCH_FULL), called with the five registers as they came (three of them
+   kept on the stack, which leaves it aligned for the call), then the short way's figures and
+   body: some 80 instructions a draw fewer than the C way's checked path. */
+static void batch_long(struct gen *g, uint32_t crossover, unsigned body, int body_bytes,
+                       const void *indices_fn, unsigned slow)
+{
+    struct x86_asm *a = &g->a;
+    const unsigned full = x86_label(a);
+    batch_checks(g, crossover, 0, 0, slow, slow);
+    E(PUSH_RSI, 0, 0);
+    E(PUSH_RDX, 0, 0);
+    E(PUSH_R8, 0, 0);
+    E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)indices_fn);
+    E(CALL_RAX, 0, 0);
+    E(POP_R8, 0, 0);
+    E(POP_RDX, 0, 0);
+    E(POP_RSI, 0, 0);
+    E(TEST_RAX_RAX, 0, 0);
+    x86_jump(a, X86_JS, full);
+    E(MOV_RDI_RAX, 0, 0);
+    E(MOV_EAX_MRSI, PARAM(count), 0);
+    batch_figures(g);
+    if (body_bytes)
+        E(IMUL_RAX_RCX_I, 0, g->vsize);
+    x86_jump(a, X86_JMP, body);
+    x86_bind(a, full); /* nothing written: eax the error */
+    E(RET, 0, 0);
+}
+
 int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_bytes,
-                    const void *slow_fn)
+                    const void *slow_fn, const void *indices_fn)
 {
     struct x86_asm *a = &g->a;
     /* the short way's counts: all of them, past the body's crossover too (the body converts
@@ -187,13 +228,15 @@ int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_b
        more, where a call through the C way would cost more than it saves) */
     if (!crossover) /* the format's draws all run the portable tier */
         return 0;
-    const unsigned slow = x86_label(a);
-    batch_checks(g, PRIM_TINY, 1, slow);
+    const unsigned slow = x86_label(a), long_way = x86_label(a);
+    batch_checks(g, PRIM_TINY, 1, 1, long_way, slow);
     batch_indices(g);
     batch_figures(g);
     if (body_bytes)
         E(IMUL_RAX_RCX_I, 0, g->vsize);
     x86_jump(a, X86_JMP, body);
+    x86_bind(a, long_way);
+    batch_long(g, crossover, body, body_bytes, indices_fn, slow);
     x86_bind(a, slow);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);
     E(JMP_RAX, 0, 0);
@@ -211,7 +254,7 @@ int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_f
     if (!crossover)
         return 0;
     const unsigned slow = x86_label(a), on = x86_label(a);
-    batch_checks(g, PRIM_TINY, 0, slow);
+    batch_checks(g, PRIM_TINY, 1, 0, slow, slow);
     x86_jump(a, X86_JMP, on);
     x86_bind(a, slow);
     E(MOV_RAX_I64, 0, (int64_t)(uintptr_t)slow_fn);

@@ -222,6 +222,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
                                   uint32_t crossover_per_vertex, vfetch_jit_gx_fn *slow_fn,
                                   vfetch_jit_gx_batch_fn *batch_slow,
                                   vfetch_jit_gx_batch_finish_fn *batch_finish,
+                                  vfetch_jit_gx_batch_indices_fn *batch_indices,
                                   struct vfetch_jit_code *code)
 {
     memset(code, 0, sizeof *code);
@@ -344,7 +345,8 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         if (batch && !plan->any_indexed) {
             entry_batch = a->len;
             sse_entry(g);
-            batched = gen_batch_entry(g, crossover, body, body_bytes, (const void *)batch_slow);
+            batched = gen_batch_entry(g, crossover, body, body_bytes, (const void *)batch_slow,
+                                      (const void *)batch_indices);
         }
     }
     why = gen_close(g, why, entry, code);

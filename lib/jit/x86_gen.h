@@ -403,7 +403,7 @@ void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);
 #define REDZONE_SLOT (-112)
 #define REDZONE_SKIPPED (-120)
 int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_bytes,
-                    const void *slow_fn);
+                    const void *slow_fn, const void *indices_fn);
 int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_fn);
 void gen_batch_indexed_close(struct gen *g, unsigned decline, const void *finish_fn,
                              const void *slow_fn);

@@ -330,6 +330,8 @@
     S(MOV_RAX_I64, MOV, REG(RAX), IMM64)                                                    \
     S(MOV_R11_I64, MOV, REG(R11), IMM64)                                                    \
     S(JMP_RAX, JMP, REG(RAX))                                                               \
+    S(CALL_RAX, CALL, REG(RAX))                                                             \
+    S(MOV_RDI_RAX, MOV, REG(RDI), REG(RAX))                                                 \
     S(MOV_RDI_MRSI, MOV, REG(RDI), MEM(RSI, 8))                                             \
     S(MOV_ECX_MRSI, MOV, REG(ECX), MEM(RSI, 4))                                             \
     S(MOV_RDX_MRSI, MOV, REG(RDX), MEM(RSI, 8))                                             \
@@ -347,6 +349,7 @@
     S(JNZ, JNZ, REL)                                                                        \
     S(JNBE, JNBE, REL)                                                                      \
     S(JNB, JNB, REL)                                                                        \
+    S(JS, JS, REL)                                                                          \
     /* pass 1: skip values and the highest index of each copy (in the red zone) */         \
     S(CMP_MRSI_I, CMP, MEM(RSI, 8), IMM8)                                                   \
     S(MOV_MRSP_I, MOV, MEM(RSP, 8), IMM32)                                                  \

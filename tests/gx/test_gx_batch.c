@@ -108,6 +108,9 @@ static int same_batch(const struct batch_pair *b, size_t width)
            !memcmp(b->one.indices, b->want_indices, b->one.indices_capacity * width);
 }
 
+/* The most vertices a draw of the sequences takes. */
+#define MAX_DRAW 320
+
 /* One format under one set of index options: `draws` random draws appended to a batch, each
    against the two calls; a draw that does not fit is VFETCH_EBATCH_FULL with nothing changed,
    then the batch is flushed (its figures zeroed) and the draw made again. */
@@ -144,8 +147,8 @@ static void run_sequence(const struct format *f, const struct vfetch_gx_index_op
     b.one.indices_capacity = index_capacity;
     b.want_vertices = calloc(1, vertex_bytes);
     b.want_indices = calloc(1, index_capacity * width);
-    uint8_t *src = malloc(64 * f->vertex_size);
-    uint8_t *records = malloc(64 * stride);
+    uint8_t *src = malloc(MAX_DRAW * f->vertex_size);
+    uint8_t *records = malloc(MAX_DRAW * stride);
     if (!b.one.vertices || !b.one.indices || !b.want_vertices || !b.want_indices || !src ||
         !records) {
         CHECK(0);
@@ -155,14 +158,20 @@ static void run_sequence(const struct format *f, const struct vfetch_gx_index_op
     for (unsigned d = 0; d < draws; d++) {
         const unsigned k = rnd() % 8;
         const uint8_t command = (uint8_t)(primitives[k] | f->vat);
-        const uint32_t count = rnd() % 5 == 0 ? rnd() % 5 : rnd() % 64;
+        /* short draws (the tiny entries), up to 63 (the slot's table of most indices), and
+           long ones (the generated long way, lib/jit/x86_batch.c) */
+        const uint32_t count = rnd() % 5 == 0   ? rnd() % 5
+                               : rnd() % 6 == 0 ? 64 + rnd() % (MAX_DRAW - 63)
+                                                : rnd() % 64;
         random_vertices(f, src, count);
         /* the two calls, into scratch, then appended to the expected batch where they fit */
         struct vfetch_gx_result drawn = { 0, 0, 0 };
         CHECK_EQ(vfetch_gx_state_draw(st, f->vat, src, count * f->vertex_size, count, records,
-                                      64 * stride, &drawn),
+                                      MAX_DRAW * stride, &drawn),
                  0);
         const size_t most = vfetch_prim_index_count(prims[k], count);
+        /* what vfetch_gx_batch_long_indices assumes of its counts (32 and more) */
+        CHECK(count < 32 || most <= 6 * (size_t)count);
         const uint64_t last = (uint64_t)b.want_count + count - 1;
         struct vfetch_prim_plan_info info;
         vfetch_prim_plan_info(prims[k], &info);
