@@ -105,7 +105,7 @@ static uint64_t x86_table(struct x86_asm *a, const void *bytes, unsigned entries
         if (a->table_entries[t] == entries && !memcmp(a->pool + 16 * a->table_at[t], bytes, n))
             return X86_POOL_TAG + 16 * a->table_at[t];
     if (a->num_tables == sizeof a->table_at / sizeof a->table_at[0]) {
-        a->failed = 1;
+        a->failed = X86_FAILED_FULL;
         return X86_POOL_TAG;
     }
     const size_t at = pool_take(a, entries);
@@ -233,7 +233,7 @@ void x86_rewind(struct x86_asm *a, struct x86_mark m)
 unsigned x86_label(struct x86_asm *a)
 {
     if (a->num_labels == X86_MAX_LABELS) {
-        a->failed = 1;
+        a->failed = X86_FAILED_FULL;
         return 0;
     }
     a->label_at[a->num_labels] = SIZE_MAX;
@@ -250,7 +250,7 @@ void x86_jump(struct x86_asm *a, enum x86_shape branch, unsigned label)
     if (a->failed)
         return;
     if (a->num_fixups == X86_MAX_FIXUPS) {
-        a->failed = 1;
+        a->failed = X86_FAILED_FULL;
         return;
     }
     x86_op(a, branch, 0, 0);

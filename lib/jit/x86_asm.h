@@ -22,8 +22,12 @@ enum x86_shape {
     X86_NUM_SHAPES
 };
 
-#define X86_MAX_LABELS 128 /* a GX draw: two passes, each with its groups' skip stubs */
-#define X86_MAX_FIXUPS 256 /* Dolphin's LargeFloatVertexSpeed: 14 indexed copies, two bodies */
+/* A GX draw: two passes, each with its groups' skip stubs, and two bodies: the kit's formats
+   take up to 124 labels and 243 jumps (config c packed at avx2). A generator past them fails
+   as a generator bug, its plan left to the portable tier (bench-output checks none is). */
+#define X86_MAX_LABELS 256
+#define X86_MAX_FIXUPS 512
+#define X86_FAILED_FULL 2 /* x86_asm's `failed` where one of its fixed tables ran out */
 
 /* A constant's address as the generators see it: its byte offset in the pool plus this tag, a
    value no real displacement reaches. Only a RIP-relative operand may take one (x86_op); the
@@ -34,8 +38,9 @@ struct x86_asm {
     uint8_t *first;     /**< one allocation holding the three buffers below at their first sizes */
     uint8_t *buf;       /**< the code, in a heap buffer that grows as it is written */
     size_t len, cap;
-    int failed;         /**< memory ran out, a label or branch table was full, or a shape has
-                             no form at this level: the result is unusable */
+    int failed;         /**< memory ran out (1), a table of labels, branches or constant
+                             tables was full (X86_FAILED_FULL), or a shape has no form at this
+                             level: the result is unusable */
     int sse;            /**< encode SSE4.1 forms (CPUs without AVX): set before the first op */
     enum x86_shape missing; /**< a shape asked for that has no SSE4.1 form, or X86_NUM_SHAPES */
     size_t label_at[X86_MAX_LABELS]; /**< SIZE_MAX until bound */

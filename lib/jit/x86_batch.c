@@ -247,7 +247,9 @@ int gen_batch_entry(struct gen *g, uint32_t crossover, unsigned body, int body_b
    send the draw to the portable tier), so its batched draw has a body of its own between these
    two. The checks (the draws they refuse go to slow_fn, nothing changed), the records' place
    into the parameters' `out`, the batch and the slot kept in the red zone beside the result,
-   then the body's registers: rdi the vertices, ecx the count. */
+   then the body's registers: rdi the vertices, ecx the count. Counts of PRIM_TINY or more go
+   the C way: the close's test of the records written (bt) takes them modulo 32, and a guard
+   there would cost every short draw two instructions. */
 int gen_batch_indexed_open(struct gen *g, uint32_t crossover, const void *slow_fn)
 {
     struct x86_asm *a = &g->a;

@@ -81,7 +81,9 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     if (!why && g->a.missing != X86_NUM_SHAPES)
         why = "an instruction without an SSE4.1 form (a generator bug)";
     else if (!why && failed)
-        why = "out of memory";
+        why = g->a.failed == X86_FAILED_FULL
+                  ? "more labels, jumps or tables than the assembler holds (a generator bug)"
+                  : "out of memory";
     uint8_t *rw, *rx;
     const size_t bytes = failed ? 0 : x86_bytes_used(&g->a);
     const uint32_t crossover = code->crossover; /* set by the compile; the memory's open clears */
