@@ -487,7 +487,17 @@ static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int port
         vfetch_jit_past_l1_wanted(crossover, at_long) &&
         (buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &m,
                                   VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        crossover = vfetch_jit_measured_past_l1(plan_measure_run, &m, crossover);
+        const uint32_t kept = crossover;
+        crossover = vfetch_jit_measured_past_l1(plan_measure_run, &m, kept);
+        struct plan_measure again;
+        uint8_t *other;
+        if (vfetch_jit_past_l1_again(kept, crossover) &&
+            (other = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &again,
+                                        VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
+            if (vfetch_jit_measured_past_l1(plan_measure_run, &again, kept) == UINT32_MAX)
+                crossover = UINT32_MAX;
+            free(other);
+        }
         free(buf);
     }
     return crossover;

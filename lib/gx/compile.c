@@ -534,7 +534,17 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
         vfetch_jit_past_l1_wanted(crossover, at_long) &&
         (buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &m,
                                 VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        crossover = vfetch_jit_measured_past_l1(gx_measure_run, &m, crossover);
+        const uint32_t kept = crossover;
+        crossover = vfetch_jit_measured_past_l1(gx_measure_run, &m, kept);
+        struct gx_measure again;
+        uint8_t *other;
+        if (vfetch_jit_past_l1_again(kept, crossover) &&
+            (other = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &again,
+                                      VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
+            if (vfetch_jit_measured_past_l1(gx_measure_run, &again, kept) == UINT32_MAX)
+                crossover = UINT32_MAX;
+            free(other);
+        }
         free(buf);
     }
     return crossover;

@@ -280,6 +280,13 @@ int vfetch_jit_past_l1_wanted(uint32_t crossover, const uint64_t at_long[2]);
 /** That answer from the fastest times (ns) of the draw past the L1, [0] through the generated
     code, [1] through the portable tier. */
 uint32_t vfetch_jit_past_l1_crossover(const uint64_t past_l1[2], uint32_t crossover);
+/** Whether the program, kept at 1,024 records (`kept`, not UINT32_MAX) and again past the L1
+    (`answer`, vfetch_jit_measured_past_l1's), is to be timed past the L1 once more, in a buffer
+    of its own (allocated while the first is held, so at another address): it keeps the long
+    draws only where both draws say so. On an Intel Xeon r300-r2's program past the L1 ran
+    2.8-4.2 µs from one process to the next (its generated code 2.4-3.0, 1.4x faster in
+    `vfetch_bench`), and its rare fast draws kept the program in 7 processes of 300. */
+int vfetch_jit_past_l1_again(uint32_t kept, uint32_t answer);
 
 /** That crossover from the fastest times (ns) of the short and the long draw, [0] through the
     generated code, [1] through the portable tier. */

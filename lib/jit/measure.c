@@ -120,6 +120,11 @@ uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint
     return vfetch_jit_past_l1_crossover(best, crossover);
 }
 
+int vfetch_jit_past_l1_again(uint32_t kept, uint32_t answer)
+{
+    return kept != UINT32_MAX && answer != UINT32_MAX;
+}
+
 uint32_t vfetch_jit_past_l1_crossover(const uint64_t past_l1[2], uint32_t crossover)
 {
     /* the program kept at 1,024: the generated code takes every count where it clearly leads

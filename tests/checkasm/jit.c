@@ -725,9 +725,29 @@ static void check_jit_past_l1(void)
                     wanted[k].want ? "timed" : "not timed");
         }
     }
-    printf("  jit-past-l1: %u cases of measured times, %u of whether to time%s\n",
+    /* whether it is timed once more, in a buffer of its own: only where the program, kept at
+       1,024, keeps the long draws past the L1 too */
+    static const struct {
+        uint32_t kept, answer;
+        int want;
+    } again[] = {
+        { 1024, 1024, 1 },       { 200, 200, 1 },      { 1024, UINT32_MAX, 0 },
+        { UINT32_MAX, 1024, 0 }, { UINT32_MAX, UINT32_MAX, 0 },
+    };
+    for (unsigned k = 0; k < sizeof again / sizeof again[0]; k++) {
+        const int got = vfetch_jit_past_l1_again(again[k].kept, again[k].answer);
+        test_checks++;
+        if (got != again[k].want) {
+            test_failures++;
+            fprintf(stderr, "jit-past-l1: kept %u at 1,024, %u past the L1: %s, want %s\n",
+                    again[k].kept, again[k].answer, got ? "again" : "not again",
+                    again[k].want ? "again" : "not again");
+        }
+    }
+    printf("  jit-past-l1: %u cases of measured times, %u of whether to time, %u of whether to "
+           "time again%s\n",
            (unsigned)(sizeof cases / sizeof cases[0]), (unsigned)(sizeof wanted / sizeof wanted[0]),
-           test_failures == before ? "" : "  FAILED");
+           (unsigned)(sizeof again / sizeof again[0]), test_failures == before ? "" : "  FAILED");
 #endif
 }
 
