@@ -461,6 +461,12 @@ static uint8_t *plan_measure_setup(const struct vfetch_plan *plan, size_t n, str
     return buf;
 }
 
+/* That draw past the L1 (vfetch_jit_past_l1_setup_fn). */
+static uint8_t *plan_measure_past_l1(const void *plan, void *m)
+{
+    return plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, m, VFETCH_JIT_MEASURE_PAST_L1_OUT);
+}
+
 /* From how many records the portable tier runs a one-stream plan's direct draws rather than
    its generated code on this machine (lib/jit/measure.c): UINT32_MAX, or a crossover,
    `portable_default` the class's answer unless the other tier is clearly faster; 0 for any
@@ -483,22 +489,10 @@ static uint32_t plan_measured_crossover(const struct vfetch_plan *plan, int port
     uint32_t crossover = vfetch_jit_measured_crossover(plan_measure_run, &m, portable_default,
                                                        PLAN_JIT_RECORD_CROSSOVER, at_long);
     free(buf);
-    if (portable_default == 1 && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
-        vfetch_jit_past_l1_wanted(crossover, at_long) &&
-        (buf = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &m,
-                                  VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        const uint32_t kept = crossover;
-        crossover = vfetch_jit_measured_past_l1(plan_measure_run, &m, kept);
+    if (portable_default == 1) {
         struct plan_measure again;
-        uint8_t *other;
-        if (vfetch_jit_past_l1_again(kept, crossover) &&
-            (other = plan_measure_setup(plan, VFETCH_JIT_MEASURE_PAST_L1, &again,
-                                        VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-            if (vfetch_jit_measured_past_l1(plan_measure_run, &again, kept) == UINT32_MAX)
-                crossover = UINT32_MAX;
-            free(other);
-        }
-        free(buf);
+        crossover = vfetch_jit_measured_past_l1(plan_measure_run, plan_measure_past_l1, plan, &m,
+                                                &again, crossover, at_long);
     }
     return crossover;
 }

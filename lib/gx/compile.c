@@ -511,6 +511,12 @@ static uint8_t *gx_measure_setup(const struct vfetch_gx_plan *p, size_t n, struc
     return buf;
 }
 
+/* That draw past the L1 (vfetch_jit_past_l1_setup_fn). */
+static uint8_t *gx_measure_past_l1(const void *p, void *m)
+{
+    return gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, m, VFETCH_JIT_MEASURE_PAST_L1_OUT);
+}
+
 /* From how many vertices the portable tier runs a format's draws rather than its generated
    code (compiled to run every count) on this machine (lib/jit/measure.c): UINT32_MAX, or a
    crossover; the class's default unless the other is clearly faster. An indexed format's
@@ -530,22 +536,10 @@ static uint32_t gx_measured_crossover(const struct vfetch_gx_plan *p, int portab
     uint32_t crossover = vfetch_jit_measured_crossover(gx_measure_run, &m, portable_default,
                                                        GX_JIT_RECORD_CROSSOVER, at_long);
     free(buf);
-    if (portable_default == 1 && vfetch_jit_measure_mode() == VFETCH_JIT_MEASURE_TIME &&
-        vfetch_jit_past_l1_wanted(crossover, at_long) &&
-        (buf = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &m,
-                                VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-        const uint32_t kept = crossover;
-        crossover = vfetch_jit_measured_past_l1(gx_measure_run, &m, kept);
+    if (portable_default == 1) {
         struct gx_measure again;
-        uint8_t *other;
-        if (vfetch_jit_past_l1_again(kept, crossover) &&
-            (other = gx_measure_setup(p, VFETCH_JIT_MEASURE_PAST_L1, &again,
-                                      VFETCH_JIT_MEASURE_PAST_L1_OUT))) {
-            if (vfetch_jit_measured_past_l1(gx_measure_run, &again, kept) == UINT32_MAX)
-                crossover = UINT32_MAX;
-            free(other);
-        }
-        free(buf);
+        crossover = vfetch_jit_measured_past_l1(gx_measure_run, gx_measure_past_l1, p, &m, &again,
+                                                crossover, at_long);
     }
     return crossover;
 }

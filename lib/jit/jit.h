@@ -264,14 +264,25 @@ uint32_t vfetch_jit_measured_crossover(vfetch_jit_measure_fn *run, void *ctx,
 int vfetch_jit_measured_second(vfetch_jit_measure_fn *run, void *ctx, uint32_t count,
                                unsigned lead_percent);
 
+/** Sets up *ctx for a draw of VFETCH_JIT_MEASURE_PAST_L1 records of `owner` (a plan or a GX
+    format), its output VFETCH_JIT_MEASURE_PAST_L1_OUT bytes past a 64-byte line: the block to
+    free, or NULL. */
+typedef uint8_t *vfetch_jit_past_l1_setup_fn(const void *owner, void *ctx);
+
 /** The crossover of a class whose default is the 16-lane program, given the first
-    measurement's (`crossover`, vfetch_jit_measured_crossover), after a draw of
-    VFETCH_JIT_MEASURE_PAST_L1 records through each tier as `run` sets it up (past the L1, the
-    output off a line): where the program kept the long draws, UINT32_MAX if the generated code
-    leads by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there, else `crossover`; where the generated
-    code took them (UINT32_MAX), VFETCH_JIT_MEASURE_RECORDS if the program is the faster
-    there, else UINT32_MAX. Timing only: the caller asks where VFETCH_JIT_MEASURE times. */
-uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover);
+    measurement's (`crossover` and `at_long`, vfetch_jit_measured_crossover's), after a draw of
+    VFETCH_JIT_MEASURE_PAST_L1 records through each tier in a context `setup` fills (ctx; past
+    the L1, the output off a line), where that draw can move the answer
+    (vfetch_jit_past_l1_wanted) and VFETCH_JIT_MEASURE times: where the program kept the long
+    draws, UINT32_MAX if the generated code leads by VFETCH_JIT_MEASURE_PAST_L1_LEAD % there,
+    else `crossover`; where the generated code took them (UINT32_MAX),
+    VFETCH_JIT_MEASURE_RECORDS if the program is the faster there, else UINT32_MAX. A program
+    kept both times is timed once more in `again` (vfetch_jit_past_l1_again). `crossover`
+    where nothing is timed. */
+uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run,
+                                     vfetch_jit_past_l1_setup_fn *setup, const void *owner,
+                                     void *ctx, void *again, uint32_t crossover,
+                                     const uint64_t at_long[2]);
 /** Whether that draw can move the answer: not where the generated code took the long draws
     leading by VFETCH_JIT_MEASURE_PAST_L1_LEAD % at 1,024 (at_long, as
     vfetch_jit_measured_crossover gives them), which spares most compiles its time (gx-a's

@@ -103,7 +103,8 @@ int vfetch_jit_past_l1_wanted(uint32_t crossover, const uint64_t at_long[2])
            !leads_by(at_long[0], at_long[1], VFETCH_JIT_MEASURE_PAST_L1_LEAD);
 }
 
-uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover)
+/* The answer of one draw past the L1 through ctx (vfetch_jit_past_l1_crossover). */
+static uint32_t past_l1_answer(vfetch_jit_measure_fn *run, void *ctx, uint32_t crossover)
 {
     uint64_t best[2], again[2];
     fastest_runs(run, ctx, VFETCH_JIT_MEASURE_PAST_L1, best);
@@ -123,6 +124,28 @@ uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run, void *ctx, uint
 int vfetch_jit_past_l1_again(uint32_t kept, uint32_t answer)
 {
     return kept != UINT32_MAX && answer != UINT32_MAX;
+}
+
+uint32_t vfetch_jit_measured_past_l1(vfetch_jit_measure_fn *run,
+                                     vfetch_jit_past_l1_setup_fn *setup, const void *owner,
+                                     void *ctx, void *again, uint32_t crossover,
+                                     const uint64_t at_long[2])
+{
+    if (vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME ||
+        !vfetch_jit_past_l1_wanted(crossover, at_long))
+        return crossover;
+    uint8_t *buf = setup(owner, ctx);
+    if (!buf)
+        return crossover;
+    uint32_t answer = past_l1_answer(run, ctx, crossover);
+    uint8_t *other; /* set up while buf is held: at another address */
+    if (vfetch_jit_past_l1_again(crossover, answer) && (other = setup(owner, again))) {
+        if (past_l1_answer(run, again, crossover) == UINT32_MAX)
+            answer = UINT32_MAX;
+        free(other);
+    }
+    free(buf);
+    return answer;
 }
 
 uint32_t vfetch_jit_past_l1_crossover(const uint64_t past_l1[2], uint32_t crossover)
