@@ -134,7 +134,7 @@ static void constant_value(struct gen *g, const uint32_t value[4])
     }
 }
 
-/* n constant ops of four slots each, one after another in the record (a full output record's
+/* n constant ops of four slots each, one after another among the ops (a full output record's
    defaults): each distinct value made once (constant_value) and stored from xmm0. One pool
    load an op, as gen_constant_op emits it, cost a full Maxwell record 60 loads a vertex;
    32-byte stores, half of them across a line where the output is 16 bytes past one, ran 1.5x

@@ -538,10 +538,9 @@ const char *gen_vertex(struct gen *g)
         if (batch && member_at[i] >= 0)
             continue;
         if (x->format == VFETCH_FORMAT_CONSTANT) {
-            unsigned n = 0; /* four-slot constants in a row, none where the batch is stored */
+            unsigned n = 0; /* four-slot constant ops in a row, none where the batch is stored */
             while (i + n < conv->desc.num_ops && constant_quad(&conv->ops[i + n]) &&
-                   (n == 0 || (conv->ops[i + n].dst_slot == x->dst_slot + 4 * n &&
-                               !(batch && (i + n == batch_at || member_at[i + n] >= 0)))))
+                   (n == 0 || !(batch && (i + n == batch_at || member_at[i + n] >= 0))))
                 n++;
             if (n >= 2) {
                 gen_constant_run(g, i, n);
