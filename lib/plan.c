@@ -695,6 +695,7 @@ int vfetch_plan_info(const vfetch_plan *plan, struct vfetch_plan_info *info)
     info->jit_crossover = plan->jit_crossover;
     info->jit_reason = plan->jit_reason;
     info->jit_fma_division = plan->jit && plan->jit_code.fma_division;
+    info->jit_gathered = plan->jit && plan->jit_code.gathered_loops != 0;
     return VFETCH_OK;
 }
 

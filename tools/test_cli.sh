@@ -70,6 +70,14 @@ if echo "$out" | grep -q '^jit: [0-9]'; then
     echo "$out" | grep -Eq '^  [0-9a-f]{4}  (ret|.*(no disassembler))'; check "explain r300 --asm prints the code" $?
 fi
 
+# SHORT_2 + BYTE_4 (r300-r4) at an AVX2 level: its indexed draws gather whole groups
+out=$("$tool" explain r300 --psc 0xE1044006 --arrays 2:2); rc=$?
+check "explain r300 r4 exits 0" $rc
+if echo "$out" | grep -Eq 'isa (avx2|avx512)' && echo "$out" | grep -q '^jit: [0-9]'; then
+    echo "$out" | grep -q "whole groups, each record from its entry's place"
+    check "explain r300 r4 says its indexed draws gather whole groups" $?
+fi
+
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?
 msg=$("$tool" explain r300 --psc 0x200D --vtx-size 3 2>&1 >/dev/null)

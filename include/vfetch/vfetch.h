@@ -377,6 +377,12 @@ struct vfetch_plan_info {
         VFETCH_JIT_DIVISION=fma at the plan's compile asks for it everywhere, =divide nowhere
         (docs/jit.md). */
     int jit_fma_division;
+    /** 1 if that code's draws through an index buffer convert whole groups of records by the
+        record program, each record loaded from the place its entry names (one-stream plans at
+        the AVX2 levels, where the groups cost fewer instructions a record than converting
+        record by record; VFETCH_JIT_GATHER=0 at the compile: never, =1: wherever they fit),
+        the draw's last few records one by one (docs/jit.md). */
+    int jit_gathered;
 };
 
 /** A plan's generated code as it is in memory, for a disassembler (`vfetch explain gx --asm`

@@ -63,6 +63,9 @@ struct vfetch_jit_code {
     unsigned halves_loops; /**< 8-lane group loops written a second time storing each vector
                                 as two 16-byte halves, taken where a draw's output is not
                                 32-byte aligned: for the tests */
+    unsigned gathered_loops; /**< loops of whole record-program groups under an index buffer,
+                                  each record read from its entry's place (a plain draw of a
+                                  one-stream plan, for each entry width): for the tests */
     int fma_division;   /**< the code divides a normalised conversion's value in the FMA
                              form (enum vfetch_jit_division) */
     unsigned fma_held;  /**< the entries (VFETCH_JIT_HELD_DIRECT, _INDEXED) whose per-vertex
@@ -326,6 +329,10 @@ int vfetch_jit_colour_words_env(void);
     converts vertex by vertex (0) or keeps its groups (1) without measuring which is faster
     (for tests, and to measure the two on a CPU); -1 otherwise (lib/jit/mode.c). */
 int vfetch_jit_groups_env(void);
+/** VFETCH_JIT_GATHER: "0" no plan's indexed draws gather whole groups of their records
+    (x86_record.c, gen_gathered_groups), "1" every plan's where the groups fit, unweighed; else
+    -1 (the compile weighs them against the per-vertex pass). */
+int vfetch_jit_gather_env(void);
 
 /** Whether the AVX2 variant reads a 16-bit big-endian index by one `movbe r8w` where r8's
     upper bits are zero (1), or by `movzx` and `rol` as the SSE4.1 variant does (0):

@@ -124,6 +124,11 @@ int vfetch_jit_groups_env(void)
     return env_switch("VFETCH_JIT_GROUPS");
 }
 
+int vfetch_jit_gather_env(void)
+{
+    return env_switch("VFETCH_JIT_GATHER");
+}
+
 int vfetch_jit_held_env(void)
 {
     /* read on every compile, as VFETCH_JIT_DIVISION is */

@@ -91,6 +91,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     const unsigned broadcasts = g->broadcasts, byte_batches = g->byte_batches,
                    float_pairs = g->float_pairs, matrices_beside = g->matrices_beside,
                    unrolled_passes = g->unrolled_passes, halves_loops = g->halves_loops,
+                   gathered_loops = g->gathered_loops,
                    constants_held = g->constants_held;
     const int fma_division =
         (g->fma_division && g->divides) || g->fma_group_divides || g->fma_held_entries;
@@ -107,6 +108,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     x86_asm_release(&g->a);
     free(g->wide);
     free(g->narrow);
+    free(g->gather);
     free(g);
     if (why)
         return why;
@@ -117,6 +119,7 @@ static const char *gen_close(struct gen *g, const char *why, size_t entry,
     code->float_pairs = float_pairs;
     code->unrolled_passes = unrolled_passes;
     code->halves_loops = halves_loops;
+    code->gathered_loops = gathered_loops;
     code->constants_held = constants_held;
     code->matrices_beside = matrices_beside;
     code->fma_division = fma_division;
@@ -244,7 +247,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
         return why;
     g->gx = plan;
     g->vsize = g->step[0] = g->readable[0] = plan->format.vertex_size;
-    gen_choose_groups(g);
+    gen_choose_groups(g, 0);
     code->groups = g->wide != NULL;
     /* without whole groups in the code (at SSE4.1: the 4-lane program's), its long draws are
        the record program's from the per-vertex crossover; a word copy's are its copy's */
@@ -326,7 +329,7 @@ const char *vfetch_jit_gx_compile(const struct vfetch_gx_plan *plan, uint32_t cr
             const char *exact_why = gen_vertex_pass(g, GEN_FALL_THROUGH);
             why = why ? why : exact_why;
         } else {
-            gen_groups(g, finish);
+            gen_groups(g, finish, 0);
             why = gen_vertex_pass(g, GEN_FALL_THROUGH);
         }
         x86_bind(a, finish);
@@ -502,7 +505,13 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
        every stream's record 0 too */
     const int32_t frame[2] = { in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
-    gen_choose_groups(g);
+    gen_choose_groups(g, 0);
+    /* a one-stream indexed plan's 8-lane program for its plain draws' gathered groups
+       (weighed at its first such pass). Not the SSE4.1 variant's 4-lane one: its counted
+       instructions miss the legacy forms' register copies, and r300-r4 ran 0.91-0.93x
+       gathered there (docs/decisions.md) */
+    if (indexed && n == 1 && !g->a.sse)
+        g->gather = gen_record_for(plan, 8);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 }, entry_one = 0;
     /* through an index buffer: the index state in free registers (the streams in others,
@@ -539,15 +548,23 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                 E(CMP_MR10_I, FRAME_WIDE, 0);
                 x86_jump(a, X86_JNZ, wide);
                 g->index_wide = 0;
+                if (g->index_plain && !g->gather_weighed) { /* once, at its first pass */
+                    gen_choose_groups(g, 1);
+                    g->gather_weighed = 1;
+                }
+                if (g->index_plain)
+                    gen_groups(g, finish, 1);
                 why = gen_vertex_pass(g, finish);
                 x86_bind(a, wide);
                 g->index_wide = 1;
+                if (g->index_plain)
+                    gen_groups(g, finish, 1);
                 why = why ? why : gen_vertex_pass(g, g->index_plain ? GEN_FALL_THROUGH : finish);
             }
             g->index_plain = 0;
         } else {
             if (!through_index)
-                gen_groups(g, finish);
+                gen_groups(g, finish, 0);
             why = gen_vertex_pass(g, GEN_FALL_THROUGH);
         }
         x86_bind(a, finish);

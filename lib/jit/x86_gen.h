@@ -185,6 +185,14 @@ struct gen {
        (no colour table takes it): each record r11 + index * stride, not an add from the
        frame. */
     int record0_r11;
+    /* Under an index buffer, a plain draw of a one-stream plan (record 0 in r11): the record
+       program whose groups read their records through the entries (x86_record.c, gen_groups
+       gathered), or NULL, and whether it was weighed against the per-vertex pass yet; while
+       such groups are written (gathering), the group's first record in the iteration (its
+       entry at r8 + that many entries) and the record whose address rdi holds (-1: none). */
+    struct vfetch_record_prog *gather;
+    int gather_weighed, gathering, gather_held;
+    unsigned gather_first;
     /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
        read by a displacement from r8, which moves once a group. */
     int in_group;
@@ -236,6 +244,7 @@ struct gen {
     unsigned matrices_beside; /* coordinates with their matrix's float inserted (the same) */
     unsigned unrolled_passes; /* per-vertex passes written in groups (the same) */
     unsigned halves_loops; /* 8-lane group loops written again with halved stores (the same) */
+    unsigned gathered_loops; /* group loops reading records through the entries (the same) */
     unsigned constants_held; /* constant ops stored without a load of their own (the same) */
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
@@ -255,6 +264,18 @@ struct gen {
 static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
 {
     return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
+}
+
+/* Under an index buffer, a one-stream plan's record of index rax into rdi from its record 0 in
+   r11 (record0_r11): the one lea that does it where the stride is a scale, else X86_NUM_SHAPES
+   (then a multiply and an add). */
+static inline enum x86_shape gen_record_lea(uint32_t stride)
+{
+    return stride == 1   ? X86_LEA_RDI_MR11_RAX_1
+           : stride == 2 ? X86_LEA_RDI_MR11_RAX_2
+           : stride == 4 ? X86_LEA_RDI_MR11_RAX_4
+           : stride == 8 ? X86_LEA_RDI_MR11_RAX_8
+                         : X86_NUM_SHAPES;
 }
 
 /* Whether a 16-bit index is read by one `movbe r8w` here: r8's upper bits are zero
@@ -344,8 +365,8 @@ void gen_element_slack(struct gen *g, const uint32_t reach[VFETCH_GX_MAX_COPIES]
 
 /* x86_record.c */
 struct vfetch_record_prog *gen_record_for(const struct vfetch_plan *conv, unsigned lanes);
-void gen_choose_groups(struct gen *g);
-void gen_groups(struct gen *g, unsigned finish);
+void gen_choose_groups(struct gen *g, int gathered);
+void gen_groups(struct gen *g, unsigned finish, int gathered);
 
 /* gen_vertex_pass's exit where the code after the pass follows it */
 #define GEN_FALL_THROUGH UINT_MAX

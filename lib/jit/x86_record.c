@@ -229,6 +229,175 @@ static void rp_load_window(struct gen *g, struct rp_emit *e,
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
 }
 
+/* Gathered groups (gen_gathered_groups): a group's records each at its own place, read
+   through the index buffer, so that a lane's window is loaded from its record's address in rdi
+   (gather_record), and only bytes of the record the draw's validation covers. */
+
+/* The record of the group that 128-bit lane q of vector v reads, and the first and last bytes
+   its shuffles read, from that record's start; 0 where it reads none. */
+static int lane_record(const struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
+                       unsigned *rec, int32_t *first, int32_t *last)
+{
+    unsigned f, l;
+    window_used(v, q, &f, &l);
+    if (f > l)
+        return 0;
+    *rec = (v->src_off[q] + f) / g->vsize;
+    const int32_t start = (int32_t)(*rec * g->vsize);
+    *first = (int32_t)(v->src_off[q] + f) - start;
+    *last = (int32_t)(v->src_off[q] + l) - start;
+    return 1;
+}
+
+/* Whether each lane of prog reads bytes of one record, inside the bytes readable from it (the
+   stream's extent): then its groups may read their records one by one. */
+static int gather_fits(const struct gen *g, const struct vfetch_record_prog *prog)
+{
+    if (!g->vsize || !g->readable[0])
+        return 0;
+    for (unsigned k = 0; k < prog->num_vectors; k++) {
+        const struct vfetch_rp_vector *v = &prog->vec[k];
+        for (unsigned q = 0; q < prog->lanes / 4 && (v->passes & VFETCH_RP_LOAD); q++) {
+            unsigned rec;
+            int32_t first, last;
+            if (lane_record(g, v, q, &rec, &first, &last) &&
+                (v->stream[q] || rec >= prog->group || (uint32_t)last >= g->readable[0]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The load of bytes first..last of a record: the narrowest of 4, 8 and 16 bytes that holds
+   them inside the record's readable bytes, from *at; 0 where none does (then the bytes
+   themselves, gen_load_span). */
+static unsigned gather_width(const struct gen *g, int32_t first, int32_t last, int32_t *at)
+{
+    const int32_t readable = (int32_t)g->readable[0];
+    for (int32_t w = 4; w <= 16; w *= 2)
+        if (last - first < w && w <= readable) {
+            *at = first < readable - w ? first : readable - w;
+            return (unsigned)w;
+        }
+    return 0;
+}
+
+/* Where a vector's gathered windows load from: one load for both halves (broadcast), or each
+   half's own (width 0: its bytes by gen_load_span); each from record rec of the group. */
+struct gather_load {
+    int broadcast, used[2];
+    unsigned rec[2], width[2];
+    int32_t at[2], first[2], last[2];
+};
+
+/* Window byte b of lane q (a control's value) where its load puts it. */
+static uint8_t gather_pos(const struct gen *g, const struct vfetch_rp_vector *v,
+                          const struct gather_load *gl, unsigned q, uint8_t b)
+{
+    const unsigned k = gl->broadcast ? 0 : q;
+    if ((b & 0x80) || !gl->used[q])
+        return 0x80;
+    const int32_t in_record = (int32_t)v->src_off[q] - (int32_t)(gl->rec[q] * g->vsize) + (b & 15);
+    if (gl->width[k])
+        return (uint8_t)(in_record - gl->at[k]);
+    struct span_layout l;
+    gen_span_layout((unsigned)(gl->last[q] - gl->first[q] + 1), &l);
+    return (uint8_t)gen_span_pos(&l, (unsigned)(in_record - gl->first[q]));
+}
+
+/* Vector v's windows in gathered groups (*gl), and its controls moved to where the loads put
+   the bytes. Both halves from one load where they read one record's bytes that fit one. */
+static void gather_window(const struct gen *g, const struct vfetch_rp_vector *v, int y,
+                          struct gather_load *gl, uint8_t *ctrl, uint8_t *hctrl)
+{
+    const unsigned halves = y ? 2 : 1;
+    memset(gl, 0, sizeof *gl);
+    for (unsigned q = 0; q < halves; q++)
+        gl->used[q] = lane_record(g, v, q, &gl->rec[q], &gl->first[q], &gl->last[q]);
+    for (unsigned q = 0; q < halves; q++)
+        if (gl->used[q])
+            gl->width[q] = gather_width(g, gl->first[q], gl->last[q], &gl->at[q]);
+    if (y && (gl->used[0] || gl->used[1]) &&
+        (!gl->used[0] || !gl->used[1] || gl->rec[0] == gl->rec[1])) {
+        const unsigned a = gl->used[0] ? 0 : 1, b = gl->used[1] ? 1 : 0;
+        const int32_t first = gl->first[a] < gl->first[b] ? gl->first[a] : gl->first[b],
+                      last = gl->last[a] > gl->last[b] ? gl->last[a] : gl->last[b];
+        int32_t at;
+        const unsigned width = gather_width(g, first, last, &at);
+        if (width) {
+            gl->broadcast = 1;
+            gl->rec[0] = gl->rec[1] = gl->rec[a];
+            gl->width[0] = width;
+            gl->at[0] = at;
+        }
+    }
+    for (unsigned q = 0; q < halves; q++)
+        for (unsigned i = 0; i < 16; i++) {
+            ctrl[16 * q + i] = gather_pos(g, v, gl, q, v->ctrl[16 * q + i]);
+            hctrl[16 * q + i] = gather_pos(g, v, gl, q, v->hctrl[16 * q + i]);
+        }
+    /* as broadcast_controls: the binary16 lanes' halves all in the low half */
+    if (gl->broadcast && (v->passes & VFETCH_RP_HALF))
+        memcpy(hctrl + 8, hctrl + 16, 8);
+}
+
+/* rdi: the address of record rec of the group being written, from its entry (r8 plus the
+   group's first record's entries), where it does not hold it yet. */
+static void gather_record(struct gen *g, unsigned rec)
+{
+    const unsigned at = g->gather_first + rec;
+    if (g->gather_held == (int)at)
+        return;
+    if (g->index_wide)
+        E(MOV_EAX_MR8, 4 * at, 0);
+    else
+        E(MOVZX_EAX_W_MR8, 2 * at, 0);
+    if (gen_record_lea(g->step[0]) != X86_NUM_SHAPES) {
+        x86_op(&g->a, gen_record_lea(g->step[0]), 0, 0);
+    } else {
+        E(IMUL_RDI_RAX_I, 0, g->step[0]);
+        E(ADD_RDI_R11, 0, 0);
+    }
+    g->gather_held = (int)at;
+}
+
+/* rp_load_window in gathered groups: the vector's windows from their records. */
+static void gather_load_window(struct gen *g, struct rp_emit *e,
+                               const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
+{
+    static const enum x86_shape broadcast[17] = { [4] = X86_VPBROADCASTD_Y0_MRDI,
+                                                  [8] = X86_VPBROADCASTQ_Y0_MRDI,
+                                                  [16] = X86_VBROADCASTI128_Y0_MRDI },
+                                into[2][17] = { { [4] = X86_VMOVD_X0_MRDI,
+                                                  [8] = X86_VMOVQ_X0_MRDI,
+                                                  [16] = X86_VMOVDQU_X0_MRDI },
+                                                { [4] = X86_VMOVD_X1_MRDI,
+                                                  [8] = X86_VMOVQ_X1_MRDI,
+                                                  [16] = X86_VMOVDQU_X1_MRDI } };
+    struct gather_load gl;
+    gather_window(g, v, e->y, &gl, ctrl, hctrl);
+    if (gl.broadcast) {
+        gather_record(g, gl.rec[0]);
+        x86_op(&g->a, broadcast[gl.width[0]], gl.at[0], 0);
+        e->broadcast = 1;
+        g->broadcasts++;
+        return;
+    }
+    for (unsigned q = 0; q < 1u + e->y; q++) {
+        if (!gl.used[q])
+            continue;
+        gather_record(g, gl.rec[q]);
+        struct span_layout l;
+        if (gl.width[q])
+            x86_op(&g->a, into[q][gl.width[q]], gl.at[q], 0);
+        else
+            gen_load_span(g, 0, (int)q, gl.first[q], (unsigned)(gl.last[q] - gl.first[q] + 1),
+                          &l);
+    }
+    if (e->y)
+        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
+}
+
 /* rp_halves: the binary16 lanes shuffled into register 6 and widened (F16C). */
 static void rp_halves(struct gen *g, const struct rp_emit *e, const uint8_t *hctrl)
 {
@@ -410,7 +579,10 @@ static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned 
     e.all_fixed = (P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND);
     if (P & VFETCH_RP_LOAD) {
         uint8_t ctrl[32], hctrl[32];
-        rp_load_window(g, &e, v, group_bytes, ctrl, hctrl);
+        if (g->gathering)
+            gather_load_window(g, &e, v, ctrl, hctrl);
+        else
+            rp_load_window(g, &e, v, group_bytes, ctrl, hctrl);
         if (P & VFETCH_RP_HALF)
             rp_halves(g, &e, hctrl);
         table_op(g, e.y, X86_VPSHUFB_Y0_Y0_P, X86_VPSHUFB_X0_X0_P, REGFORM_SHUFB, ctrl);
@@ -519,7 +691,10 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, u
             uint8_t ctrl[32], hctrl[32];
             int32_t lo;
             unsigned span;
-            if (!broadcast_controls(g, v, bytes, ctrl, hctrl, &lo))
+            struct gather_load gl;
+            if (g->gathering)
+                gather_window(g, v, 1, &gl, ctrl, hctrl);
+            else if (!broadcast_controls(g, v, bytes, ctrl, hctrl, &lo))
                 for (unsigned q = 0; q < 2; q++)
                     window_load(g, v, q, bytes, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
             count_table(g, ctrl);
@@ -593,8 +768,13 @@ static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, un
 static uint32_t group_at(struct gen *g, const struct vfetch_record_prog *prog, unsigned n,
                          unsigned j)
 {
-    g->rp_src = (int32_t)(j * prog->group_step[0]);
     g->rp_dst = (int32_t)(j * prog->dst_step);
+    if (g->gathering) { /* its records from its entries (gather_record) */
+        g->rp_src = 0;
+        g->gather_first = j * prog->group;
+        return g->readable[0];
+    }
+    g->rp_src = (int32_t)(j * prog->group_step[0]);
     return (n * prog->group - 1) * g->vsize + g->readable[0] - j * prog->group_step[0];
 }
 
@@ -614,12 +794,26 @@ static int stores_whole_vectors(const struct vfetch_record_prog *prog)
     return 1;
 }
 
-void gen_groups(struct gen *g, unsigned finish)
+/* Whole groups of the record programs while whole groups are left: a direct format's 8-lane
+   program's, then its 4-lane one's, or under an index buffer (gathered) the gathered program's,
+   each record read from its entry's place (gather_record). `unroll` groups an iteration while
+   they are there (then one at a time), group j's vectors at j steps from rdi (gathered: from
+   its records' entries at r8) and rdx, reading whole windows up to the last group's end; rdi
+   (r8), rdx and rcx move on past them. On to `finish` where no vertex is left. */
+void gen_groups(struct gen *g, unsigned finish, int gathered)
 {
     struct x86_asm *a = &g->a;
-    if (!g->wide && !g->narrow)
+    const struct vfetch_record_prog *progs[2] = { gathered ? g->gather : g->wide,
+                                                  gathered ? NULL : g->narrow };
+    if (!progs[0] && !progs[1])
         return;
-    const struct vfetch_record_prog *progs[2] = { g->wide, g->narrow };
+    g->gathering = gathered;
+    /* record 0 in r11 where the entry keeps it in the frame (a colour table takes r11 in
+       the per-vertex pass, which loads it at its start) */
+    if (gathered && !g->record0_r11) {
+        E(MOV_RAX_MRSP, g->data_slot[0], 0);
+        E(MOV_R11_RAX, 0, 0);
+    }
     for (unsigned p = 0; p < 2; p++) {
         const struct vfetch_record_prog *prog = progs[p];
         if (!prog)
@@ -664,13 +858,17 @@ void gen_groups(struct gen *g, unsigned finish)
                     x86_jump(a, X86_JB, out);
                 }
                 x86_bind(a, pass ? loop : here);
+                g->gather_held = -1;
                 for (unsigned j = 0; j < n; j++) {
                     const uint32_t bytes = group_at(g, prog, n, j);
                     for (unsigned k = 0; k < prog->num_vectors; k++)
                         rp_vector(g, &prog->vec[k], prog->lanes, bytes);
                 }
                 g->rp_src = g->rp_dst = 0;
-                E(ADD_RDI_I, 0, n * prog->group_step[0]);
+                if (gathered)
+                    E(ADD_R8_I, 0, n * prog->group * (g->index_wide ? 4 : 2));
+                else
+                    E(ADD_RDI_I, 0, n * prog->group_step[0]);
                 E(ADD_RDX_I, 0, n * prog->dst_step);
                 E(SUB_RCX_I, 0, n * prog->group);
                 E(CMP_RCX_I, 0, n * prog->group);
@@ -681,34 +879,56 @@ void gen_groups(struct gen *g, unsigned finish)
         g->num_reg_consts = 0;
         x86_bind(a, out);
     }
-    if (g->wide)
+    g->gathering = 0;
+    g->gathered_loops += gathered;
+    if (progs[0] && progs[0]->lanes == 8)
         E(VZEROUPPER, 0, 0);
     E(TEST_RCX_RCX, 0, 0);
     x86_jump(a, X86_JZ, finish);
 }
 
-/* Keep a direct format's record programs only where their groups cost fewer instructions a
-   vertex than the ops one vertex at a time (records of one vertex and several vectors can cost
-   more, binary16 ones among them): both emitted as the code would hold them (the group loop's
-   tables in registers, the per-vertex pass's steps once a group of four where it unrolls),
-   counted and taken back. */
-void gen_choose_groups(struct gen *g)
+/* Keep the record programs only where their groups cost fewer instructions a vertex than the
+   ops one vertex at a time (records of one vertex and several vectors can cost more, binary16
+   ones among them): both emitted as the code would hold them (the group loop's tables in
+   registers, the per-vertex pass's steps once a group of four where it unrolls), counted and
+   taken back. A direct format's 8- and 4-lane programs; or (gathered) under an index buffer,
+   a plain draw of a one-stream plan, the gathered program where its lanes each read one
+   record's readable bytes (gather_fits), against the pass with each vertex's entry read and
+   its record's address made (VFETCH_JIT_GATHER: 0 never, 1 wherever they fit, unweighed). */
+void gen_choose_groups(struct gen *g, int gathered)
 {
     struct x86_asm *a = &g->a;
-    if (!g->wide && !g->narrow)
+    struct vfetch_record_prog **progs[2] = { gathered ? &g->gather : &g->wide,
+                                             gathered ? NULL : &g->narrow };
+    if (!*progs[0] && (!progs[1] || !*progs[1]))
         return;
+    const int asked = gathered ? vfetch_jit_gather_env() : -1;
+    if (gathered && (!asked || g->num_streams != 1 || g->data_slot[0] < 0 ||
+                     !gather_fits(g, g->gather))) {
+        free(g->gather);
+        g->gather = NULL;
+        return;
+    }
     const struct x86_mark mark = x86_mark(a);
     const int dirty = g->dirty_upper;
+    const unsigned counts[5] = { g->broadcasts, g->byte_batches, g->float_pairs,
+                                 g->matrices_beside, g->constants_held };
+    const int fma_group_divides = g->fma_group_divides;
     g->elem_copy = g->raw_copy = -1;
     g->r8_narrow = gen_narrow_indices(g); /* as the pass's loop starts (gen_narrow_r8) */
     (void)gen_vertex(g);
-    const unsigned one = a->ops - mark.ops;
+    /* a vertex's ops; under an index buffer its entry's load and its record's address too
+       (one lea where the stride is a scale, else a multiply and an add) */
+    const uint32_t stride = g->step[0];
+    const unsigned one = a->ops - mark.ops +
+                         (gathered ? 2 + !(stride == 1 || stride == 2 || stride == 4 || stride == 8)
+                                   : 0);
     x86_rewind(a, mark);
     g->r8_narrow = 0;
     g->dirty_upper = dirty;
-    struct vfetch_record_prog **progs[2] = { &g->wide, &g->narrow };
-    for (unsigned k = 0; k < 2; k++) {
-        struct vfetch_record_prog *prog = *progs[k];
+    g->gathering = gathered;
+    for (unsigned k = 0; k < 2 && asked < 0; k++) {
+        struct vfetch_record_prog *prog = progs[k] ? *progs[k] : NULL;
         if (!prog)
             continue;
         /* the unrolled loop's body as gen_groups writes it, its tables in registers */
@@ -717,6 +937,7 @@ void gen_choose_groups(struct gen *g)
         if (prog->lanes == 8)
             hold_tables(g, prog, unroll);
         const unsigned held = a->ops;
+        g->gather_held = -1;
         for (unsigned j = 0; j < unroll; j++) {
             const uint32_t bytes = group_at(g, prog, unroll, j);
             for (unsigned v = 0; v < prog->num_vectors; v++)
@@ -740,7 +961,12 @@ void gen_choose_groups(struct gen *g)
             *progs[k] = NULL;
         }
     }
-    g->broadcasts = g->byte_batches = g->float_pairs = g->matrices_beside = 0; /* trials' */
-    g->constants_held = 0;
-    g->fma_group_divides = 0;
+    g->gathering = 0;
+    /* the trials' figures taken back */
+    g->broadcasts = counts[0];
+    g->byte_batches = counts[1];
+    g->float_pairs = counts[2];
+    g->matrices_beside = counts[3];
+    g->constants_held = counts[4];
+    g->fma_group_divides = fma_group_divides;
 }

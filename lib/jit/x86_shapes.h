@@ -390,6 +390,8 @@
     S(VMOVQ_X1_MRDI, VMOVQ, REG(XMM1), MEM(RDI, 8))                                         \
     S(VMOVDQU_X1_MRDI, VMOVDQU, REG(XMM1), MEM(RDI, 16))                                    \
     S(VBROADCASTI128_Y0_MRDI, VBROADCASTI128, REG(YMM0), MEM(RDI, 16))                      \
+    S(VPBROADCASTD_Y0_MRDI, VPBROADCASTD, REG(YMM0), MEM(RDI, 4))                           \
+    S(VPBROADCASTQ_Y0_MRDI, VPBROADCASTQ, REG(YMM0), MEM(RDI, 8))                           \
     S(VPINSRB_X1_X1_MRDI, VPINSRB, REG(XMM1), REG(XMM1), MEM(RDI, 1), IMM8)                 \
     S(VPINSRW_X1_X1_MRDI, VPINSRW, REG(XMM1), REG(XMM1), MEM(RDI, 2), IMM8)                 \
     S(VPINSRD_X1_X1_MRDI, VPINSRD, REG(XMM1), REG(XMM1), MEM(RDI, 4), IMM8)                 \

@@ -660,12 +660,8 @@ static void vertex_index(struct gen *g)
         if (g->data_slot[k] < 0)
             continue;
         if (!k && g->record0_r11) { /* rdi: one lea where the stride is a scale */
-            static const enum x86_shape lea[9] = { [1] = X86_LEA_RDI_MR11_RAX_1,
-                                                   [2] = X86_LEA_RDI_MR11_RAX_2,
-                                                   [4] = X86_LEA_RDI_MR11_RAX_4,
-                                                   [8] = X86_LEA_RDI_MR11_RAX_8 };
-            if (g->step[0] < 9 && lea[g->step[0]]) {
-                x86_op(a, lea[g->step[0]], 0, 0);
+            if (gen_record_lea(g->step[0]) != X86_NUM_SHAPES) {
+                x86_op(a, gen_record_lea(g->step[0]), 0, 0);
             } else {
                 E(IMUL_RDI_RAX_I, 0, g->step[0]);
                 E(ADD_RDI_R11, 0, 0);

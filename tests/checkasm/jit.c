@@ -1795,6 +1795,129 @@ static void check_jit_windows(void)
 }
 
 /*
+ * Gathered groups (lib/jit/x86_record.c): a one-stream plan's draws through an index buffer run
+ * whole 8-lane groups of its record program, each record loaded from its entry's place, only
+ * bytes of the record its extent covers (4, 8 or 16 at once where they fit, else the bytes
+ * themselves). R300's layouts and records whose windows do not fit 16 bytes (12, 6 and 40 bytes
+ * long), through 16- and 32-bit entries (random offsets and clamps: plain draws and others) of
+ * 1 to 40 and 100 to 300 records, the buffers at guard pages (the highest record the binding's
+ * last), with the weighing as it is and with the groups asked wherever they fit
+ * (VFETCH_JIT_GATHER=1), the output also 16 bytes off a 32-byte boundary (the halved stores):
+ * every byte as the reference's. The AVX2 variant gathers in both entry widths wherever asked,
+ * and by default where the bench measured it faster (r300-r3, r300-r4, r300-skin).
+ */
+static void check_jit_gathered(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-gathered");
+    static const struct {
+        const char *name;
+        uint8_t stride, by_default;
+        struct { uint8_t format, conversion, count, offset; } op[4];
+    } layouts[] = {
+        { "r3", 4, 1, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 } } },
+        { "r4", 8, 1, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SINT, 2, 0 },
+                        { VFETCH_FORMAT_FIXED8, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } } },
+        { "skin", 24, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                           { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
+                           { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
+                           { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+        { "r2", 20, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                         { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
+        { "12-byte", 12, 0, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 },
+                              { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } } },
+        { "6-byte", 6, 0, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 3, 0 } } },
+        { "40-byte", 40, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 4, 20 },
+                              { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 36 } } },
+    };
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const struct saved_env asked = env_save("VFETCH_JIT_GATHER");
+    unsigned runs = 0, gathered = 0;
+    for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
+        struct vfetch_plan_desc d;
+        one_stream_desc(&d, layouts[f].stride);
+        d.streams[0].step = VFETCH_STEP_INDEXED;
+        for (unsigned o = 0; o < 4 && layouts[f].op[o].count; o++) {
+            struct vfetch_op *op = &d.ops[d.num_ops++];
+            op->format = (enum vfetch_format)layouts[f].op[o].format;
+            op->conversion = (enum vfetch_conversion)layouts[f].op[o].conversion;
+            op->count = layouts[f].op[o].count;
+            for (unsigned c = 0; c < 4; c++) {
+                op->src[c].offset = layouts[f].op[o].offset;
+                op->swizzle[c] = (uint8_t)c;
+            }
+            op->write_mask = 0xf;
+            op->dst_slot = (uint16_t)(4 * o);
+        }
+        d.out_slots = (uint16_t)(4 * d.num_ops);
+        /* the code: each level, weighed and asked */
+        vfetch_plan *plans[8][2] = { { NULL } };
+        for (unsigned l = 0; l < num_levels; l++)
+            for (unsigned ask = 0; ask < 2 && (levels[l].bit & JIT_LEVELS); ask++) {
+                if (ask)
+                    setenv("VFETCH_JIT_GATHER", "1", 1);
+                else
+                    unsetenv("VFETCH_JIT_GATHER");
+                vfetch_set_cpu_mask(level_mask(l));
+                vfetch_set_jit_mode(VFETCH_JIT_ON);
+                if (l >= 8 || vfetch_plan_compile(&d, &plans[l][ask])) {
+                    test_failures++;
+                    continue;
+                }
+                const unsigned loops = plans[l][ask]->jit_code.gathered_loops;
+                const int want = levels[l].bit != VFETCH_CPU_SSE41 &&
+                                 (ask || layouts[f].by_default);
+                test_checks++;
+                if (want ? loops != 2 : (ask && loops)) {
+                    test_failures++;
+                    printf("  jit-gathered %s %s%s: %u gathered loops\n", layouts[f].name,
+                           levels[l].name, ask ? " (asked)" : "", loops);
+                }
+                gathered += loops != 0;
+            }
+        for (unsigned r = 0; r < 64; r++) {
+            const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
+            struct reference_run rr;
+            if (!reference_run_make_at(&d, &rr, count, -1))
+                continue;
+            uint8_t *off = malloc(rr.b.out_size + 16);
+            if (!off)
+                exit(2);
+            for (unsigned l = 0; l < num_levels && l < 8; l++)
+                for (unsigned ask = 0; ask < 2 && plans[l][ask]; ask++) {
+                    char detail[80];
+                    snprintf(detail, sizeof detail, "%s, %u records, %s", layouts[f].name,
+                             count, ask ? "asked" : "weighed");
+                    reference_run_compare(plans[l][ask], &rr, "jit-gathered", levels[l].name,
+                                          detail);
+                    memcpy(off + 16, rr.pattern, rr.b.out_size);
+                    test_checks++;
+                    if (run_with(plans[l][ask], &rr.b, off + 16) ||
+                        memcmp(off + 16, rr.want, rr.b.out_size)) {
+                        test_failures++;
+                        printf("  jit-gathered %s %s: output 16 bytes off, differs\n",
+                               levels[l].name, detail);
+                    }
+                    runs++;
+                }
+            free(off);
+            reference_run_free(&rr);
+        }
+        for (unsigned l = 0; l < 8; l++)
+            for (unsigned ask = 0; ask < 2; ask++)
+                vfetch_plan_free(plans[l][ask]);
+    }
+    env_restore(&asked);
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-gathered: %zu layouts, %u plans with gathered groups, %u runs%s\n",
+           sizeof layouts / sizeof layouts[0], gathered, runs,
+           test_failures == before ? "" : "  FAILED");
+}
+
+/*
  * The generated functions keep the registers the caller's code keeps (the x86-64 System V
  * ABI's rbx, rbp, r12-r15 and rsp): a call through a trampoline that sets each to a pattern
  * and, after the call, ORs in how each differs from it (checkasm_clobbered), rsp compared with
@@ -2816,6 +2939,7 @@ void check_jit(void)
     check_jit_pass1();
     check_jit_index_cover();
     check_jit_windows();
+    check_jit_gathered();
     check_jit_kit_formats();
     check_jit_big_records();
     check_jit_group_choice();

@@ -74,7 +74,10 @@ void print_plan_jit(FILE *out, const vfetch_plan *plan, int with_asm)
     else
         fprintf(out, "draws without an index buffer below %u records", info.jit_crossover);
     if (indexed)
-        fputs("; draws through an index buffer at every count (a second entry)", out);
+        fputs(info.jit_gathered ? "; draws through an index buffer at every count (a second "
+                                  "entry: whole groups, each record from its entry's place)"
+                                : "; draws through an index buffer at every count (a second entry)",
+              out);
     fputs(info.jit_fma_division
               ? "; divisions by a product and one FMA (the 8-lane groups', the per-vertex "
                 "ops' where measured faster, or every one where VFETCH_JIT_DIVISION=fma)\n"
