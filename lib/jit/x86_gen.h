@@ -189,9 +189,10 @@ struct gen {
        program whose groups read their records through the entries (x86_record.c, gen_groups
        gathered), or NULL, and whether it was weighed against the per-vertex pass yet; while
        such groups are written (gathering), the group's first record in the iteration (its
-       entry at r8 + that many entries) and the record whose address rdi holds (-1: none). */
+       entry at r8 + that many entries), the record whose index rax holds (-1: none) and
+       whether rdi holds its address. */
     struct vfetch_record_prog *gather;
-    int gather_weighed, gathering, gather_held;
+    int gather_weighed, gathering, gather_held, gather_rdi;
     unsigned gather_first;
     /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
        read by a displacement from r8, which moves once a group. */

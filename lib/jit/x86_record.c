@@ -341,44 +341,71 @@ static void gather_window(const struct gen *g, const struct vfetch_rp_vector *v,
         memcpy(hctrl + 8, hctrl + 16, 8);
 }
 
-/* rdi: the address of record rec of the group being written, from its entry (r8 plus the
-   group's first record's entries), where it does not hold it yet. */
-static void gather_record(struct gen *g, unsigned rec)
+/* The scale of a gathered record's address [r11 + rax * scale] (0..3: 1, 2, 4, 8 bytes), or
+   -1 where the stride is none (then rdi holds the address). */
+static int gather_scale(const struct gen *g)
+{
+    const uint32_t s = g->step[0];
+    return s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : s == 8 ? 3 : -1;
+}
+
+/* rax: the index of record rec of the group being written, from its entry (r8 plus the
+   group's first record's entries), where it does not hold it yet; rdi the record's address
+   too where the stride is no scale, or a load takes only rdi (in_rdi). */
+static void gather_record(struct gen *g, unsigned rec, int in_rdi)
 {
     const unsigned at = g->gather_first + rec;
-    if (g->gather_held == (int)at)
-        return;
-    if (g->index_wide)
-        E(MOV_EAX_MR8, 4 * at, 0);
-    else
-        E(MOVZX_EAX_W_MR8, 2 * at, 0);
-    if (gen_record_lea(g->step[0]) != X86_NUM_SHAPES) {
-        x86_op(&g->a, gen_record_lea(g->step[0]), 0, 0);
-    } else {
-        E(IMUL_RDI_RAX_I, 0, g->step[0]);
-        E(ADD_RDI_R11, 0, 0);
+    if (g->gather_held != (int)at) {
+        if (g->index_wide)
+            E(MOV_EAX_MR8, 4 * at, 0);
+        else
+            E(MOVZX_EAX_W_MR8, 2 * at, 0);
+        g->gather_held = (int)at;
+        g->gather_rdi = 0;
     }
-    g->gather_held = (int)at;
+    if ((in_rdi || gather_scale(g) < 0) && !g->gather_rdi) {
+        if (gather_scale(g) >= 0) {
+            x86_op(&g->a, gen_record_lea(g->step[0]), 0, 0);
+        } else {
+            E(IMUL_RDI_RAX_I, 0, g->step[0]);
+            E(ADD_RDI_R11, 0, 0);
+        }
+        g->gather_rdi = 1;
+    }
+}
+
+/* A gathered load of `width` bytes (4, 8 or 16) at `at` in the record: into both halves of
+   ymm0 (q 2), or into xmm0 or xmm1 (q 0, 1); from [r11 + rax * stride] where the stride is a
+   scale, else from rdi. */
+static void gather_load(struct gen *g, unsigned q, unsigned width, int32_t at)
+{
+#define SIB(shape) { X86_##shape##1, X86_##shape##2, X86_##shape##4, X86_##shape##8 }
+    static const enum x86_shape by_rdi[3][3] = {
+        { X86_VMOVD_X0_MRDI, X86_VMOVQ_X0_MRDI, X86_VMOVDQU_X0_MRDI },
+        { X86_VMOVD_X1_MRDI, X86_VMOVQ_X1_MRDI, X86_VMOVDQU_X1_MRDI },
+        { X86_VPBROADCASTD_Y0_MRDI, X86_VPBROADCASTQ_Y0_MRDI, X86_VBROADCASTI128_Y0_MRDI }
+    };
+    static const enum x86_shape by_index[3][3][4] = {
+        { SIB(VMOVD_X0_MR11_RAX), SIB(VMOVQ_X0_MR11_RAX), SIB(VMOVDQU_X0_MR11_RAX) },
+        { SIB(VMOVD_X1_MR11_RAX), SIB(VMOVQ_X1_MR11_RAX), SIB(VMOVDQU_X1_MR11_RAX) },
+        { SIB(VPBROADCASTD_Y0_MR11_RAX), SIB(VPBROADCASTQ_Y0_MR11_RAX),
+          SIB(VBROADCASTI128_Y0_MR11_RAX) }
+    };
+#undef SIB
+    const unsigned w = width == 4 ? 0 : width == 8 ? 1 : 2;
+    const int scale = gather_scale(g);
+    x86_op(&g->a, scale >= 0 ? by_index[q][w][scale] : by_rdi[q][w], at, 0);
 }
 
 /* rp_load_window in gathered groups: the vector's windows from their records. */
 static void gather_load_window(struct gen *g, struct rp_emit *e,
                                const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
 {
-    static const enum x86_shape broadcast[17] = { [4] = X86_VPBROADCASTD_Y0_MRDI,
-                                                  [8] = X86_VPBROADCASTQ_Y0_MRDI,
-                                                  [16] = X86_VBROADCASTI128_Y0_MRDI },
-                                into[2][17] = { { [4] = X86_VMOVD_X0_MRDI,
-                                                  [8] = X86_VMOVQ_X0_MRDI,
-                                                  [16] = X86_VMOVDQU_X0_MRDI },
-                                                { [4] = X86_VMOVD_X1_MRDI,
-                                                  [8] = X86_VMOVQ_X1_MRDI,
-                                                  [16] = X86_VMOVDQU_X1_MRDI } };
     struct gather_load gl;
     gather_window(g, v, e->y, &gl, ctrl, hctrl);
     if (gl.broadcast) {
-        gather_record(g, gl.rec[0]);
-        x86_op(&g->a, broadcast[gl.width[0]], gl.at[0], 0);
+        gather_record(g, gl.rec[0], 0);
+        gather_load(g, 2, gl.width[0], gl.at[0]);
         e->broadcast = 1;
         g->broadcasts++;
         return;
@@ -386,10 +413,10 @@ static void gather_load_window(struct gen *g, struct rp_emit *e,
     for (unsigned q = 0; q < 1u + e->y; q++) {
         if (!gl.used[q])
             continue;
-        gather_record(g, gl.rec[q]);
+        gather_record(g, gl.rec[q], !gl.width[q]);
         struct span_layout l;
         if (gl.width[q])
-            x86_op(&g->a, into[q][gl.width[q]], gl.at[q], 0);
+            gather_load(g, q, gl.width[q], gl.at[q]);
         else
             gen_load_span(g, 0, (int)q, gl.first[q], (unsigned)(gl.last[q] - gl.first[q] + 1),
                           &l);

@@ -130,6 +130,19 @@
     S(MOVZX_EAX_WORD_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 2))                     \
     S(MOVZX_R10D_B_M##B##_R8X##SC, MOVZX, REG(R10D), MEMX(B, R8, SC, 1))                      \
     S(VMOVHPS_X0_X0_M##B##_R8X##SC, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8))
+/* A gathered group's window (lib/jit/x86_record.c) from its record at [r11 + rax * SC], rax
+   its index and SC the stride: 4, 8 or 16 bytes into both halves of ymm0, or into xmm0 or
+   xmm1. */
+#define X86_GATHER_LOADS(SC)                                                                \
+    S(VPBROADCASTD_Y0_MR11_RAX##SC, VPBROADCASTD, REG(YMM0), MEMX(R11, RAX, SC, 4))          \
+    S(VPBROADCASTQ_Y0_MR11_RAX##SC, VPBROADCASTQ, REG(YMM0), MEMX(R11, RAX, SC, 8))          \
+    S(VBROADCASTI128_Y0_MR11_RAX##SC, VBROADCASTI128, REG(YMM0), MEMX(R11, RAX, SC, 16))     \
+    S(VMOVD_X0_MR11_RAX##SC, VMOVD, REG(XMM0), MEMX(R11, RAX, SC, 4))                        \
+    S(VMOVQ_X0_MR11_RAX##SC, VMOVQ, REG(XMM0), MEMX(R11, RAX, SC, 8))                        \
+    S(VMOVDQU_X0_MR11_RAX##SC, VMOVDQU, REG(XMM0), MEMX(R11, RAX, SC, 16))                   \
+    S(VMOVD_X1_MR11_RAX##SC, VMOVD, REG(XMM1), MEMX(R11, RAX, SC, 4))                        \
+    S(VMOVQ_X1_MR11_RAX##SC, VMOVQ, REG(XMM1), MEMX(R11, RAX, SC, 8))                        \
+    S(VMOVDQU_X1_MR11_RAX##SC, VMOVDQU, REG(XMM1), MEMX(R11, RAX, SC, 16))
 #define X86_HELD_CONTROL(K)                                                                 \
     S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
     S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))                        \
@@ -392,6 +405,10 @@
     S(VBROADCASTI128_Y0_MRDI, VBROADCASTI128, REG(YMM0), MEM(RDI, 16))                      \
     S(VPBROADCASTD_Y0_MRDI, VPBROADCASTD, REG(YMM0), MEM(RDI, 4))                           \
     S(VPBROADCASTQ_Y0_MRDI, VPBROADCASTQ, REG(YMM0), MEM(RDI, 8))                           \
+    X86_GATHER_LOADS(1)                                                                     \
+    X86_GATHER_LOADS(2)                                                                     \
+    X86_GATHER_LOADS(4)                                                                     \
+    X86_GATHER_LOADS(8)                                                                     \
     S(VPINSRB_X1_X1_MRDI, VPINSRB, REG(XMM1), REG(XMM1), MEM(RDI, 1), IMM8)                 \
     S(VPINSRW_X1_X1_MRDI, VPINSRW, REG(XMM1), REG(XMM1), MEM(RDI, 2), IMM8)                 \
     S(VPINSRD_X1_X1_MRDI, VPINSRD, REG(XMM1), REG(XMM1), MEM(RDI, 4), IMM8)                 \
