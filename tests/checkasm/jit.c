@@ -1500,6 +1500,31 @@ static void one_stream_desc(struct vfetch_plan_desc *d, uint32_t stride)
     d->streams[0].step = VFETCH_STEP_SEQUENTIAL;
 }
 
+/* One op of a record layout: `count` components of `format` at byte `offset`, converted. */
+struct layout_op {
+    uint8_t format, conversion, count, offset;
+};
+
+/* A one-stream plan of a layout's ops (up to four, a count of 0 ending them early), op o into
+   slots 4o..4o+3. */
+static void layout_desc(struct vfetch_plan_desc *d, uint32_t stride, const struct layout_op *ops)
+{
+    one_stream_desc(d, stride);
+    for (unsigned o = 0; o < 4 && ops[o].count; o++) {
+        struct vfetch_op *op = &d->ops[d->num_ops++];
+        op->format = (enum vfetch_format)ops[o].format;
+        op->conversion = (enum vfetch_conversion)ops[o].conversion;
+        op->count = ops[o].count;
+        for (unsigned c = 0; c < 4; c++) {
+            op->src[c].offset = ops[o].offset;
+            op->swizzle[c] = (uint8_t)c;
+        }
+        op->write_mask = 0xf;
+        op->dst_slot = (uint16_t)(4 * o);
+    }
+    d->out_slots = (uint16_t)(4 * d->num_ops);
+}
+
 /*
  * Fields the generated code converts its own way, against the portable tier:
  * - 32-bit fields to float (unsigned by halves; the divisions by 2^32 - 1 and 2^31 - 1 through
@@ -1732,7 +1757,7 @@ static void check_jit_windows(void)
     rng_seed_for("jit-windows");
     static const struct {
         uint8_t stride;
-        struct { uint8_t format, conversion, count, offset; } op[4];
+        struct layout_op op[4];
     } layouts[] = {
         { 28, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
                 { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
@@ -1750,20 +1775,7 @@ static void check_jit_windows(void)
     unsigned runs = 0;
     for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
         struct vfetch_plan_desc d;
-        one_stream_desc(&d, layouts[f].stride);
-        for (unsigned o = 0; o < 4 && layouts[f].op[o].count; o++) {
-            struct vfetch_op *op = &d.ops[d.num_ops++];
-            op->format = (enum vfetch_format)layouts[f].op[o].format;
-            op->conversion = (enum vfetch_conversion)layouts[f].op[o].conversion;
-            op->count = layouts[f].op[o].count;
-            for (unsigned c = 0; c < 4; c++) {
-                op->src[c].offset = layouts[f].op[o].offset;
-                op->swizzle[c] = (uint8_t)c;
-            }
-            op->write_mask = 0xf;
-            op->dst_slot = (uint16_t)(4 * o);
-        }
-        d.out_slots = (uint16_t)(4 * d.num_ops);
+        layout_desc(&d, layouts[f].stride, layouts[f].op);
         for (uint32_t count = 1; count <= 40; count++) {
             struct reference_run rr;
             if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0))
@@ -1814,7 +1826,7 @@ static void check_jit_gathered(void)
     static const struct {
         const char *name;
         uint8_t stride, by_default;
-        struct { uint8_t format, conversion, count, offset; } op[4];
+        struct layout_op op[4];
     } layouts[] = {
         { "r3", 4, 1, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 } } },
         { "r4", 8, 1, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SINT, 2, 0 },
@@ -1837,21 +1849,8 @@ static void check_jit_gathered(void)
     unsigned runs = 0, gathered = 0;
     for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
         struct vfetch_plan_desc d;
-        one_stream_desc(&d, layouts[f].stride);
+        layout_desc(&d, layouts[f].stride, layouts[f].op);
         d.streams[0].step = VFETCH_STEP_INDEXED;
-        for (unsigned o = 0; o < 4 && layouts[f].op[o].count; o++) {
-            struct vfetch_op *op = &d.ops[d.num_ops++];
-            op->format = (enum vfetch_format)layouts[f].op[o].format;
-            op->conversion = (enum vfetch_conversion)layouts[f].op[o].conversion;
-            op->count = layouts[f].op[o].count;
-            for (unsigned c = 0; c < 4; c++) {
-                op->src[c].offset = layouts[f].op[o].offset;
-                op->swizzle[c] = (uint8_t)c;
-            }
-            op->write_mask = 0xf;
-            op->dst_slot = (uint16_t)(4 * o);
-        }
-        d.out_slots = (uint16_t)(4 * d.num_ops);
         /* the code: each level, weighed and asked */
         vfetch_plan *plans[8][2] = { { NULL } };
         for (unsigned l = 0; l < num_levels; l++)
