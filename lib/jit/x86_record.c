@@ -341,50 +341,44 @@ static void gather_window(const struct gen *g, const struct vfetch_rp_vector *v,
         memcpy(hctrl + 8, hctrl + 16, 8);
 }
 
-/* The scale of a gathered record's address [r11 + rax * scale] (0..3: 1, 2, 4, 8 bytes), or
-   -1 where the stride is none (then rdi holds the address). */
-static int gather_scale(const struct gen *g)
+/* The scale of a gathered record's address [r11 + rax * scale] (0..3: 1, 2, 4, 8 bytes):
+   rax the record's index where the stride is a scale, else its offset (index * stride, the
+   scale 1). */
+static unsigned gather_scale(const struct gen *g)
 {
     const uint32_t s = g->step[0];
-    return s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : s == 8 ? 3 : -1;
+    return s == 2 ? 1 : s == 4 ? 2 : s == 8 ? 3 : 0;
 }
 
 /* rax: the index of record rec of the group being written, from its entry (r8 plus the
-   group's first record's entries), where it does not hold it yet; rdi the record's address
-   too where the stride is no scale, or a load takes only rdi (in_rdi). */
+   group's first record's entries), times the stride where that is no scale, where it does
+   not hold it yet; rdi the record's address too where a load takes only rdi (in_rdi). */
 static void gather_record(struct gen *g, unsigned rec, int in_rdi)
 {
+    static const enum x86_shape lea[4] = { X86_LEA_RDI_MR11_RAX_1, X86_LEA_RDI_MR11_RAX_2,
+                                           X86_LEA_RDI_MR11_RAX_4, X86_LEA_RDI_MR11_RAX_8 };
     const unsigned at = g->gather_first + rec;
     if (g->gather_held != (int)at) {
         if (g->index_wide)
             E(MOV_EAX_MR8, 4 * at, 0);
         else
             E(MOVZX_EAX_W_MR8, 2 * at, 0);
+        if (gen_record_lea(g->step[0]) == X86_NUM_SHAPES)
+            E(IMUL_RAX_I, 0, g->step[0]);
         g->gather_held = (int)at;
         g->gather_rdi = 0;
     }
-    if ((in_rdi || gather_scale(g) < 0) && !g->gather_rdi) {
-        if (gather_scale(g) >= 0) {
-            x86_op(&g->a, gen_record_lea(g->step[0]), 0, 0);
-        } else {
-            E(IMUL_RDI_RAX_I, 0, g->step[0]);
-            E(ADD_RDI_R11, 0, 0);
-        }
+    if (in_rdi && !g->gather_rdi) {
+        x86_op(&g->a, lea[gather_scale(g)], 0, 0);
         g->gather_rdi = 1;
     }
 }
 
 /* A gathered load of `width` bytes (4, 8 or 16) at `at` in the record: into both halves of
-   ymm0 (q 2), or into xmm0 or xmm1 (q 0, 1); from [r11 + rax * stride] where the stride is a
-   scale, else from rdi. */
+   ymm0 (q 2), or into xmm0 or xmm1 (q 0, 1); from [r11 + rax * scale] (gather_scale). */
 static void gather_load(struct gen *g, unsigned q, unsigned width, int32_t at)
 {
 #define SIB(shape) { X86_##shape##1, X86_##shape##2, X86_##shape##4, X86_##shape##8 }
-    static const enum x86_shape by_rdi[3][3] = {
-        { X86_VMOVD_X0_MRDI, X86_VMOVQ_X0_MRDI, X86_VMOVDQU_X0_MRDI },
-        { X86_VMOVD_X1_MRDI, X86_VMOVQ_X1_MRDI, X86_VMOVDQU_X1_MRDI },
-        { X86_VPBROADCASTD_Y0_MRDI, X86_VPBROADCASTQ_Y0_MRDI, X86_VBROADCASTI128_Y0_MRDI }
-    };
     static const enum x86_shape by_index[3][3][4] = {
         { SIB(VMOVD_X0_MR11_RAX), SIB(VMOVQ_X0_MR11_RAX), SIB(VMOVDQU_X0_MR11_RAX) },
         { SIB(VMOVD_X1_MR11_RAX), SIB(VMOVQ_X1_MR11_RAX), SIB(VMOVDQU_X1_MR11_RAX) },
@@ -393,8 +387,7 @@ static void gather_load(struct gen *g, unsigned q, unsigned width, int32_t at)
     };
 #undef SIB
     const unsigned w = width == 4 ? 0 : width == 8 ? 1 : 2;
-    const int scale = gather_scale(g);
-    x86_op(&g->a, scale >= 0 ? by_index[q][w][scale] : by_rdi[q][w], at, 0);
+    x86_op(&g->a, by_index[q][w][gather_scale(g)], at, 0);
 }
 
 /* rp_load_window in gathered groups: the vector's windows from their records. */

@@ -403,8 +403,6 @@
     S(VMOVQ_X1_MRDI, VMOVQ, REG(XMM1), MEM(RDI, 8))                                         \
     S(VMOVDQU_X1_MRDI, VMOVDQU, REG(XMM1), MEM(RDI, 16))                                    \
     S(VBROADCASTI128_Y0_MRDI, VBROADCASTI128, REG(YMM0), MEM(RDI, 16))                      \
-    S(VPBROADCASTD_Y0_MRDI, VPBROADCASTD, REG(YMM0), MEM(RDI, 4))                           \
-    S(VPBROADCASTQ_Y0_MRDI, VPBROADCASTQ, REG(YMM0), MEM(RDI, 8))                           \
     X86_GATHER_LOADS(1)                                                                     \
     X86_GATHER_LOADS(2)                                                                     \
     X86_GATHER_LOADS(4)                                                                     \
