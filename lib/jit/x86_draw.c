@@ -509,8 +509,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     /* a one-stream indexed plan's 8-lane program for its plain draws' gathered groups
        (weighed at its first such pass). Not the SSE4.1 variant's 4-lane one: its counted
        instructions miss the legacy forms' register copies, and r300-r4 ran 0.91-0.93x
-       gathered there (docs/decisions.md) */
-    if (indexed && n == 1 && !g->a.sse)
+       gathered there; nor a word copy's, whose pass only loads and stores where the groups
+       insert and shuffle (r300-float8-indexed 0.83-0.89x at 64-256 records; docs/decisions.md) */
+    if (indexed && n == 1 && !g->a.sse && !plan->word_copy)
         g->gather = gen_record_for(plan, 8);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 }, entry_one = 0;

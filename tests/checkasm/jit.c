@@ -1816,7 +1816,8 @@ static void check_jit_windows(void)
  * last), with the weighing as it is and with the groups asked wherever they fit
  * (VFETCH_JIT_GATHER=1), the output also 16 bytes off a 32-byte boundary (the halved stores):
  * every byte as the reference's. The AVX2 variant gathers in both entry widths wherever asked,
- * and by default where the bench measured it faster (r300-r3, r300-r4, r300-skin).
+ * and by default where the bench measured it faster (r300-r3, r300-r4, r300-skin); never a word
+ * copy.
  */
 static void check_jit_gathered(void)
 {
@@ -1825,7 +1826,7 @@ static void check_jit_gathered(void)
     rng_seed_for("jit-gathered");
     static const struct {
         const char *name;
-        uint8_t stride, by_default;
+        uint8_t stride, by_default; /* 2: a word copy, never */
         struct layout_op op[4];
     } layouts[] = {
         { "r3", 4, 1, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 } } },
@@ -1842,6 +1843,9 @@ static void check_jit_gathered(void)
         { "6-byte", 6, 0, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 3, 0 } } },
         { "40-byte", 40, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 4, 20 },
                               { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 36 } } },
+        /* a word copy (r300-float8): never gathered, asked or not */
+        { "float8", 32, 2, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 4, 0 },
+                             { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 4, 16 } } },
     };
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
@@ -1851,6 +1855,10 @@ static void check_jit_gathered(void)
         struct vfetch_plan_desc d;
         layout_desc(&d, layouts[f].stride, layouts[f].op);
         d.streams[0].step = VFETCH_STEP_INDEXED;
+        if (layouts[f].by_default == 2) /* each word at its own place: a word copy */
+            for (unsigned o = 0; o < d.num_ops; o++)
+                for (unsigned c = 0; c < 4; c++)
+                    d.ops[o].src[c].offset = layouts[f].op[o].offset + 4u * c;
         /* the code: each level, weighed and asked */
         vfetch_plan *plans[8][2] = { { NULL } };
         for (unsigned l = 0; l < num_levels; l++)
@@ -1866,10 +1874,18 @@ static void check_jit_gathered(void)
                     continue;
                 }
                 const unsigned loops = plans[l][ask]->jit_code.gathered_loops;
-                const int want = levels[l].bit != VFETCH_CPU_SSE41 &&
+                struct vfetch_plan_info info;
+                vfetch_plan_info(plans[l][ask], &info);
+                test_checks++;
+                if (info.word_copy != (layouts[f].by_default == 2)) {
+                    test_failures++;
+                    printf("  jit-gathered %s: word copy %d\n", layouts[f].name, info.word_copy);
+                }
+                const int copy = layouts[f].by_default == 2,
+                          want = levels[l].bit != VFETCH_CPU_SSE41 && !copy &&
                                  (ask || layouts[f].by_default);
                 test_checks++;
-                if (want ? loops != 2 : (ask && loops)) {
+                if (want ? loops != 2 : ((ask || copy) && loops)) {
                     test_failures++;
                     printf("  jit-gathered %s %s%s: %u gathered loops\n", layouts[f].name,
                            levels[l].name, ask ? " (asked)" : "", loops);
