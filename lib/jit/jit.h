@@ -64,8 +64,9 @@ struct vfetch_jit_code {
                                 as two 16-byte halves, taken where a draw's output is not
                                 32-byte aligned: for the tests */
     unsigned gathered_loops; /**< loops of whole record-program groups under an index buffer,
-                                  each record read from its entry's place (a plain draw of a
-                                  one-stream plan, for each entry width): for the tests */
+                                  each record read from its entry's place (a one-stream
+                                  plan's, for each entry width, plain draws and clamped
+                                  ones): for the tests */
     int fma_division;   /**< the code divides a normalised conversion's value in the FMA
                              form (enum vfetch_jit_division) */
     unsigned fma_held;  /**< the entries (VFETCH_JIT_HELD_DIRECT, _INDEXED) whose per-vertex

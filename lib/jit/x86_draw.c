@@ -506,8 +506,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     const int32_t frame[2] = { in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
     gen_choose_groups(g, 0);
-    /* a one-stream indexed plan's 8-lane program for its plain draws' gathered groups
-       (weighed at its first such pass). Not the SSE4.1 variant's 4-lane one: its counted
+    /* a one-stream indexed plan's 8-lane program for its indexed draws' gathered groups
+       (weighed at the entry's first pass). Not the SSE4.1 variant's 4-lane one: its counted
        instructions miss the legacy forms' register copies, and r300-r4 ran 0.91-0.93x
        gathered there; nor a word copy's, whose pass only loads and stores where the groups
        insert and shuffle (r300-float8-indexed 0.83-0.89x at 64-256 records; docs/decisions.md) */
@@ -549,17 +549,15 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                 E(CMP_MR10_I, FRAME_WIDE, 0);
                 x86_jump(a, X86_JNZ, wide);
                 g->index_wide = 0;
-                if (g->index_plain && !g->gather_weighed) { /* once, at its first pass */
+                if (!g->gather_weighed) { /* once, at its first pass */
                     gen_choose_groups(g, 1);
                     g->gather_weighed = 1;
                 }
-                if (g->index_plain)
-                    gen_groups(g, finish, 1);
+                gen_groups(g, finish, 1);
                 why = gen_vertex_pass(g, finish);
                 x86_bind(a, wide);
                 g->index_wide = 1;
-                if (g->index_plain)
-                    gen_groups(g, finish, 1);
+                gen_groups(g, finish, 1);
                 why = why ? why : gen_vertex_pass(g, g->index_plain ? GEN_FALL_THROUGH : finish);
             }
             g->index_plain = 0;

@@ -185,7 +185,7 @@ struct gen {
        (no colour table takes it): each record r11 + index * stride, not an add from the
        frame. */
     int record0_r11;
-    /* Under an index buffer, a plain draw of a one-stream plan (record 0 in r11): the record
+    /* Under an index buffer, a draw of a one-stream plan (record 0 in r11): the record
        program whose groups read their records through the entries (x86_record.c, gen_groups
        gathered), or NULL, and whether it was weighed against the per-vertex pass yet; while
        such groups are written (gathering), the group's first record in the iteration (its

@@ -351,8 +351,9 @@ static unsigned gather_scale(const struct gen *g)
 }
 
 /* rax: the index of record rec of the group being written, from its entry (r8 plus the
-   group's first record's entries), times the stride where that is no scale, where it does
-   not hold it yet; rdi the record's address too where a load takes only rdi (in_rdi). */
+   group's first record's entries; in a draw that is not plain, the offset added and clamped),
+   times the stride where that is no scale, where it does not hold it yet; rdi the record's
+   address too where a load takes only rdi (in_rdi). */
 static void gather_record(struct gen *g, unsigned rec, int in_rdi)
 {
     static const enum x86_shape lea[4] = { X86_LEA_RDI_MR11_RAX_1, X86_LEA_RDI_MR11_RAX_2,
@@ -363,6 +364,11 @@ static void gather_record(struct gen *g, unsigned rec, int in_rdi)
             E(MOV_EAX_MR8, 4 * at, 0);
         else
             E(MOVZX_EAX_W_MR8, 2 * at, 0);
+        if (!g->index_plain) { /* min(entry + offset, max), as the pass's (vertex_index) */
+            E(ADD_RAX_RSI, 0, 0);
+            E(CMP_RAX_R9, 0, 0);
+            E(CMOVNLE_RAX_R9, 0, 0);
+        }
         if (gen_record_lea(g->step[0]) == X86_NUM_SHAPES)
             E(IMUL_RAX_I, 0, g->step[0]);
         g->gather_held = (int)at;
@@ -912,7 +918,7 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
    ones among them): both emitted as the code would hold them (the group loop's tables in
    registers, the per-vertex pass's steps once a group of four where it unrolls), counted and
    taken back. A direct format's 8- and 4-lane programs; or (gathered) under an index buffer,
-   a plain draw of a one-stream plan, the gathered program where its lanes each read one
+   a draw of a one-stream plan, the gathered program where its lanes each read one
    record's readable bytes (gather_fits), against the pass with each vertex's entry read and
    its record's address made (VFETCH_JIT_GATHER: 0 never, 1 wherever they fit, unweighed). */
 void gen_choose_groups(struct gen *g, int gathered)
@@ -941,7 +947,8 @@ void gen_choose_groups(struct gen *g, int gathered)
        (one lea where the stride is a scale, else a multiply and an add) */
     const uint32_t stride = g->step[0];
     const unsigned one = a->ops - mark.ops +
-                         (gathered ? 2 + !(stride == 1 || stride == 2 || stride == 4 || stride == 8)
+                         (gathered ? 2 + !(stride == 1 || stride == 2 || stride == 4 || stride == 8) +
+                                         (g->index_plain ? 0 : 3)
                                    : 0);
     x86_rewind(a, mark);
     g->r8_narrow = 0;
