@@ -331,7 +331,7 @@ int vfetch_jit_colour_words_env(void);
     (for tests, and to measure the two on a CPU); -1 otherwise (lib/jit/mode.c). */
 int vfetch_jit_groups_env(void);
 /** VFETCH_JIT_GATHER: "0" no plan's indexed draws gather whole groups of their records
-    (x86_record.c, gen_gathered_groups), "1" every plan's where the groups fit, unweighed; else
+    (x86_record.c, gen_groups gathered), "1" every plan's where the groups fit, unweighed; else
     -1 (the compile weighs them against the per-vertex pass). */
 int vfetch_jit_gather_env(void);
 

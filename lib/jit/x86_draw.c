@@ -507,7 +507,7 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
     gen_choose_groups(g, 0);
     /* a one-stream indexed plan's 8-lane program for its indexed draws' gathered groups
-       (weighed at the entry's first pass). Not the SSE4.1 variant's 4-lane one: its counted
+       (weighed in that entry). Not the SSE4.1 variant's 4-lane one: its counted
        instructions miss the legacy forms' register copies, and r300-r4 ran 0.91-0.93x
        gathered there; nor a word copy's, whose pass only loads and stores where the groups
        insert and shuffle (r300-float8-indexed 0.83-0.89x at 64-256 records; docs/decisions.md) */
@@ -542,6 +542,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
             const unsigned plain = x86_label(a);
             E(CMP_MR10_I, INDEX_PLAIN, 0);
             x86_jump(a, X86_JNZ, plain);
+            /* the gathered groups weighed once, as the first pass (16-bit, clamped) has them */
+            g->index_plain = g->index_wide = 0;
+            gen_choose_groups(g, 1);
             for (g->index_plain = 0; g->index_plain < 2 && !why; g->index_plain++) {
                 const unsigned wide = x86_label(a);
                 if (g->index_plain)
@@ -549,10 +552,6 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                 E(CMP_MR10_I, FRAME_WIDE, 0);
                 x86_jump(a, X86_JNZ, wide);
                 g->index_wide = 0;
-                if (!g->gather_weighed) { /* once, at its first pass */
-                    gen_choose_groups(g, 1);
-                    g->gather_weighed = 1;
-                }
                 gen_groups(g, finish, 1);
                 why = gen_vertex_pass(g, finish);
                 x86_bind(a, wide);

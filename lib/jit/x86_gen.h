@@ -187,12 +187,11 @@ struct gen {
     int record0_r11;
     /* Under an index buffer, a draw of a one-stream plan (record 0 in r11): the record
        program whose groups read their records through the entries (x86_record.c, gen_groups
-       gathered), or NULL, and whether it was weighed against the per-vertex pass yet; while
-       such groups are written (gathering), the group's first record in the iteration (its
-       entry at r8 + that many entries), the record whose index rax holds (-1: none) and
-       whether rdi holds its address. */
+       gathered), or NULL; while such groups are written (gathering), the group's first record
+       in the iteration (its entry at r8 + that many entries), the record whose index rax
+       holds (-1: none) and whether rdi holds its address. */
     struct vfetch_record_prog *gather;
-    int gather_weighed, gathering, gather_held, gather_rdi;
+    int gathering, gather_held, gather_rdi;
     unsigned gather_first;
     /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
        read by a displacement from r8, which moves once a group. */
@@ -267,16 +266,20 @@ static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
     return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
 }
 
-/* Under an index buffer, a one-stream plan's record of index rax into rdi from its record 0 in
-   r11 (record0_r11): the one lea that does it where the stride is a scale, else X86_NUM_SHAPES
-   (then a multiply and an add). */
-static inline enum x86_shape gen_record_lea(uint32_t stride)
+/* The scale (0..3: 1, 2, 4 or 8 bytes) of an address [base + index * scale] that steps by
+   `stride`, or -1 where the stride is none of them (then a multiply). */
+static inline int gen_stride_scale(uint32_t stride)
 {
-    return stride == 1   ? X86_LEA_RDI_MR11_RAX_1
-           : stride == 2 ? X86_LEA_RDI_MR11_RAX_2
-           : stride == 4 ? X86_LEA_RDI_MR11_RAX_4
-           : stride == 8 ? X86_LEA_RDI_MR11_RAX_8
-                         : X86_NUM_SHAPES;
+    return stride == 1 ? 0 : stride == 2 ? 1 : stride == 4 ? 2 : stride == 8 ? 3 : -1;
+}
+
+/* Under an index buffer, a one-stream plan's record into rdi from its record 0 in r11
+   (record0_r11): lea rdi, [r11 + rax * 2^scale]. */
+static inline enum x86_shape gen_record_lea(unsigned scale)
+{
+    static const enum x86_shape lea[4] = { X86_LEA_RDI_MR11_RAX_1, X86_LEA_RDI_MR11_RAX_2,
+                                           X86_LEA_RDI_MR11_RAX_4, X86_LEA_RDI_MR11_RAX_8 };
+    return lea[scale];
 }
 
 /* Whether a 16-bit index is read by one `movbe r8w` here: r8's upper bits are zero

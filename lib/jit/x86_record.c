@@ -229,9 +229,10 @@ static void rp_load_window(struct gen *g, struct rp_emit *e,
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
 }
 
-/* Gathered groups (gen_gathered_groups): a group's records each at its own place, read
-   through the index buffer, so that a lane's window is loaded from its record's address in rdi
-   (gather_record), and only bytes of the record the draw's validation covers. */
+/* Gathered groups (gen_groups gathered): a group's records each at its own place, read
+   through the index buffer, so that a lane's window is loaded from its record's place, r11 plus
+   its index scaled (gather_record, gather_load), and only bytes of the record the draw's
+   validation covers. */
 
 /* The record of the group that 128-bit lane q of vector v reads, and the first and last bytes
    its shuffles read, from that record's start; 0 where it reads none. */
@@ -346,8 +347,8 @@ static void gather_window(const struct gen *g, const struct vfetch_rp_vector *v,
    scale 1). */
 static unsigned gather_scale(const struct gen *g)
 {
-    const uint32_t s = g->step[0];
-    return s == 2 ? 1 : s == 4 ? 2 : s == 8 ? 3 : 0;
+    const int scale = gen_stride_scale(g->step[0]);
+    return scale < 0 ? 0 : (unsigned)scale;
 }
 
 /* rax: the index of record rec of the group being written, from its entry (r8 plus the
@@ -356,8 +357,6 @@ static unsigned gather_scale(const struct gen *g)
    address too where a load takes only rdi (in_rdi). */
 static void gather_record(struct gen *g, unsigned rec, int in_rdi)
 {
-    static const enum x86_shape lea[4] = { X86_LEA_RDI_MR11_RAX_1, X86_LEA_RDI_MR11_RAX_2,
-                                           X86_LEA_RDI_MR11_RAX_4, X86_LEA_RDI_MR11_RAX_8 };
     const unsigned at = g->gather_first + rec;
     if (g->gather_held != (int)at) {
         if (g->index_wide)
@@ -369,13 +368,13 @@ static void gather_record(struct gen *g, unsigned rec, int in_rdi)
             E(CMP_RAX_R9, 0, 0);
             E(CMOVNLE_RAX_R9, 0, 0);
         }
-        if (gen_record_lea(g->step[0]) == X86_NUM_SHAPES)
+        if (gen_stride_scale(g->step[0]) < 0)
             E(IMUL_RAX_I, 0, g->step[0]);
         g->gather_held = (int)at;
         g->gather_rdi = 0;
     }
     if (in_rdi && !g->gather_rdi) {
-        x86_op(&g->a, lea[gather_scale(g)], 0, 0);
+        x86_op(&g->a, gen_record_lea(gather_scale(g)), 0, 0);
         g->gather_rdi = 1;
     }
 }
@@ -945,9 +944,8 @@ void gen_choose_groups(struct gen *g, int gathered)
     (void)gen_vertex(g);
     /* a vertex's ops; under an index buffer its entry's load and its record's address too
        (one lea where the stride is a scale, else a multiply and an add) */
-    const uint32_t stride = g->step[0];
     const unsigned one = a->ops - mark.ops +
-                         (gathered ? 2 + !(stride == 1 || stride == 2 || stride == 4 || stride == 8) +
+                         (gathered ? 2 + (gen_stride_scale(g->step[0]) < 0) +
                                          (g->index_plain ? 0 : 3)
                                    : 0);
     x86_rewind(a, mark);

@@ -660,8 +660,9 @@ static void vertex_index(struct gen *g)
         if (g->data_slot[k] < 0)
             continue;
         if (!k && g->record0_r11) { /* rdi: one lea where the stride is a scale */
-            if (gen_record_lea(g->step[0]) != X86_NUM_SHAPES) {
-                x86_op(a, gen_record_lea(g->step[0]), 0, 0);
+            const int scale = gen_stride_scale(g->step[0]);
+            if (scale >= 0) {
+                x86_op(a, gen_record_lea((unsigned)scale), 0, 0);
             } else {
                 E(IMUL_RDI_RAX_I, 0, g->step[0]);
                 E(ADD_RDI_R11, 0, 0);

@@ -1856,7 +1856,8 @@ static void check_jit_gathered(void)
         struct vfetch_plan_desc d;
         layout_desc(&d, layouts[f].stride, layouts[f].op);
         d.streams[0].step = VFETCH_STEP_INDEXED;
-        if (layouts[f].by_default == 2) /* each word at its own place: a word copy */
+        const int copy = layouts[f].by_default == 2;
+        if (copy) /* each word at its own place: a word copy */
             for (unsigned o = 0; o < d.num_ops; o++)
                 for (unsigned c = 0; c < 4; c++)
                     d.ops[o].src[c].offset = layouts[f].op[o].offset + 4u * c;
@@ -1878,13 +1879,12 @@ static void check_jit_gathered(void)
                 struct vfetch_plan_info info;
                 vfetch_plan_info(plans[l][ask], &info);
                 test_checks++;
-                if (info.word_copy != (layouts[f].by_default == 2)) {
+                if (info.word_copy != copy) {
                     test_failures++;
                     printf("  jit-gathered %s: word copy %d\n", layouts[f].name, info.word_copy);
                 }
-                const int copy = layouts[f].by_default == 2,
-                          want = levels[l].bit != VFETCH_CPU_SSE41 && !copy &&
-                                 (ask || layouts[f].by_default);
+                const int want =
+                    levels[l].bit != VFETCH_CPU_SSE41 && !copy && (ask || layouts[f].by_default);
                 test_checks++;
                 if (want ? loops != 4 : ((ask || copy) && loops)) {
                     test_failures++;
