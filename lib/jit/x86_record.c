@@ -845,7 +845,9 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
             continue;
         const unsigned out = x86_label(a), halves = x86_label(a);
         const unsigned unroll = group_unroll(prog);
-        E(CMP_RCX_I, 0, prog->group);
+        /* gathered: from one whole iteration, fewer records left to the pass (whose controls
+           it loads anyway: the groups' tables would be a second set of loads) */
+        E(CMP_RCX_I, 0, gathered ? unroll * prog->group : prog->group);
         x86_jump(a, X86_JB, out);
         if (prog->lanes == 8)
             hold_tables(g, prog, unroll);
