@@ -590,6 +590,59 @@ static void plan_choose_held(struct vfetch_plan *plan, enum vfetch_jit_division 
     }
 }
 
+/* Records of the draws that weigh a plan's whole groups against its per-vertex pass. */
+#define PLAN_GROUPS_MEASURE 256
+
+/* A plan of several streams whose code converts its direct draws in whole groups: compiled
+   again without them (jit_no_groups) and the two timed on a 256-record draw, the groups kept
+   only where they lead by 5 %. Counted instructions ranked them wrongly for records of one
+   vertex and several vectors, each vector's halves from two streams: on an Intel Xeon R300's
+   skinned format in four arrays (Mesa's one array an element) ran 0.89-0.96x as groups, where
+   its two-array formats ran 1.10-1.21x (docs/decisions.md). One-stream plans keep the count,
+   which ranked their groups right on the CPUs measured. Not where timing is off
+   (VFETCH_JIT_MEASURE), VFETCH_JIT_GROUPS asks, or a stream is instanced (not measured). */
+static void plan_choose_groups(struct vfetch_plan *plan, enum vfetch_jit_division division)
+{
+    if (!plan->jit_code.groups || plan->desc.num_streams < 2 || plan->has_instanced ||
+        vfetch_jit_groups_env() >= 0 || vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)
+        return;
+    struct vfetch_jit_code pass;
+    plan->jit_no_groups = 1;
+    if (vfetch_jit_plan_compile(plan, division, VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED,
+                                &pass)) {
+        plan->jit_no_groups = 0; /* a failed compile leaves nothing to free */
+        return;
+    }
+    struct plan_held_measure m = { .code = { &pass, &plan->jit_code } };
+    const uint32_t n = PLAN_GROUPS_MEASURE;
+    size_t stride = 0, extent = 0;
+    for (unsigned k = 0; k < plan->desc.num_streams; k++) {
+        stride = plan->vertex_stride[k] > stride ? plan->vertex_stride[k] : stride;
+        extent = plan->stream_extent[k] > extent ? plan->stream_extent[k] : extent;
+    }
+    /* the output 64-byte aligned, as a host vertex buffer's records of 32 and 64 bytes lie
+       (R300's two-array formats' groups lead by 14-15 % there, by 0-6 % where the output lies
+       12 or 16 bytes past a line, and skin's pass by 6-12 % either way) */
+    const size_t in = (n * stride + extent + 63) & ~(size_t)63, out = (size_t)n * plan->out_stride;
+    uint8_t *buf = aligned_alloc(64, (in + out + 63) & ~(size_t)63);
+    int groups = 1;
+    if (buf) {
+        memset(buf, 0x5a, in);
+        m.out = buf + in;
+        for (unsigned k = 0; k < plan->desc.num_streams; k++)
+            m.records[k] = buf;
+        groups = vfetch_jit_measured_second(plan_held_run, &m, n, 5);
+        free(buf);
+    }
+    if (groups) {
+        vfetch_jit_memory_free(&pass);
+        plan->jit_no_groups = 0;
+    } else {
+        vfetch_jit_memory_free(&plan->jit_code);
+        plan->jit_code = pass;
+    }
+}
+
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */
 static void plan_build_jit(struct vfetch_plan *plan)
 {
@@ -606,8 +659,10 @@ static void plan_build_jit(struct vfetch_plan *plan)
         asked < 0 ? VFETCH_JIT_FMA_GROUPS : (enum vfetch_jit_division)asked;
     if (!(plan->jit_reason = vfetch_jit_plan_compile(
               plan, division, VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED, &plan->jit_code))) {
-        if (asked < 0 && mode != VFETCH_JIT_COMPARE)
+        if (asked < 0 && mode != VFETCH_JIT_COMPARE) {
+            plan_choose_groups(plan, division);
             plan_choose_held(plan, division);
+        }
         plan->jit_reason = "";
         plan->jit = (vfetch_jit_plan_fn *)plan->jit_code.entry;
         plan->jit_indexed = (vfetch_jit_plan_indexed_fn *)plan->jit_code.entry_indexed;

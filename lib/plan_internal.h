@@ -111,6 +111,10 @@ struct vfetch_plan {
     const char *jit_reason;
     uint32_t jit_crossover;
     uint8_t jit_compare;
+    /** The code's direct draws without the record programs' whole groups: a plan of several
+        streams whose groups did not lead the per-vertex pass where timed (plan.c,
+        plan_choose_groups). */
+    uint8_t jit_no_groups;
 };
 
 /** vfetch_plan_compile without generated code: the portable tier alone (a GX format's

@@ -484,9 +484,18 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
             plan->vertex_stride[k] > GEN_MAX_DISP / (GEN_RP_MAX_VECTORS + 1))
             return "records too large for the generated code's 32-bit displacements";
     }
+    /* whole groups by the record programs where every stream has a register of the direct
+       entry (gen_stream_reg) for their windows to load from, and some stream moves from record
+       to record (a plan of constant records only repeats one); none where VFETCH_JIT_GROUPS=0
+       asks */
+    int moving = 0;
+    for (unsigned k = 0; k < n; k++)
+        moving |= !vfetch_step_fixed(plan->desc.streams[k].step);
     const char *why = NULL;
-    struct gen *g = gen_open(
-        plan, n == 1 && !vfetch_step_fixed(plan->desc.streams[0].step) && !plan->word_copy, &why);
+    struct gen *g = gen_open(plan,
+                             n <= GEN_REGS && moving && !plan->word_copy && !plan->jit_no_groups &&
+                                 vfetch_jit_groups_env() != 0,
+                             &why);
     if (!g)
         return why;
     g->gx = NULL;

@@ -68,12 +68,12 @@
 #define GEN_MAX_DISP (1 << 30)
 
 /* The base registers an op's bytes are addressed from, in order: rdi, r8, r9, rsi, rbx, rbp,
-   r12..r15 (GX: the vertex and an element). GEN_TO_XMM1 in load tables: a load from rdi into
-   xmm1. */
+   r12..r15 (GX: the vertex and an element). GEN_TO_XMM1 + base in load tables: a load from
+   that register into xmm1. */
 #define GEN_REGS 10
 /* A GX element read from a held array base (x86_held.c), [base + r8 * 2^shift]: the load
    tables' entry GEN_ELEMENT_BASE(held base 0..5, shift 0..3), after the registers' (LOAD_ROW);
-   then GEN_TO_XMM1: a load from rdi into xmm1. */
+   then GEN_TO_XMM1 + base: a load from a base register into xmm1 (X86_WINDOW_LOADS). */
 #define GEN_HELD_BASES 8
 /* The held bases past the first six (r10, r11) only where no op takes them (a colour table's
    base and scratch): gen_held_open. */
@@ -249,7 +249,12 @@ struct gen {
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
-    int32_t rp_src, rp_dst; /* a record vector's group: bytes from rdi and rdx (unrolled) */
+    /* A record vector's group (unrolled loops): bytes of its output from rdx; per stream (each
+       in its register, gen_stream_reg), bytes of its first record from that register and the
+       bytes its windows may read from there (x86_record.c, group_at). */
+    int32_t rp_dst;
+    int32_t rp_srcs[GEN_REGS];
+    uint32_t rp_bytes[GEN_REGS];
     uint64_t reg_const[GEN_CONST_REGS];
     unsigned num_reg_consts, num_counted;
     struct { uint64_t at; unsigned uses; } counted[GEN_COUNTED];

@@ -133,20 +133,20 @@ static void window_used(const struct vfetch_rp_vector *v, unsigned q, unsigned *
         }
 }
 
-/* Lane q's window of vector v: loaded whole where it lies inside the group's readable bytes,
-   else only the bytes its shuffles read (a window may reach past the vertices, its used bytes
-   never do), the controls remapped to where they land. Where the window loads from: *lo and
-   *span (span 0: nothing read, every byte zero whatever the register holds; 16 at src_off:
-   whole). */
+/* Lane q's window of vector v: loaded whole where it lies inside the group's readable bytes of
+   its stream (group_at), else only the bytes its shuffles read (a window may reach past the
+   vertices, its used bytes never do), the controls remapped to where they land. Where the
+   window loads from, from its stream's register: *lo and *span (span 0: nothing read, every
+   byte zero whatever the register holds; 16 at src_off: whole). */
 static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, unsigned q,
-                        uint32_t group_bytes, uint8_t ctrl[16], uint8_t hctrl[16], int32_t *lo,
-                        unsigned *span)
+                        uint8_t ctrl[16], uint8_t hctrl[16], int32_t *lo, unsigned *span)
 {
     const uint8_t *c = v->ctrl + 16 * q, *h = v->hctrl + 16 * q;
-    if (v->src_off[q] + 16 <= group_bytes) { /* inside the group's bytes: one load */
+    const unsigned s = v->stream[q];
+    if (v->src_off[q] + 16 <= g->rp_bytes[s]) { /* inside the group's bytes: one load */
         memcpy(ctrl, c, 16);
         memcpy(hctrl, h, 16);
-        *lo = g->rp_src + (int32_t)v->src_off[q];
+        *lo = g->rp_srcs[s] + (int32_t)v->src_off[q];
         *span = 16;
         return;
     }
@@ -159,7 +159,7 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
         return;
     }
     struct span_layout l;
-    *lo = g->rp_src + (int32_t)(v->src_off[q] + first);
+    *lo = g->rp_srcs[s] + (int32_t)(v->src_off[q] + first);
     *span = last - first + 1;
     gen_span_layout(*span, &l);
     for (unsigned i = 0; i < 16; i++) {
@@ -168,13 +168,17 @@ static void window_load(const struct gen *g, const struct vfetch_rp_vector *v, u
     }
 }
 
-/* Where both 128-bit lanes of an 8-lane vector read bytes of one 16-byte window the group may
-   read (small records, or one record's attributes; the unrolled loop's earlier groups' bytes
-   too): the window's offset from the group (*at) and each lane's controls moved to it. 0
-   where they do not. */
+/* Where both 128-bit lanes of an 8-lane vector read bytes of one 16-byte window of one stream
+   the group may read (small records, or one record's attributes; the unrolled loop's earlier
+   groups' bytes too): the window's offset from the group (*at) and each lane's controls moved
+   to it. 0 where they do not. */
 static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector *v,
-                              uint32_t group_bytes, uint8_t *ctrl, uint8_t *hctrl, int32_t *at)
+                              uint8_t *ctrl, uint8_t *hctrl, int32_t *at)
 {
+    if (v->stream[0] != v->stream[1])
+        return 0;
+    const uint32_t group_bytes = g->rp_bytes[v->stream[0]];
+    const int32_t src = g->rp_srcs[v->stream[0]];
     int32_t first = INT32_MAX, last = -1;
     for (unsigned q = 0; q < 2; q++) {
         unsigned f, l;
@@ -185,7 +189,7 @@ static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector
         last = (int32_t)(v->src_off[q] + l) > last ? (int32_t)(v->src_off[q] + l) : last;
     }
     const int32_t w = first < (int32_t)group_bytes - 16 ? first : (int32_t)group_bytes - 16;
-    if (last < 0 || w < -g->rp_src || last >= w + 16)
+    if (last < 0 || w < -src || last >= w + 16)
         return 0;
     for (unsigned i = 0; i < 32; i++) {
         const int32_t lane = (int32_t)v->src_off[i / 16] - w;
@@ -201,31 +205,39 @@ static int broadcast_controls(const struct gen *g, const struct vfetch_rp_vector
 }
 
 /* rp_load_window: the vector's window(s) into xmm0 (and xmm1, inserted as ymm0's upper half),
-   or one window broadcast to both halves; the controls for the shuffles (ctrl, hctrl: 32 bytes
-   at 8 lanes). */
+   or one window broadcast to both halves, each from its stream's register; the controls for
+   the shuffles (ctrl, hctrl: 32 bytes at 8 lanes). */
 static void rp_load_window(struct gen *g, struct rp_emit *e,
-                           const struct vfetch_rp_vector *v, uint32_t group_bytes, uint8_t *ctrl,
-                           uint8_t *hctrl)
+                           const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
 {
+    static const enum x86_shape broadcast[GEN_REGS] = { BASE_ROW(VBROADCASTI128_Y0) },
+                                whole[2][GEN_REGS] = { { BASE_ROW(VMOVDQU_X0) },
+                                                       { REG_ROW(VINSERTI128_Y0_Y0_M, _I) } };
     int32_t at;
-    if (e->y && broadcast_controls(g, v, group_bytes, ctrl, hctrl, &at)) {
+    if (e->y && broadcast_controls(g, v, ctrl, hctrl, &at)) {
         e->broadcast = 1;
-        x86_op(&g->a, X86_VBROADCASTI128_Y0_MRDI, g->rp_src + at, 0);
+        x86_op(&g->a, broadcast[gen_stream_reg(g, v->stream[0])],
+               g->rp_srcs[v->stream[0]] + at, 0);
         g->broadcasts++;
         return;
     }
+    /* the upper half's whole window inserted from memory (no shuffle port on Intel cores,
+       where a register's insert takes it), after the lower half's load that clears it */
+    int inserted = 0;
     for (unsigned q = 0; q < 1u + e->y; q++) {
         int32_t lo = 0;
         unsigned span;
-        window_load(g, v, q, group_bytes, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
+        const unsigned s = v->stream[q], base = gen_stream_reg(g, s);
+        window_load(g, v, q, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
         struct span_layout l;
-        if (span == 16 && lo == g->rp_src + (int32_t)v->src_off[q] &&
-            v->src_off[q] + 16 <= group_bytes)
-            x86_op(&g->a, q ? X86_VMOVDQU_X1_MRDI : X86_VMOVDQU_X0_MRDI, lo, 0);
-        else if (span)
-            gen_load_span(g, 0, (int)q, lo, span, &l);
+        if (span == 16 && lo == g->rp_srcs[s] + (int32_t)v->src_off[q] &&
+            v->src_off[q] + 16 <= g->rp_bytes[s]) {
+            x86_op(&g->a, whole[q][base], lo, q);
+            inserted = q;
+        } else if (span)
+            gen_load_span(g, base, (int)q, lo, span, &l);
     }
-    if (e->y)
+    if (e->y && !inserted)
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
 }
 
@@ -593,10 +605,9 @@ static void rp_store(struct gen *g, const struct rp_emit *e, const struct vfetch
 }
 
 /* One vector of a record program of `lanes` 4 (xmm) or 8 (ymm), over the group whose first
-   vertex is at rdi + rp_src and first output record at rdx + rp_dst: exactly record_passes.h's
-   rp_convert and rp_store. */
-static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes,
-                      uint32_t group_bytes)
+   records are rp_srcs bytes from their streams' registers (group_at) and first output record at
+   rdx + rp_dst: exactly record_passes.h's rp_convert and rp_store. */
+static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned lanes)
 {
     const unsigned P = v->passes;
     struct rp_emit e = { .y = lanes == 8, .lanes = lanes, .entries = lanes == 8 ? 2 : 1 };
@@ -607,7 +618,7 @@ static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned 
         if (g->gathering)
             gather_load_window(g, &e, v, ctrl, hctrl);
         else
-            rp_load_window(g, &e, v, group_bytes, ctrl, hctrl);
+            rp_load_window(g, &e, v, ctrl, hctrl);
         if (P & VFETCH_RP_HALF)
             rp_halves(g, &e, hctrl);
         table_op(g, e.y, X86_VPSHUFB_Y0_Y0_P, X86_VPSHUFB_X0_X0_P, REGFORM_SHUFB, ctrl);
@@ -700,14 +711,32 @@ static void count_table(struct gen *g, const void *table)
     }
 }
 
+/* Group j of an iteration of n: its records at j steps from their streams' registers and its
+   output at j steps from rdx (rp_srcs, rp_dst), and the bytes its vectors may read from each
+   stream's first record there, whole windows up to the iteration's last group's end
+   (rp_bytes); gathered, its records' entries (gather_first). */
+static void group_at(struct gen *g, const struct vfetch_record_prog *prog, unsigned n,
+                     unsigned j)
+{
+    g->rp_dst = (int32_t)(j * prog->dst_step);
+    if (g->gathering) { /* its records from its entries (gather_record) */
+        g->gather_first = j * prog->group;
+        return;
+    }
+    for (unsigned i = 0; i < prog->num_streams_read; i++) {
+        const unsigned s = prog->streams_read[i];
+        g->rp_srcs[s] = (int32_t)(j * prog->group_step[s]);
+        g->rp_bytes[s] = (uint32_t)((n * prog->group - 1) * g->step[s] + g->readable[s] -
+                                    j * prog->group_step[s]);
+    }
+}
+
 /* The tables an 8-lane group's vectors read through forms that take them from a register, with
    how often, in the order rp_vector asks for them: the candidates for the loop's registers. */
 static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, unsigned unroll)
 {
     g->num_counted = 0;
-    g->rp_src = 0;
-    /* the bytes the unrolled loop's first group may read, as rp_vector is given them */
-    const uint32_t bytes = (unroll * prog->group - 1) * g->vsize + g->readable[0];
+    group_at(g, prog, unroll, 0); /* the unrolled loop's first group, as rp_vector sees it */
     for (unsigned k = 0; k < prog->num_vectors; k++) {
         const struct vfetch_rp_vector *v = &prog->vec[k];
         const unsigned P = v->passes;
@@ -719,9 +748,9 @@ static void count_tables(struct gen *g, const struct vfetch_record_prog *prog, u
             struct gather_load gl;
             if (g->gathering)
                 gather_window(g, v, 1, &gl, ctrl, hctrl);
-            else if (!broadcast_controls(g, v, bytes, ctrl, hctrl, &lo))
+            else if (!broadcast_controls(g, v, ctrl, hctrl, &lo))
                 for (unsigned q = 0; q < 2; q++)
-                    window_load(g, v, q, bytes, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
+                    window_load(g, v, q, ctrl + 16 * q, hctrl + 16 * q, &lo, &span);
             count_table(g, ctrl);
         }
         if (!((P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND)) && !(P & VFETCH_RP_MASK) &&
@@ -787,20 +816,23 @@ static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, un
     }
 }
 
-/* Group j of an iteration of n: its vertices and records at j steps from rdi and rdx
-   (rp_src, rp_dst), and the bytes its vectors may read from its first vertex, whole windows up
-   to the iteration's last group's end. */
-static uint32_t group_at(struct gen *g, const struct vfetch_record_prog *prog, unsigned n,
-                         unsigned j)
+/* The streams a direct draw's group loop moves on (each in its register, gen_stream_reg): every
+   one that moves from record to record, so that the per-vertex pass after the groups finds
+   each where its groups left off. */
+static unsigned group_stream_steps(const struct gen *g, const struct vfetch_record_prog *prog)
 {
-    g->rp_dst = (int32_t)(j * prog->dst_step);
-    if (g->gathering) { /* its records from its entries (gather_record) */
-        g->rp_src = 0;
-        g->gather_first = j * prog->group;
-        return g->readable[0];
-    }
-    g->rp_src = (int32_t)(j * prog->group_step[0]);
-    return (n * prog->group - 1) * g->vsize + g->readable[0] - j * prog->group_step[0];
+    unsigned n = 0;
+    for (unsigned s = 0; s < (g->gx ? 1 : g->num_streams); s++)
+        n += prog->group_step[s] != 0;
+    return n;
+}
+
+static void group_steps_streams(struct gen *g, const struct vfetch_record_prog *prog, unsigned n)
+{
+    static const enum x86_shape add[GEN_REGS] = { REG_ROW(ADD_, _I) };
+    for (unsigned s = 0; s < (g->gx ? 1 : g->num_streams); s++)
+        if (prog->group_step[s])
+            x86_op(&g->a, add[gen_stream_reg(g, s)], 0, (int64_t)(n * prog->group_step[s]));
 }
 
 /* A direct format's whole groups: the 8-lane program's, then the 4-lane one's, each while
@@ -887,15 +919,15 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
                 x86_bind(a, pass ? loop : here);
                 g->gather_held = -1;
                 for (unsigned j = 0; j < n; j++) {
-                    const uint32_t bytes = group_at(g, prog, n, j);
+                    group_at(g, prog, n, j);
                     for (unsigned k = 0; k < prog->num_vectors; k++)
-                        rp_vector(g, &prog->vec[k], prog->lanes, bytes);
+                        rp_vector(g, &prog->vec[k], prog->lanes);
                 }
-                g->rp_src = g->rp_dst = 0;
+                g->rp_dst = 0;
                 if (gathered)
                     E(ADD_R8_I, 0, n * prog->group * (g->index_wide ? 4 : 2));
                 else
-                    E(ADD_RDI_I, 0, n * prog->group_step[0]);
+                    group_steps_streams(g, prog, n);
                 E(ADD_RDX_I, 0, n * prog->dst_step);
                 E(SUB_RCX_I, 0, n * prog->group);
                 E(CMP_RCX_I, 0, n * prog->group);
@@ -966,13 +998,15 @@ void gen_choose_groups(struct gen *g, int gathered)
         const unsigned held = a->ops;
         g->gather_held = -1;
         for (unsigned j = 0; j < unroll; j++) {
-            const uint32_t bytes = group_at(g, prog, unroll, j);
+            group_at(g, prog, unroll, j);
             for (unsigned v = 0; v < prog->num_vectors; v++)
-                rp_vector(g, &prog->vec[v], prog->lanes, bytes);
+                rp_vector(g, &prog->vec[v], prog->lanes);
         }
-        g->rp_src = g->rp_dst = 0;
-        /* and the loop's steps, compare and branch, once an iteration */
-        const unsigned iteration = a->ops - held + 5;
+        g->rp_dst = 0;
+        /* and the loop's steps (the streams', or the entries'), the output's, the count's, its
+           compare and branch, once an iteration */
+        const unsigned iteration =
+            a->ops - held + (gathered ? 1 : group_stream_steps(g, prog)) + 4;
         g->num_reg_consts = 0;
         x86_rewind(a, mark);
         /* at SSE4.1, an instruction without a legacy form: no groups (not a failure) */

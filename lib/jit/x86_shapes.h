@@ -99,6 +99,23 @@
     S(PUSH_##B, PUSH, REG(B))                                                                \
     S(POP_##B, POP, REG(B))
 
+/* A record program's window (lib/jit/x86_record.c) from the record at base register B, a
+   plan's stream: into xmm1, the upper half of an 8-lane vector (its bytes by a load and an
+   insert, gen_load_span), a whole one straight into ymm0's upper half, or one window into both
+   halves of ymm0. */
+#define X86_WINDOW_LOADS(B)                                                                 \
+    S(VPINSRB_X1_X15_M##B, VPINSRB, REG(XMM1), REG(XMM15), MEM(B, 1), IMM8)                  \
+    S(VPINSRW_X1_X15_M##B, VPINSRW, REG(XMM1), REG(XMM15), MEM(B, 2), IMM8)                  \
+    S(VMOVD_X1_M##B, VMOVD, REG(XMM1), MEM(B, 4))                                            \
+    S(VMOVQ_X1_M##B, VMOVQ, REG(XMM1), MEM(B, 8))                                            \
+    S(VMOVDQU_X1_M##B, VMOVDQU, REG(XMM1), MEM(B, 16))                                       \
+    S(VPINSRB_X1_X1_M##B, VPINSRB, REG(XMM1), REG(XMM1), MEM(B, 1), IMM8)                    \
+    S(VPINSRW_X1_X1_M##B, VPINSRW, REG(XMM1), REG(XMM1), MEM(B, 2), IMM8)                    \
+    S(VPINSRD_X1_X1_M##B, VPINSRD, REG(XMM1), REG(XMM1), MEM(B, 4), IMM8)                    \
+    S(VPINSRQ_X1_X1_M##B, VPINSRQ, REG(XMM1), REG(XMM1), MEM(B, 8), IMM8)                    \
+    S(VBROADCASTI128_Y0_M##B, VBROADCASTI128, REG(YMM0), MEM(B, 16))                         \
+    S(VINSERTI128_Y0_Y0_M##B##_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(B, 16), IMM8)
+
 /* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
    base in register B (rbx, rbp, r12..r15; r10 and r11 where no colour table takes them), its
    elements' bytes read at [B + r8 * scale] from their index in r8, and a shuffle control in
@@ -275,6 +292,16 @@
     X86_BASE_LOADS(R13)                                                                     \
     X86_BASE_LOADS(R14)                                                                     \
     X86_BASE_LOADS(R15)                                                                     \
+    X86_WINDOW_LOADS(RDI)                                                                   \
+    X86_WINDOW_LOADS(R8)                                                                    \
+    X86_WINDOW_LOADS(R9)                                                                    \
+    X86_WINDOW_LOADS(RSI)                                                                   \
+    X86_WINDOW_LOADS(RBX)                                                                   \
+    X86_WINDOW_LOADS(RBP)                                                                   \
+    X86_WINDOW_LOADS(R12)                                                                   \
+    X86_WINDOW_LOADS(R13)                                                                   \
+    X86_WINDOW_LOADS(R14)                                                                   \
+    X86_WINDOW_LOADS(R15)                                                                   \
     /* a plan's frame: streams past the registers, kept at [rsp] and loaded into r15 for   \
        an op; an index buffer's state (entries, offset, highest index) */                  \
     S(SUB_RSP_I, SUB, REG(RSP), IMM32)                                                      \
@@ -307,7 +334,6 @@
     S(CMP_RAX_R9, CMP, REG(RAX), REG(R9))                                                   \
     S(CMOVNLE_RAX_R9, CMOVNLE, REG(RAX), REG(R9))                                           \
     /* the record program's group loops */                                                  \
-    S(VINSERTI128_Y0_Y0_MRDI_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(RDI, 16), IMM8)      \
     /* binary16 lanes: their halves gathered into one register (ymm6) and widened */       \
     S(VPERMQ_Y6_Y6_I, VPERMQ, REG(YMM6), REG(YMM6), IMM8)                                   \
     S(VCVTPH2PS_Y6_X6, VCVTPH2PS, REG(YMM6), REG(XMM6))                                     \
@@ -397,20 +423,10 @@
     S(ADD_RAX_I, ADD, REG(RAX), IMMS)                                                       \
     S(CMP_RAX_MRSI, CMP, REG(RAX), MEM(RSI, 8))                                             \
     /* pass 1 by vectors: every index of a vertex in a 16-bit lane, maxima by vpmaxuw */   \
-    S(VPINSRB_X1_X15_MRDI, VPINSRB, REG(XMM1), REG(XMM15), MEM(RDI, 1), IMM8)               \
-    S(VPINSRW_X1_X15_MRDI, VPINSRW, REG(XMM1), REG(XMM15), MEM(RDI, 2), IMM8)               \
-    S(VMOVD_X1_MRDI, VMOVD, REG(XMM1), MEM(RDI, 4))                                         \
-    S(VMOVQ_X1_MRDI, VMOVQ, REG(XMM1), MEM(RDI, 8))                                         \
-    S(VMOVDQU_X1_MRDI, VMOVDQU, REG(XMM1), MEM(RDI, 16))                                    \
-    S(VBROADCASTI128_Y0_MRDI, VBROADCASTI128, REG(YMM0), MEM(RDI, 16))                      \
     X86_GATHER_LOADS(1)                                                                     \
     X86_GATHER_LOADS(2)                                                                     \
     X86_GATHER_LOADS(4)                                                                     \
     X86_GATHER_LOADS(8)                                                                     \
-    S(VPINSRB_X1_X1_MRDI, VPINSRB, REG(XMM1), REG(XMM1), MEM(RDI, 1), IMM8)                 \
-    S(VPINSRW_X1_X1_MRDI, VPINSRW, REG(XMM1), REG(XMM1), MEM(RDI, 2), IMM8)                 \
-    S(VPINSRD_X1_X1_MRDI, VPINSRD, REG(XMM1), REG(XMM1), MEM(RDI, 4), IMM8)                 \
-    S(VPINSRQ_X1_X1_MRDI, VPINSRQ, REG(XMM1), REG(XMM1), MEM(RDI, 8), IMM8)                 \
     S(VINSERTI128_Y0_Y0_X1_I, VINSERTI128, REG(YMM0), REG(YMM0), REG(XMM1), IMM8)           \
     S(VPXOR_X2_X2_X2, VPXOR, REG(XMM2), REG(XMM2), REG(XMM2))                               \
     S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \

@@ -1371,6 +1371,10 @@ static void check_jit_group_choice(void)
     const unsigned before = test_failures;
     unsigned plans = 0;
     vfetch_set_jit_mode(VFETCH_JIT_ON);
+    /* the count as plans are compiled by default (VFETCH_JIT_DIVISION=fma, which the suite
+       runs too, counts the pass's divisions two instructions each) */
+    const struct saved_env division = env_save("VFETCH_JIT_DIVISION");
+    unsetenv("VFETCH_JIT_DIVISION");
     for (unsigned l = 0; l < num_levels; l++) {
         if (!(levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_SSE41)))
             continue;
@@ -1405,6 +1409,7 @@ static void check_jit_group_choice(void)
             vfetch_r300_plan_free(plan);
         }
     }
+    env_restore(&division);
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
     printf("  jit-group-choice: %u R300 plans, whole groups by the faster of the two ways%s\n",
@@ -1506,8 +1511,11 @@ struct layout_op {
 };
 
 /* A one-stream plan of a layout's ops (up to four, a count of 0 ending them early), op o into
-   slots 4o..4o+3. */
-static void layout_desc(struct vfetch_plan_desc *d, uint32_t stride, const struct layout_op *ops)
+   slots 4o..4o+3; or (arrays) one array an op as Mesa's R300 driver binds an interleaved
+   buffer: op o from stream o, at its offset in the record, every stream of the layout's
+   stride, so that each stream's binding starts at its op's bytes and ends with them. */
+static void layout_desc(struct vfetch_plan_desc *d, uint32_t stride, const struct layout_op *ops,
+                        int arrays)
 {
     one_stream_desc(d, stride);
     for (unsigned o = 0; o < 4 && ops[o].count; o++) {
@@ -1515,8 +1523,13 @@ static void layout_desc(struct vfetch_plan_desc *d, uint32_t stride, const struc
         op->format = (enum vfetch_format)ops[o].format;
         op->conversion = (enum vfetch_conversion)ops[o].conversion;
         op->count = ops[o].count;
+        if (arrays) {
+            d->streams[o] = d->streams[0];
+            d->num_streams = o + 1;
+        }
         for (unsigned c = 0; c < 4; c++) {
-            op->src[c].offset = ops[o].offset;
+            op->src[c].offset = arrays ? 0 : ops[o].offset;
+            op->src[c].stream = arrays ? (uint8_t)o : 0;
             op->swizzle[c] = (uint8_t)c;
         }
         op->write_mask = 0xf;
@@ -1746,9 +1759,13 @@ static void check_jit_index_cover(void)
  * The generated groups' window loads at the end of a stream: records whose 8-lane vectors read
  * one 16-byte window for both halves (a broadcast, the unrolled loop's last group reaching back
  * into the groups before it) or two windows, R300's layouts (28, 20 and 24 bytes: positions,
- * normals, colours, binary16 texture coordinates), draws of 1 to 40 records ending at a guard
- * page, at every level with the JIT, against the reference (a window one byte past the last
- * record's end segfaults; a lane read from the wrong bytes differs).
+ * normals, colours, binary16 texture coordinates), in one stream and as one array an element
+ * (Mesa's binding: each vector's halves from two streams, each stream's window loads from its
+ * own register, each binding ending at its own guard page), draws of 1 to 40 records, at every
+ * level with the JIT, against the reference (a window one byte past the last record's end
+ * segfaults; a lane read from the wrong bytes differs). Under VFETCH_JIT_GROUPS=1 (the count
+ * decides, untimed) the arrays of the 20- and 24-byte layouts take whole groups at avx2 and the
+ * 28-byte one the pass: checked where the division is the default's.
  */
 static void check_jit_windows(void)
 {
@@ -1756,26 +1773,33 @@ static void check_jit_windows(void)
         return;
     rng_seed_for("jit-windows");
     static const struct {
-        uint8_t stride;
+        uint8_t stride, groups_as_arrays; /* whole groups at avx2 as arrays (the count's) */
         struct layout_op op[4];
     } layouts[] = {
-        { 28, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
-                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
-                { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
-        { 20, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
-        { 24, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
-                { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
-                { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+        { 28, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                   { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
+                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
+                   { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
+        { 20, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                   { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
+        { 24, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
+                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
+                   { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
     };
+    const unsigned num_layouts = sizeof layouts / sizeof layouts[0];
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
-    unsigned runs = 0;
-    for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
+    const struct saved_env saved = env_save("VFETCH_JIT_GROUPS");
+    setenv("VFETCH_JIT_GROUPS", "1", 1);
+    /* which take groups is the default division's count (VFETCH_JIT_DIVISION=fma counts the
+       pass's divisions two instructions each): checked only under it */
+    const char *division = getenv("VFETCH_JIT_DIVISION");
+    unsigned runs = 0, grouped = 0;
+    for (unsigned f = 0; f < 2 * num_layouts; f++) {
+        const unsigned k = f % num_layouts, arrays = f >= num_layouts;
         struct vfetch_plan_desc d;
-        layout_desc(&d, layouts[f].stride, layouts[f].op);
+        layout_desc(&d, layouts[k].stride, layouts[k].op, (int)arrays);
         for (uint32_t count = 1; count <= 40; count++) {
             struct reference_run rr;
             if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, 0))
@@ -1791,19 +1815,31 @@ static void check_jit_windows(void)
                     continue;
                 }
                 char detail[64];
-                snprintf(detail, sizeof detail, "layout of %u bytes, %u records",
-                         layouts[f].stride, count);
+                snprintf(detail, sizeof detail, "layout of %u bytes%s, %u records",
+                         layouts[k].stride, arrays ? " as arrays" : "", count);
                 reference_run_compare(plan, &rr, "jit-windows", levels[l].name, detail);
                 runs++;
+                if (arrays && count == 1 && levels[l].bit == VFETCH_CPU_AVX2 && !division) {
+                    test_checks++;
+                    grouped += plan->jit_code.groups;
+                    if (plan->jit_code.groups != layouts[k].groups_as_arrays) {
+                        test_failures++;
+                        fprintf(stderr, "jit-windows avx2: layout of %u bytes as arrays: "
+                                "groups %d, expected %d\n", layouts[k].stride,
+                                plan->jit_code.groups, layouts[k].groups_as_arrays);
+                    }
+                }
                 vfetch_plan_free(plan);
             }
             reference_run_free(&rr);
         }
     }
+    env_restore(&saved);
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
-    printf("  jit-windows: R300's record layouts, draws of 1-40 records ending at a guard page: "
-           "%u runs%s\n", runs, test_failures == before ? "" : "  FAILED");
+    printf("  jit-windows: R300's record layouts in one stream and as arrays (%u in whole groups "
+           "at avx2), draws of 1-40 records ending at guard pages: %u runs%s\n",
+           grouped, runs, test_failures == before ? "" : "  FAILED");
 }
 
 /*
@@ -1854,7 +1890,7 @@ static void check_jit_gathered(void)
     unsigned runs = 0, gathered = 0;
     for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
         struct vfetch_plan_desc d;
-        layout_desc(&d, layouts[f].stride, layouts[f].op);
+        layout_desc(&d, layouts[f].stride, layouts[f].op, 0);
         d.streams[0].step = VFETCH_STEP_INDEXED;
         const int copy = layouts[f].by_default == 2;
         if (copy) /* each word at its own place: a word copy */
@@ -2340,9 +2376,12 @@ static void check_jit_division(void)
     division_desc(&d, 4, VFETCH_FORMAT_FIXED_10_10_10, 3, 4, conv, 4);
     compare_tiers("jit-fma-division 10-bit (default)", &d, (const uint8_t *)in, VALUES / 2);
     /* the form the plan reports: FMA at avx2 where asked for, vdivps at sse41 and where not;
-       its ops over two streams, so that no whole groups take the direct draws (whose last
-       records the per-vertex ops divide without held factors) */
+       its ops over two streams (the gathered groups read one) and VFETCH_JIT_GROUPS=0, so
+       that no whole groups take the draws (whose last records the per-vertex ops divide
+       without held factors) */
     split_streams(&d);
+    const struct saved_env saved_groups = env_save("VFETCH_JIT_GROUPS");
+    setenv("VFETCH_JIT_GROUPS", "0", 1);
     const unsigned mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     vfetch_set_jit_mode(VFETCH_JIT_ON);
@@ -2419,6 +2458,7 @@ static void check_jit_division(void)
     }
     /* one stream: whole groups take its direct draws at avx2, whose last records the
        per-vertex ops divide without held factors, however VFETCH_JIT_HELD asks */
+    env_restore(&saved_groups);
     d.num_streams = 1;
     for (unsigned o = 0; o < d.num_ops; o++)
         for (unsigned c = 0; c < 4; c++)
