@@ -519,8 +519,49 @@ static void plan_held_run(void *ctx, int second, uint32_t count)
 }
 
 /* Records of the draws that weigh the held factors against vdivps: short draws, where the
-   two differed as at 4,096 (docs/jit.md). */
+   two differed as at 4,096 (docs/jit.md); and a plan's whole groups against its pass. */
 #define PLAN_HELD_MEASURE 256
+
+/* Of a plan's entries in `entries` (VFETCH_JIT_HELD_DIRECT, _INDEXED), those where code
+   `second` runs a PLAN_HELD_MEASURE-record draw more than lead_percent faster than `first` (the
+   fastest of several runs each, alternately: vfetch_jit_measured_second), each stream's
+   records from one buffer of bytes that are not zeros (a divider may take zeros faster);
+   through an index buffer of 16-bit entries naming every record once, shuffled. The output
+   64-byte aligned where `aligned` asks, else wherever the heap puts it. `none` where the
+   buffer cannot be had. */
+static unsigned plan_entries_faster(const struct vfetch_plan *plan,
+                                    const struct vfetch_jit_code *first,
+                                    const struct vfetch_jit_code *second, unsigned entries,
+                                    unsigned lead_percent, int aligned, unsigned none)
+{
+    const uint32_t n = PLAN_HELD_MEASURE;
+    size_t stride = 0, extent = 0;
+    for (unsigned k = 0; k < plan->desc.num_streams; k++) {
+        stride = plan->vertex_stride[k] > stride ? plan->vertex_stride[k] : stride;
+        extent = plan->stream_extent[k] > extent ? plan->stream_extent[k] : extent;
+    }
+    const size_t records = n * stride + extent, out = (size_t)n * plan->out_stride;
+    const size_t in = aligned ? (records + 63) & ~(size_t)63 : records;
+    uint16_t indices[PLAN_HELD_MEASURE];
+    uint8_t *buf = aligned ? aligned_alloc(64, (in + out + 63) & ~(size_t)63) : malloc(in + out);
+    if (!buf)
+        return none;
+    memset(buf, 0x5a, in);
+    for (uint32_t i = 0; i < n; i++)
+        indices[i] = (uint16_t)(i * 157u % n);
+    struct plan_held_measure m = { .code = { first, second }, .out = buf + in };
+    for (unsigned k = 0; k < plan->desc.num_streams; k++)
+        m.records[k] = buf;
+    m.index = (struct vfetch_jit_index){ .entries = indices, .max_index = n - 1,
+                                         .plain = (uint64_t)second->indexed_plain };
+    unsigned faster = 0;
+    for (m.through_index = 0; m.through_index < 2; m.through_index++)
+        if ((entries >> m.through_index & 1) &&
+            vfetch_jit_measured_second(plan_held_run, &m, n, lead_percent))
+            faster |= 1u << m.through_index;
+    free(buf);
+    return faster;
+}
 
 /* Of the entries whose per-vertex ops divide by held factors (code `held`), those measured
    faster than with vdivps (code `divided`) on this machine: the faster one, with no default,
@@ -532,32 +573,7 @@ static unsigned plan_measured_held(const struct vfetch_plan *plan,
                                    const struct vfetch_jit_code *held,
                                    const struct vfetch_jit_code *divided)
 {
-    const uint32_t n = PLAN_HELD_MEASURE;
-    size_t stride = 0, extent = 0;
-    for (unsigned k = 0; k < plan->desc.num_streams; k++) {
-        stride = plan->vertex_stride[k] > stride ? plan->vertex_stride[k] : stride;
-        extent = plan->stream_extent[k] > extent ? plan->stream_extent[k] : extent;
-    }
-    const size_t in = n * stride + extent, out = (size_t)n * plan->out_stride;
-    uint16_t entries[PLAN_HELD_MEASURE];
-    uint8_t *buf = malloc(in + out);
-    if (!buf)
-        return held->fma_held;
-    memset(buf, 0x5a, in); /* not zeros, which a divider may take faster */
-    for (uint32_t i = 0; i < n; i++)
-        entries[i] = (uint16_t)(i * 157u % n); /* every record once, shuffled */
-    struct plan_held_measure m = { .code = { divided, held }, .out = buf + in };
-    for (unsigned k = 0; k < plan->desc.num_streams; k++)
-        m.records[k] = buf;
-    m.index = (struct vfetch_jit_index){ .entries = entries, .max_index = n - 1,
-                                         .plain = (uint64_t)held->indexed_plain };
-    unsigned keep = 0;
-    for (m.through_index = 0; m.through_index < 2; m.through_index++)
-        if ((held->fma_held >> m.through_index & 1) &&
-            vfetch_jit_measured_second(plan_held_run, &m, n, 0))
-            keep |= 1u << m.through_index;
-    free(buf);
-    return keep;
+    return plan_entries_faster(plan, divided, held, held->fma_held, 0, 0, held->fma_held);
 }
 
 /* The plan's code with the held factors where they are measured faster (plan_measured_held):
@@ -590,57 +606,49 @@ static void plan_choose_held(struct vfetch_plan *plan, enum vfetch_jit_division 
     }
 }
 
-/* Records of the draws that weigh a plan's whole groups against its per-vertex pass. */
-#define PLAN_GROUPS_MEASURE 256
-
-/* A plan of several streams whose code converts its direct draws in whole groups: compiled
-   again without them (jit_no_groups) and the two timed on a 256-record draw, the groups kept
-   only where they lead by 5 %. Counted instructions ranked them wrongly for records of one
-   vertex and several vectors, each vector's halves from two streams: on an Intel Xeon R300's
-   skinned format in four arrays (Mesa's one array an element) ran 0.89-0.96x as groups, where
-   its two-array formats ran 1.10-1.21x (docs/decisions.md). One-stream plans keep the count,
-   which ranked their groups right on the CPUs measured. Not where timing is off
-   (VFETCH_JIT_MEASURE), VFETCH_JIT_GROUPS asks, or a stream is instanced (not measured). */
+/* A plan of several streams whose code converts draws in whole groups (its direct draws, or
+   through an index buffer gathered): compiled again without them (jit_no_groups) and the two
+   timed entry by entry on a 256-record draw (output 64-byte aligned, as a host vertex
+   buffer's records of 32 and 64 bytes lie), the groups kept in an entry only where they lead
+   by 5 % (compiled a third time where one entry keeps them and the other does not). Counted
+   instructions ranked them wrongly for records of one vertex and several vectors, each
+   vector's halves from two streams: on an Intel Xeon R300's skinned format in four arrays
+   (Mesa's one array an element) ran 0.89-0.94x as groups, where its two-array formats ran
+   1.13-1.16x (direct draws; with the output 12 or 16 bytes past a line 1.0-1.2x and
+   0.88-0.90x; docs/decisions.md). One-stream plans keep the count, which ranked their groups
+   right on the CPUs measured. Not where timing is off (VFETCH_JIT_MEASURE), VFETCH_JIT_GROUPS
+   (direct draws) or VFETCH_JIT_GATHER (through an index buffer) asks, or a stream is
+   instanced (not measured). */
 static void plan_choose_groups(struct vfetch_plan *plan, enum vfetch_jit_division division)
 {
-    if (!plan->jit_code.groups || plan->desc.num_streams < 2 || plan->has_instanced ||
-        vfetch_jit_groups_env() >= 0 || vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)
+    const unsigned entries =
+        (plan->jit_code.groups && vfetch_jit_groups_env() < 0 ? VFETCH_JIT_HELD_DIRECT : 0) |
+        (plan->jit_code.gathered_loops && vfetch_jit_gather_env() < 0 ? VFETCH_JIT_HELD_INDEXED
+                                                                       : 0);
+    if (!entries || plan->desc.num_streams < 2 || plan->has_instanced ||
+        vfetch_jit_measure_mode() != VFETCH_JIT_MEASURE_TIME)
         return;
+    const unsigned held = VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED;
     struct vfetch_jit_code pass;
-    plan->jit_no_groups = 1;
-    if (vfetch_jit_plan_compile(plan, division, VFETCH_JIT_HELD_DIRECT | VFETCH_JIT_HELD_INDEXED,
-                                &pass)) {
+    plan->jit_no_groups = (uint8_t)entries;
+    if (vfetch_jit_plan_compile(plan, division, held, &pass)) {
         plan->jit_no_groups = 0; /* a failed compile leaves nothing to free */
         return;
     }
-    struct plan_held_measure m = { .code = { &pass, &plan->jit_code } };
-    const uint32_t n = PLAN_GROUPS_MEASURE;
-    size_t stride = 0, extent = 0;
-    for (unsigned k = 0; k < plan->desc.num_streams; k++) {
-        stride = plan->vertex_stride[k] > stride ? plan->vertex_stride[k] : stride;
-        extent = plan->stream_extent[k] > extent ? plan->stream_extent[k] : extent;
-    }
-    /* the output 64-byte aligned, as a host vertex buffer's records of 32 and 64 bytes lie
-       (R300's two-array formats' groups lead by 14-15 % there, by 0-6 % where the output lies
-       12 or 16 bytes past a line, and skin's pass by 6-12 % either way) */
-    const size_t in = (n * stride + extent + 63) & ~(size_t)63, out = (size_t)n * plan->out_stride;
-    uint8_t *buf = aligned_alloc(64, (in + out + 63) & ~(size_t)63);
-    int groups = 1;
-    if (buf) {
-        memset(buf, 0x5a, in);
-        m.out = buf + in;
-        for (unsigned k = 0; k < plan->desc.num_streams; k++)
-            m.records[k] = buf;
-        groups = vfetch_jit_measured_second(plan_held_run, &m, n, 5);
-        free(buf);
-    }
-    if (groups) {
+    const unsigned keep = plan_entries_faster(plan, &pass, &plan->jit_code, entries, 5, 1, entries);
+    plan->jit_no_groups = (uint8_t)(entries & ~keep);
+    if (keep == entries) {
         vfetch_jit_memory_free(&pass);
-        plan->jit_no_groups = 0;
-    } else {
-        vfetch_jit_memory_free(&plan->jit_code);
-        plan->jit_code = pass;
+        return;
     }
+    vfetch_jit_memory_free(&plan->jit_code);
+    plan->jit_code = pass;
+    struct vfetch_jit_code some;
+    if (keep && !vfetch_jit_plan_compile(plan, division, held, &some)) {
+        vfetch_jit_memory_free(&plan->jit_code);
+        plan->jit_code = some;
+    } else if (keep)
+        plan->jit_no_groups = (uint8_t)entries; /* the code without any groups stands */
 }
 
 /* The generated conversion, where the build, the mode, the level and the plan allow it. */

@@ -111,9 +111,10 @@ struct vfetch_plan {
     const char *jit_reason;
     uint32_t jit_crossover;
     uint8_t jit_compare;
-    /** The code's direct draws without the record programs' whole groups: a plan of several
-        streams whose groups did not lead the per-vertex pass where timed (plan.c,
-        plan_choose_groups). */
+    /** The entries of the code (VFETCH_JIT_HELD_DIRECT: draws without an index buffer,
+        _INDEXED: through one) written without the record programs' whole groups (gathered,
+        through one): a plan of several streams whose groups did not lead the per-vertex pass
+        where timed (plan.c, plan_choose_groups). */
     uint8_t jit_no_groups;
 };
 

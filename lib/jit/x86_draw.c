@@ -493,7 +493,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
         moving |= !vfetch_step_fixed(plan->desc.streams[k].step);
     const char *why = NULL;
     struct gen *g = gen_open(plan,
-                             n <= GEN_REGS && moving && !plan->word_copy && !plan->jit_no_groups &&
+                             n <= GEN_REGS && moving && !plan->word_copy &&
+                                 !(plan->jit_no_groups & VFETCH_JIT_HELD_DIRECT) &&
                                  vfetch_jit_groups_env() != 0,
                              &why);
     if (!g)
@@ -515,12 +516,14 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     const int32_t frame[2] = { in_frame ? FRAME_STREAMS + 8 * (int32_t)in_frame : 0,
                                FRAME_STREAMS + 8 * (int32_t)(in_frame + n) };
     gen_choose_groups(g, 0);
-    /* a one-stream indexed plan's 8-lane program for its indexed draws' gathered groups
-       (weighed in that entry). Not the SSE4.1 variant's 4-lane one: its counted
-       instructions miss the legacy forms' register copies, and r300-r4 ran 0.91-0.93x
-       gathered there; nor a word copy's, whose pass only loads and stores where the groups
-       insert and shuffle (r300-float8-indexed 0.83-0.89x at 64-256 records; docs/decisions.md) */
-    if (indexed && n == 1 && !g->a.sse && !plan->word_copy)
+    /* an indexed plan's 8-lane program for its indexed draws' gathered groups (weighed in
+       that entry, where every stream is indexed: gather_fits). Not the SSE4.1 variant's 4-lane
+       one: its counted instructions miss the legacy forms' register copies, and r300-r4 ran
+       0.91-0.93x gathered there; nor a word copy's, whose pass only loads and stores where
+       the groups insert and shuffle (r300-float8-indexed 0.83-0.89x at 64-256 records;
+       docs/decisions.md); nor where the plan's timing took them away (jit_no_groups) */
+    if (indexed && n <= GEN_INDEX_REG_STREAMS && !g->a.sse && !plan->word_copy &&
+        !(plan->jit_no_groups & VFETCH_JIT_HELD_INDEXED))
         g->gather = gen_record_for(plan, 8);
     struct x86_asm *a = &g->a;
     size_t entry[2] = { 0, 0 }, entry_one = 0;

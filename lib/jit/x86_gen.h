@@ -185,11 +185,12 @@ struct gen {
        (no colour table takes it): each record r11 + index * stride, not an add from the
        frame. */
     int record0_r11;
-    /* Under an index buffer, a draw of a one-stream plan (record 0 in r11): the record
-       program whose groups read their records through the entries (x86_record.c, gen_groups
+    /* Under an index buffer, a draw of a plan whose streams are all indexed (one: record 0 in
+       r11; several of one stride: each record 0 in its stream's register): the record program
+       whose groups read their records through the entries (x86_record.c, gen_groups
        gathered), or NULL; while such groups are written (gathering), the group's first record
-       in the iteration (its entry at r8 + that many entries), the record whose index rax
-       holds (-1: none) and whether rdi holds its address. */
+       in the iteration (its entry at r8 + that many entries), the record whose index (several
+       streams: offset) rax holds (-1: none) and whether rdi holds its address (one stream). */
     struct vfetch_record_prog *gather;
     int gathering, gather_held, gather_rdi;
     unsigned gather_first;

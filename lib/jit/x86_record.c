@@ -242,9 +242,10 @@ static void rp_load_window(struct gen *g, struct rp_emit *e,
 }
 
 /* Gathered groups (gen_groups gathered): a group's records each at its own place, read
-   through the index buffer, so that a lane's window is loaded from its record's place, r11 plus
-   its index scaled (gather_record, gather_load), and only bytes of the record the draw's
-   validation covers. */
+   through the index buffer, so that a lane's window is loaded from its record's place (one
+   stream: r11 plus its index scaled, gather_record; several of one stride: its stream's record
+   0, held in the stream's register, plus its index times the stride, gather_stream_record),
+   and only bytes of the record the draw's validation covers. */
 
 /* The record of the group that 128-bit lane q of vector v reads, and the first and last bytes
    its shuffles read, from that record's start; 0 where it reads none. */
@@ -255,18 +256,34 @@ static int lane_record(const struct gen *g, const struct vfetch_rp_vector *v, un
     window_used(v, q, &f, &l);
     if (f > l)
         return 0;
-    *rec = (v->src_off[q] + f) / g->vsize;
-    const int32_t start = (int32_t)(*rec * g->vsize);
+    const uint32_t stride = g->step[v->stream[q]];
+    *rec = (v->src_off[q] + f) / stride;
+    const int32_t start = (int32_t)(*rec * stride);
     *first = (int32_t)(v->src_off[q] + f) - start;
     *last = (int32_t)(v->src_off[q] + l) - start;
     return 1;
 }
 
-/* Whether each lane of prog reads bytes of one record, inside the bytes readable from it (the
+/* Whether a draw through the index buffer may gather: every stream indexed, its record 0 in
+   the frame (data_slot), of a stride and a record's bytes the draw validates; several streams
+   only of one stride (R300's arrays of one interleaved buffer: one offset a record serves every
+   stream) and where the index state is in registers (each stream's record 0 then in its own,
+   gen_stream_reg). */
+static int gather_streams(const struct gen *g)
+{
+    if (g->num_streams > 1 && (!g->index_regs || g->num_streams > GEN_INDEX_REG_STREAMS))
+        return 0;
+    for (unsigned s = 0; s < g->num_streams; s++)
+        if (g->data_slot[s] < 0 || !g->step[s] || !g->readable[s] || g->step[s] != g->step[0])
+            return 0;
+    return g->num_streams != 0;
+}
+
+/* Whether each lane of prog reads bytes of one record, inside the bytes readable from it (its
    stream's extent): then its groups may read their records one by one. */
 static int gather_fits(const struct gen *g, const struct vfetch_record_prog *prog)
 {
-    if (!g->vsize || !g->readable[0])
+    if (!gather_streams(g))
         return 0;
     for (unsigned k = 0; k < prog->num_vectors; k++) {
         const struct vfetch_rp_vector *v = &prog->vec[k];
@@ -274,19 +291,20 @@ static int gather_fits(const struct gen *g, const struct vfetch_record_prog *pro
             unsigned rec;
             int32_t first, last;
             if (lane_record(g, v, q, &rec, &first, &last) &&
-                (v->stream[q] || rec >= prog->group || (uint32_t)last >= g->readable[0]))
+                (rec >= prog->group || (uint32_t)last >= g->readable[v->stream[q]]))
                 return 0;
         }
     }
     return 1;
 }
 
-/* The load of bytes first..last of a record: the narrowest of 4, 8 and 16 bytes that holds
-   them inside the record's readable bytes, from *at; 0 where none does (then the bytes
-   themselves, gen_load_span). */
-static unsigned gather_width(const struct gen *g, int32_t first, int32_t last, int32_t *at)
+/* The load of bytes first..last of a record of stream s: the narrowest of 4, 8 and 16 bytes
+   that holds them inside the record's readable bytes, from *at; 0 where none does (then the
+   bytes themselves, gen_load_span). */
+static unsigned gather_width(const struct gen *g, unsigned s, int32_t first, int32_t last,
+                             int32_t *at)
 {
-    const int32_t readable = (int32_t)g->readable[0];
+    const int32_t readable = (int32_t)g->readable[s];
     for (int32_t w = 4; w <= 16; w *= 2)
         if (last - first < w && w <= readable) {
             *at = first < readable - w ? first : readable - w;
@@ -296,10 +314,11 @@ static unsigned gather_width(const struct gen *g, int32_t first, int32_t last, i
 }
 
 /* Where a vector's gathered windows load from: one load for both halves (broadcast), or each
-   half's own (width 0: its bytes by gen_load_span); each from record rec of the group. */
+   half's own (width 0: its bytes by gen_load_span); each from record rec of the group in
+   stream `stream`. */
 struct gather_load {
     int broadcast, used[2];
-    unsigned rec[2], width[2];
+    unsigned rec[2], width[2], stream[2];
     int32_t at[2], first[2], last[2];
 };
 
@@ -310,7 +329,8 @@ static uint8_t gather_pos(const struct gen *g, const struct vfetch_rp_vector *v,
     const unsigned k = gl->broadcast ? 0 : q;
     if ((b & 0x80) || !gl->used[q])
         return 0x80;
-    const int32_t in_record = (int32_t)v->src_off[q] - (int32_t)(gl->rec[q] * g->vsize) + (b & 15);
+    const int32_t in_record =
+        (int32_t)v->src_off[q] - (int32_t)(gl->rec[q] * g->step[gl->stream[q]]) + (b & 15);
     if (gl->width[k])
         return (uint8_t)(in_record - gl->at[k]);
     struct span_layout l;
@@ -325,21 +345,25 @@ static void gather_window(const struct gen *g, const struct vfetch_rp_vector *v,
 {
     const unsigned halves = y ? 2 : 1;
     memset(gl, 0, sizeof *gl);
-    for (unsigned q = 0; q < halves; q++)
+    for (unsigned q = 0; q < halves; q++) {
+        gl->stream[q] = v->stream[q];
         gl->used[q] = lane_record(g, v, q, &gl->rec[q], &gl->first[q], &gl->last[q]);
+    }
     for (unsigned q = 0; q < halves; q++)
         if (gl->used[q])
-            gl->width[q] = gather_width(g, gl->first[q], gl->last[q], &gl->at[q]);
+            gl->width[q] = gather_width(g, gl->stream[q], gl->first[q], gl->last[q], &gl->at[q]);
     if (y && (gl->used[0] || gl->used[1]) &&
-        (!gl->used[0] || !gl->used[1] || gl->rec[0] == gl->rec[1])) {
+        (!gl->used[0] || !gl->used[1] ||
+         (gl->rec[0] == gl->rec[1] && gl->stream[0] == gl->stream[1]))) {
         const unsigned a = gl->used[0] ? 0 : 1, b = gl->used[1] ? 1 : 0;
         const int32_t first = gl->first[a] < gl->first[b] ? gl->first[a] : gl->first[b],
                       last = gl->last[a] > gl->last[b] ? gl->last[a] : gl->last[b];
         int32_t at;
-        const unsigned width = gather_width(g, first, last, &at);
+        const unsigned width = gather_width(g, gl->stream[a], first, last, &at);
         if (width) {
             gl->broadcast = 1;
             gl->rec[0] = gl->rec[1] = gl->rec[a];
+            gl->stream[0] = gl->stream[1] = gl->stream[a];
             gl->width[0] = width;
             gl->at[0] = at;
         }
@@ -363,10 +387,62 @@ static unsigned gather_scale(const struct gen *g)
     return scale < 0 ? 0 : (unsigned)scale;
 }
 
+/* The registers that hold a plan's streams under an index buffer (gen_stream_reg: rdi, then
+   rbx on), in the order of the shape rows below. */
+#define GATHER_STREAM_ROW(shape, post)                                                      \
+    X86_##shape##_MRDI##post, X86_##shape##_MRBX##post, X86_##shape##_MRBP##post,            \
+        X86_##shape##_MR12##post, X86_##shape##_MR13##post, X86_##shape##_MR14##post,        \
+        X86_##shape##_MR15##post
+
+/* A plan of several streams: the row of stream s's register in GATHER_STREAM_ROW. */
+static unsigned gather_stream_row(const struct gen *g, unsigned s)
+{
+    const unsigned reg = gen_stream_reg(g, s);
+    return reg ? reg - 3 : 0; /* rdi, then rbx (4) on */
+}
+
+/* gen_load_span from a record of a plan of several streams: `span` bytes at [register + rax +
+   lo] into xmm0 or xmm1 (dst) in at most two loads that read only those bytes. */
+static void gather_load_span(struct gen *g, unsigned row, int dst, int32_t lo, unsigned span)
+{
+    static const enum x86_shape first[2][5][GEN_INDEX_REG_STREAMS] = {
+        { [1] = { GATHER_STREAM_ROW(VPINSRB_X0_X15, _RAX) },
+          [2] = { GATHER_STREAM_ROW(VPINSRW_X0_X15, _RAX) },
+          [3] = { GATHER_STREAM_ROW(VMOVD_X0, _RAX) },
+          [4] = { GATHER_STREAM_ROW(VMOVQ_X0, _RAX) },
+          [0] = { GATHER_STREAM_ROW(VMOVDQU_X0, _RAX) } },
+        { [1] = { GATHER_STREAM_ROW(VPINSRB_X1_X15, _RAX) },
+          [2] = { GATHER_STREAM_ROW(VPINSRW_X1_X15, _RAX) },
+          [3] = { GATHER_STREAM_ROW(VMOVD_X1, _RAX) },
+          [4] = { GATHER_STREAM_ROW(VMOVQ_X1, _RAX) },
+          [0] = { GATHER_STREAM_ROW(VMOVDQU_X1, _RAX) } }
+    };
+    static const enum x86_shape insert[2][5][GEN_INDEX_REG_STREAMS] = {
+        { [1] = { GATHER_STREAM_ROW(VPINSRB_X0_X0, _RAX) },
+          [2] = { GATHER_STREAM_ROW(VPINSRW_X0_X0, _RAX) },
+          [3] = { GATHER_STREAM_ROW(VPINSRD_X0_X0, _RAX) },
+          [4] = { GATHER_STREAM_ROW(VPINSRQ_X0_X0, _RAX) } },
+        { [1] = { GATHER_STREAM_ROW(VPINSRB_X1_X1, _RAX) },
+          [2] = { GATHER_STREAM_ROW(VPINSRW_X1_X1, _RAX) },
+          [3] = { GATHER_STREAM_ROW(VPINSRD_X1_X1, _RAX) },
+          [4] = { GATHER_STREAM_ROW(VPINSRQ_X1_X1, _RAX) } }
+    };
+    struct span_layout l;
+    gen_span_layout(span, &l);
+    const unsigned k1 = l.s1 == 1 ? 1 : l.s1 == 2 ? 2 : l.s1 == 4 ? 3 : l.s1 == 8 ? 4 : 0;
+    x86_op(&g->a, first[dst][k1][row], lo, 0);
+    if (!l.s2)
+        return;
+    const unsigned k2 = l.s2 == 1 ? 1 : l.s2 == 2 ? 2 : l.s2 == 4 ? 3 : 4;
+    x86_op(&g->a, insert[dst][k2][row], lo + (int32_t)(span - l.s2), l.s1 / l.s2);
+}
+
 /* rax: the index of record rec of the group being written, from its entry (r8 plus the
-   group's first record's entries; in a draw that is not plain, the offset added and clamped),
-   times the stride where that is no scale, where it does not hold it yet; rdi the record's
-   address too where a load takes only rdi (in_rdi). */
+   group's first record's entries; in a draw that is not plain, the offset added and clamped,
+   as the pass's vertex_index), times the stride where that is no scale (several streams: times
+   their one stride, each record then at [its stream's register + rax]), where it does not
+   hold it yet; one stream's rdi the record's address too where a load takes only rdi
+   (in_rdi). */
 static void gather_record(struct gen *g, unsigned rec, int in_rdi)
 {
     const unsigned at = g->gather_first + rec;
@@ -375,12 +451,12 @@ static void gather_record(struct gen *g, unsigned rec, int in_rdi)
             E(MOV_EAX_MR8, 4 * at, 0);
         else
             E(MOVZX_EAX_W_MR8, 2 * at, 0);
-        if (!g->index_plain) { /* min(entry + offset, max), as the pass's (vertex_index) */
+        if (!g->index_plain) {
             E(ADD_RAX_RSI, 0, 0);
             E(CMP_RAX_R9, 0, 0);
             E(CMOVNLE_RAX_R9, 0, 0);
         }
-        if (gen_stride_scale(g->step[0]) < 0)
+        if (g->num_streams > 1 || gen_stride_scale(g->step[0]) < 0)
             E(IMUL_RAX_I, 0, g->step[0]);
         g->gather_held = (int)at;
         g->gather_rdi = 0;
@@ -405,6 +481,51 @@ static void gather_load(struct gen *g, unsigned q, unsigned width, int32_t at)
 #undef SIB
     const unsigned w = width == 4 ? 0 : width == 8 ? 1 : 2;
     x86_op(&g->a, by_index[q][w][gather_scale(g)], at, 0);
+}
+
+/* rp_load_window in gathered groups of a plan of several streams: the vector's windows each
+   from its record, [stream register + rax] (gather_record); a whole upper half inserted from
+   memory, as rp_load_window does. */
+static void gather_load_streams(struct gen *g, struct rp_emit *e,
+                                const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
+{
+    static const enum x86_shape broadcast[3][GEN_INDEX_REG_STREAMS] = {
+        { GATHER_STREAM_ROW(VPBROADCASTD_Y0, _RAX) },
+        { GATHER_STREAM_ROW(VPBROADCASTQ_Y0, _RAX) },
+        { GATHER_STREAM_ROW(VBROADCASTI128_Y0, _RAX) }
+    };
+    static const enum x86_shape load[2][3][GEN_INDEX_REG_STREAMS] = {
+        { { GATHER_STREAM_ROW(VMOVD_X0, _RAX) }, { GATHER_STREAM_ROW(VMOVQ_X0, _RAX) },
+          { GATHER_STREAM_ROW(VMOVDQU_X0, _RAX) } },
+        { { GATHER_STREAM_ROW(VMOVD_X1, _RAX) }, { GATHER_STREAM_ROW(VMOVQ_X1, _RAX) },
+          { GATHER_STREAM_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
+    };
+    struct gather_load gl;
+    gather_window(g, v, e->y, &gl, ctrl, hctrl);
+    if (gl.broadcast) {
+        gather_record(g, gl.rec[0], 0);
+        const unsigned w = gl.width[0] == 4 ? 0 : gl.width[0] == 8 ? 1 : 2;
+        x86_op(&g->a, broadcast[w][gather_stream_row(g, gl.stream[0])], gl.at[0], 0);
+        e->broadcast = 1;
+        g->broadcasts++;
+        return;
+    }
+    int inserted = 0;
+    for (unsigned q = 0; q < 1u + e->y; q++) {
+        if (!gl.used[q])
+            continue;
+        gather_record(g, gl.rec[q], 0);
+        const unsigned row = gather_stream_row(g, gl.stream[q]);
+        const unsigned w = gl.width[q] == 4 ? 0 : gl.width[q] == 8 ? 1 : 2;
+        if (gl.width[q])
+            x86_op(&g->a, load[q][w][row], gl.at[q], q);
+        else
+            gather_load_span(g, row, (int)q, gl.first[q],
+                             (unsigned)(gl.last[q] - gl.first[q] + 1));
+        inserted = q && gl.width[q] == 16;
+    }
+    if (e->y && !inserted)
+        E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
 }
 
 /* rp_load_window in gathered groups: the vector's windows from their records. */
@@ -615,7 +736,9 @@ static void rp_vector(struct gen *g, const struct vfetch_rp_vector *v, unsigned 
     e.all_fixed = (P & VFETCH_RP_FIXED) && !(P & VFETCH_RP_BLEND);
     if (P & VFETCH_RP_LOAD) {
         uint8_t ctrl[32], hctrl[32];
-        if (g->gathering)
+        if (g->gathering && g->num_streams > 1)
+            gather_load_streams(g, &e, v, ctrl, hctrl);
+        else if (g->gathering)
             gather_load_window(g, &e, v, ctrl, hctrl);
         else
             rp_load_window(g, &e, v, ctrl, hctrl);
@@ -867,10 +990,18 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
     g->gathering = gathered;
     /* record 0 in r11 where the entry keeps it in the frame (a colour table takes r11 in
        the per-vertex pass, which loads it at its start) */
-    if (gathered && !g->record0_r11) {
+    if (gathered && g->num_streams == 1 && !g->record0_r11) {
         E(MOV_RAX_MRSP, g->data_slot[0], 0);
         E(MOV_R11_RAX, 0, 0);
     }
+    /* several streams: each one's record 0 in its register (the pass makes each record's
+       address there again) */
+    static const enum x86_shape record0[GEN_INDEX_REG_STREAMS] = {
+        X86_MOV_RDI_MRSP, X86_MOV_RBX_MRSP, X86_MOV_RBP_MRSP, X86_MOV_R12_MRSP,
+        X86_MOV_R13_MRSP, X86_MOV_R14_MRSP, X86_MOV_R15_MRSP
+    };
+    for (unsigned s = 0; gathered && g->num_streams > 1 && s < g->num_streams; s++)
+        x86_op(a, record0[gather_stream_row(g, s)], g->data_slot[s], 0);
     for (unsigned p = 0; p < 2; p++) {
         const struct vfetch_record_prog *prog = progs[p];
         if (!prog)
@@ -962,8 +1093,7 @@ void gen_choose_groups(struct gen *g, int gathered)
     if (!*progs[0] && (!progs[1] || !*progs[1]))
         return;
     const int asked = gathered ? vfetch_jit_gather_env() : -1;
-    if (gathered && (!asked || g->num_streams != 1 || g->data_slot[0] < 0 ||
-                     !gather_fits(g, g->gather))) {
+    if (gathered && (!asked || !gather_fits(g, g->gather))) {
         free(g->gather);
         g->gather = NULL;
         return;
@@ -976,12 +1106,13 @@ void gen_choose_groups(struct gen *g, int gathered)
     g->elem_copy = g->raw_copy = -1;
     g->r8_narrow = gen_narrow_indices(g); /* as the pass's loop starts (gen_narrow_r8) */
     (void)gen_vertex(g);
-    /* a vertex's ops; under an index buffer its entry's load and its record's address too
-       (one lea where the stride is a scale, else a multiply and an add) */
-    const unsigned one = a->ops - mark.ops +
-                         (gathered ? 2 + (gen_stride_scale(g->step[0]) < 0) +
-                                         (g->index_plain ? 0 : 3)
-                                   : 0);
+    /* a vertex's ops; under an index buffer its entry's load and its records' addresses too
+       (one stream: one lea where the stride is a scale, else a multiply and an add; several:
+       a multiply and an add each) */
+    const unsigned address = g->num_streams > 1 ? 2 * g->num_streams
+                                                : 1 + (gen_stride_scale(g->step[0]) < 0);
+    const unsigned one =
+        a->ops - mark.ops + (gathered ? 1 + address + (g->index_plain ? 0 : 3) : 0);
     x86_rewind(a, mark);
     g->r8_narrow = 0;
     g->dirty_upper = dirty;

@@ -101,19 +101,21 @@
 
 /* A record program's window (lib/jit/x86_record.c) from the record at base register B, a
    plan's stream: into xmm1, the upper half of an 8-lane vector (its bytes by a load and an
-   insert, gen_load_span), a whole one straight into ymm0's upper half, or one window into both
-   halves of ymm0. */
+   insert, gen_load_span), a whole one straight into ymm0's upper half, or 4, 8 or 16 bytes
+   into both halves of ymm0. */
 #define X86_WINDOW_LOADS(B)                                                                 \
-    S(VPINSRB_X1_X15_M##B, VPINSRB, REG(XMM1), REG(XMM15), MEM(B, 1), IMM8)                  \
-    S(VPINSRW_X1_X15_M##B, VPINSRW, REG(XMM1), REG(XMM15), MEM(B, 2), IMM8)                  \
-    S(VMOVD_X1_M##B, VMOVD, REG(XMM1), MEM(B, 4))                                            \
-    S(VMOVQ_X1_M##B, VMOVQ, REG(XMM1), MEM(B, 8))                                            \
-    S(VMOVDQU_X1_M##B, VMOVDQU, REG(XMM1), MEM(B, 16))                                       \
-    S(VPINSRB_X1_X1_M##B, VPINSRB, REG(XMM1), REG(XMM1), MEM(B, 1), IMM8)                    \
-    S(VPINSRW_X1_X1_M##B, VPINSRW, REG(XMM1), REG(XMM1), MEM(B, 2), IMM8)                    \
-    S(VPINSRD_X1_X1_M##B, VPINSRD, REG(XMM1), REG(XMM1), MEM(B, 4), IMM8)                    \
-    S(VPINSRQ_X1_X1_M##B, VPINSRQ, REG(XMM1), REG(XMM1), MEM(B, 8), IMM8)                    \
-    S(VBROADCASTI128_Y0_M##B, VBROADCASTI128, REG(YMM0), MEM(B, 16))                         \
+    S(VPINSRB_X1_X15_M##B, VPINSRB, REG(XMM1), REG(XMM15), MEM(B, 1), IMM8)                 \
+    S(VPINSRW_X1_X15_M##B, VPINSRW, REG(XMM1), REG(XMM15), MEM(B, 2), IMM8)                 \
+    S(VMOVD_X1_M##B, VMOVD, REG(XMM1), MEM(B, 4))                                           \
+    S(VMOVQ_X1_M##B, VMOVQ, REG(XMM1), MEM(B, 8))                                           \
+    S(VMOVDQU_X1_M##B, VMOVDQU, REG(XMM1), MEM(B, 16))                                      \
+    S(VPINSRB_X1_X1_M##B, VPINSRB, REG(XMM1), REG(XMM1), MEM(B, 1), IMM8)                   \
+    S(VPINSRW_X1_X1_M##B, VPINSRW, REG(XMM1), REG(XMM1), MEM(B, 2), IMM8)                   \
+    S(VPINSRD_X1_X1_M##B, VPINSRD, REG(XMM1), REG(XMM1), MEM(B, 4), IMM8)                   \
+    S(VPINSRQ_X1_X1_M##B, VPINSRQ, REG(XMM1), REG(XMM1), MEM(B, 8), IMM8)                   \
+    S(VPBROADCASTD_Y0_M##B, VPBROADCASTD, REG(YMM0), MEM(B, 4))                             \
+    S(VPBROADCASTQ_Y0_M##B, VPBROADCASTQ, REG(YMM0), MEM(B, 8))                             \
+    S(VBROADCASTI128_Y0_M##B, VBROADCASTI128, REG(YMM0), MEM(B, 16))                        \
     S(VINSERTI128_Y0_Y0_M##B##_I, VINSERTI128, REG(YMM0), REG(YMM0), MEM(B, 16), IMM8)
 
 /* What the per-vertex pass holds in registers for a draw (lib/jit/x86_held.c): a GX array's
@@ -160,6 +162,35 @@
     S(VMOVD_X1_MR11_RAX##SC, VMOVD, REG(XMM1), MEMX(R11, RAX, SC, 4))                        \
     S(VMOVQ_X1_MR11_RAX##SC, VMOVQ, REG(XMM1), MEMX(R11, RAX, SC, 8))                        \
     S(VMOVDQU_X1_MR11_RAX##SC, VMOVDQU, REG(XMM1), MEMX(R11, RAX, SC, 16))
+/* A gathered group's window of a plan of several streams (lib/jit/x86_record.c) from its record
+   at [B + rax], B the stream's record 0 (loaded from the frame, MOV_B_MRSP) and rax the
+   record's index times the streams' one stride: 4, 8 or 16 bytes into both halves of ymm0,
+   into xmm0 or xmm1 (16 into ymm0's upper half), or its bytes by a load and an insert. */
+#define X86_GATHER_STREAM_LOADS(B)                                                          \
+    S(MOV_##B##_MRSP, MOV, REG(B), MEM(RSP, 8))                                              \
+    S(VPBROADCASTD_Y0_M##B##_RAX, VPBROADCASTD, REG(YMM0), MEMX(B, RAX, 1, 4))               \
+    S(VPBROADCASTQ_Y0_M##B##_RAX, VPBROADCASTQ, REG(YMM0), MEMX(B, RAX, 1, 8))               \
+    S(VBROADCASTI128_Y0_M##B##_RAX, VBROADCASTI128, REG(YMM0), MEMX(B, RAX, 1, 16))          \
+    S(VINSERTI128_Y0_Y0_M##B##_RAX_I, VINSERTI128, REG(YMM0), REG(YMM0), MEMX(B, RAX, 1, 16), \
+      IMM8)                                                                                 \
+    S(VPINSRB_X0_X15_M##B##_RAX, VPINSRB, REG(XMM0), REG(XMM15), MEMX(B, RAX, 1, 1), IMM8)   \
+    S(VPINSRW_X0_X15_M##B##_RAX, VPINSRW, REG(XMM0), REG(XMM15), MEMX(B, RAX, 1, 2), IMM8)   \
+    S(VMOVD_X0_M##B##_RAX, VMOVD, REG(XMM0), MEMX(B, RAX, 1, 4))                             \
+    S(VMOVQ_X0_M##B##_RAX, VMOVQ, REG(XMM0), MEMX(B, RAX, 1, 8))                             \
+    S(VMOVDQU_X0_M##B##_RAX, VMOVDQU, REG(XMM0), MEMX(B, RAX, 1, 16))                        \
+    S(VPINSRB_X0_X0_M##B##_RAX, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 1), IMM8)     \
+    S(VPINSRW_X0_X0_M##B##_RAX, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 2), IMM8)     \
+    S(VPINSRD_X0_X0_M##B##_RAX, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 4), IMM8)     \
+    S(VPINSRQ_X0_X0_M##B##_RAX, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 8), IMM8)     \
+    S(VPINSRB_X1_X15_M##B##_RAX, VPINSRB, REG(XMM1), REG(XMM15), MEMX(B, RAX, 1, 1), IMM8)   \
+    S(VPINSRW_X1_X15_M##B##_RAX, VPINSRW, REG(XMM1), REG(XMM15), MEMX(B, RAX, 1, 2), IMM8)   \
+    S(VMOVD_X1_M##B##_RAX, VMOVD, REG(XMM1), MEMX(B, RAX, 1, 4))                             \
+    S(VMOVQ_X1_M##B##_RAX, VMOVQ, REG(XMM1), MEMX(B, RAX, 1, 8))                             \
+    S(VMOVDQU_X1_M##B##_RAX, VMOVDQU, REG(XMM1), MEMX(B, RAX, 1, 16))                        \
+    S(VPINSRB_X1_X1_M##B##_RAX, VPINSRB, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 1), IMM8)     \
+    S(VPINSRW_X1_X1_M##B##_RAX, VPINSRW, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 2), IMM8)     \
+    S(VPINSRD_X1_X1_M##B##_RAX, VPINSRD, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 4), IMM8)     \
+    S(VPINSRQ_X1_X1_M##B##_RAX, VPINSRQ, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 8), IMM8)
 #define X86_HELD_CONTROL(K)                                                                 \
     S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
     S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))                        \
@@ -306,7 +337,7 @@
        an op; an index buffer's state (entries, offset, highest index) */                  \
     S(SUB_RSP_I, SUB, REG(RSP), IMM32)                                                      \
     S(ADD_RSP_I, ADD, REG(RSP), IMM32)                                                      \
-    S(MOV_R15_MRSP, MOV, REG(R15), MEM(RSP, 8))                                             \
+    /* (MOV_R15_MRSP: X86_GATHER_STREAM_LOADS) */                                          \
     S(MOV_MRSP_R15, MOV, MEM(RSP, 8), REG(R15))                                             \
     S(ADD_MRSP_I, ADD, MEM(RSP, 8), IMMS)                                                   \
     S(MOV_RAX_MRDI, MOV, REG(RAX), MEM(RDI, 8))                                             \
@@ -427,6 +458,13 @@
     X86_GATHER_LOADS(2)                                                                     \
     X86_GATHER_LOADS(4)                                                                     \
     X86_GATHER_LOADS(8)                                                                     \
+    X86_GATHER_STREAM_LOADS(RDI)                                                            \
+    X86_GATHER_STREAM_LOADS(RBX)                                                            \
+    X86_GATHER_STREAM_LOADS(RBP)                                                            \
+    X86_GATHER_STREAM_LOADS(R12)                                                            \
+    X86_GATHER_STREAM_LOADS(R13)                                                            \
+    X86_GATHER_STREAM_LOADS(R14)                                                            \
+    X86_GATHER_STREAM_LOADS(R15)                                                            \
     S(VINSERTI128_Y0_Y0_X1_I, VINSERTI128, REG(YMM0), REG(YMM0), REG(XMM1), IMM8)           \
     S(VPXOR_X2_X2_X2, VPXOR, REG(XMM2), REG(XMM2), REG(XMM2))                               \
     S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \
