@@ -8,6 +8,9 @@
  *   plan/r300-<config>-indexed/<isa>/<vertices>    the same through a 16-bit index buffer
  *                                                  (each record used about three times), at
  *                                                  the levels with the JIT
+ *   plan/r300-<config>-arrays[-indexed]/...        the same records as one array an element,
+ *                                                  as Mesa's r300 driver binds an interleaved
+ *                                                  buffer (configs of several elements)
  *   plan/gx-<config>/<isa>/<vertices>              a GX draw through vfetch_gx_run, configs a-d
  *                                                  (the peer kit's) and allindexed (every
  *                                                  attribute index16): vec4 layout, float colors
@@ -289,18 +292,34 @@ static const struct r300_config r300_configs[] = {
     { "r300-immediate", { el(2, 0, 0, 0, 0, 1), el(5, 1, 1, 0, 1, 0) }, 2, 5, 1, 0 },
 };
 
-static void r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_desc *d)
+/* The registers of a config: its records in one array, or (arrays) one array an element, each
+   of the records' stride and the element's dwords (its skipped ones too), as Mesa's r300
+   driver binds an interleaved buffer; the bytes from the records' start to each array's first
+   in offsets[] (the arrays' count returned, 0 for one array). */
+static unsigned r300_config_desc(const struct r300_config *cfg, struct vfetch_r300_desc *d,
+                                 int arrays, size_t offsets[VFETCH_MAX_STREAMS])
 {
+    /* dwords of each DATA_TYPE (docs/r300.md): FLOAT_1..4, BYTE, D3DCOLOR, SHORT_2, SHORT_4,
+       VECTOR_3_TTT, VECTOR_3_EET, FLOAT_8, FLT16_2, FLT16_4 */
+    static const uint8_t type_dwords[13] = { 1, 2, 3, 4, 1, 1, 1, 2, 1, 1, 8, 1, 2 };
     vfetch_r300_desc_init(d);
     for (unsigned e = 0; e < cfg->num_elements; e++)
         d->prog_stream_cntl[e / 2] |= cfg->elements[e] << (16 * (e & 1));
     if (cfg->immediate) {
         d->vtx_size_dwords = cfg->vtx_dwords;
-    } else {
-        d->num_arrays = 1;
-        d->arrays[0].stride_dwords = cfg->vtx_dwords;
-        d->arrays[0].count_dwords = cfg->vtx_dwords;
+        return 0;
     }
+    d->num_arrays = arrays ? cfg->num_elements : 1;
+    size_t at = 0;
+    for (unsigned k = 0; k < d->num_arrays; k++) {
+        const uint32_t el = cfg->elements[k];
+        d->arrays[k].stride_dwords = cfg->vtx_dwords;
+        d->arrays[k].count_dwords = arrays ? type_dwords[el & 15] + (el >> 4 & 15) : cfg->vtx_dwords;
+        if (offsets)
+            offsets[k] = at;
+        at += 4 * d->arrays[k].count_dwords;
+    }
+    return arrays ? d->num_arrays : 0;
 }
 
 /* A plan's draw of n records (an R300 or hand-built vfetch_plan, or a Maxwell plan), through
@@ -310,6 +329,10 @@ struct plan_job {
     size_t n;
     int indexed;
     size_t src_bytes; /* the stream binding's size: SRC_BYTES, or the exact records' (0) */
+    /* a plan of several streams (R300's arrays): their number and each one's first byte in
+       bench_src (0: one stream at its start) */
+    unsigned num_streams;
+    size_t offsets[VFETCH_MAX_STREAMS];
 };
 
 /* An indexed draw's 16-bit index buffer: a mesh's reuse, each record referenced about three
@@ -338,11 +361,14 @@ static void set_generated_counter(bmc_state *st, const struct vfetch_plan_info *
 static void bench_plan(bmc_state *st, void *user)
 {
     const struct plan_job *job = user;
-    struct vfetch_binding binding = { bench_src, job->src_bytes };
+    struct vfetch_binding bindings[VFETCH_MAX_STREAMS] = { { bench_src, job->src_bytes } };
+    for (unsigned k = 0; k < job->num_streams; k++)
+        bindings[k] = (struct vfetch_binding){ bench_src + job->offsets[k],
+                                               job->src_bytes - job->offsets[k] };
     struct vfetch_run_params p;
     vfetch_run_params_init(&p);
-    p.streams = &binding;
-    p.num_streams = 1;
+    p.streams = bindings;
+    p.num_streams = job->num_streams ? job->num_streams : 1;
     p.count = (uint32_t)job->n;
     p.out = bench_out;
     p.out_size = OUT_BYTES;
@@ -378,10 +404,11 @@ static size_t exact_records_bytes(size_t n, size_t stride)
    exact_stride (the stream's stride) is not 0, "plan/<name>-indexed-exact/..." too: the same
    indexed draws with a binding of just the records their entries name, which vfetch_run must
    scan the entries for (the other rows' 8 MiB binding holds every record a 16-bit entry can
-   name: no scan, docs/jit.md). */
+   name: no scan, docs/jit.md). A plan of several streams (num_streams > 0) binds stream k at
+   offsets[k] of the records. */
 static void register_plan_rows(const char *name, const char *level, const char *variant,
                                bmc_fn fn, const void *plan, int with_indices, size_t out_stride,
-                               size_t exact_stride)
+                               size_t exact_stride, unsigned num_streams, const size_t *offsets)
 {
     const int kinds = with_indices ? (exact_stride ? 3 : 2) : 1;
     for (int indexed = 0; indexed < kinds; indexed++)
@@ -394,6 +421,9 @@ static void register_plan_rows(const char *name, const char *level, const char *
             job->indexed = indexed != 0;
             job->src_bytes =
                 indexed == 2 ? exact_records_bytes(job->n, exact_stride) : SRC_BYTES;
+            job->num_streams = num_streams;
+            for (unsigned k = 0; k < num_streams; k++)
+                job->offsets[k] = offsets[k];
             char row[160];
             snprintf(row, sizeof row, "plan/%s%s/%s%s/%u", name,
                      indexed == 2 ? "-indexed-exact" : indexed ? "-indexed" : "", level, variant,
@@ -405,10 +435,18 @@ static void register_plan_rows(const char *name, const char *level, const char *
 
 static void register_plans(void)
 {
-    for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
-        const struct r300_config *cfg = &r300_configs[c];
+    /* each config in one array, then those of several elements as one array an element */
+    const size_t num_configs = sizeof r300_configs / sizeof r300_configs[0];
+    for (size_t c = 0; c < 2 * num_configs; c++) {
+        const struct r300_config *cfg = &r300_configs[c % num_configs];
+        const int arrays = c >= num_configs;
+        if (arrays && (cfg->immediate || cfg->num_elements < 2))
+            continue;
         struct vfetch_r300_desc rd;
-        r300_config_desc(cfg, &rd);
+        size_t offsets[VFETCH_MAX_STREAMS];
+        const unsigned num_streams = r300_config_desc(cfg, &rd, arrays, offsets);
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", cfg->name, arrays ? "-arrays" : "");
         struct vfetch_plan_desc pd;
         if (vfetch_r300_translate(&rd, &pd))
             abort();
@@ -439,10 +477,12 @@ static void register_plans(void)
                 /* and through an index buffer (array streams only), where the JIT is */
                 const int with_indices = !cfg->immediate && !perop &&
                                          (levels[l].flags & VFETCH_CPU_SSE41);
-                register_plan_rows(cfg->name, levels[l].name,
+                register_plan_rows(name, levels[l].name,
                                    perop ? "-perop" : portable ? "-portable" : "", bench_plan, plan,
                                    with_indices, vfetch_plan_out_stride(plan),
-                                   cfg->exact_rows && !portable ? 4u * cfg->vtx_dwords : 0);
+                                   cfg->exact_rows && !portable && !arrays ? 4u * cfg->vtx_dwords
+                                                                           : 0,
+                                   num_streams, offsets);
             }
         }
     }
@@ -757,7 +797,7 @@ static void register_maxwell(void)
                 char name[64];
                 snprintf(name, sizeof name, "%s%s", cfg->name, full ? "-full" : "");
                 register_plan_rows(name, levels[l].name, "", bench_maxwell, plan, with_indices,
-                                   vfetch_maxwell_plan_out_stride(plan), 0);
+                                   vfetch_maxwell_plan_out_stride(plan), 0, 0, NULL);
             }
         }
     }
@@ -1310,7 +1350,7 @@ static int print_jit_coverage(void)
         vfetch_set_cpu_mask(levels[l].flags);
         for (size_t c = 0; c < sizeof r300_configs / sizeof r300_configs[0]; c++) {
             struct vfetch_r300_desc rd;
-            r300_config_desc(&r300_configs[c], &rd);
+            r300_config_desc(&r300_configs[c], &rd, 0, NULL);
             vfetch_plan *plan;
             if (vfetch_r300_compile(&rd, &plan))
                 abort();
@@ -1501,7 +1541,7 @@ static void bench_compile(bmc_state *st, void *user)
 {
     (void)user;
     struct vfetch_r300_desc rd;
-    r300_config_desc(&r300_configs[0], &rd);
+    r300_config_desc(&r300_configs[0], &rd, 0, NULL);
     while (bmc_keep_running(st)) {
         vfetch_plan *plan;
         if (vfetch_r300_compile(&rd, &plan)) {
@@ -1527,7 +1567,7 @@ static void bench_r300_state(bmc_state *st, void *user)
     struct vfetch_r300_desc rd[2];
     uint32_t vbpntr[2][3];
     for (unsigned k = 0; k < 2; k++) {
-        r300_config_desc(&r300_configs[k], &rd[k]);
+        r300_config_desc(&r300_configs[k], &rd[k], 0, NULL);
         vbpntr[k][0] = 1;
         vbpntr[k][1] = rd[k].arrays[0].count_dwords | rd[k].arrays[0].stride_dwords << 8;
         vbpntr[k][2] = 0;
@@ -2115,7 +2155,7 @@ static void register_range(void)
         if (cfg->immediate)
             continue;
         struct vfetch_r300_desc rd;
-        r300_config_desc(cfg, &rd);
+        r300_config_desc(cfg, &rd, 0, NULL);
         struct vfetch_plan_desc pd;
         if (vfetch_r300_translate(&rd, &pd))
             abort();

@@ -129,6 +129,11 @@
 /* Records from which a draw whose output is off 32 bytes runs the 8-lane groups' loop with
    each vector stored as two 16-byte halves (x86_record.c, gen_groups). */
 #define GEN_HALVES_LEAST 128
+/* Records from which a direct draw of a plan of several streams runs its whole groups, else the
+   per-vertex pass: R300's two-array formats (each vector's halves from two streams) at 16
+   records ran 0.95-0.96x as groups with the output 16 bytes past a line and 1.03x with it on
+   one, at 32 and more 1.01-1.08x either way (Intel Xeon, 2026-12-05). */
+#define GEN_GROUPS_STREAMS_LEAST 32
 #define GEN_COUNTED 64
 #define GEN_RP_MAX_VECTORS 16
 

@@ -1009,8 +1009,11 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
         const unsigned out = x86_label(a), halves = x86_label(a);
         const unsigned unroll = group_unroll(prog);
         /* gathered: from one whole iteration, fewer records left to the pass (whose controls
-           it loads anyway: the groups' tables would be a second set of loads) */
-        E(CMP_RCX_I, 0, gathered ? unroll * prog->group : prog->group);
+           it loads anyway: the groups' tables would be a second set of loads); a direct draw
+           of several streams from GEN_GROUPS_STREAMS_LEAST records */
+        const unsigned least = g->num_streams > 1 && !gathered ? GEN_GROUPS_STREAMS_LEAST : 0;
+        E(CMP_RCX_I, 0,
+          gathered ? unroll * prog->group : prog->group > least ? prog->group : least);
         x86_jump(a, X86_JB, out);
         if (prog->lanes == 8)
             hold_tables(g, prog, unroll);
