@@ -576,6 +576,30 @@ static unsigned plan_measured_held(const struct vfetch_plan *plan,
     return plan_entries_faster(plan, divided, held, held->fma_held, 0, 0, held->fma_held);
 }
 
+/* After a choice made entry by entry between the plan's code and `other` (the same plan
+   compiled the other way): the plan's code kept where every entry keeps it (`other` freed);
+   else `other` taken, and where some entries keep the first way (mixed), the plan compiled
+   once more, with `held` and the plan's jit_no_groups as they are now. 0 where that third
+   compile failed (`other` stands). */
+static int plan_take_code(struct vfetch_plan *plan, struct vfetch_jit_code *other, int kept,
+                          int mixed, enum vfetch_jit_division division, unsigned held)
+{
+    if (kept) {
+        vfetch_jit_memory_free(other);
+        return 1;
+    }
+    vfetch_jit_memory_free(&plan->jit_code);
+    plan->jit_code = *other;
+    struct vfetch_jit_code some;
+    if (!mixed)
+        return 1;
+    if (vfetch_jit_plan_compile(plan, division, held, &some))
+        return 0;
+    vfetch_jit_memory_free(&plan->jit_code);
+    plan->jit_code = some;
+    return 1;
+}
+
 /* The plan's code with the held factors where they are measured faster (plan_measured_held):
    compiled again without them (and once more with the entries that keep them, where those are
    some of the first code's), the other code freed; VFETCH_JIT_HELD says which without timing.
@@ -593,17 +617,8 @@ static void plan_choose_held(struct vfetch_plan *plan, enum vfetch_jit_division 
         return; /* a failed compile leaves nothing to free */
     const unsigned keep = forced >= 0 ? (unsigned)forced & plan->jit_code.fma_held
                                       : plan_measured_held(plan, &plan->jit_code, &divided);
-    if (keep == plan->jit_code.fma_held) {
-        vfetch_jit_memory_free(&divided);
-        return;
-    }
-    vfetch_jit_memory_free(&plan->jit_code);
-    plan->jit_code = divided;
-    struct vfetch_jit_code some;
-    if (keep && !vfetch_jit_plan_compile(plan, division, keep, &some)) {
-        vfetch_jit_memory_free(&plan->jit_code);
-        plan->jit_code = some;
-    }
+    (void)plan_take_code(plan, &divided, keep == plan->jit_code.fma_held, keep != 0, division,
+                         keep);
 }
 
 /* A plan of several streams whose code converts draws in whole groups (its direct draws, or
@@ -637,17 +652,7 @@ static void plan_choose_groups(struct vfetch_plan *plan, enum vfetch_jit_divisio
     }
     const unsigned keep = plan_entries_faster(plan, &pass, &plan->jit_code, entries, 5, 1, entries);
     plan->jit_no_groups = (uint8_t)(entries & ~keep);
-    if (keep == entries) {
-        vfetch_jit_memory_free(&pass);
-        return;
-    }
-    vfetch_jit_memory_free(&plan->jit_code);
-    plan->jit_code = pass;
-    struct vfetch_jit_code some;
-    if (keep && !vfetch_jit_plan_compile(plan, division, held, &some)) {
-        vfetch_jit_memory_free(&plan->jit_code);
-        plan->jit_code = some;
-    } else if (keep)
+    if (!plan_take_code(plan, &pass, keep == entries, keep != 0, division, held))
         plan->jit_no_groups = (uint8_t)entries; /* the code without any groups stands */
 }
 

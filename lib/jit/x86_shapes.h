@@ -173,24 +173,23 @@
     S(VBROADCASTI128_Y0_M##B##_RAX, VBROADCASTI128, REG(YMM0), MEMX(B, RAX, 1, 16))          \
     S(VINSERTI128_Y0_Y0_M##B##_RAX_I, VINSERTI128, REG(YMM0), REG(YMM0), MEMX(B, RAX, 1, 16), \
       IMM8)                                                                                 \
-    S(VPINSRB_X0_X15_M##B##_RAX, VPINSRB, REG(XMM0), REG(XMM15), MEMX(B, RAX, 1, 1), IMM8)   \
-    S(VPINSRW_X0_X15_M##B##_RAX, VPINSRW, REG(XMM0), REG(XMM15), MEMX(B, RAX, 1, 2), IMM8)   \
-    S(VMOVD_X0_M##B##_RAX, VMOVD, REG(XMM0), MEMX(B, RAX, 1, 4))                             \
-    S(VMOVQ_X0_M##B##_RAX, VMOVQ, REG(XMM0), MEMX(B, RAX, 1, 8))                             \
-    S(VMOVDQU_X0_M##B##_RAX, VMOVDQU, REG(XMM0), MEMX(B, RAX, 1, 16))                        \
-    S(VPINSRB_X0_X0_M##B##_RAX, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 1), IMM8)     \
-    S(VPINSRW_X0_X0_M##B##_RAX, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 2), IMM8)     \
-    S(VPINSRD_X0_X0_M##B##_RAX, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 4), IMM8)     \
-    S(VPINSRQ_X0_X0_M##B##_RAX, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, RAX, 1, 8), IMM8)     \
-    S(VPINSRB_X1_X15_M##B##_RAX, VPINSRB, REG(XMM1), REG(XMM15), MEMX(B, RAX, 1, 1), IMM8)   \
-    S(VPINSRW_X1_X15_M##B##_RAX, VPINSRW, REG(XMM1), REG(XMM15), MEMX(B, RAX, 1, 2), IMM8)   \
-    S(VMOVD_X1_M##B##_RAX, VMOVD, REG(XMM1), MEMX(B, RAX, 1, 4))                             \
-    S(VMOVQ_X1_M##B##_RAX, VMOVQ, REG(XMM1), MEMX(B, RAX, 1, 8))                             \
-    S(VMOVDQU_X1_M##B##_RAX, VMOVDQU, REG(XMM1), MEMX(B, RAX, 1, 16))                        \
-    S(VPINSRB_X1_X1_M##B##_RAX, VPINSRB, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 1), IMM8)     \
-    S(VPINSRW_X1_X1_M##B##_RAX, VPINSRW, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 2), IMM8)     \
-    S(VPINSRD_X1_X1_M##B##_RAX, VPINSRD, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 4), IMM8)     \
-    S(VPINSRQ_X1_X1_M##B##_RAX, VPINSRQ, REG(XMM1), REG(XMM1), MEMX(B, RAX, 1, 8), IMM8)
+    X86_GATHER_STREAM_HALF(B, 0)                                                            \
+    X86_GATHER_STREAM_HALF(B, 1)
+/* ... into xmm<D>: a load of 1-16 bytes, and an insert of 1-8 */
+#define X86_GATHER_STREAM_HALF(B, D)                                                        \
+    S(VPINSRB_X##D##_X15_M##B##_RAX, VPINSRB, REG(XMM##D), REG(XMM15), MEMX(B, RAX, 1, 1), IMM8) \
+    S(VPINSRW_X##D##_X15_M##B##_RAX, VPINSRW, REG(XMM##D), REG(XMM15), MEMX(B, RAX, 1, 2), IMM8) \
+    S(VMOVD_X##D##_M##B##_RAX, VMOVD, REG(XMM##D), MEMX(B, RAX, 1, 4))                       \
+    S(VMOVQ_X##D##_M##B##_RAX, VMOVQ, REG(XMM##D), MEMX(B, RAX, 1, 8))                       \
+    S(VMOVDQU_X##D##_M##B##_RAX, VMOVDQU, REG(XMM##D), MEMX(B, RAX, 1, 16))                  \
+    S(VPINSRB_X##D##_X##D##_M##B##_RAX, VPINSRB, REG(XMM##D), REG(XMM##D), MEMX(B, RAX, 1, 1),  \
+      IMM8)                                                                                 \
+    S(VPINSRW_X##D##_X##D##_M##B##_RAX, VPINSRW, REG(XMM##D), REG(XMM##D), MEMX(B, RAX, 1, 2),  \
+      IMM8)                                                                                 \
+    S(VPINSRD_X##D##_X##D##_M##B##_RAX, VPINSRD, REG(XMM##D), REG(XMM##D), MEMX(B, RAX, 1, 4),  \
+      IMM8)                                                                                 \
+    S(VPINSRQ_X##D##_X##D##_M##B##_RAX, VPINSRQ, REG(XMM##D), REG(XMM##D), MEMX(B, RAX, 1, 8),  \
+      IMM8)
 #define X86_HELD_CONTROL(K)                                                                 \
     S(VMOVDQU_X##K##_P, VMOVDQU, REG(XMM##K), RIP(16))                                       \
     S(VPSHUFB_X0_X0_X##K, VPSHUFB, REG(XMM0), REG(XMM0), REG(XMM##K))                        \
