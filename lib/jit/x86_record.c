@@ -497,7 +497,7 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
     static const enum x86_shape load[2][3][GEN_INDEX_REG_STREAMS] = {
         { { GATHER_STREAM_ROW(VMOVD_X0, _RAX) }, { GATHER_STREAM_ROW(VMOVQ_X0, _RAX) },
           { GATHER_STREAM_ROW(VMOVDQU_X0, _RAX) } },
-        { { GATHER_STREAM_ROW(VMOVD_X1, _RAX) }, { GATHER_STREAM_ROW(VMOVQ_X1, _RAX) },
+        { { GATHER_STREAM_ROW(VPBROADCASTD_Y1, _RAX) }, { GATHER_STREAM_ROW(VPBROADCASTQ_Y1, _RAX) },
           { GATHER_STREAM_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
     };
     struct gather_load gl;
@@ -510,7 +510,10 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
         g->broadcasts++;
         return;
     }
-    int inserted = 0;
+    /* the upper half: 16 bytes inserted from memory; 4 or 8 broadcast into ymm1 and blended
+       in (a load and a blend: no shuffle port on an Intel core, as the insert of xmm1 takes);
+       its bytes in xmm1, inserted */
+    enum { UPPER_SPAN, UPPER_INSERTED, UPPER_BROADCAST } upper = UPPER_SPAN;
     for (unsigned q = 0; q < 1u + e->y; q++) {
         if (!gl.used[q])
             continue;
@@ -522,9 +525,12 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
         else
             gather_load_span(g, row, (int)q, gl.first[q],
                              (unsigned)(gl.last[q] - gl.first[q] + 1));
-        inserted = q && gl.width[q] == 16;
+        if (q && gl.width[q])
+            upper = gl.width[q] == 16 ? UPPER_INSERTED : UPPER_BROADCAST;
     }
-    if (e->y && !inserted)
+    if (e->y && upper == UPPER_BROADCAST)
+        E(VPBLENDD_Y0_Y0_Y1_I, 0, 0xF0);
+    else if (e->y && upper == UPPER_SPAN)
         E(VINSERTI128_Y0_Y0_X1_I, 0, 1);
 }
 

@@ -165,12 +165,15 @@
 /* A gathered group's window of a plan of several streams (lib/jit/x86_record.c) from its record
    at [B + rax], B the stream's record 0 (loaded from the frame, MOV_B_MRSP) and rax the
    record's index times the streams' one stride: 4, 8 or 16 bytes into both halves of ymm0,
-   into xmm0 or xmm1 (16 into ymm0's upper half), or its bytes by a load and an insert. */
+   into xmm0 or xmm1 (16 into ymm0's upper half, 4 or 8 into both of ymm1's), or its bytes by
+   a load and an insert. */
 #define X86_GATHER_STREAM_LOADS(B)                                                          \
     S(MOV_##B##_MRSP, MOV, REG(B), MEM(RSP, 8))                                              \
     S(VPBROADCASTD_Y0_M##B##_RAX, VPBROADCASTD, REG(YMM0), MEMX(B, RAX, 1, 4))               \
     S(VPBROADCASTQ_Y0_M##B##_RAX, VPBROADCASTQ, REG(YMM0), MEMX(B, RAX, 1, 8))               \
     S(VBROADCASTI128_Y0_M##B##_RAX, VBROADCASTI128, REG(YMM0), MEMX(B, RAX, 1, 16))          \
+    S(VPBROADCASTD_Y1_M##B##_RAX, VPBROADCASTD, REG(YMM1), MEMX(B, RAX, 1, 4))               \
+    S(VPBROADCASTQ_Y1_M##B##_RAX, VPBROADCASTQ, REG(YMM1), MEMX(B, RAX, 1, 8))               \
     S(VINSERTI128_Y0_Y0_M##B##_RAX_I, VINSERTI128, REG(YMM0), REG(YMM0), MEMX(B, RAX, 1, 16), \
       IMM8)                                                                                 \
     X86_GATHER_STREAM_HALF(B, 0)                                                            \
