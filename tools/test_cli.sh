@@ -78,6 +78,15 @@ if echo "$out" | grep -Eq 'isa (avx2|avx512)' && echo "$out" | grep -q '^jit: [0
     check "explain r300 r4 says its indexed draws gather whole groups" $?
 fi
 
+# the same as two arrays of one stride (Mesa's binding of an interleaved buffer), the groups
+# asked for (untimed): its indexed draws gather whole groups from both streams
+out=$(VFETCH_JIT_GATHER=1 "$tool" explain r300 --psc 0xE1044006 --arrays 2:1,2:1); rc=$?
+check "explain r300 r4 as two arrays exits 0" $rc
+if echo "$out" | grep -Eq 'isa (avx2|avx512)' && echo "$out" | grep -q '^jit: [0-9]'; then
+    echo "$out" | grep -q '2 stream(s)' && echo "$out" | grep -q "whole groups, each record from its entry's place"
+    check "explain r300 r4 as two arrays says its indexed draws gather whole groups" $?
+fi
+
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?
 msg=$("$tool" explain r300 --psc 0x200D --vtx-size 3 2>&1 >/dev/null)
