@@ -330,6 +330,7 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_array_cover vfetch_x86_gen_array_cover
 #define gen_held_element vfetch_x86_gen_held_element
 #define gen_colour_tables vfetch_x86_gen_colour_tables
+#define gen_streams_one_stride vfetch_x86_gen_streams_one_stride
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_held_fma_divide vfetch_x86_gen_held_fma_divide
@@ -423,6 +424,7 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 void gen_constant_run(struct gen *g, unsigned first, unsigned n);
 
 int gen_colour_tables(const struct gen *g);
+int gen_streams_one_stride(const struct gen *g);
 
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);

@@ -1117,9 +1117,10 @@ void gen_choose_groups(struct gen *g, int gathered)
     (void)gen_vertex(g);
     /* a vertex's ops; under an index buffer its entry's load and its records' addresses too
        (one stream: one lea where the stride is a scale, else a multiply and an add; several:
-       a multiply and an add each) */
-    const unsigned address = g->num_streams > 1 ? 2 * g->num_streams
-                                                : 1 + (gen_stride_scale(g->step[0]) < 0);
+       a multiply and an add each, or of one stride one multiply and a load and an add each) */
+    const unsigned address = g->num_streams == 1       ? 1 + (gen_stride_scale(g->step[0]) < 0)
+                             : gen_streams_one_stride(g) ? 1 + 2 * g->num_streams
+                                                         : 2 * g->num_streams;
     const unsigned one =
         a->ops - mark.ops + (gathered ? 1 + address + (g->index_plain ? 0 : 3) : 0);
     x86_rewind(a, mark);

@@ -96,6 +96,7 @@
     S(MOV_##B##_MRDI, MOV, REG(B), MEM(RDI, 8))                                              \
     S(IMUL_##B##_RAX_I, IMUL, REG(B), REG(RAX), IMM32)                                       \
     S(ADD_##B##_MRSP, ADD, REG(B), MEM(RSP, 8))                                              \
+    S(ADD_##B##_R11, ADD, REG(B), REG(R11))                                                  \
     S(PUSH_##B, PUSH, REG(B))                                                                \
     S(POP_##B, POP, REG(B))
 
@@ -435,7 +436,6 @@
     S(LEA_RDI_MR11_RAX_2, LEA, REG(RDI), MEMX(R11, RAX, 2, 8))                              \
     S(LEA_RDI_MR11_RAX_4, LEA, REG(RDI), MEMX(R11, RAX, 4, 8))                              \
     S(LEA_RDI_MR11_RAX_8, LEA, REG(RDI), MEMX(R11, RAX, 8, 8))                              \
-    S(ADD_RDI_R11, ADD, REG(RDI), REG(R11))                                                 \
     S(MOVZX_EAX_B_MR10, MOVZX, REG(EAX), MEM(R10, 1))                                       \
     S(MOVZX_EAX_W_MR10, MOVZX, REG(EAX), MEM(R10, 2))                                       \
     S(CMP_EAX_I, CMP, REG(EAX), IMM32)                                                      \
