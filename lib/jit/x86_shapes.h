@@ -72,20 +72,25 @@
     S(VMOVDQU_##W##3_P, VMOVDQU, REG(R##3), RIP(N))                                          \
     S(VPMASKMOVD_MRDX_##W##3_##W##2, VPMASKMOVD, MEM(RDX, N), REG(R##3), REG(R##2))
 
+/* Bytes at base register B into xmm<D> (gen_load_span): a load of 1-16 bytes, an insert of
+   1-8. */
+#define X86_SPAN_LOADS(B, D)                                                                \
+    S(VPINSRB_X##D##_X15_M##B, VPINSRB, REG(XMM##D), REG(XMM15), MEM(B, 1), IMM8)            \
+    S(VPINSRW_X##D##_X15_M##B, VPINSRW, REG(XMM##D), REG(XMM15), MEM(B, 2), IMM8)            \
+    S(VMOVD_X##D##_M##B, VMOVD, REG(XMM##D), MEM(B, 4))                                      \
+    S(VMOVQ_X##D##_M##B, VMOVQ, REG(XMM##D), MEM(B, 8))                                      \
+    S(VMOVDQU_X##D##_M##B, VMOVDQU, REG(XMM##D), MEM(B, 16))                                 \
+    S(VPINSRB_X##D##_X##D##_M##B, VPINSRB, REG(XMM##D), REG(XMM##D), MEM(B, 1), IMM8)        \
+    S(VPINSRW_X##D##_X##D##_M##B, VPINSRW, REG(XMM##D), REG(XMM##D), MEM(B, 2), IMM8)        \
+    S(VPINSRD_X##D##_X##D##_M##B, VPINSRD, REG(XMM##D), REG(XMM##D), MEM(B, 4), IMM8)        \
+    S(VPINSRQ_X##D##_X##D##_M##B, VPINSRQ, REG(XMM##D), REG(XMM##D), MEM(B, 8), IMM8)
+
 /* An op's loads from the record (or element) at base register B, and B's step to the next
    vertex: rdi the vertex (a plan's first stream), r8 an element (its second), r9 and rsi a
    plan's third and fourth streams. */
 #define X86_BASE_LOADS(B)                                                                   \
-    S(VPINSRB_X0_X15_M##B, VPINSRB, REG(XMM0), REG(XMM15), MEM(B, 1), IMM8)                  \
-    S(VPINSRW_X0_X15_M##B, VPINSRW, REG(XMM0), REG(XMM15), MEM(B, 2), IMM8)                  \
-    S(VMOVD_X0_M##B, VMOVD, REG(XMM0), MEM(B, 4))                                            \
-    S(VMOVQ_X0_M##B, VMOVQ, REG(XMM0), MEM(B, 8))                                            \
-    S(VMOVDQU_X0_M##B, VMOVDQU, REG(XMM0), MEM(B, 16))                                       \
+    X86_SPAN_LOADS(B, 0)                                                                    \
     S(VPMASKMOVD_X0_X14_M##B, VPMASKMOVD, REG(XMM0), REG(XMM14), MEM(B, 16))                 \
-    S(VPINSRB_X0_X0_M##B, VPINSRB, REG(XMM0), REG(XMM0), MEM(B, 1), IMM8)                    \
-    S(VPINSRW_X0_X0_M##B, VPINSRW, REG(XMM0), REG(XMM0), MEM(B, 2), IMM8)                    \
-    S(VPINSRD_X0_X0_M##B, VPINSRD, REG(XMM0), REG(XMM0), MEM(B, 4), IMM8)                    \
-    S(VPINSRQ_X0_X0_M##B, VPINSRQ, REG(XMM0), REG(XMM0), MEM(B, 8), IMM8)                    \
     S(MOV_EAX_M##B, MOV, REG(EAX), MEM(B, 4))                                                \
     S(MOVZX_EAX_B_M##B, MOVZX, REG(EAX), MEM(B, 1))                                          \
     S(MOVZX_EAX_WORD_M##B, MOVZX, REG(EAX), MEM(B, 2))                                       \
@@ -105,15 +110,7 @@
    insert, gen_load_span), a whole one straight into ymm0's upper half, or 4, 8 or 16 bytes
    into both halves of ymm0. */
 #define X86_WINDOW_LOADS(B)                                                                 \
-    S(VPINSRB_X1_X15_M##B, VPINSRB, REG(XMM1), REG(XMM15), MEM(B, 1), IMM8)                 \
-    S(VPINSRW_X1_X15_M##B, VPINSRW, REG(XMM1), REG(XMM15), MEM(B, 2), IMM8)                 \
-    S(VMOVD_X1_M##B, VMOVD, REG(XMM1), MEM(B, 4))                                           \
-    S(VMOVQ_X1_M##B, VMOVQ, REG(XMM1), MEM(B, 8))                                           \
-    S(VMOVDQU_X1_M##B, VMOVDQU, REG(XMM1), MEM(B, 16))                                      \
-    S(VPINSRB_X1_X1_M##B, VPINSRB, REG(XMM1), REG(XMM1), MEM(B, 1), IMM8)                   \
-    S(VPINSRW_X1_X1_M##B, VPINSRW, REG(XMM1), REG(XMM1), MEM(B, 2), IMM8)                   \
-    S(VPINSRD_X1_X1_M##B, VPINSRD, REG(XMM1), REG(XMM1), MEM(B, 4), IMM8)                   \
-    S(VPINSRQ_X1_X1_M##B, VPINSRQ, REG(XMM1), REG(XMM1), MEM(B, 8), IMM8)                   \
+    X86_SPAN_LOADS(B, 1)                                                                    \
     S(VPBROADCASTD_Y0_M##B, VPBROADCASTD, REG(YMM0), MEM(B, 4))                             \
     S(VPBROADCASTQ_Y0_M##B, VPBROADCASTQ, REG(YMM0), MEM(B, 8))                             \
     S(VBROADCASTI128_Y0_M##B, VBROADCASTI128, REG(YMM0), MEM(B, 16))                        \
