@@ -527,12 +527,12 @@ static void plan_held_run(void *ctx, int second, uint32_t count)
    fastest of several runs each, alternately: vfetch_jit_measured_second), each stream's
    records from one buffer of bytes that are not zeros (a divider may take zeros faster);
    through an index buffer of 16-bit entries naming every record once, shuffled. The output
-   64-byte aligned where `aligned` asks, else wherever the heap puts it. `none` where the
-   buffer cannot be had. */
+   64-byte aligned where `aligned` asks, else wherever the heap puts it. All of `entries` where
+   the buffer cannot be had (the second code stands). */
 static unsigned plan_entries_faster(const struct vfetch_plan *plan,
                                     const struct vfetch_jit_code *first,
                                     const struct vfetch_jit_code *second, unsigned entries,
-                                    unsigned lead_percent, int aligned, unsigned none)
+                                    unsigned lead_percent, int aligned)
 {
     const uint32_t n = PLAN_HELD_MEASURE;
     size_t stride = 0, extent = 0;
@@ -545,7 +545,7 @@ static unsigned plan_entries_faster(const struct vfetch_plan *plan,
     uint16_t indices[PLAN_HELD_MEASURE];
     uint8_t *buf = aligned ? aligned_alloc(64, (in + out + 63) & ~(size_t)63) : malloc(in + out);
     if (!buf)
-        return none;
+        return entries;
     memset(buf, 0x5a, in);
     for (uint32_t i = 0; i < n; i++)
         indices[i] = (uint16_t)(i * 157u % n);
@@ -573,7 +573,7 @@ static unsigned plan_measured_held(const struct vfetch_plan *plan,
                                    const struct vfetch_jit_code *held,
                                    const struct vfetch_jit_code *divided)
 {
-    return plan_entries_faster(plan, divided, held, held->fma_held, 0, 0, held->fma_held);
+    return plan_entries_faster(plan, divided, held, held->fma_held, 0, 0);
 }
 
 /* After a choice made entry by entry between the plan's code and `other` (the same plan
@@ -650,7 +650,7 @@ static void plan_choose_groups(struct vfetch_plan *plan, enum vfetch_jit_divisio
         plan->jit_no_groups = 0; /* a failed compile leaves nothing to free */
         return;
     }
-    const unsigned keep = plan_entries_faster(plan, &pass, &plan->jit_code, entries, 5, 1, entries);
+    const unsigned keep = plan_entries_faster(plan, &pass, &plan->jit_code, entries, 5, 1);
     plan->jit_no_groups = (uint8_t)(entries & ~keep);
     if (!plan_take_code(plan, &pass, keep == entries, keep != 0, division, held))
         plan->jit_no_groups = (uint8_t)entries; /* the code without any groups stands */

@@ -84,6 +84,17 @@
 #define GEN_RAX_BASE GEN_HELD_BASES
 #define GEN_LOAD_BASES (GEN_REGS + 4 * (GEN_HELD_BASES + 1))
 #define GEN_TO_XMM1 GEN_LOAD_BASES
+/* A span from [stream register + rax] (gathered groups of several streams, x86_record.c): the
+   span tables' entry GEN_STREAM_RAX + the register's place in STREAM_RAX_ROW (xmm1: after
+   them, GEN_STREAM_RAX + GEN_INDEX_REG_STREAMS + place). */
+#define GEN_STREAM_RAX (GEN_LOAD_BASES + GEN_REGS)
+#define GEN_SPAN_BASES (GEN_STREAM_RAX + 2 * GEN_INDEX_REG_STREAMS)
+/* A shape's forms at [stream register + rax] for the registers that hold a plan's streams under
+   an index buffer (gen_stream_reg: rdi, then rbx on; X86_GATHER_STREAM_LOADS). */
+#define STREAM_RAX_ROW(shape, post)                                                         \
+    X86_##shape##_MRDI##post, X86_##shape##_MRBX##post, X86_##shape##_MRBP##post,            \
+        X86_##shape##_MR12##post, X86_##shape##_MR13##post, X86_##shape##_MR14##post,        \
+        X86_##shape##_MR15##post
 /* A shape's forms for each base register, in that order (X86_BASE_LOADS). */
 #define REG_ROW(pre, post)                                                                  \
     X86_##pre##RDI##post, X86_##pre##R8##post, X86_##pre##R9##post, X86_##pre##RSI##post,   \
@@ -275,6 +286,20 @@ struct gen {
 static inline unsigned gen_stream_reg(const struct gen *g, unsigned k)
 {
     return !g->gx && g->indexed && g->index_regs && k ? k + 3 : k;
+}
+
+/* Under an index buffer, whether every stream of a plan is read through it with one stride (its
+   record 0 in the frame, data_slot), the index state in registers where there are several
+   (each stream in its own, gen_stream_reg): a vertex's records then lie at one offset from
+   their records 0. */
+static inline int gen_indexed_one_stride(const struct gen *g)
+{
+    if (!g->num_streams || (g->num_streams > 1 && !g->index_regs))
+        return 0;
+    for (unsigned k = 0; k < g->num_streams; k++)
+        if (g->data_slot[k] < 0 || g->step[k] != g->step[0])
+            return 0;
+    return 1;
 }
 
 /* The scale (0..3: 1, 2, 4 or 8 bytes) of an address [base + index * scale] that steps by

@@ -192,28 +192,35 @@ void gen_span_layout(unsigned span, struct span_layout *l)
     l->span = span;
 }
 
-/* Load span bytes at [base + lo] into xmm0 (dst 1: xmm1, from a base register only) in at
-   most two loads that read only those bytes (gen_span_layout). */
+/* Load span bytes at [base + lo] into xmm0 (dst 1: xmm1, from a base register or a stream
+   register plus rax only) in at most two loads that read only those bytes (gen_span_layout).
+   `base`: a load table's entry (LOAD_ROW), or GEN_STREAM_RAX + a stream register's place. */
 void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned span,
                    struct span_layout *l)
 {
     gen_span_layout(span, l);
     const unsigned s1 = l->s1, s2 = l->s2;
-    /* first load, then the insert: [size][base register, then a base register into xmm1] */
-    static const enum x86_shape first[5][GEN_LOAD_BASES + GEN_REGS] = {
-        [1] = { LOAD_ROW(VPINSRB_X0_X15), BASE_ROW(VPINSRB_X1_X15) },
-        [2] = { LOAD_ROW(VPINSRW_X0_X15), BASE_ROW(VPINSRW_X1_X15) },
-        [3] = { LOAD_ROW(VMOVD_X0), BASE_ROW(VMOVD_X1) },
-        [4] = { LOAD_ROW(VMOVQ_X0), BASE_ROW(VMOVQ_X1) },
-        [0] = { LOAD_ROW(VMOVDQU_X0), BASE_ROW(VMOVDQU_X1) },
+    /* first load, then the insert: [size][base register; a base register into xmm1; a stream
+       register plus rax, into xmm0, then into xmm1] */
+#define SPAN_ROW(x0, x1)                                                                    \
+    { LOAD_ROW(x0), BASE_ROW(x1), STREAM_RAX_ROW(x0, _RAX), STREAM_RAX_ROW(x1, _RAX) }
+    static const enum x86_shape first[5][GEN_SPAN_BASES] = {
+        [1] = SPAN_ROW(VPINSRB_X0_X15, VPINSRB_X1_X15),
+        [2] = SPAN_ROW(VPINSRW_X0_X15, VPINSRW_X1_X15),
+        [3] = SPAN_ROW(VMOVD_X0, VMOVD_X1),
+        [4] = SPAN_ROW(VMOVQ_X0, VMOVQ_X1),
+        [0] = SPAN_ROW(VMOVDQU_X0, VMOVDQU_X1),
     };
-    static const enum x86_shape insert[5][GEN_LOAD_BASES + GEN_REGS] = {
-        [1] = { LOAD_ROW(VPINSRB_X0_X0), BASE_ROW(VPINSRB_X1_X1) },
-        [2] = { LOAD_ROW(VPINSRW_X0_X0), BASE_ROW(VPINSRW_X1_X1) },
-        [3] = { LOAD_ROW(VPINSRD_X0_X0), BASE_ROW(VPINSRD_X1_X1) },
-        [4] = { LOAD_ROW(VPINSRQ_X0_X0), BASE_ROW(VPINSRQ_X1_X1) },
+    static const enum x86_shape insert[5][GEN_SPAN_BASES] = {
+        [1] = SPAN_ROW(VPINSRB_X0_X0, VPINSRB_X1_X1),
+        [2] = SPAN_ROW(VPINSRW_X0_X0, VPINSRW_X1_X1),
+        [3] = SPAN_ROW(VPINSRD_X0_X0, VPINSRD_X1_X1),
+        [4] = SPAN_ROW(VPINSRQ_X0_X0, VPINSRQ_X1_X1),
     };
-    const unsigned b = dst ? GEN_TO_XMM1 + base : base;
+#undef SPAN_ROW
+    const unsigned b = !dst                      ? base
+                       : base >= GEN_STREAM_RAX ? base + GEN_INDEX_REG_STREAMS
+                                                : GEN_TO_XMM1 + base;
     const unsigned k1 = s1 == 1 ? 1 : s1 == 2 ? 2 : s1 == 4 ? 3 : s1 == 8 ? 4 : 0;
     x86_op(&g->a, first[k1][b], lo, 0);
     if (!s2)

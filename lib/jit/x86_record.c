@@ -264,19 +264,17 @@ static int lane_record(const struct gen *g, const struct vfetch_rp_vector *v, un
     return 1;
 }
 
-/* Whether a draw through the index buffer may gather: every stream indexed, its record 0 in
-   the frame (data_slot), of a stride and a record's bytes the draw validates; several streams
-   only of one stride (R300's arrays of one interleaved buffer: one offset a record serves every
-   stream) and where the index state is in registers (each stream's record 0 then in its own,
-   gen_stream_reg). */
+/* Whether a draw through the index buffer may gather: every stream indexed with one stride
+   (gen_indexed_one_stride: R300's arrays of one interleaved buffer, one offset a record serving
+   every stream), not 0, each with bytes of its record the draw validates. */
 static int gather_streams(const struct gen *g)
 {
-    if (g->num_streams > 1 && (!g->index_regs || g->num_streams > GEN_INDEX_REG_STREAMS))
+    if (!gen_indexed_one_stride(g) || !g->step[0])
         return 0;
     for (unsigned s = 0; s < g->num_streams; s++)
-        if (g->data_slot[s] < 0 || !g->step[s] || !g->readable[s] || g->step[s] != g->step[0])
+        if (!g->readable[s])
             return 0;
-    return g->num_streams != 0;
+    return 1;
 }
 
 /* Whether each lane of prog reads bytes of one record, inside the bytes readable from it (its
@@ -387,54 +385,11 @@ static unsigned gather_scale(const struct gen *g)
     return scale < 0 ? 0 : (unsigned)scale;
 }
 
-/* The registers that hold a plan's streams under an index buffer (gen_stream_reg: rdi, then
-   rbx on), in the order of the shape rows below. */
-#define GATHER_STREAM_ROW(shape, post)                                                      \
-    X86_##shape##_MRDI##post, X86_##shape##_MRBX##post, X86_##shape##_MRBP##post,            \
-        X86_##shape##_MR12##post, X86_##shape##_MR13##post, X86_##shape##_MR14##post,        \
-        X86_##shape##_MR15##post
-
-/* A plan of several streams: the row of stream s's register in GATHER_STREAM_ROW. */
+/* A plan of several streams: the place of stream s's register in STREAM_RAX_ROW. */
 static unsigned gather_stream_row(const struct gen *g, unsigned s)
 {
     const unsigned reg = gen_stream_reg(g, s);
     return reg ? reg - 3 : 0; /* rdi, then rbx (4) on */
-}
-
-/* gen_load_span from a record of a plan of several streams: `span` bytes at [register + rax +
-   lo] into xmm0 or xmm1 (dst) in at most two loads that read only those bytes. */
-static void gather_load_span(struct gen *g, unsigned row, int dst, int32_t lo, unsigned span)
-{
-    static const enum x86_shape first[2][5][GEN_INDEX_REG_STREAMS] = {
-        { [1] = { GATHER_STREAM_ROW(VPINSRB_X0_X15, _RAX) },
-          [2] = { GATHER_STREAM_ROW(VPINSRW_X0_X15, _RAX) },
-          [3] = { GATHER_STREAM_ROW(VMOVD_X0, _RAX) },
-          [4] = { GATHER_STREAM_ROW(VMOVQ_X0, _RAX) },
-          [0] = { GATHER_STREAM_ROW(VMOVDQU_X0, _RAX) } },
-        { [1] = { GATHER_STREAM_ROW(VPINSRB_X1_X15, _RAX) },
-          [2] = { GATHER_STREAM_ROW(VPINSRW_X1_X15, _RAX) },
-          [3] = { GATHER_STREAM_ROW(VMOVD_X1, _RAX) },
-          [4] = { GATHER_STREAM_ROW(VMOVQ_X1, _RAX) },
-          [0] = { GATHER_STREAM_ROW(VMOVDQU_X1, _RAX) } }
-    };
-    static const enum x86_shape insert[2][5][GEN_INDEX_REG_STREAMS] = {
-        { [1] = { GATHER_STREAM_ROW(VPINSRB_X0_X0, _RAX) },
-          [2] = { GATHER_STREAM_ROW(VPINSRW_X0_X0, _RAX) },
-          [3] = { GATHER_STREAM_ROW(VPINSRD_X0_X0, _RAX) },
-          [4] = { GATHER_STREAM_ROW(VPINSRQ_X0_X0, _RAX) } },
-        { [1] = { GATHER_STREAM_ROW(VPINSRB_X1_X1, _RAX) },
-          [2] = { GATHER_STREAM_ROW(VPINSRW_X1_X1, _RAX) },
-          [3] = { GATHER_STREAM_ROW(VPINSRD_X1_X1, _RAX) },
-          [4] = { GATHER_STREAM_ROW(VPINSRQ_X1_X1, _RAX) } }
-    };
-    struct span_layout l;
-    gen_span_layout(span, &l);
-    const unsigned k1 = l.s1 == 1 ? 1 : l.s1 == 2 ? 2 : l.s1 == 4 ? 3 : l.s1 == 8 ? 4 : 0;
-    x86_op(&g->a, first[dst][k1][row], lo, 0);
-    if (!l.s2)
-        return;
-    const unsigned k2 = l.s2 == 1 ? 1 : l.s2 == 2 ? 2 : l.s2 == 4 ? 3 : 4;
-    x86_op(&g->a, insert[dst][k2][row], lo + (int32_t)(span - l.s2), l.s1 / l.s2);
 }
 
 /* rax: the index of record rec of the group being written, from its entry (r8 plus the
@@ -490,15 +445,15 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
                                 const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
 {
     static const enum x86_shape broadcast[3][GEN_INDEX_REG_STREAMS] = {
-        { GATHER_STREAM_ROW(VPBROADCASTD_Y0, _RAX) },
-        { GATHER_STREAM_ROW(VPBROADCASTQ_Y0, _RAX) },
-        { GATHER_STREAM_ROW(VBROADCASTI128_Y0, _RAX) }
+        { STREAM_RAX_ROW(VPBROADCASTD_Y0, _RAX) },
+        { STREAM_RAX_ROW(VPBROADCASTQ_Y0, _RAX) },
+        { STREAM_RAX_ROW(VBROADCASTI128_Y0, _RAX) }
     };
     static const enum x86_shape load[2][3][GEN_INDEX_REG_STREAMS] = {
-        { { GATHER_STREAM_ROW(VMOVD_X0, _RAX) }, { GATHER_STREAM_ROW(VMOVQ_X0, _RAX) },
-          { GATHER_STREAM_ROW(VMOVDQU_X0, _RAX) } },
-        { { GATHER_STREAM_ROW(VPBROADCASTD_Y1, _RAX) }, { GATHER_STREAM_ROW(VPBROADCASTQ_Y1, _RAX) },
-          { GATHER_STREAM_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
+        { { STREAM_RAX_ROW(VMOVD_X0, _RAX) }, { STREAM_RAX_ROW(VMOVQ_X0, _RAX) },
+          { STREAM_RAX_ROW(VMOVDQU_X0, _RAX) } },
+        { { STREAM_RAX_ROW(VPBROADCASTD_Y1, _RAX) }, { STREAM_RAX_ROW(VPBROADCASTQ_Y1, _RAX) },
+          { STREAM_RAX_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
     };
     struct gather_load gl;
     gather_window(g, v, e->y, &gl, ctrl, hctrl);
@@ -520,11 +475,12 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
         gather_record(g, gl.rec[q], 0);
         const unsigned row = gather_stream_row(g, gl.stream[q]);
         const unsigned w = gl.width[q] == 4 ? 0 : gl.width[q] == 8 ? 1 : 2;
+        struct span_layout l;
         if (gl.width[q])
             x86_op(&g->a, load[q][w][row], gl.at[q], q);
         else
-            gather_load_span(g, row, (int)q, gl.first[q],
-                             (unsigned)(gl.last[q] - gl.first[q] + 1));
+            gen_load_span(g, GEN_STREAM_RAX + row, (int)q, gl.first[q],
+                          (unsigned)(gl.last[q] - gl.first[q] + 1), &l);
         if (q && gl.width[q])
             upper = gl.width[q] == 16 ? UPPER_INSERTED : UPPER_BROADCAST;
     }
@@ -945,23 +901,22 @@ static void hold_tables(struct gen *g, const struct vfetch_record_prog *prog, un
     }
 }
 
-/* The streams a direct draw's group loop moves on (each in its register, gen_stream_reg): every
-   one that moves from record to record, so that the per-vertex pass after the groups finds
-   each where its groups left off. */
-static unsigned group_stream_steps(const struct gen *g, const struct vfetch_record_prog *prog)
-{
-    unsigned n = 0;
-    for (unsigned s = 0; s < (g->gx ? 1 : g->num_streams); s++)
-        n += prog->group_step[s] != 0;
-    return n;
-}
-
-static void group_steps_streams(struct gen *g, const struct vfetch_record_prog *prog, unsigned n)
+/* The group loop's steps past an iteration of n groups, before its branch: the entries (r8,
+   gathered), or every stream that moves from record to record (each in its register,
+   gen_stream_reg, so that the per-vertex pass after the groups finds each where they left
+   off); the output (rdx) and the count (rcx), compared with another iteration's records. */
+static void group_steps(struct gen *g, const struct vfetch_record_prog *prog, unsigned n,
+                        int gathered)
 {
     static const enum x86_shape add[GEN_REGS] = { REG_ROW(ADD_, _I) };
-    for (unsigned s = 0; s < (g->gx ? 1 : g->num_streams); s++)
+    if (gathered)
+        E(ADD_R8_I, 0, n * prog->group * (g->index_wide ? 4 : 2));
+    for (unsigned s = 0; !gathered && s < (g->gx ? 1 : g->num_streams); s++)
         if (prog->group_step[s])
             x86_op(&g->a, add[gen_stream_reg(g, s)], 0, (int64_t)(n * prog->group_step[s]));
+    E(ADD_RDX_I, 0, n * prog->dst_step);
+    E(SUB_RCX_I, 0, n * prog->group);
+    E(CMP_RCX_I, 0, n * prog->group);
 }
 
 /* A direct format's whole groups: the 8-lane program's, then the 4-lane one's, each while
@@ -1002,12 +957,9 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
     }
     /* several streams: each one's record 0 in its register (the pass makes each record's
        address there again) */
-    static const enum x86_shape record0[GEN_INDEX_REG_STREAMS] = {
-        X86_MOV_RDI_MRSP, X86_MOV_RBX_MRSP, X86_MOV_RBP_MRSP, X86_MOV_R12_MRSP,
-        X86_MOV_R13_MRSP, X86_MOV_R14_MRSP, X86_MOV_R15_MRSP
-    };
+    static const enum x86_shape record0[GEN_REGS] = { REG_ROW(MOV_, _MRSP) };
     for (unsigned s = 0; gathered && g->num_streams > 1 && s < g->num_streams; s++)
-        x86_op(a, record0[gather_stream_row(g, s)], g->data_slot[s], 0);
+        x86_op(a, record0[gen_stream_reg(g, s)], g->data_slot[s], 0);
     for (unsigned p = 0; p < 2; p++) {
         const struct vfetch_record_prog *prog = progs[p];
         if (!prog)
@@ -1064,13 +1016,7 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
                         rp_vector(g, &prog->vec[k], prog->lanes);
                 }
                 g->rp_dst = 0;
-                if (gathered)
-                    E(ADD_R8_I, 0, n * prog->group * (g->index_wide ? 4 : 2));
-                else
-                    group_steps_streams(g, prog, n);
-                E(ADD_RDX_I, 0, n * prog->dst_step);
-                E(SUB_RCX_I, 0, n * prog->group);
-                E(CMP_RCX_I, 0, n * prog->group);
+                group_steps(g, prog, n, gathered);
                 x86_jump(a, X86_JNB, pass ? loop : here);
             }
         }
@@ -1144,10 +1090,9 @@ void gen_choose_groups(struct gen *g, int gathered)
                 rp_vector(g, &prog->vec[v], prog->lanes);
         }
         g->rp_dst = 0;
-        /* and the loop's steps (the streams', or the entries'), the output's, the count's, its
-           compare and branch, once an iteration */
-        const unsigned iteration =
-            a->ops - held + (gathered ? 1 : group_stream_steps(g, prog)) + 4;
+        /* and the loop's steps and its branch, once an iteration */
+        group_steps(g, prog, unroll, gathered);
+        const unsigned iteration = a->ops - held + 1;
         g->num_reg_consts = 0;
         x86_rewind(a, mark);
         /* at SSE4.1, an instruction without a legacy form: no groups (not a failure) */

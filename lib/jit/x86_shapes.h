@@ -101,6 +101,7 @@
     S(MOV_##B##_MRDI, MOV, REG(B), MEM(RDI, 8))                                              \
     S(IMUL_##B##_RAX_I, IMUL, REG(B), REG(RAX), IMM32)                                       \
     S(ADD_##B##_MRSP, ADD, REG(B), MEM(RSP, 8))                                              \
+    S(MOV_##B##_MRSP, MOV, REG(B), MEM(RSP, 8))                                              \
     S(ADD_##B##_R11, ADD, REG(B), REG(R11))                                                  \
     S(PUSH_##B, PUSH, REG(B))                                                                \
     S(POP_##B, POP, REG(B))
@@ -161,12 +162,11 @@
     S(VMOVQ_X1_MR11_RAX##SC, VMOVQ, REG(XMM1), MEMX(R11, RAX, SC, 8))                        \
     S(VMOVDQU_X1_MR11_RAX##SC, VMOVDQU, REG(XMM1), MEMX(R11, RAX, SC, 16))
 /* A gathered group's window of a plan of several streams (lib/jit/x86_record.c) from its record
-   at [B + rax], B the stream's record 0 (loaded from the frame, MOV_B_MRSP) and rax the
+   at [B + rax], B the stream's record 0 (loaded from the frame: X86_BASE_LOADS) and rax the
    record's index times the streams' one stride: 4, 8 or 16 bytes into both halves of ymm0,
    into xmm0 or xmm1 (16 into ymm0's upper half, 4 or 8 into both of ymm1's), or its bytes by
    a load and an insert. */
 #define X86_GATHER_STREAM_LOADS(B)                                                          \
-    S(MOV_##B##_MRSP, MOV, REG(B), MEM(RSP, 8))                                              \
     S(VPBROADCASTD_Y0_M##B##_RAX, VPBROADCASTD, REG(YMM0), MEMX(B, RAX, 1, 4))               \
     S(VPBROADCASTQ_Y0_M##B##_RAX, VPBROADCASTQ, REG(YMM0), MEMX(B, RAX, 1, 8))               \
     S(VBROADCASTI128_Y0_M##B##_RAX, VBROADCASTI128, REG(YMM0), MEMX(B, RAX, 1, 16))          \
@@ -275,9 +275,7 @@
     S(MOV_MRSI_R9, MOV, MEM(RSI, 8), REG(R9))                                               \
     S(MOV_MRSP_RCX, MOV, MEM(RSP, 8), REG(RCX))                                             \
     S(MOV_RCX_MRSP, MOV, REG(RCX), MEM(RSP, 8))                                             \
-    S(MOV_R8_MRSP, MOV, REG(R8), MEM(RSP, 8))                                               \
     S(MOV_MRSP_R9, MOV, MEM(RSP, 8), REG(R9))                                               \
-    S(MOV_R9_MRSP, MOV, REG(R9), MEM(RSP, 8))                                               \
     S(MOV_MR8_EAX, MOV, MEM(R8, 4), REG(EAX))                                               \
     S(MOV_MR8_R9D, MOV, MEM(R8, 4), REG(R9D))                                               \
     S(MOV_MR8_I, MOV, MEM(R8, 4), IMM32)
@@ -337,7 +335,7 @@
        an op; an index buffer's state (entries, offset, highest index) */                  \
     S(SUB_RSP_I, SUB, REG(RSP), IMM32)                                                      \
     S(ADD_RSP_I, ADD, REG(RSP), IMM32)                                                      \
-    /* (MOV_R15_MRSP: X86_GATHER_STREAM_LOADS) */                                          \
+    /* (MOV_R15_MRSP: X86_BASE_LOADS) */                                                   \
     S(MOV_MRSP_R15, MOV, MEM(RSP, 8), REG(R15))                                             \
     S(ADD_MRSP_I, ADD, MEM(RSP, 8), IMMS)                                                   \
     S(MOV_RAX_MRDI, MOV, REG(RAX), MEM(RDI, 8))                                             \

@@ -617,16 +617,11 @@ static unsigned entry_bytes(const struct gen *g)
 }
 
 /* Whether a plan's records under an index buffer are made from one offset (vertex_index):
-   several streams, each indexed (its record 0 in the frame) and of one stride, in registers
-   with the index state, and r11 free (no colour table). */
+   several streams, indexed with one stride (gen_indexed_one_stride), and r11 free (no colour
+   table). */
 int gen_streams_one_stride(const struct gen *g)
 {
-    if (g->gx || g->num_streams < 2 || !g->index_regs || gen_colour_tables(g))
-        return 0;
-    for (unsigned k = 0; k < g->num_streams; k++)
-        if (g->data_slot[k] < 0 || g->step[k] != g->step[0])
-            return 0;
-    return 1;
+    return !g->gx && g->num_streams > 1 && gen_indexed_one_stride(g) && !gen_colour_tables(g);
 }
 
 /* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
@@ -674,12 +669,7 @@ static void vertex_index(struct gen *g)
        frame plus that offset (a load and an add: the multiply of every other stream saved,
        r300-r1-arrays-indexed 1.04-1.12x, Intel Xeon) */
     if (gen_streams_one_stride(g)) {
-        /* the streams' registers under the index state (gen_stream_reg): rdi, then rbx on */
-        static const enum x86_shape record0[GEN_REGS] = {
-            [0] = X86_MOV_RDI_MRSP, [4] = X86_MOV_RBX_MRSP, [5] = X86_MOV_RBP_MRSP,
-            [6] = X86_MOV_R12_MRSP, [7] = X86_MOV_R13_MRSP, [8] = X86_MOV_R14_MRSP,
-            [9] = X86_MOV_R15_MRSP
-        },
+        static const enum x86_shape record0[GEN_REGS] = { REG_ROW(MOV_, _MRSP) },
                                     plus[GEN_REGS] = { REG_ROW(ADD_, _R11) };
         E(IMUL_R11_RAX_I, 0, g->step[0]);
         for (unsigned k = 0; k < g->num_streams; k++) {
