@@ -87,6 +87,17 @@ if echo "$out" | grep -Eq 'isa (avx2|avx512)' && echo "$out" | grep -q '^jit: [0
     check "explain r300 r4 as two arrays says its indexed draws gather whole groups" $?
 fi
 
+# r300-r1 as four arrays of one stride, its groups taken away (VFETCH_JIT_GATHER=0): the
+# indexed pass loads every element from its stream's record 0 plus one offset in r11
+# (gen_records_at_offset), and makes no stream's record address
+out=$(VFETCH_JIT_GATHER=0 "$tool" explain r300 --psc 0xC1070002,0x230B8205 --arrays 7:3,7:2,7:1,7:1 --asm); rc=$?
+check "explain r300 r1 as four arrays exits 0" $rc
+if echo "$out" | grep -q '^jit: [0-9]' && ! echo "$out" | grep -q 'no disassembler'; then
+    echo "$out" | grep -Eq 'imul r11, rax, 0x1C' && echo "$out" | grep -Eq '\[rbx\+r11\*1\]' &&
+        echo "$out" | grep -Eq '\[r12\+r11\*1\]' && ! echo "$out" | grep -Eq 'add (rbx|rbp|r12), r11'
+    check "explain r300 r1 as four arrays loads its indexed records at record 0 plus r11" $?
+fi
+
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?
 msg=$("$tool" explain r300 --psc 0x200D --vtx-size 3 2>&1 >/dev/null)

@@ -82,16 +82,21 @@
 /* An array no register holds: its base loaded into rax for each op that reads its element
    (gen_load_element), the loads' entry GEN_ELEMENT_BASE(GEN_RAX_BASE, shift). */
 #define GEN_RAX_BASE GEN_HELD_BASES
-#define GEN_LOAD_BASES (GEN_REGS + 4 * (GEN_HELD_BASES + 1))
+/* Under an index buffer, a plan's record at [its stream's record 0 + r11] (the pass's loads
+   of gen_records_at_offset): the load tables' entry GEN_STREAM_R11 + the stream register's
+   place in STREAM_ROW, after the held bases' (LOAD_ROW). */
+#define GEN_STREAM_R11 (GEN_REGS + 4 * (GEN_HELD_BASES + 1))
+#define GEN_LOAD_BASES (GEN_STREAM_R11 + GEN_INDEX_REG_STREAMS)
 #define GEN_TO_XMM1 GEN_LOAD_BASES
 /* A span from [stream register + rax] (gathered groups of several streams, x86_record.c): the
-   span tables' entry GEN_STREAM_RAX + the register's place in STREAM_RAX_ROW (xmm1: after
+   span tables' entry GEN_STREAM_RAX + the register's place in STREAM_ROW (xmm1: after
    them, GEN_STREAM_RAX + GEN_INDEX_REG_STREAMS + place). */
 #define GEN_STREAM_RAX (GEN_LOAD_BASES + GEN_REGS)
 #define GEN_SPAN_BASES (GEN_STREAM_RAX + 2 * GEN_INDEX_REG_STREAMS)
-/* A shape's forms at [stream register + rax] for the registers that hold a plan's streams under
-   an index buffer (gen_stream_reg: rdi, then rbx on; X86_GATHER_STREAM_LOADS). */
-#define STREAM_RAX_ROW(shape, post)                                                         \
+/* A shape's forms at [stream register + index register] (post: _RAX, _R11) for the registers
+   that hold a plan's streams under an index buffer (gen_stream_reg: rdi, then rbx on;
+   X86_GATHER_STREAM_LOADS, X86_OFFSET_LOADS). */
+#define STREAM_ROW(shape, post)                                                             \
     X86_##shape##_MRDI##post, X86_##shape##_MRBX##post, X86_##shape##_MRBP##post,            \
         X86_##shape##_MR12##post, X86_##shape##_MR13##post, X86_##shape##_MR14##post,        \
         X86_##shape##_MR15##post
@@ -102,14 +107,16 @@
         X86_##pre##R13##post, X86_##pre##R14##post, X86_##pre##R15##post
 #define BASE_ROW(shape) REG_ROW(shape##_M, )
 /* A load's forms for each base register, then for each held base and scale
-   (X86_ELEMENT_LOADS): GEN_LOAD_BASES of them. */
+   (X86_ELEMENT_LOADS), then for each stream register plus r11 (X86_OFFSET_LOADS):
+   GEN_LOAD_BASES of them. */
 #define HELD_ROW(shape, B)                                                                  \
     X86_##shape##_M##B##_R8X1, X86_##shape##_M##B##_R8X2, X86_##shape##_M##B##_R8X4,         \
         X86_##shape##_M##B##_R8X8
 #define LOAD_ROW(shape)                                                                     \
     BASE_ROW(shape), HELD_ROW(shape, RBX), HELD_ROW(shape, RBP), HELD_ROW(shape, R12),      \
         HELD_ROW(shape, R13), HELD_ROW(shape, R14), HELD_ROW(shape, R15),                    \
-        HELD_ROW(shape, R10), HELD_ROW(shape, R11), HELD_ROW(shape, RAX)
+        HELD_ROW(shape, R10), HELD_ROW(shape, R11), HELD_ROW(shape, RAX),                    \
+        STREAM_ROW(shape, _R11)
 
 /* The red zone below a GX draw's rsp (it calls nothing; the draw pushes its result pointer
    first): pass 1's highest index of each indexed copy past the first two (at
@@ -355,7 +362,7 @@ static inline int gen_movbe_index(const struct gen *g)
 #define gen_array_cover vfetch_x86_gen_array_cover
 #define gen_held_element vfetch_x86_gen_held_element
 #define gen_colour_tables vfetch_x86_gen_colour_tables
-#define gen_streams_one_stride vfetch_x86_gen_streams_one_stride
+#define gen_records_at_offset vfetch_x86_gen_records_at_offset
 #define gen_held_add vfetch_x86_gen_held_add
 #define gen_shuffle vfetch_x86_gen_shuffle
 #define gen_held_fma_divide vfetch_x86_gen_held_fma_divide
@@ -449,7 +456,7 @@ void gen_constant_op(struct gen *g, unsigned op_index, const struct vfetch_op_ex
 void gen_constant_run(struct gen *g, unsigned first, unsigned n);
 
 int gen_colour_tables(const struct gen *g);
-int gen_streams_one_stride(const struct gen *g);
+int gen_records_at_offset(const struct gen *g);
 
 /* x86_copy.c */
 void gen_word_copy(struct gen *g, int bswap, int bytes_in_rax);

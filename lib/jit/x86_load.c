@@ -77,12 +77,15 @@ size_t gen_arrays_size(unsigned a)
 }
 
 /* The register an op reads a base from (GX: the vertex's rdi, an element's r8 or its held
-   base and r8 scaled, gen_load_element): a plan's stream's own, or for a stream kept in the
-   frame, r15 loaded with its record now. */
+   base and r8 scaled, gen_load_element): a plan's stream's own (under an index buffer, where
+   gen_records_at_offset, its record 0 plus r11), or for a stream kept in the frame, r15
+   loaded with its record now. */
 unsigned gen_stream_register(struct gen *g, unsigned base)
 {
     if (g->gx)
         return base ? g->elem_base : 0;
+    if (gen_records_at_offset(g)) /* stream k in STREAM_ROW's place k (gen_stream_reg) */
+        return GEN_STREAM_R11 + base;
     if (base < g->reg_streams)
         return gen_stream_reg(g, base);
     E(MOV_R15_MRSP, g->frame_slot[base], 0);
@@ -203,7 +206,7 @@ void gen_load_span(struct gen *g, unsigned base, int dst, int32_t lo, unsigned s
     /* first load, then the insert: [size][base register; a base register into xmm1; a stream
        register plus rax, into xmm0, then into xmm1] */
 #define SPAN_ROW(x0, x1)                                                                    \
-    { LOAD_ROW(x0), BASE_ROW(x1), STREAM_RAX_ROW(x0, _RAX), STREAM_RAX_ROW(x1, _RAX) }
+    { LOAD_ROW(x0), BASE_ROW(x1), STREAM_ROW(x0, _RAX), STREAM_ROW(x1, _RAX) }
     static const enum x86_shape first[5][GEN_SPAN_BASES] = {
         [1] = SPAN_ROW(VPINSRB_X0_X15, VPINSRB_X1_X15),
         [2] = SPAN_ROW(VPINSRW_X0_X15, VPINSRW_X1_X15),

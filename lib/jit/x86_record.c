@@ -385,7 +385,7 @@ static unsigned gather_scale(const struct gen *g)
     return scale < 0 ? 0 : (unsigned)scale;
 }
 
-/* A plan of several streams: the place of stream s's register in STREAM_RAX_ROW. */
+/* A plan of several streams: the place of stream s's register in STREAM_ROW. */
 static unsigned gather_stream_row(const struct gen *g, unsigned s)
 {
     const unsigned reg = gen_stream_reg(g, s);
@@ -445,15 +445,15 @@ static void gather_load_streams(struct gen *g, struct rp_emit *e,
                                 const struct vfetch_rp_vector *v, uint8_t *ctrl, uint8_t *hctrl)
 {
     static const enum x86_shape broadcast[3][GEN_INDEX_REG_STREAMS] = {
-        { STREAM_RAX_ROW(VPBROADCASTD_Y0, _RAX) },
-        { STREAM_RAX_ROW(VPBROADCASTQ_Y0, _RAX) },
-        { STREAM_RAX_ROW(VBROADCASTI128_Y0, _RAX) }
+        { STREAM_ROW(VPBROADCASTD_Y0, _RAX) },
+        { STREAM_ROW(VPBROADCASTQ_Y0, _RAX) },
+        { STREAM_ROW(VBROADCASTI128_Y0, _RAX) }
     };
     static const enum x86_shape load[2][3][GEN_INDEX_REG_STREAMS] = {
-        { { STREAM_RAX_ROW(VMOVD_X0, _RAX) }, { STREAM_RAX_ROW(VMOVQ_X0, _RAX) },
-          { STREAM_RAX_ROW(VMOVDQU_X0, _RAX) } },
-        { { STREAM_RAX_ROW(VPBROADCASTD_Y1, _RAX) }, { STREAM_RAX_ROW(VPBROADCASTQ_Y1, _RAX) },
-          { STREAM_RAX_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
+        { { STREAM_ROW(VMOVD_X0, _RAX) }, { STREAM_ROW(VMOVQ_X0, _RAX) },
+          { STREAM_ROW(VMOVDQU_X0, _RAX) } },
+        { { STREAM_ROW(VPBROADCASTD_Y1, _RAX) }, { STREAM_ROW(VPBROADCASTQ_Y1, _RAX) },
+          { STREAM_ROW(VINSERTI128_Y0_Y0, _RAX_I) } }
     };
     struct gather_load gl;
     gather_window(g, v, e->y, &gl, ctrl, hctrl);
@@ -1063,10 +1063,10 @@ void gen_choose_groups(struct gen *g, int gathered)
     (void)gen_vertex(g);
     /* a vertex's ops; under an index buffer its entry's load and its records' addresses too
        (one stream: one lea where the stride is a scale, else a multiply and an add; several:
-       a multiply and an add each, or of one stride one multiply and a load and an add each) */
-    const unsigned address = g->num_streams == 1       ? 1 + (gen_stride_scale(g->step[0]) < 0)
-                             : gen_streams_one_stride(g) ? 1 + 2 * g->num_streams
-                                                         : 2 * g->num_streams;
+       a multiply and an add each, or of one stride one multiply) */
+    const unsigned address = g->num_streams == 1      ? 1 + (gen_stride_scale(g->step[0]) < 0)
+                             : gen_records_at_offset(g) ? 1
+                                                        : 2 * g->num_streams;
     const unsigned one =
         a->ops - mark.ops + (gathered ? 1 + address + (g->index_plain ? 0 : 3) : 0);
     x86_rewind(a, mark);

@@ -132,22 +132,27 @@
 /* An op's loads from an element at [B + r8 * SC] (B a held array base, r8 its index scaled so
    that SC times it is the index times the stride): the forms of X86_BASE_LOADS, and the
    second binary32 pair of float_pair_op. */
-#define X86_ELEMENT_LOADS(B, SC)                                                            \
-    S(VPINSRB_X0_X15_M##B##_R8X##SC, VPINSRB, REG(XMM0), REG(XMM15), MEMX(B, R8, SC, 1), IMM8) \
-    S(VPINSRW_X0_X15_M##B##_R8X##SC, VPINSRW, REG(XMM0), REG(XMM15), MEMX(B, R8, SC, 2), IMM8) \
-    S(VMOVD_X0_M##B##_R8X##SC, VMOVD, REG(XMM0), MEMX(B, R8, SC, 4))                          \
-    S(VMOVQ_X0_M##B##_R8X##SC, VMOVQ, REG(XMM0), MEMX(B, R8, SC, 8))                          \
-    S(VMOVDQU_X0_M##B##_R8X##SC, VMOVDQU, REG(XMM0), MEMX(B, R8, SC, 16))                     \
-    S(VPMASKMOVD_X0_X14_M##B##_R8X##SC, VPMASKMOVD, REG(XMM0), REG(XMM14), MEMX(B, R8, SC, 16)) \
-    S(VPINSRB_X0_X0_M##B##_R8X##SC, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 1), IMM8)   \
-    S(VPINSRW_X0_X0_M##B##_R8X##SC, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 2), IMM8)   \
-    S(VPINSRD_X0_X0_M##B##_R8X##SC, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 4), IMM8)   \
-    S(VPINSRQ_X0_X0_M##B##_R8X##SC, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8), IMM8)   \
-    S(MOV_EAX_M##B##_R8X##SC, MOV, REG(EAX), MEMX(B, R8, SC, 4))                              \
-    S(MOVZX_EAX_B_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 1))                        \
-    S(MOVZX_EAX_WORD_M##B##_R8X##SC, MOVZX, REG(EAX), MEMX(B, R8, SC, 2))                     \
-    S(MOVZX_R10D_B_M##B##_R8X##SC, MOVZX, REG(R10D), MEMX(B, R8, SC, 1))                      \
-    S(VMOVHPS_X0_X0_M##B##_R8X##SC, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, R8, SC, 8))
+#define X86_ELEMENT_LOADS(B, SC) X86_INDEX_LOADS(B, R8, SC, _R8X##SC)
+/* Under an index buffer, a plan's loads from a record at [B + r11], B the stream's record 0 and
+   r11 the vertex's index times the streams' one stride (gen_records_at_offset). */
+#define X86_OFFSET_LOADS(B) X86_INDEX_LOADS(B, R11, 1, _R11)
+/* Those loads at [B + I * SC], named ..._M<B><N> */
+#define X86_INDEX_LOADS(B, I, SC, N)                                                        \
+    S(VPINSRB_X0_X15_M##B##N, VPINSRB, REG(XMM0), REG(XMM15), MEMX(B, I, SC, 1), IMM8)      \
+    S(VPINSRW_X0_X15_M##B##N, VPINSRW, REG(XMM0), REG(XMM15), MEMX(B, I, SC, 2), IMM8)      \
+    S(VMOVD_X0_M##B##N, VMOVD, REG(XMM0), MEMX(B, I, SC, 4))                                \
+    S(VMOVQ_X0_M##B##N, VMOVQ, REG(XMM0), MEMX(B, I, SC, 8))                                \
+    S(VMOVDQU_X0_M##B##N, VMOVDQU, REG(XMM0), MEMX(B, I, SC, 16))                           \
+    S(VPMASKMOVD_X0_X14_M##B##N, VPMASKMOVD, REG(XMM0), REG(XMM14), MEMX(B, I, SC, 16))     \
+    S(VPINSRB_X0_X0_M##B##N, VPINSRB, REG(XMM0), REG(XMM0), MEMX(B, I, SC, 1), IMM8)        \
+    S(VPINSRW_X0_X0_M##B##N, VPINSRW, REG(XMM0), REG(XMM0), MEMX(B, I, SC, 2), IMM8)        \
+    S(VPINSRD_X0_X0_M##B##N, VPINSRD, REG(XMM0), REG(XMM0), MEMX(B, I, SC, 4), IMM8)        \
+    S(VPINSRQ_X0_X0_M##B##N, VPINSRQ, REG(XMM0), REG(XMM0), MEMX(B, I, SC, 8), IMM8)        \
+    S(MOV_EAX_M##B##N, MOV, REG(EAX), MEMX(B, I, SC, 4))                                    \
+    S(MOVZX_EAX_B_M##B##N, MOVZX, REG(EAX), MEMX(B, I, SC, 1))                              \
+    S(MOVZX_EAX_WORD_M##B##N, MOVZX, REG(EAX), MEMX(B, I, SC, 2))                           \
+    S(MOVZX_R10D_B_M##B##N, MOVZX, REG(R10D), MEMX(B, I, SC, 1))                            \
+    S(VMOVHPS_X0_X0_M##B##N, VMOVHPS, REG(XMM0), REG(XMM0), MEMX(B, I, SC, 8))
 /* A gathered group's window (lib/jit/x86_record.c) from its record at [r11 + rax * SC], rax
    its index and SC the stride: 4, 8 or 16 bytes into both halves of ymm0, or into xmm0 or
    xmm1. */
@@ -462,6 +467,13 @@
     X86_GATHER_STREAM_LOADS(R13)                                                            \
     X86_GATHER_STREAM_LOADS(R14)                                                            \
     X86_GATHER_STREAM_LOADS(R15)                                                            \
+    X86_OFFSET_LOADS(RDI)                                                                   \
+    X86_OFFSET_LOADS(RBX)                                                                   \
+    X86_OFFSET_LOADS(RBP)                                                                   \
+    X86_OFFSET_LOADS(R12)                                                                   \
+    X86_OFFSET_LOADS(R13)                                                                   \
+    X86_OFFSET_LOADS(R14)                                                                   \
+    X86_OFFSET_LOADS(R15)                                                                   \
     S(VINSERTI128_Y0_Y0_X1_I, VINSERTI128, REG(YMM0), REG(YMM0), REG(XMM1), IMM8)           \
     S(VPXOR_X2_X2_X2, VPXOR, REG(XMM2), REG(XMM2), REG(XMM2))                               \
     S(VPMAXUW_Y2_Y2_Y0, VPMAXUW, REG(YMM2), REG(YMM2), REG(YMM0))                           \

@@ -616,12 +616,15 @@ static unsigned entry_bytes(const struct gen *g)
     return g->index_wide ? 4 : 2;
 }
 
-/* Whether a plan's records under an index buffer are made from one offset (vertex_index):
-   several streams, indexed with one stride (gen_indexed_one_stride), and r11 free (no colour
-   table). */
-int gen_streams_one_stride(const struct gen *g)
+/* Whether, under an index buffer, a plan's loads address its records from one offset: several
+   streams, indexed with one stride (gen_indexed_one_stride), and r11 free (no colour table).
+   Each stream's register then keeps its record 0 (the prologue's) and a vertex's offset, its
+   index times the stride, goes into r11 once: every load is [record 0 + r11 + offset]
+   (X86_OFFSET_LOADS), where each stream's record took a load and an add a vertex. */
+int gen_records_at_offset(const struct gen *g)
 {
-    return !g->gx && g->num_streams > 1 && gen_indexed_one_stride(g) && !gen_colour_tables(g);
+    return !g->gx && g->indexed && g->num_streams > 1 && gen_indexed_one_stride(g) &&
+           !gen_colour_tables(g);
 }
 
 /* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
@@ -665,18 +668,9 @@ static void vertex_index(struct gen *g)
     static const enum x86_shape imul[GEN_REGS] = { REG_ROW(IMUL_, _RAX_I) },
                                 add[GEN_REGS] = { REG_ROW(ADD_, _MRSP) };
     /* several indexed streams of one stride (R300's arrays of one interleaved buffer): the
-       offset made once into r11 (free: no colour table), each record its record 0 from the
-       frame plus that offset (a load and an add: the multiply of every other stream saved,
-       r300-r1-arrays-indexed 1.04-1.12x, Intel Xeon) */
-    if (gen_streams_one_stride(g)) {
-        static const enum x86_shape record0[GEN_REGS] = { REG_ROW(MOV_, _MRSP) },
-                                    plus[GEN_REGS] = { REG_ROW(ADD_, _R11) };
+       offset once, in r11 */
+    if (gen_records_at_offset(g)) {
         E(IMUL_R11_RAX_I, 0, g->step[0]);
-        for (unsigned k = 0; k < g->num_streams; k++) {
-            const unsigned r = gen_stream_reg(g, k);
-            x86_op(a, record0[r], g->data_slot[k], 0);
-            x86_op(a, plus[r], 0, 0);
-        }
         return;
     }
     for (unsigned k = 0; k < g->num_streams; k++) {
