@@ -168,15 +168,16 @@ static inline const uint8_t *run_stream_start(const vfetch_plan *plan,
 
 /* Each stream's start (run_stream_start) into records[], every stream the ops read bound and
    holding the last record it reads: an indexed stream's in a draw through an index buffer
-   max_indexed, the others' max_sequential (a constant or instanced stream's stride is 0). 0
-   where a check failed. */
+   max_indexed (unless `held`: the caller checked them), the others' max_sequential (a constant
+   or instanced stream's stride is 0). 0 where a check failed. */
 static inline int run_stream_records(const vfetch_plan *plan, const struct vfetch_run_params *p,
                                      int indexed, uint64_t max_indexed, uint64_t max_sequential,
-                                     int plain, const uint8_t **records)
+                                     int plain, int held, const uint8_t **records)
 {
     for (unsigned s = 0; s < plan->desc.num_streams; s++) {
         const int through = indexed && plan->desc.streams[s].step == VFETCH_STEP_INDEXED;
-        if (!run_stream_holds(plan, &p->streams[s], s, through ? max_indexed : max_sequential))
+        if (!(through && held) &&
+            !run_stream_holds(plan, &p->streams[s], s, through ? max_indexed : max_sequential))
             return 0;
         records[s] = run_stream_start(plan, p, s, indexed, plain);
     }
@@ -191,20 +192,21 @@ static __attribute__((noinline)) int run_generated_streams(const vfetch_plan *pl
 {
     const uint64_t last = (uint64_t)p->first + p->count - 1;
     const uint8_t *records[VFETCH_MAX_STREAMS];
-    if (!run_stream_records(plan, p, 0, last, last, 0, records))
+    if (!run_stream_records(plan, p, 0, last, last, 0, 0, records))
         return 1;
     plan->jit(records, p->count, p->out);
     return 0;
 }
 
 /* The same through an index buffer (run_generated_indexed), its highest entry's record and the
-   last sequential record given. */
+   last sequential record given (`held`: the indexed streams hold the highest, checked). */
 static __attribute__((noinline)) int run_generated_indexed_streams(
     const vfetch_plan *plan, const struct vfetch_run_params *p, uint64_t max_indexed,
-    uint64_t max_sequential, const struct vfetch_jit_index *index)
+    uint64_t max_sequential, int held, const struct vfetch_jit_index *index)
 {
     const uint8_t *records[VFETCH_MAX_STREAMS];
-    if (!run_stream_records(plan, p, 1, max_indexed, max_sequential, (int)index->plain, records))
+    if (!run_stream_records(plan, p, 1, max_indexed, max_sequential, (int)index->plain, held,
+                            records))
         return 1;
     plan->jit_indexed(records, p->count, p->out, index);
     return 0;
@@ -244,7 +246,7 @@ static inline int run_generated_indexed_with(const vfetch_plan *plan,
         .plain = plan->jit_code.indexed_plain && max_indexed < p->max_index,
     };
     if (!plan->one_indexed_stream)
-        return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, &index);
+        return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, held, &index);
     if (!held && !run_stream_holds(plan, p->streams, 0, max_indexed))
         return 1;
     const uint8_t *record = run_stream_start(plan, p, 0, 1, (int)index.plain);

@@ -955,11 +955,8 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
         E(MOV_RAX_MRSP, g->data_slot[0], 0);
         E(MOV_R11_RAX, 0, 0);
     }
-    /* several streams: each one's record 0 in its register (the pass makes each record's
-       address there again) */
-    static const enum x86_shape record0[GEN_REGS] = { REG_ROW(MOV_, _MRSP) };
-    for (unsigned s = 0; gathered && g->num_streams > 1 && s < g->num_streams; s++)
-        x86_op(a, record0[gen_stream_reg(g, s)], g->data_slot[s], 0);
+    /* several streams: each one's record 0 is in its register, as the prologue loaded it (the
+       groups run before the pass, which may make each record's address there) */
     for (unsigned p = 0; p < 2; p++) {
         const struct vfetch_record_prog *prog = progs[p];
         if (!prog)
