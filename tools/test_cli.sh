@@ -97,6 +97,14 @@ if echo "$out" | grep -q '^jit: [0-9]' && ! echo "$out" | grep -q 'no disassembl
         echo "$out" | grep -Eq '\[r12\+r11\*1\]' && ! echo "$out" | grep -Eq 'add (rbx|rbp|r12), r11'
     check "explain r300 r1 as four arrays loads its indexed records at record 0 plus r11" $?
 fi
+# ... and as one array of 28-byte records (a stride no lea scales): rdi keeps its record 0
+out=$(VFETCH_JIT_GATHER=0 "$tool" explain r300 --psc 0xC1070002,0x230B8205 --arrays 7:7 --asm); rc=$?
+check "explain r300 r1 as one array exits 0" $rc
+if echo "$out" | grep -q '^jit: [0-9]' && ! echo "$out" | grep -q 'no disassembler'; then
+    echo "$out" | grep -Eq 'imul r11, rax, 0x1C' && echo "$out" | grep -Eq '\[rdi\+r11\*1\+0x0C\]' &&
+        ! echo "$out" | grep -Eq 'imul rdi, rax'
+    check "explain r300 r1 as one array loads its indexed records at record 0 plus r11" $?
+fi
 
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?

@@ -409,10 +409,10 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame, unsigned on
         }
     /* rdi the streams' first records, rsi the count, rdx the output */
     E(MOV_RCX_RSI, 0, 0);
-    g->record0_r11 = indexed && g->index_regs && n == 1 && g->data_slot[0] >= 0 &&
-                     !gen_colour_tables(g);
     /* (the records 0 of a pass at one offset stay in their registers only: below) */
     const int at_offset = gen_records_at_offset(g);
+    g->record0_r11 = indexed && g->index_regs && n == 1 && g->data_slot[0] >= 0 &&
+                     !gen_colour_tables(g) && !at_offset;
     for (unsigned k = 0; k < n; k++)
         if (k >= held || (g->data_slot[k] >= 0 && !at_offset)) {
             E(MOV_RAX_MRDI, 8 * (int64_t)k, 0);

@@ -950,8 +950,11 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
         return;
     g->gathering = gathered;
     /* record 0 in r11 where the entry keeps it in the frame (a colour table takes r11 in
-       the per-vertex pass, which loads it at its start) */
-    if (gathered && g->num_streams == 1 && !g->record0_r11) {
+       the per-vertex pass, which loads it at its start) or in rdi (a pass at one offset, which
+       takes r11 after the groups) */
+    if (gathered && g->num_streams == 1 && gen_records_at_offset(g)) {
+        E(MOV_R11_RDI, 0, 0);
+    } else if (gathered && g->num_streams == 1 && !g->record0_r11) {
         E(MOV_RAX_MRSP, g->data_slot[0], 0);
         E(MOV_R11_RAX, 0, 0);
     }
@@ -1023,6 +1026,10 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
     }
     g->gathering = 0;
     g->gathered_loops += gathered;
+    /* one stream's rdi made each record's address (gather_record): record 0 again for a pass
+       at one offset */
+    if (gathered && g->num_streams == 1 && gen_records_at_offset(g))
+        E(MOV_RDI_R11, 0, 0);
     if (progs[0] && progs[0]->lanes == 8)
         E(VZEROUPPER, 0, 0);
     E(TEST_RCX_RCX, 0, 0);
@@ -1061,9 +1068,9 @@ void gen_choose_groups(struct gen *g, int gathered)
     /* a vertex's ops; under an index buffer its entry's load and its records' addresses too
        (one stream: one lea where the stride is a scale, else a multiply and an add; several:
        a multiply and an add each, or of one stride one multiply) */
-    const unsigned address = g->num_streams == 1      ? 1 + (gen_stride_scale(g->step[0]) < 0)
-                             : gen_records_at_offset(g) ? 1
-                                                        : 2 * g->num_streams;
+    const unsigned address = gen_records_at_offset(g) ? 1
+                             : g->num_streams == 1    ? 1 + (gen_stride_scale(g->step[0]) < 0)
+                                                      : 2 * g->num_streams;
     const unsigned one =
         a->ops - mark.ops + (gathered ? 1 + address + (g->index_plain ? 0 : 3) : 0);
     x86_rewind(a, mark);

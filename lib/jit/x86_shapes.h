@@ -432,6 +432,8 @@
     /* a one-stream plan's record 0 held in r11 under an index buffer: the record of index  \
        rax at r11 + rax * stride */                                                          \
     S(MOV_R11_RAX, MOV, REG(R11), REG(RAX))                                                 \
+    S(MOV_R11_RDI, MOV, REG(R11), REG(RDI))                                                 \
+    S(MOV_RDI_R11, MOV, REG(RDI), REG(R11))                                                 \
     S(LEA_RDI_MR11_RAX_1, LEA, REG(RDI), MEMX(R11, RAX, 1, 8))                              \
     S(LEA_RDI_MR11_RAX_2, LEA, REG(RDI), MEMX(R11, RAX, 2, 8))                              \
     S(LEA_RDI_MR11_RAX_4, LEA, REG(RDI), MEMX(R11, RAX, 4, 8))                              \

@@ -616,15 +616,18 @@ static unsigned entry_bytes(const struct gen *g)
     return g->index_wide ? 4 : 2;
 }
 
-/* Whether, under an index buffer, a plan's loads address its records from one offset: several
-   streams, indexed with one stride (gen_indexed_one_stride), and r11 free (no colour table).
-   Each stream's register then keeps its record 0 (the prologue's) and a vertex's offset, its
-   index times the stride, goes into r11 once: every load is [record 0 + r11 + offset]
-   (X86_OFFSET_LOADS), where each stream's record took a load and an add a vertex. */
+/* Whether, under an index buffer, a plan's loads address its records from one offset: streams
+   indexed with one stride (gen_indexed_one_stride), several or one whose stride is no scale
+   (gen_stride_scale: else one lea makes its record), and r11 free (no colour table). Each
+   stream's register then keeps its record 0 (the prologue's) and a vertex's offset, its index
+   times the stride, goes into r11 once: every load is [record 0 + r11 + offset]
+   (X86_OFFSET_LOADS), where each stream's record took a load and an add a vertex (one stream:
+   an imul and an add). */
 int gen_records_at_offset(const struct gen *g)
 {
-    return !g->gx && g->indexed && g->num_streams > 1 && gen_indexed_one_stride(g) &&
-           !gen_colour_tables(g);
+    return !g->gx && g->indexed &&
+           (g->num_streams > 1 || gen_stride_scale(g->step[0]) < 0) &&
+           gen_indexed_one_stride(g) && !gen_colour_tables(g);
 }
 
 /* Under an index buffer, at the top of a vertex: its index from the next entry (16 or 32 bits,
@@ -667,8 +670,8 @@ static void vertex_index(struct gen *g)
     }
     static const enum x86_shape imul[GEN_REGS] = { REG_ROW(IMUL_, _RAX_I) },
                                 add[GEN_REGS] = { REG_ROW(ADD_, _MRSP) };
-    /* several indexed streams of one stride (R300's arrays of one interleaved buffer): the
-       offset once, in r11 */
+    /* indexed streams of one stride (R300's arrays of one interleaved buffer; one stream of a
+       stride no lea scales): the offset once, in r11 */
     if (gen_records_at_offset(g)) {
         E(IMUL_R11_RAX_I, 0, g->step[0]);
         return;
@@ -676,14 +679,8 @@ static void vertex_index(struct gen *g)
     for (unsigned k = 0; k < g->num_streams; k++) {
         if (g->data_slot[k] < 0)
             continue;
-        if (!k && g->record0_r11) { /* rdi: one lea where the stride is a scale */
-            const int scale = gen_stride_scale(g->step[0]);
-            if (scale >= 0) {
-                x86_op(a, gen_record_lea((unsigned)scale), 0, 0);
-            } else {
-                E(IMUL_RDI_RAX_I, 0, g->step[0]);
-                E(ADD_RDI_R11, 0, 0);
-            }
+        if (!k && g->record0_r11) { /* rdi: one lea (a stride of no scale is at one offset) */
+            x86_op(a, gen_record_lea((unsigned)gen_stride_scale(g->step[0])), 0, 0);
             continue;
         }
         const unsigned r = k < g->reg_streams ? gen_stream_reg(g, k) : GEN_REGS - 1;
