@@ -217,6 +217,10 @@ struct gen {
     struct vfetch_record_prog *gather;
     int gathering, gather_held, gather_rdi;
     unsigned gather_first;
+    /* The record programs whose loop of one group at a time (after the unrolled one) the
+       count dropped (gen_choose_groups: its exact loads cost the pass's instructions or more),
+       their records left to the pass: bit 0 wide, 1 narrow, 2 gather (group_prog_bit). */
+    unsigned no_single;
     /* The per-vertex pass's group of four being written (x86_vertex.c): each vertex's entry
        read by a displacement from r8, which moves once a group. */
     int in_group;

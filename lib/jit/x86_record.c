@@ -919,6 +919,19 @@ static void group_steps(struct gen *g, const struct vfetch_record_prog *prog, un
     E(CMP_RCX_I, 0, n * prog->group);
 }
 
+/* prog's bit in g->no_single. */
+static unsigned group_prog_bit(const struct gen *g, const struct vfetch_record_prog *prog)
+{
+    return prog == g->wide ? 1 : prog == g->narrow ? 2 : 4;
+}
+
+/* Whether prog's groups run one at a time after its unrolled loop (a loop of one group: its
+   only one), or leave the records there to the pass (g->no_single). */
+static int group_singles(const struct gen *g, const struct vfetch_record_prog *prog)
+{
+    return group_unroll(prog) == 1 || !(g->no_single & group_prog_bit(g, prog));
+}
+
 /* A direct format's whole groups: the 8-lane program's, then the 4-lane one's, each while
    whole groups are left: `unroll` groups an iteration while they are there (then one at a
    time), group j's vectors at j steps from rdi and rdx, reading whole windows up to the last
@@ -960,19 +973,22 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
     }
     /* several streams: each one's record 0 is in its register, as the prologue loaded it (the
        groups run before the pass, which may make each record's address there) */
+    const unsigned clean = x86_label(a); /* past the vzeroupper: no ymm written yet */
     for (unsigned p = 0; p < 2; p++) {
         const struct vfetch_record_prog *prog = progs[p];
         if (!prog)
             continue;
         const unsigned out = x86_label(a), halves = x86_label(a);
         const unsigned unroll = group_unroll(prog);
-        /* gathered: from one whole iteration, fewer records left to the pass (whose controls
-           it loads anyway: the groups' tables would be a second set of loads); a direct draw
-           of several streams from GEN_GROUPS_STREAMS_LEAST records */
-        const unsigned least = g->num_streams > 1 && !gathered ? GEN_GROUPS_STREAMS_LEAST : 0;
-        E(CMP_RCX_I, 0,
-          gathered ? unroll * prog->group : prog->group > least ? prog->group : least);
-        x86_jump(a, X86_JB, out);
+        const int singles = group_singles(g, prog);
+        /* gathered, or where the groups run no loop of one group: from one whole iteration,
+           fewer records left to the pass (whose controls it loads anyway: the groups' tables
+           would be a second set of loads); a direct draw of several streams from
+           GEN_GROUPS_STREAMS_LEAST records */
+        const unsigned least = g->num_streams > 1 && !gathered ? GEN_GROUPS_STREAMS_LEAST : 0,
+                       first = gathered || !singles ? unroll * prog->group : prog->group;
+        E(CMP_RCX_I, 0, first > least ? first : least);
+        x86_jump(a, X86_JB, p == 0 && !progs[1] ? clean : out);
         if (prog->lanes == 8)
             hold_tables(g, prog, unroll);
         /* 8 lanes: the loop twice, its ymm stores whole where the output is 32-byte aligned
@@ -998,11 +1014,11 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
             }
             g->store_halves = form;
             const unsigned loop = x86_label(a), single = x86_label(a);
-            for (unsigned pass = unroll > 1 ? 0 : 1; pass < 2; pass++) {
+            for (unsigned pass = unroll > 1 ? 0 : 1; pass < 1u + (unsigned)singles; pass++) {
                 const unsigned n = pass ? 1 : unroll, here = x86_label(a);
                 if (!pass) {
                     E(CMP_RCX_I, 0, n * prog->group);
-                    x86_jump(a, X86_JB, single);
+                    x86_jump(a, X86_JB, singles ? single : out);
                 } else if (unroll > 1) {
                     x86_bind(a, single);
                     E(CMP_RCX_I, 0, prog->group);
@@ -1032,6 +1048,7 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
         E(MOV_RDI_R11, 0, 0);
     if (progs[0] && progs[0]->lanes == 8)
         E(VZEROUPPER, 0, 0);
+    x86_bind(a, clean);
     E(TEST_RCX_RCX, 0, 0);
     x86_jump(a, X86_JZ, finish);
 }
@@ -1081,24 +1098,29 @@ void gen_choose_groups(struct gen *g, int gathered)
         struct vfetch_record_prog *prog = progs[k] ? *progs[k] : NULL;
         if (!prog)
             continue;
-        /* the unrolled loop's body as gen_groups writes it, its tables in registers */
+        /* the unrolled loop's body as gen_groups writes it, its tables in registers, and its
+           loop of one group at a time: each iteration's groups, steps and branch */
         const int failed = a->failed;
         const unsigned unroll = group_unroll(prog);
-        if (prog->lanes == 8)
-            hold_tables(g, prog, unroll);
-        const unsigned held = a->ops;
-        g->gather_held = -1;
-        for (unsigned j = 0; j < unroll; j++) {
-            group_at(g, prog, unroll, j);
-            for (unsigned v = 0; v < prog->num_vectors; v++)
-                rp_vector(g, &prog->vec[v], prog->lanes);
+        unsigned cost[2] = { 0, 0 }; /* the unrolled loop's iteration, a group alone's */
+        for (unsigned c = 0; c < (unroll > 1 ? 2u : 1u); c++) {
+            const unsigned n = c ? 1 : unroll;
+            if (prog->lanes == 8)
+                hold_tables(g, prog, unroll);
+            const unsigned held = a->ops;
+            g->gather_held = -1;
+            for (unsigned j = 0; j < n; j++) {
+                group_at(g, prog, n, j);
+                for (unsigned v = 0; v < prog->num_vectors; v++)
+                    rp_vector(g, &prog->vec[v], prog->lanes);
+            }
+            g->rp_dst = 0;
+            group_steps(g, prog, n, gathered);
+            cost[c] = a->ops - held + 1;
+            g->num_reg_consts = 0;
         }
-        g->rp_dst = 0;
-        /* and the loop's steps and its branch, once an iteration */
-        group_steps(g, prog, unroll, gathered);
-        const unsigned iteration = a->ops - held + 1;
-        g->num_reg_consts = 0;
         x86_rewind(a, mark);
+        const unsigned iteration = cost[0], single = cost[1];
         /* at SSE4.1, an instruction without a legacy form: no groups (not a failure) */
         const int missing = a->missing != X86_NUM_SHAPES;
         if (missing) {
@@ -1110,7 +1132,16 @@ void gen_choose_groups(struct gen *g, int gathered)
         if (missing || iteration >= gen_vertex_pass_cost(g, one, prog->group * unroll)) {
             free(prog);
             *progs[k] = NULL;
+            continue;
         }
+        /* a group alone reads only its own records' bytes (exact loads, more of them): where
+           that costs the pass's instructions or more, the pass takes the records an iteration
+           leaves (r300-r3, r4 and gx-d at avx2: 1.14-1.26x faster at 4 and 6 records, Intel
+           Xeon; docs/jit.md) */
+        const unsigned bit = group_prog_bit(g, prog);
+        g->no_single &= ~bit;
+        if (unroll > 1 && single >= gen_vertex_pass_cost(g, one, prog->group))
+            g->no_single |= bit;
     }
     g->gathering = 0;
     /* the trials' figures taken back */
