@@ -205,8 +205,9 @@ struct gen {
        the frame, read a vertex. */
     int index_regs, index_wide, index_plain;
     /* Under an index buffer with the state in registers, a one-stream plan's record 0 in r11
-       (no colour table takes it): each record r11 + index * stride, not an add from the
-       frame. */
+       (no colour table takes it; a stride of 1, 2, 4 or 8, the others read at one offset,
+       gen_records_at_offset): each record one lea of r11 + index * stride, not an add from
+       the frame. */
     int record0_r11;
     /* Under an index buffer, a draw of a plan whose streams are all indexed (one: record 0 in
        r11; several of one stride: each record 0 in its stream's register): the record program
