@@ -106,6 +106,19 @@ if echo "$out" | grep -q '^jit: [0-9]' && ! echo "$out" | grep -q 'no disassembl
     check "explain r300 r1 as one array loads its indexed records at record 0 plus r11" $?
 fi
 
+# r300-r3 (one UNORM8x4, 4-byte records) at an AVX2 level: its groups of two records alone cost
+# more than the pass (their exact loads), so the groups start at one whole iteration of eight
+# records and leave fewer to the pass (gen_choose_groups' no_single): the entry's first compare
+# is with 8, and no group of two is loaded by two vmovd and an insert
+out=$("$tool" explain r300 --psc 0xA004 --vtx-size 1 --asm); rc=$?
+check "explain r300 r3 exits 0" $rc
+if echo "$out" | grep -Eq 'isa (avx2|avx512)' && echo "$out" | grep -q '^jit: [0-9]' &&
+    ! echo "$out" | grep -q 'no disassembler'; then
+    first=$(echo "$out" | grep -m1 -E '^  [0-9a-f]{4}  cmp rcx, ')
+    echo "$first" | grep -q 'cmp rcx, 0x08$' && ! echo "$out" | grep -q 'vinserti128 ymm0, ymm0, xmm1'
+    check "explain r300 r3 starts its groups at a whole iteration, no group alone" $?
+fi
+
 "$tool" explain r300 --psc 0x200D --vtx-size 3 2>/dev/null; rc=$?
 [ $rc -eq 2 ]; check "reserved DATA_TYPE 13 exits 2" $?
 msg=$("$tool" explain r300 --psc 0x200D --vtx-size 3 2>&1 >/dev/null)
