@@ -230,6 +230,21 @@ static inline int run_indexed_streams_hold(const vfetch_plan *plan,
     return 1;
 }
 
+/* Whether every stream whose plain indexed draws' loads read past its extent (the code's
+   stream_reach) holds that many bytes of record `rec` (uint64: below 2^34 times strides below
+   2^31, no overflow). */
+static inline int run_streams_reach(const vfetch_plan *plan, const struct vfetch_run_params *p,
+                                    uint64_t rec)
+{
+    for (unsigned s = 0; s < plan->desc.num_streams && s < VFETCH_JIT_REACH_STREAMS; s++) {
+        const uint32_t reach = plan->jit_code.stream_reach[s];
+        if (reach > plan->stream_extent[s] &&
+            (!p->streams[s].data || rec * plan->vertex_stride[s] + reach > p->streams[s].size))
+            return 0;
+    }
+    return 1;
+}
+
 /* The generated code's draw through the index buffer, max_indexed the record of its highest
    entry (or a bound of it: below max_index, no entry's record is clamped). */
 static inline int run_generated_indexed_with(const vfetch_plan *plan,
@@ -237,13 +252,16 @@ static inline int run_generated_indexed_with(const vfetch_plan *plan,
                                              uint64_t max_indexed, int held)
 {
     const uint64_t max_sequential = (uint64_t)p->first + p->count - 1;
-    /* plain where no entry's record was clamped: the highest one's is below max_index */
+    /* plain where no entry's record was clamped: the highest one's is below max_index; 2
+       where the streams' bindings also hold the reach of the code's wider loads */
+    const uint64_t plain = plan->jit_code.indexed_plain && max_indexed < p->max_index;
     const struct vfetch_jit_index index = {
         .entries = (const uint8_t *)p->indices + (size_t)p->first * bytes,
         .offset = p->index_offset,
         .max_index = p->max_index,
         .wide = bytes == 4,
-        .plain = plan->jit_code.indexed_plain && max_indexed < p->max_index,
+        .plain = plain + (plain && plan->jit_code.indexed_reach &&
+                          run_streams_reach(plan, p, max_indexed)),
     };
     if (!plan->one_indexed_stream)
         return run_generated_indexed_streams(plan, p, max_indexed, max_sequential, held, &index);

@@ -25,6 +25,10 @@ enum vfetch_jit_mode vfetch_jit_mode_now(void);
     in this build, the mode is off, the level is below avx2), or NULL. */
 const char *vfetch_jit_unavailable(enum vfetch_jit_mode mode);
 
+/** The streams of a plan whose plain indexed draws may read past their extents (the index
+    state in registers: lib/jit/x86_gen.h's GEN_INDEX_REG_STREAMS). */
+#define VFETCH_JIT_REACH_STREAMS 7
+
 /** One generated function in memory that is executable and not writable. */
 struct vfetch_jit_code {
     void *entry;        /**< the function */
@@ -32,6 +36,14 @@ struct vfetch_jit_code {
     void *entry_one;     /**< a one-stream plan's function given its first record itself
                               (vfetch_jit_plan_one_fn), or NULL */
     int indexed_plain;   /**< entry_indexed reads vfetch_jit_index's `plain` (else ignores it) */
+    /** Plain draws through an index buffer whose loads read past some indexed stream's extent
+        (`plain` 2), where a load of its last bytes is narrower than its span's (a 12-byte
+        position by `vpmaskmovd`, its 16-byte load past the stream's extent): the bytes from
+        such a stream's record its loads may read, each stream's extent otherwise (a plan of up
+        to VFETCH_JIT_REACH_STREAMS streams, the index state in registers). indexed_reach 0:
+        the code has no such draws. */
+    int indexed_reach;
+    uint32_t stream_reach[VFETCH_JIT_REACH_STREAMS];
     void *entry_batch;   /**< a direct GX format's batched draw, or NULL */
     void *entry_bound;   /**< a GX format's draw past `entry`'s test of each indexed array's
                               data for NULL, for arrays NULL only where their size is 0 (a
@@ -368,7 +380,9 @@ struct vfetch_jit_index {
     uint64_t wide;       /**< 0: 16-bit entries, 1: 32-bit */
     /** 1: no entry plus the offset passes max_index, and the indexed streams' records[s] are
         their record `offset` (the offset added for the code): each entry is its record as it
-        is, neither offset nor clamp applied. Only for code whose indexed_plain is set. */
+        is, neither offset nor clamp applied. Only for code whose indexed_plain is set. 2: the
+        same, and each indexed stream's binding holds the highest record's stream_reach bytes
+        (only for code whose indexed_reach is set): its loads read as far. */
     uint64_t plain;
 };
 

@@ -435,6 +435,34 @@ static void plan_prologue(struct gen *g, int indexed, int32_t frame, unsigned on
     }
 }
 
+/* Under an index buffer, the bytes from each stream's record its loads read where its binding
+   holds them past its extent (reach[], each at least the extent): an op's bytes from one
+   indexed stream within 16 (gen_op_source), of a span no single load takes (3, 5-7, 9-15
+   bytes), loaded as wide as its power of two where the extent narrows that load (a 12-byte
+   position's `vpmaskmovd`, a 6-byte field's two loads). 1 where some stream's
+   reach passes its extent: the plain draws whose bindings hold it take loads as wide. */
+static int plan_reach(const struct gen *g, uint32_t reach[VFETCH_JIT_REACH_STREAMS])
+{
+    int any = 0;
+    for (unsigned k = 0; k < g->num_streams && k < VFETCH_JIT_REACH_STREAMS; k++)
+        reach[k] = g->readable[k];
+    for (unsigned i = 0; i < g->conv->desc.num_ops; i++) {
+        const struct vfetch_op_exec *x = &g->conv->ops[i];
+        struct op_source s;
+        if (x->format == VFETCH_FORMAT_CONSTANT || !x->count || gen_op_source(NULL, x, &s) ||
+            s.span > 16 || s.base >= VFETCH_JIT_REACH_STREAMS ||
+            g->conv->desc.streams[s.base].step != VFETCH_STEP_INDEXED)
+            continue;
+        /* a span of 1, 2, 4, 8 or 16 bytes is one load either way */
+        const unsigned wider = s.span <= 4 ? 4 : s.span <= 8 ? 8 : 16;
+        if ((s.span & (s.span - 1)) && gen_load_width(s.lo, s.span, reach[s.base]) < wider) {
+            reach[s.base] = (uint32_t)s.lo + wider;
+            any = 1;
+        }
+    }
+    return any;
+}
+
 /* A plan entry's way back: the frame released, the saved registers restored. */
 static void plan_epilogue(struct gen *g, int32_t frame)
 {
@@ -533,6 +561,9 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
        gen_stream_reg), the vertex pass once per entry width (the prologue compared the
        draw's) */
     g->index_regs = n <= GEN_INDEX_REG_STREAMS;
+    uint32_t reach[VFETCH_JIT_REACH_STREAMS] = { 0 };
+    _Static_assert(VFETCH_JIT_REACH_STREAMS == GEN_INDEX_REG_STREAMS, "a reach a stream");
+    const int reach_any = indexed && g->index_regs && !plan->word_copy && plan_reach(g, reach);
     for (int through_index = 0; through_index <= indexed && !why; through_index++) {
         entry[through_index] = a->len;
         g->indexed = through_index; /* gen_stream_reg's answer for this entry */
@@ -552,17 +583,30 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
         if (plan->word_copy && !through_index)
             gen_word_copy(g, plan->word_copy == VFETCH_WORD_COPY_BSWAP32, 0);
         else if (through_index && g->index_regs) {
-            /* four passes: 16- or 32-bit entries, offset and clamp applied or a plain draw */
-            const unsigned plain = x86_label(a);
+            /* four passes: 16- or 32-bit entries, offset and clamp applied or a plain draw;
+               and two more where plain draws whose bindings hold the streams' reach load as
+               wide as it (plan_reach: `plain` 2) */
+            const unsigned plain = x86_label(a), reached = x86_label(a);
             E(CMP_MR10_I, INDEX_PLAIN, 0);
             x86_jump(a, X86_JNZ, plain);
             /* the gathered groups weighed once, as the first pass (16-bit, clamped) has them */
             g->index_plain = g->index_wide = 0;
             gen_choose_groups(g, 1);
-            for (g->index_plain = 0; g->index_plain < 2 && !why; g->index_plain++) {
+            uint32_t exact[VFETCH_MAX_STREAMS];
+            memcpy(exact, g->readable, sizeof exact);
+            for (unsigned kind = 0; kind < 2u + (unsigned)reach_any && !why; kind++) {
                 const unsigned wide = x86_label(a);
-                if (g->index_plain)
+                g->index_plain = kind > 0;
+                if (kind == 1)
                     x86_bind(a, plain);
+                if (kind == 1 && reach_any) {
+                    E(CMP_MR10_I, INDEX_PLAIN, 1);
+                    x86_jump(a, X86_JNZ, reached);
+                }
+                if (kind == 2) {
+                    x86_bind(a, reached);
+                    memcpy(g->readable, reach, n * sizeof reach[0]);
+                }
                 E(CMP_MR10_I, FRAME_WIDE, 0);
                 x86_jump(a, X86_JNZ, wide);
                 g->index_wide = 0;
@@ -571,8 +615,11 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
                 x86_bind(a, wide);
                 g->index_wide = 1;
                 gen_groups(g, finish, 1);
-                why = why ? why : gen_vertex_pass(g, g->index_plain ? GEN_FALL_THROUGH : finish);
+                why = why ? why
+                          : gen_vertex_pass(g, kind == 1u + (unsigned)reach_any ? GEN_FALL_THROUGH
+                                                                               : finish);
             }
+            memcpy(g->readable, exact, sizeof exact);
             g->index_plain = 0;
         } else {
             if (!through_index)
@@ -591,6 +638,8 @@ const char *vfetch_jit_plan_compile(const struct vfetch_plan *plan,
     if (!why && indexed) {
         code->entry_indexed = (uint8_t *)code->mapping + entry[1];
         code->indexed_plain = plain;
+        code->indexed_reach = reach_any;
+        memcpy(code->stream_reach, reach, sizeof reach);
     }
     return why;
 }

@@ -1843,6 +1843,163 @@ static void check_jit_windows(void)
 }
 
 /*
+ * jit-reach: plain draws through an index buffer whose bindings hold the reach of wider loads
+ * (lib/jit/x86_draw.c, plan_reach: a 12-byte position by one 16-byte load, a 6-byte field by
+ * one 8-byte load, where the stream's extent ends the record's bytes), R300 layouts as arrays
+ * and in one stream, 16- and 32-bit entries naming the last record, draws of 1 to 40 and 100
+ * to 300 records: each binding ending at a guard page with exactly its reach past the highest
+ * record (the wide passes, `plain` 2), or one byte less (the exact ones), every byte as the
+ * reference's. The AVX2 and SSE4.1 variants have the passes where a stream's loads narrow.
+ */
+static void check_jit_reach(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-reach");
+    static const struct {
+        const char *name;
+        uint8_t stride, arrays, reach;
+        struct layout_op op[4];
+    } layouts[] = {
+        { "r1 arrays", 28, 1, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                                   { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
+                                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
+                                   { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
+        { "skin arrays", 24, 1, 1,
+          { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
+            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
+            { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+        { "12-byte position", 12, 0, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 } } },
+        { "6-byte", 6, 0, 1, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 3, 0 } } },
+        /* r1 in one array: the position's 16 bytes inside the record's 28 */
+        { "r1", 28, 0, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
+                            { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
+                            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
+                            { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
+    };
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    unsigned runs = 0, wide = 0;
+    for (unsigned f = 0; f < sizeof layouts / sizeof layouts[0]; f++) {
+        struct vfetch_plan_desc d;
+        layout_desc(&d, layouts[f].stride, layouts[f].op, layouts[f].arrays);
+        for (unsigned k = 0; k < d.num_streams; k++)
+            d.streams[k].step = VFETCH_STEP_INDEXED;
+        /* each component at its own bytes, one after the other (a packed container shared) */
+        for (unsigned o = 0; o < d.num_ops; o++) {
+            const enum vfetch_format fmt = d.ops[o].format;
+            const unsigned size = fmt == VFETCH_FORMAT_FLOAT32  ? 4
+                                  : fmt == VFETCH_FORMAT_FLOAT16 || fmt == VFETCH_FORMAT_FIXED16 ? 2
+                                  : fmt == VFETCH_FORMAT_FIXED8 ? 1
+                                                                 : 0;
+            for (unsigned c = 0; c < 4; c++)
+                d.ops[o].src[c].offset += c * size;
+        }
+        vfetch_set_cpu_mask(0);
+        vfetch_plan *ref = NULL;
+        CHECK_EQ(vfetch_plan_compile(&d, &ref), 0);
+        vfetch_plan *plans[8] = { NULL };
+        for (unsigned l = 0; l < num_levels && l < 8; l++) {
+            if (!(levels[l].bit & JIT_LEVELS))
+                continue;
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            if (vfetch_plan_compile(&d, &plans[l])) {
+                test_failures++;
+                continue;
+            }
+            const struct vfetch_jit_code *c = &plans[l]->jit_code;
+            test_checks++;
+            if (c->entry_indexed && c->indexed_reach != layouts[f].reach) {
+                test_failures++;
+                printf("  jit-reach %s %s: indexed_reach %d\n", layouts[f].name, levels[l].name,
+                       c->indexed_reach);
+            }
+        }
+        for (unsigned r = 0; r < 48 && ref; r++) {
+            const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
+            const uint32_t records = 1 + rnd_below(count + 8);
+            const int wide_entries = rnd_below(2);
+            const unsigned entry = wide_entries ? 4 : 2;
+            uint8_t *idx = guard_alloc_tail((size_t)count * entry);
+            for (uint32_t i = 0; i < count; i++) {
+                /* the last record named at least once */
+                const uint32_t rec = i == count / 2 ? records - 1 : rnd_below(records);
+                if (wide_entries)
+                    memcpy(idx + 4 * i, &rec, 4);
+                else {
+                    const uint16_t h = (uint16_t)rec;
+                    memcpy(idx + 2 * i, &h, 2);
+                }
+            }
+            uint8_t *records_bytes = malloc((size_t)records * layouts[f].stride + 16);
+            if (!records_bytes)
+                exit(2);
+            rnd_fill(records_bytes, (size_t)records * layouts[f].stride + 16);
+            for (unsigned less = 0; less < 2; less++) {
+                struct run_buffers b;
+                memset(&b, 0, sizeof b);
+                uint8_t *alloc[VFETCH_MAX_STREAMS] = { NULL };
+                for (unsigned k = 0; k < d.num_streams; k++) {
+                    /* the stream's bytes from its element's first; its reach past the last
+                       record (the extent where it has none), less one byte where asked */
+                    const size_t at = layouts[f].arrays ? layouts[f].op[k].offset : 0;
+                    uint32_t reach = ref->stream_extent[k];
+                    for (unsigned l = 0; l < 8; l++)
+                        if (plans[l] && plans[l]->jit_code.indexed_reach &&
+                            k < VFETCH_JIT_REACH_STREAMS &&
+                            plans[l]->jit_code.stream_reach[k] > reach)
+                            reach = plans[l]->jit_code.stream_reach[k];
+                    size_t size = (size_t)(records - 1) * layouts[f].stride + reach;
+                    if (reach > ref->stream_extent[k])
+                        size -= less;
+                    alloc[k] = guard_alloc_tail(size);
+                    memcpy(alloc[k], records_bytes + at, size);
+                    b.bind[k] = (struct vfetch_binding){ alloc[k], size };
+                }
+                b.idx = idx;
+                b.idx_size = (size_t)count * entry;
+                b.idx_type = wide_entries ? VFETCH_INDEX_U32 : VFETCH_INDEX_U16;
+                b.count = count;
+                b.max_index = UINT32_MAX;
+                b.out_size = (size_t)count * vfetch_plan_out_stride(ref);
+                uint8_t *want = guard_alloc_tail(b.out_size), *got = guard_alloc_tail(b.out_size);
+                memset(want, 0x5a, b.out_size);
+                CHECK_EQ(run_with(ref, &b, want), 0);
+                for (unsigned l = 0; l < 8; l++) {
+                    if (!plans[l])
+                        continue;
+                    memset(got, 0x5a, b.out_size);
+                    CHECK_EQ(run_with(plans[l], &b, got), 0);
+                    char detail[96];
+                    snprintf(detail, sizeof detail, "%s, %u records, %u-bit entries, reach%s",
+                             layouts[f].name, count, 8 * entry, less ? " less one byte" : "");
+                    compare_outputs("jit-reach", levels[l].name, detail, want, got, b.out_size,
+                                    vfetch_plan_out_stride(ref), NULL, 0, 0);
+                    runs++;
+                    wide += !less && plans[l]->jit_code.indexed_reach;
+                }
+                guard_free(want);
+                guard_free(got);
+                for (unsigned k = 0; k < d.num_streams; k++)
+                    guard_free(alloc[k]);
+            }
+            free(records_bytes);
+            guard_free(idx);
+        }
+        for (unsigned l = 0; l < 8; l++)
+            vfetch_plan_free(plans[l]);
+        vfetch_plan_free(ref);
+    }
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-reach: %u draws through an index buffer at bindings ending at their reach or "
+           "a byte short (%u the wide passes'), %u failures\n",
+           runs, wide, test_failures - before);
+}
+
+/*
  * Gathered groups (lib/jit/x86_record.c): a plan's draws through an index buffer run whole
  * 8-lane groups of its record program, each record loaded from its entry's place, only bytes of
  * the record its extent covers (4, 8 or 16 at once where they fit, else the bytes themselves).
@@ -1949,8 +2106,11 @@ static void check_jit_gathered(void)
                                  (ask || layouts[f].by_default == 1);
                 const int either = !ask && layouts[f].by_default == 3;
                 test_checks++;
-                if (either ? loops != 0 && loops != 4
-                           : want ? loops != 4 : ((ask || never) && loops)) {
+                /* four passes gathered (16- and 32-bit entries, plain or clamped), six where
+                   plain draws also load as far as the streams' reach (indexed_reach) */
+                const unsigned all = plans[l][ask]->jit_code.indexed_reach ? 6 : 4;
+                if (either ? loops != 0 && loops != all
+                           : want ? loops != all : ((ask || never) && loops)) {
                     test_failures++;
                     printf("  jit-gathered %s %s%s: %u gathered loops\n", layouts[f].name,
                            levels[l].name, ask ? " (asked)" : "", loops);
@@ -3024,6 +3184,7 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_gathered();
+    check_jit_reach();
     check_jit_kit_formats();
     check_jit_big_records();
     check_jit_group_choice();
