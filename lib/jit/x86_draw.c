@@ -453,8 +453,9 @@ static int plan_reach(const struct gen *g, uint32_t reach[VFETCH_JIT_REACH_STREA
             s.span > 16 || s.base >= VFETCH_JIT_REACH_STREAMS ||
             g->conv->desc.streams[s.base].step != VFETCH_STEP_INDEXED)
             continue;
-        /* a span of 1, 2, 4, 8 or 16 bytes is one load either way */
-        const unsigned wider = s.span <= 4 ? 4 : s.span <= 8 ? 8 : 16;
+        /* its load where every byte is readable; a span of 1, 2, 4, 8 or 16 bytes is one load
+           either way */
+        const unsigned wider = gen_load_width(s.lo, s.span, UINT32_MAX);
         if ((s.span & (s.span - 1)) && gen_load_width(s.lo, s.span, reach[s.base]) < wider) {
             reach[s.base] = (uint32_t)s.lo + wider;
             any = 1;

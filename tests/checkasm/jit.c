@@ -1888,13 +1888,9 @@ static void check_jit_reach(void)
             d.streams[k].step = VFETCH_STEP_INDEXED;
         /* each component at its own bytes, one after the other (a packed container shared) */
         for (unsigned o = 0; o < d.num_ops; o++) {
-            const enum vfetch_format fmt = d.ops[o].format;
-            const unsigned size = fmt == VFETCH_FORMAT_FLOAT32  ? 4
-                                  : fmt == VFETCH_FORMAT_FLOAT16 || fmt == VFETCH_FORMAT_FIXED16 ? 2
-                                  : fmt == VFETCH_FORMAT_FIXED8 ? 1
-                                                                 : 0;
+            const struct vfetch_format_info *fi = &vfetch_format_info[d.ops[o].format];
             for (unsigned c = 0; c < 4; c++)
-                d.ops[o].src[c].offset += c * size;
+                d.ops[o].src[c].offset += fi->packed ? 0 : c * fi->container;
         }
         vfetch_set_cpu_mask(0);
         vfetch_plan *ref = NULL;
