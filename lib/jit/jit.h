@@ -353,6 +353,13 @@ int vfetch_jit_gather_env(void);
     CPUs, 0 on the rest (lib/jit/mode.c). */
 int vfetch_jit_movbe_indices(void);
 
+/** Whether the AVX2 variant's 8-lane group loops are written a second time storing each
+    vector as two 16-byte halves, for draws of at least GEN_HALVES_LEAST records whose output
+    is off 32 bytes (1), or only with whole stores (0): VFETCH_JIT_HALVES=1 or 0 asks (for
+    tests, and to measure both on a CPU); else 0 on AMD's CPUs, 1 on the rest
+    (lib/jit/mode.c). */
+int vfetch_jit_store_halves(void);
+
 /** The RGBA8 word of every 16-bit container as one little-endian load reads its two bytes,
     from a colour op's two byte tables (bytes[0..255] the container's high byte's,
     bytes[256..511] the low byte's; first_high: the byte at the lower address is the high one):

@@ -147,6 +147,16 @@ int vfetch_jit_movbe_indices(void)
     return asked >= 0 ? asked : vfetch_cpu_amd();
 }
 
+int vfetch_jit_store_halves(void)
+{
+    /* The default by vendor, each measured (docs/decisions.md, "JIT: 8-lane group stores off
+       32 bytes"): an Intel Xeon ran draws of 256-4,096 records with their output 16 bytes
+       past a line 1.04-1.5x faster in halves (it splits a store across a line in two); a
+       Zen 4 ran the same draws 1.05-1.3x faster with whole 32-byte stores. */
+    const int asked = env_switch("VFETCH_JIT_HALVES");
+    return asked >= 0 ? asked : !vfetch_cpu_amd();
+}
+
 uint32_t vfetch_jit_crossover_env(void)
 {
     /* read on every compile: a benchmark sets it to measure where the tiers cross */

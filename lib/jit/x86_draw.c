@@ -52,6 +52,7 @@ static struct gen *gen_open(const struct vfetch_plan *conv, int groups, const ch
     if (g) {
         x86_asm_init(&g->a);
         g->movbe_indices = vfetch_jit_movbe_indices();
+        g->halves_ok = vfetch_jit_store_halves();
     }
     if (!g || g->a.failed) {
         *why = "out of memory";

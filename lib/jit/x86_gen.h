@@ -276,6 +276,7 @@ struct gen {
     unsigned gathered_loops; /* group loops reading records through the entries (the same) */
     unsigned constants_held; /* constant ops stored without a load of their own (the same) */
     int store_halves;      /* the loop being written stores each ymm as two 16-byte halves */
+    int halves_ok;         /* ... and such loops are written (vfetch_jit_store_halves) */
     /* The 8-lane group loop's tables held in registers (reg_const[k] in the k-th of them), and
        the tables its vectors use, with how often (x86_record.c, count_tables). */
     /* A record vector's group (unrolled loops): bytes of its output from rdx; per stream (each

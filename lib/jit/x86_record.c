@@ -996,8 +996,10 @@ void gen_groups(struct gen *g, unsigned finish, int gathered)
            is whole vectors, so every store of the draw lies as its first does; the SSE4.1
            variant has no ymm). An Intel core splits a store across a cache line in two, and
            from 256 records the halves ran 1.04-1.5x faster there (docs/jit.md); below, where
-           the lines stay in the L1, the extra store of each vector cost up to 1.1x. */
-        const int forms = prog->lanes == 8 && !a->sse && stores_whole_vectors(prog) ? 2 : 1;
+           the lines stay in the L1, the extra store of each vector cost up to 1.1x. AMD's
+           cores store across a line at full speed: whole stores only (halves_ok). */
+        const int forms =
+            prog->lanes == 8 && !a->sse && g->halves_ok && stores_whole_vectors(prog) ? 2 : 1;
         if (forms == 2) {
             const unsigned whole = x86_label(a);
             E(TEST_EDX_I, 0, 31);

@@ -2926,11 +2926,13 @@ static int direct_draw_matches(const vfetch_gx_plan *ref, const vfetch_gx_plan *
 /*
  * The 8-lane groups' stores (lib/jit/x86_record.c, gen_groups): where a draw of at least
  * GEN_HALVES_LEAST records has its output off 32 bytes, the loop written a second time stores
- * each vector as two 16-byte halves. The kit's a, b, d and e (direct, 8-lane groups in the
- * packed and vec4 layouts) at every level with the JIT: the code holds the second loop where
- * the AVX2 variant runs (and not at sse41); draws of 1 to 300 vertices (both sides of the
- * threshold, with tails) with the output 0, 1, 4, 8, 13, 16 and 24 bytes past a 32-byte boundary
- * (the buffer at a guard page), every byte equal to the reference's.
+ * each vector as two 16-byte halves (lib/jit/mode.c, vfetch_jit_store_halves: by default on
+ * every CPU but AMD's). The kit's a, b, d and e (direct, 8-lane groups in the packed and vec4
+ * layouts) at every level with the JIT, compiled with VFETCH_JIT_HALVES=1, =0 and unset: asked
+ * on, the code holds the second loop where the AVX2 variant runs (and not at sse41); asked off,
+ * nowhere; unset, where the vendor's default has it. Both forms draw 1 to 300 vertices (both
+ * sides of the threshold, with tails) with the output 0, 1, 4, 8, 13, 16 and 24 bytes past a
+ * 32-byte boundary (the buffer at a guard page), every byte equal to the reference's.
  */
 static void check_jit_group_stores(void)
 {
@@ -2947,53 +2949,66 @@ static void check_jit_group_stores(void)
     if (!vfetch_jit_available())
         return;
     rng_seed_for("jit-group-stores");
+    const struct saved_env saved = env_save("VFETCH_JIT_HALVES");
     const unsigned mask = vfetch_get_cpu_mask();
     const unsigned before = test_failures;
     unsigned draws = 0, with_halves = 0, avx_levels = 0;
-    for (unsigned k = 0; k < sizeof kit / sizeof kit[0]; k++)
-        for (unsigned o = 0; o < sizeof layouts / sizeof layouts[0]; o++) {
-            struct vfetch_gx_desc d;
-            static const uint8_t none[VFETCH_GX_NUM_ATTRS] = { 0 };
-            gx_desc_of(&d, &kit[k], none, layouts[o]);
-            vfetch_set_cpu_mask(0);
-            vfetch_gx_plan *ref = gx_compile_checked(&d);
-            if (!ref)
+    const unsigned num_kit = sizeof kit / sizeof kit[0], num_layouts = sizeof layouts /
+                                                                       sizeof layouts[0];
+    /* way 0: halves asked on, 1: off, 2: the vendor's default */
+    for (unsigned i = 0; i < 3 * num_kit * num_layouts; i++) {
+        const unsigned way = i / (num_kit * num_layouts), k = i / num_layouts % num_kit,
+                       o = i % num_layouts;
+        if (way < 2)
+            setenv("VFETCH_JIT_HALVES", way ? "0" : "1", 1);
+        else
+            unsetenv("VFETCH_JIT_HALVES");
+        const int halves = way == 0 || (way == 2 && !vfetch_cpu_amd());
+        struct vfetch_gx_desc d;
+        static const uint8_t none[VFETCH_GX_NUM_ATTRS] = { 0 };
+        gx_desc_of(&d, &kit[k], none, layouts[o]);
+        vfetch_set_cpu_mask(0);
+        vfetch_gx_plan *ref = gx_compile_checked(&d);
+        if (!ref)
+            continue;
+        for (unsigned l = 0; l < num_levels; l++) {
+            if (!(levels[l].bit & JIT_LEVELS))
                 continue;
-            for (unsigned l = 0; l < num_levels; l++) {
-                if (!(levels[l].bit & JIT_LEVELS))
-                    continue;
-                vfetch_set_cpu_mask(level_mask(l));
-                vfetch_gx_plan *plan = gx_compile_checked(&d);
-                if (!plan)
-                    continue;
-                const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
-                avx_levels += avx;
-                with_halves += plan->jit_code.halves_loops != 0;
-                test_checks++;
-                if (plan->jit_code.groups && (plan->jit_code.halves_loops != 0) != avx) {
-                    test_failures++;
-                    fprintf(stderr, "jit-group-stores %s: config %c, layout %d: %u loops of "
-                            "halved stores\n", levels[l].name, "abde"[k], d.layout,
-                            plan->jit_code.halves_loops);
-                }
-                for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++)
-                    for (unsigned f = 0; f < sizeof offsets / sizeof offsets[0]; f++) {
-                        int got_err, want_err;
-                        draws++;
-                        test_checks++;
-                        if (!direct_draw_matches(ref, plan, counts[c], offsets[f], &got_err,
-                                                 &want_err)) {
-                            test_failures++;
-                            fprintf(stderr, "jit-group-stores %s: config %c, layout %d, %u "
-                                    "vertices, output %u past 32: return %d (%d), bytes differ\n",
-                                    levels[l].name, "abde"[k], d.layout, counts[c], offsets[f],
-                                    got_err, want_err);
-                        }
-                    }
-                vfetch_gx_plan_free(plan);
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_gx_plan *plan = gx_compile_checked(&d);
+            if (!plan)
+                continue;
+            const int avx = (levels[l].bit & (VFETCH_CPU_AVX2 | VFETCH_CPU_AVX512)) != 0;
+            avx_levels += avx && way == 0;
+            with_halves += plan->jit_code.halves_loops != 0 && way == 0;
+            test_checks++;
+            if (plan->jit_code.groups &&
+                (plan->jit_code.halves_loops != 0) != (avx && halves)) {
+                test_failures++;
+                fprintf(stderr, "jit-group-stores %s: config %c, layout %d, halves %s: %u "
+                        "loops of halved stores\n", levels[l].name, "abde"[k], d.layout,
+                        way == 0 ? "asked" : way == 1 ? "off" : "by default",
+                        plan->jit_code.halves_loops);
             }
-            vfetch_gx_plan_free(ref);
+            for (unsigned c = 0; way < 2 && c < sizeof counts / sizeof counts[0]; c++)
+                for (unsigned f = 0; f < sizeof offsets / sizeof offsets[0]; f++) {
+                    int got_err, want_err;
+                    draws++;
+                    test_checks++;
+                    if (!direct_draw_matches(ref, plan, counts[c], offsets[f], &got_err,
+                                             &want_err)) {
+                        test_failures++;
+                        fprintf(stderr, "jit-group-stores %s: config %c, layout %d, %u "
+                                "vertices, output %u past 32: return %d (%d), bytes differ\n",
+                                levels[l].name, "abde"[k], d.layout, counts[c], offsets[f],
+                                got_err, want_err);
+                    }
+                }
+            vfetch_gx_plan_free(plan);
         }
+        vfetch_gx_plan_free(ref);
+    }
+    env_restore(&saved);
     vfetch_set_cpu_mask(mask);
     test_checks++;
     if (avx_levels && !with_halves)
