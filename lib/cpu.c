@@ -128,6 +128,11 @@ static atomic_int cpu_splits_512 = -1, cpu_amd = -1;
 
 int vfetch_cpu_splits_512(void)
 {
+    /* VFETCH_CPU_SPLITS_512=0 or 1, read on every call (compiles ask it, draws never): each
+       choice made by it measured, and its other form tested, on any CPU */
+    const char *env = getenv("VFETCH_CPU_SPLITS_512");
+    if (env && (!strcmp(env, "0") || !strcmp(env, "1")))
+        return env[0] == '1';
     return cpu_fact(&cpu_splits_512, cpu_detect_splits_512);
 }
 

@@ -12,7 +12,10 @@ unsigned vfetch_cpu_allowed(void);
 unsigned vfetch_cpu_detected(void);
 
 /** 1 if the CPU runs 512-bit operations as two 256-bit halves, so that a 512-bit record
-    program gains little over a 256-bit one (lib/plan.c chooses by this; docs/simd.md). */
+    program gains little over a 256-bit one (lib/plan.c chooses by this; docs/simd.md) and the
+    generated word copy keeps 32-byte steps at avx512 (lib/jit/x86_copy.c).
+    VFETCH_CPU_SPLITS_512=0 or 1 in the environment answers instead (for tests, and to measure
+    both forms on a CPU). */
 int vfetch_cpu_splits_512(void);
 
 /** The rule behind it, by vendor and family (cpuid leaf 1, base + extended): AMD family 19h

@@ -3088,6 +3088,68 @@ static void check_jit_movbe_indices(void)
 }
 
 /*
+ * The avx512 level's word copy by 64-byte steps only where the CPU runs 512-bit operations
+ * whole (lib/jit/x86_copy.c, vfetch_cpu_splits_512): an 8-word copy in either byte order
+ * compiled with VFETCH_CPU_SPLITS_512=0, =1 and as the process has it: the 64-byte loop makes
+ * the code of =0 the longer; as the process has it, the form is vfetch_cpu_splits_512's. Each form's draws are checked against the reference
+ * by the JIT family run under both values (tests/meson.build).
+ */
+static void check_jit_word_copy_steps(void)
+{
+    unsigned l = 0;
+    while (l < num_levels && levels[l].bit != VFETCH_CPU_AVX512)
+        l++;
+    if (!vfetch_jit_available() || l == num_levels)
+        return; /* no avx512 level here */
+    const struct saved_env saved = env_save("VFETCH_CPU_SPLITS_512");
+    const unsigned mask = vfetch_get_cpu_mask(), before = test_failures;
+    vfetch_set_cpu_mask(level_mask(l));
+    for (int order = 0; order < 2; order++) {
+        struct vfetch_plan_desc d;
+        vfetch_plan_desc_init(&d);
+        d.num_streams = 1;
+        d.streams[0].stride = 32;
+        d.streams[0].order = order ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
+        for (unsigned w = 0; w < 8; w++) {
+            struct vfetch_op *op = &d.ops[d.num_ops++];
+            op->format = VFETCH_FORMAT_FLOAT32;
+            op->conversion = VFETCH_CONV_FLOAT;
+            op->count = 1;
+            for (unsigned c = 0; c < 4; c++)
+                op->src[c].offset = 4 * w;
+            op->write_mask = 1;
+            op->dst_slot = (uint16_t)w;
+        }
+        d.out_slots = 8;
+        size_t size[3] = { 0, 0, 0 }; /* splits answered 0, 1, unset */
+        for (unsigned way = 0; way < 3; way++) {
+            if (way < 2)
+                setenv("VFETCH_CPU_SPLITS_512", way ? "1" : "0", 1);
+            else
+                env_restore(&saved); /* as the process has it: unset, the CPU's answer */
+            vfetch_plan *plan = NULL;
+            struct vfetch_jit_code_view view = { 0 };
+            if (!vfetch_plan_compile(&d, &plan))
+                vfetch_plan_jit_code(plan, &view);
+            size[way] = view.size;
+            vfetch_plan_free(plan);
+        }
+        const size_t want_default = vfetch_cpu_splits_512() ? size[1] : size[0];
+        test_checks += 2;
+        if (!size[1] || size[0] <= size[1] || size[2] != want_default) {
+            test_failures++;
+            fprintf(stderr, "jit-word-copy-steps: %s words: code of %zu bytes with 64-byte "
+                    "steps, %zu without, %zu by default\n", order ? "reversed" : "plain",
+                    size[0], size[1], size[2]);
+        }
+    }
+    vfetch_set_cpu_mask(mask);
+    printf("  jit-word-copy-steps: the default %s%s\n",
+           vfetch_cpu_splits_512() ? "32-byte steps (512-bit operations split)" : "64-byte steps",
+           test_failures == before ? "" : "  FAILED");
+}
+
+/*
  * Whole groups or the per-vertex pass for a direct format (lib/gx/compile.c): the kit's a, d and
  * e packed and e in vec4 at every level with the JIT, as measured (VFETCH_JIT_GROUPS unset) and
  * with the pass asked (=0): asked, no level's code holds groups and the plan says so; where
@@ -3205,6 +3267,7 @@ void check_jit(void)
     check_jit_exact_fields();
     check_jit_division();
     check_jit_movbe_indices();
+    check_jit_word_copy_steps();
     check_jit_colour_words(); /* last: it fills the process's word-table slots */
     env_restore(&groups);
 }
