@@ -383,6 +383,27 @@ static void word_copy_desc(struct vfetch_plan_desc *d)
     d->out_slots = words;
 }
 
+/* One stream of `words` float words in the byte order `order` asks (1: big-endian), one op a
+   word, the words the record in order: the plan a word copy is made of. */
+static void float_words_desc(struct vfetch_plan_desc *d, unsigned words, int order)
+{
+    vfetch_plan_desc_init(d);
+    d->num_streams = 1;
+    d->streams[0].stride = 4 * words;
+    d->streams[0].order = order ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
+    for (unsigned w = 0; w < words; w++) {
+        struct vfetch_op *op = &d->ops[d->num_ops++];
+        op->format = VFETCH_FORMAT_FLOAT32;
+        op->conversion = VFETCH_CONV_FLOAT;
+        op->count = 1;
+        for (unsigned c = 0; c < 4; c++)
+            op->src[c].offset = 4 * w;
+        op->write_mask = 1;
+        op->dst_slot = (uint16_t)w;
+    }
+    d->out_slots = words;
+}
+
 /* The next count of `words`-word records the word copy sizes check draws, 0 past the last:
    every count up to 800 bytes, then the four about the avx512 level's longest copy by 64 bytes
    a step (longer ones step by 32). */
@@ -415,21 +436,7 @@ static void check_jit_word_copy_sizes(void)
         for (int order = 0; order < 2; order++)
             for (uint32_t count = 1; count; count = next_copy_count(count, words)) {
                 struct vfetch_plan_desc d;
-                vfetch_plan_desc_init(&d);
-                d.num_streams = 1;
-                d.streams[0].stride = 4 * words;
-                d.streams[0].order = order ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
-                for (unsigned w = 0; w < words; w++) {
-                    struct vfetch_op *op = &d.ops[d.num_ops++];
-                    op->format = VFETCH_FORMAT_FLOAT32;
-                    op->conversion = VFETCH_CONV_FLOAT;
-                    op->count = 1;
-                    for (unsigned c = 0; c < 4; c++)
-                        op->src[c].offset = 4 * w;
-                    op->write_mask = 1;
-                    op->dst_slot = (uint16_t)w;
-                }
-                d.out_slots = words;
+                float_words_desc(&d, words, order);
                 struct reference_run rr;
                 if (!reference_run_make_at(&d, &rr, count | RUN_DIRECT, -1))
                     continue;
@@ -3106,21 +3113,7 @@ static void check_jit_word_copy_steps(void)
     vfetch_set_cpu_mask(level_mask(l));
     for (int order = 0; order < 2; order++) {
         struct vfetch_plan_desc d;
-        vfetch_plan_desc_init(&d);
-        d.num_streams = 1;
-        d.streams[0].stride = 32;
-        d.streams[0].order = order ? VFETCH_ORDER_BIG_ENDIAN : VFETCH_ORDER_LITTLE;
-        for (unsigned w = 0; w < 8; w++) {
-            struct vfetch_op *op = &d.ops[d.num_ops++];
-            op->format = VFETCH_FORMAT_FLOAT32;
-            op->conversion = VFETCH_CONV_FLOAT;
-            op->count = 1;
-            for (unsigned c = 0; c < 4; c++)
-                op->src[c].offset = 4 * w;
-            op->write_mask = 1;
-            op->dst_slot = (uint16_t)w;
-        }
-        d.out_slots = 8;
+        float_words_desc(&d, 8, order);
         size_t size[3] = { 0, 0, 0 }; /* splits answered 0, 1, unset */
         for (unsigned way = 0; way < 3; way++) {
             if (way < 2)
