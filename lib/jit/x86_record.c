@@ -266,13 +266,16 @@ static int lane_record(const struct gen *g, const struct vfetch_rp_vector *v, un
 
 /* Whether a draw through the index buffer may gather: every stream indexed with one stride
    (gen_indexed_one_stride: R300's arrays of one interleaved buffer, one offset a record serving
-   every stream), not 0, each with bytes of its record the draw validates. */
+   every stream), not 0, each with bytes of its record the draw validates, and no more than its
+   stride: where a record's fields reach past its stride, the bytes a lane reads past it are the
+   next record's in the program's windows (lane_record names the record by offset / stride),
+   but the record's own in its place, which a gathered group would not read. */
 static int gather_streams(const struct gen *g)
 {
     if (!gen_indexed_one_stride(g) || !g->step[0])
         return 0;
     for (unsigned s = 0; s < g->num_streams; s++)
-        if (!g->readable[s])
+        if (!g->readable[s] || g->readable[s] > g->step[s])
             return 0;
     return 1;
 }

@@ -2161,6 +2161,97 @@ static void check_jit_gathered(void)
 }
 
 /*
+ * Records whose fields reach past their stride (lib/jit/x86_record.c, gather_streams): a
+ * 16-byte record read as 18 bytes (a position, and a 16-bit triple whose last component lies
+ * past the stride), 36 bytes of output a record, so that an 8-lane vector's low half begins
+ * with that component. In order, those two bytes are the next record's first; through an index
+ * buffer, the record's own. Found by the maxwell fuzzer: the gathered groups named a lane's
+ * record by its first byte's offset over the stride and loaded the next record's bytes. At every
+ * level with the JIT, with the weighing and with the groups asked (VFETCH_JIT_GATHER=1): no
+ * gathered loop, and draws of 1 to 40 and 100 to 300 records through 16- and 32-bit entries at
+ * guard pages, every byte as the reference's.
+ */
+static void check_jit_gathered_past_stride(void)
+{
+    if (!vfetch_jit_available())
+        return;
+    rng_seed_for("jit-gathered-past-stride");
+    struct vfetch_plan_desc d;
+    one_stream_desc(&d, 16);
+    d.streams[0].step = VFETCH_STEP_INDEXED;
+    static const struct {
+        uint8_t format, conversion, count, offset, step, mask, slot;
+        uint32_t w;
+    } ops[] = {
+        { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0, 4, 7, 0, 0 },
+        { VFETCH_FORMAT_FIXED16, VFETCH_CONV_UNORM, 3, 12, 2, 7, 4, 0 },
+        { VFETCH_FORMAT_CONSTANT, VFETCH_CONV_FLOAT, 0, 0, 0, 8, 0, 0x3f800000 },
+        { VFETCH_FORMAT_CONSTANT, VFETCH_CONV_FLOAT, 0, 0, 0, 8, 4, 0x3f800000 },
+        { VFETCH_FORMAT_CONSTANT, VFETCH_CONV_FLOAT, 0, 0, 0, 1, 8, 0 },
+    };
+    for (unsigned o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        struct vfetch_op *op = &d.ops[d.num_ops++];
+        op->format = (enum vfetch_format)ops[o].format;
+        op->conversion = (enum vfetch_conversion)ops[o].conversion;
+        op->count = ops[o].count;
+        for (unsigned c = 0; c < 4; c++) {
+            op->src[c].offset = ops[o].offset + ops[o].step * (c < 3 ? c : 0);
+            op->swizzle[c] = (uint8_t)c;
+        }
+        op->write_mask = ops[o].mask;
+        op->dst_slot = ops[o].slot;
+        op->constant[3] = ops[o].w;
+    }
+    d.out_slots = 9;
+    const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
+    const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
+    const struct saved_env asked = env_save("VFETCH_JIT_GATHER");
+    vfetch_plan *plans[8][2] = { { NULL } };
+    unsigned runs = 0;
+    for (unsigned l = 0; l < num_levels && l < 8; l++)
+        for (unsigned ask = 0; ask < 2 && (levels[l].bit & JIT_LEVELS); ask++) {
+            if (ask)
+                setenv("VFETCH_JIT_GATHER", "1", 1);
+            else
+                unsetenv("VFETCH_JIT_GATHER");
+            vfetch_set_cpu_mask(level_mask(l));
+            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            test_checks++;
+            if (vfetch_plan_compile(&d, &plans[l][ask]) ||
+                plans[l][ask]->jit_code.gathered_loops) {
+                test_failures++;
+                printf("  jit-gathered-past-stride %s%s: not compiled, or %u gathered loops\n",
+                       levels[l].name, ask ? " (asked)" : "",
+                       plans[l][ask] ? plans[l][ask]->jit_code.gathered_loops : 0);
+            }
+        }
+    for (unsigned r = 0; r < 64; r++) {
+        const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
+        struct reference_run rr;
+        if (!reference_run_make_at(&d, &rr, count, -1))
+            continue;
+        for (unsigned l = 0; l < num_levels && l < 8; l++)
+            for (unsigned ask = 0; ask < 2 && plans[l][ask]; ask++) {
+                char detail[64];
+                snprintf(detail, sizeof detail, "%u records, %s", count,
+                         ask ? "asked" : "weighed");
+                reference_run_compare(plans[l][ask], &rr, "jit-gathered-past-stride",
+                                      levels[l].name, detail);
+                runs++;
+            }
+        reference_run_free(&rr);
+    }
+    for (unsigned l = 0; l < 8; l++)
+        for (unsigned ask = 0; ask < 2; ask++)
+            vfetch_plan_free(plans[l][ask]);
+    env_restore(&asked);
+    vfetch_set_cpu_mask(mask);
+    vfetch_set_jit_mode(mode);
+    printf("  jit-gathered-past-stride: %u runs%s\n", runs,
+           test_failures == before ? "" : "  FAILED");
+}
+
+/*
  * The generated functions keep the registers the caller's code keeps (the x86-64 System V
  * ABI's rbx, rbp, r12-r15 and rsp): a call through a trampoline that sets each to a pattern
  * and, after the call, ORs in how each differs from it (checkasm_clobbered), rsp compared with
@@ -3250,6 +3341,7 @@ void check_jit(void)
     check_jit_index_cover();
     check_jit_windows();
     check_jit_gathered();
+    check_jit_gathered_past_stride();
     check_jit_reach();
     check_jit_kit_formats();
     check_jit_big_records();
