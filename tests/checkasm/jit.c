@@ -2002,6 +2002,64 @@ static void check_jit_reach(void)
            runs, wide, test_failures - before);
 }
 
+/* A plan of d at level l with the JIT on, the gathered groups weighed (ask 0) or asked wherever
+   they fit (1: VFETCH_JIT_GATHER=1); NULL, counted as a failure, where it does not compile. */
+static vfetch_plan *gathered_compile(const struct vfetch_plan_desc *d, unsigned l, unsigned ask)
+{
+    if (ask)
+        setenv("VFETCH_JIT_GATHER", "1", 1);
+    else
+        unsetenv("VFETCH_JIT_GATHER");
+    vfetch_set_cpu_mask(level_mask(l));
+    vfetch_set_jit_mode(VFETCH_JIT_ON);
+    vfetch_plan *plan = NULL;
+    if (vfetch_plan_compile(d, &plan)) {
+        test_failures++;
+        return NULL;
+    }
+    return plan;
+}
+
+/* Draws of d's plans (plans[level][ask]) through 16- and 32-bit entries of 1 to 40 and 100 to
+   300 records at guard pages, every byte as the reference's, also with the output 16 bytes off
+   a 32-byte boundary; then the plans freed. The draws made. */
+static unsigned gathered_draws(const struct vfetch_plan_desc *d, vfetch_plan *plans[8][2],
+                               const char *test, const char *name)
+{
+    unsigned runs = 0;
+    for (unsigned r = 0; r < 64; r++) {
+        const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
+        struct reference_run rr;
+        if (!reference_run_make_at(d, &rr, count, -1))
+            continue;
+        uint8_t *off = malloc(rr.b.out_size + 16);
+        if (!off)
+            exit(2);
+        for (unsigned l = 0; l < num_levels && l < 8; l++)
+            for (unsigned ask = 0; ask < 2 && plans[l][ask]; ask++) {
+                char detail[80];
+                snprintf(detail, sizeof detail, "%s, %u records, %s", name, count,
+                         ask ? "asked" : "weighed");
+                reference_run_compare(plans[l][ask], &rr, test, levels[l].name, detail);
+                memcpy(off + 16, rr.pattern, rr.b.out_size);
+                test_checks++;
+                if (run_with(plans[l][ask], &rr.b, off + 16) ||
+                    memcmp(off + 16, rr.want, rr.b.out_size)) {
+                    test_failures++;
+                    printf("  %s %s %s: output 16 bytes off, differs\n", test, levels[l].name,
+                           detail);
+                }
+                runs++;
+            }
+        free(off);
+        reference_run_free(&rr);
+    }
+    for (unsigned l = 0; l < 8; l++)
+        for (unsigned ask = 0; ask < 2; ask++)
+            vfetch_plan_free(plans[l][ask]);
+    return runs;
+}
+
 /*
  * Gathered groups (lib/jit/x86_record.c): a plan's draws through an index buffer run whole
  * 8-lane groups of its record program, each record loaded from its entry's place, only bytes of
@@ -2087,16 +2145,8 @@ static void check_jit_gathered(void)
         vfetch_plan *plans[8][2] = { { NULL } };
         for (unsigned l = 0; l < num_levels; l++)
             for (unsigned ask = 0; ask < 2 && (levels[l].bit & JIT_LEVELS); ask++) {
-                if (ask)
-                    setenv("VFETCH_JIT_GATHER", "1", 1);
-                else
-                    unsetenv("VFETCH_JIT_GATHER");
-                vfetch_set_cpu_mask(level_mask(l));
-                vfetch_set_jit_mode(VFETCH_JIT_ON);
-                if (l >= 8 || vfetch_plan_compile(&d, &plans[l][ask])) {
-                    test_failures++;
+                if (l >= 8 || !(plans[l][ask] = gathered_compile(&d, l, ask)))
                     continue;
-                }
                 const unsigned loops = plans[l][ask]->jit_code.gathered_loops;
                 struct vfetch_plan_info info;
                 vfetch_plan_info(plans[l][ask], &info);
@@ -2120,37 +2170,7 @@ static void check_jit_gathered(void)
                 }
                 gathered += loops != 0;
             }
-        for (unsigned r = 0; r < 64; r++) {
-            const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
-            struct reference_run rr;
-            if (!reference_run_make_at(&d, &rr, count, -1))
-                continue;
-            uint8_t *off = malloc(rr.b.out_size + 16);
-            if (!off)
-                exit(2);
-            for (unsigned l = 0; l < num_levels && l < 8; l++)
-                for (unsigned ask = 0; ask < 2 && plans[l][ask]; ask++) {
-                    char detail[80];
-                    snprintf(detail, sizeof detail, "%s, %u records, %s", layouts[f].name,
-                             count, ask ? "asked" : "weighed");
-                    reference_run_compare(plans[l][ask], &rr, "jit-gathered", levels[l].name,
-                                          detail);
-                    memcpy(off + 16, rr.pattern, rr.b.out_size);
-                    test_checks++;
-                    if (run_with(plans[l][ask], &rr.b, off + 16) ||
-                        memcmp(off + 16, rr.want, rr.b.out_size)) {
-                        test_failures++;
-                        printf("  jit-gathered %s %s: output 16 bytes off, differs\n",
-                               levels[l].name, detail);
-                    }
-                    runs++;
-                }
-            free(off);
-            reference_run_free(&rr);
-        }
-        for (unsigned l = 0; l < 8; l++)
-            for (unsigned ask = 0; ask < 2; ask++)
-                vfetch_plan_free(plans[l][ask]);
+        runs += gathered_draws(&d, plans, "jit-gathered", layouts[f].name);
     }
     env_restore(&asked);
     vfetch_set_cpu_mask(mask);
@@ -2207,43 +2227,17 @@ static void check_jit_gathered_past_stride(void)
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
     const struct saved_env asked = env_save("VFETCH_JIT_GATHER");
     vfetch_plan *plans[8][2] = { { NULL } };
-    unsigned runs = 0;
     for (unsigned l = 0; l < num_levels && l < 8; l++)
         for (unsigned ask = 0; ask < 2 && (levels[l].bit & JIT_LEVELS); ask++) {
-            if (ask)
-                setenv("VFETCH_JIT_GATHER", "1", 1);
-            else
-                unsetenv("VFETCH_JIT_GATHER");
-            vfetch_set_cpu_mask(level_mask(l));
-            vfetch_set_jit_mode(VFETCH_JIT_ON);
+            plans[l][ask] = gathered_compile(&d, l, ask);
             test_checks++;
-            if (vfetch_plan_compile(&d, &plans[l][ask]) ||
-                plans[l][ask]->jit_code.gathered_loops) {
+            if (plans[l][ask] && plans[l][ask]->jit_code.gathered_loops) {
                 test_failures++;
-                printf("  jit-gathered-past-stride %s%s: not compiled, or %u gathered loops\n",
-                       levels[l].name, ask ? " (asked)" : "",
-                       plans[l][ask] ? plans[l][ask]->jit_code.gathered_loops : 0);
+                printf("  jit-gathered-past-stride %s%s: %u gathered loops\n", levels[l].name,
+                       ask ? " (asked)" : "", plans[l][ask]->jit_code.gathered_loops);
             }
         }
-    for (unsigned r = 0; r < 64; r++) {
-        const uint32_t count = r < 40 ? r + 1 : 100 + rnd_below(201);
-        struct reference_run rr;
-        if (!reference_run_make_at(&d, &rr, count, -1))
-            continue;
-        for (unsigned l = 0; l < num_levels && l < 8; l++)
-            for (unsigned ask = 0; ask < 2 && plans[l][ask]; ask++) {
-                char detail[64];
-                snprintf(detail, sizeof detail, "%u records, %s", count,
-                         ask ? "asked" : "weighed");
-                reference_run_compare(plans[l][ask], &rr, "jit-gathered-past-stride",
-                                      levels[l].name, detail);
-                runs++;
-            }
-        reference_run_free(&rr);
-    }
-    for (unsigned l = 0; l < 8; l++)
-        for (unsigned ask = 0; ask < 2; ask++)
-            vfetch_plan_free(plans[l][ask]);
+    const unsigned runs = gathered_draws(&d, plans, "jit-gathered-past-stride", "18-byte records");
     env_restore(&asked);
     vfetch_set_cpu_mask(mask);
     vfetch_set_jit_mode(mode);
