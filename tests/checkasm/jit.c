@@ -1517,6 +1517,25 @@ struct layout_op {
     uint8_t format, conversion, count, offset;
 };
 
+/* vfetch_bench's R300 configs as layout ops (struct layout_op[4] initialisers), for the
+   tables of the checks below. */
+#define LAYOUT_R300_R1                                                                    \
+    { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },                                 \
+      { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },                        \
+      { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },                                 \
+      { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } }
+#define LAYOUT_R300_R2                                                                    \
+    { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },                                 \
+      { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } }
+#define LAYOUT_R300_R4                                                                    \
+    { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SINT, 2, 0 },                                  \
+      { VFETCH_FORMAT_FIXED8, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } }
+#define LAYOUT_R300_SKIN                                                                  \
+    { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },                                 \
+      { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },                                  \
+      { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },                                 \
+      { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } }
+
 /* A one-stream plan of a layout's ops (up to four, a count of 0 ending them early), op o into
    slots 4o..4o+3; or (arrays) one array an op as Mesa's R300 driver binds an interleaved
    buffer: op o from stream o, at its offset in the record, every stream of the layout's
@@ -1783,16 +1802,9 @@ static void check_jit_windows(void)
         uint8_t stride, groups_as_arrays; /* whole groups at avx2 as arrays (the count's) */
         struct layout_op op[4];
     } layouts[] = {
-        { 28, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                   { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
-                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
-                   { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
-        { 20, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                   { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
-        { 24, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
-                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
-                   { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+        { 28, 0, LAYOUT_R300_R1 },
+        { 20, 1, LAYOUT_R300_R2 },
+        { 24, 1, LAYOUT_R300_SKIN },
     };
     const unsigned num_layouts = sizeof layouts / sizeof layouts[0];
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
@@ -1868,22 +1880,12 @@ static void check_jit_reach(void)
         uint8_t stride, arrays, reach;
         struct layout_op op[4];
     } layouts[] = {
-        { "r1 arrays", 28, 1, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                                   { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
-                                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
-                                   { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
-        { "skin arrays", 24, 1, 1,
-          { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
-            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
-            { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
+        { "r1 arrays", 28, 1, 1, LAYOUT_R300_R1 },
+        { "skin arrays", 24, 1, 1, LAYOUT_R300_SKIN },
         { "12-byte position", 12, 0, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 } } },
         { "6-byte", 6, 0, 1, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 3, 0 } } },
         /* r1 in one array: the position's 16 bytes inside the record's 28 */
-        { "r1", 28, 0, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                            { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
-                            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
-                            { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
+        { "r1", 28, 0, 0, LAYOUT_R300_R1 },
     };
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
@@ -2089,14 +2091,9 @@ static void check_jit_gathered(void)
         struct layout_op op[4];
     } layouts[] = {
         { "r3", 4, 1, 0, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 } } },
-        { "r4", 8, 1, 0, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SINT, 2, 0 },
-                           { VFETCH_FORMAT_FIXED8, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } } },
-        { "skin", 24, 1, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                              { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
-                              { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
-                              { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
-        { "r2", 20, 0, 0, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                            { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
+        { "r4", 8, 1, 0, LAYOUT_R300_R4 },
+        { "skin", 24, 1, 0, LAYOUT_R300_SKIN },
+        { "r2", 20, 0, 0, LAYOUT_R300_R2 },
         { "12-byte", 12, 0, 0, { { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 0 },
                                  { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } } },
         { "6-byte", 6, 0, 0, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 3, 0 } } },
@@ -2107,22 +2104,11 @@ static void check_jit_gathered(void)
                                 { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 4, 16 } } },
         /* as arrays: 4- and 8-byte elements, a 12-byte position (its bytes by a load and an
            insert), binary16 */
-        { "r4 arrays", 8, 3, 1, { { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SINT, 2, 0 },
-                                  { VFETCH_FORMAT_FIXED8, VFETCH_CONV_SNORM_NO_ZERO, 4, 4 } } },
-        { "skin arrays", 24, 3, 1,
-          { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UINT, 4, 12 },
-            { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 16 },
-            { VFETCH_FORMAT_FIXED_10_10_10, VFETCH_CONV_SNORM_NO_ZERO, 3, 20 } } },
-        { "r1 arrays", 28, 3, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                                   { VFETCH_FORMAT_FIXED16, VFETCH_CONV_SNORM_NO_ZERO, 4, 12 },
-                                   { VFETCH_FORMAT_FIXED8, VFETCH_CONV_UNORM, 4, 20 },
-                                   { VFETCH_FORMAT_FLOAT16, VFETCH_CONV_FLOAT, 2, 24 } } },
-        { "r2 arrays", 20, 3, 1, { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-                                   { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
-        { "r2 arrays of two strides", 20, 2, 2,
-          { { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 3, 0 },
-            { VFETCH_FORMAT_FLOAT32, VFETCH_CONV_FLOAT, 2, 12 } } },
+        { "r4 arrays", 8, 3, 1, LAYOUT_R300_R4 },
+        { "skin arrays", 24, 3, 1, LAYOUT_R300_SKIN },
+        { "r1 arrays", 28, 3, 1, LAYOUT_R300_R1 },
+        { "r2 arrays", 20, 3, 1, LAYOUT_R300_R2 },
+        { "r2 arrays of two strides", 20, 2, 2, LAYOUT_R300_R2 },
     };
     const unsigned before = test_failures, mask = vfetch_get_cpu_mask();
     const enum vfetch_jit_mode mode = vfetch_get_jit_mode();
